@@ -1,0 +1,56 @@
+# Latency by percentile (the book's Figure 5.3): one curve per tester, the
+# percentile on a 1/(1-p) log axis, so each decade to the right is one more
+# nine (90%, 99%, 99.9%, ...).
+#
+# This is the style cosim appends to the generated spectrum.gp. It expects:
+#   datafile        the spectrum data (one block per tester)
+#   chart_title     the scenario's title
+#   chart_subtitle  service, stalls, duration, seed and rank rule
+#   testers         the tester names, space separated, in block order
+#   outfile, term   the chart file and gnuplot terminal
+# Restyle freely: cosim reads this file each time it runs.
+# Optional: ylog = 0 for a linear latency axis.
+
+if (!exists("ylog")) ylog = 1
+
+if (term eq "pngcairo") {
+    set terminal pngcairo enhanced size 1600,1000 font "Sans,20" linewidth 2
+} else {
+    if (term eq "pdfcairo") {
+        set terminal pdfcairo enhanced size 10in,6.25in font "Sans,12" linewidth 2
+    } else {
+        set terminal svg enhanced size 1600,1000 font "Sans,20" linewidth 2 background "white"
+    }
+}
+set output outfile
+
+set title chart_title noenhanced offset 0,1.2
+set label 1 chart_subtitle at graph 0.5, graph 1.04 center font ",15" noenhanced
+set tmargin 5
+set xlabel "percentile"
+set ylabel "latency (ms)"
+set logscale x
+set xtics ("0%%" 1, "90%%" 10, "99%%" 100, "99.9%%" 1000, "99.99%%" 10000, \
+           "99.999%%" 100000, "99.9999%%" 1000000)
+set xrange [1:*]
+set autoscale xfixmax
+set rmargin 8
+stats datafile using 3 nooutput
+if (ylog) {
+    set logscale y
+    set format y "%g"
+    set yrange [STATS_min / 1.5 : STATS_max * 2]
+} else {
+    set yrange [0 : STATS_max * 1.1]
+}
+set grid xtics ytics mytics lc rgb "#d0d0d0"
+set key top left box opaque noenhanced title "tester"
+set border 3
+set tics nomirror
+
+# A fixed colour per tester position, so charts of one run agree.
+array colours[8] = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", \
+                    "#a6761d", "#666666"]
+
+plot for [i=1:words(testers)] datafile index (i-1) using 2:3 with lines \
+     lw 3 lc rgb colours[(i-1)%8+1] title word(testers, i)

@@ -1,0 +1,156 @@
+/* dist.c - service and think time distributions on GSL's samplers. */
+#include "dist.h"
+#include "units.h"
+
+#include <errno.h>
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const names[] = {"constant", "uniform", "exponential", "lognormal",
+                                    "normal", "gamma", "pareto"};
+#define N_KINDS (sizeof names / sizeof names[0])
+
+const char *dist_kind_name(dist_kind kind)
+{
+    return (unsigned)kind < N_KINDS ? names[kind] : "?";
+}
+
+int dist_kind_parse(const char *name, dist_kind *out)
+{
+    for (unsigned i = 0; i < N_KINDS; i++)
+        if (strcmp(name, names[i]) == 0) {
+            *out = (dist_kind)i;
+            return 0;
+        }
+    return -EINVAL;
+}
+
+int dist_check(const dist_spec *s, const char **why)
+{
+    switch (s->kind) {
+    case DIST_CONSTANT:
+        return 0;
+    case DIST_UNIFORM:
+        if (s->b_ns < s->a_ns) {
+            *why = "uniform: max must be >= min";
+            return -EINVAL;
+        }
+        return 0;
+    case DIST_EXPONENTIAL:
+    case DIST_LOGNORMAL:
+    case DIST_GAMMA:
+    case DIST_PARETO:
+    case DIST_NORMAL:
+        if (s->a_ns <= 0) {
+            *why = "the scale (mean, median or minimum) must be above zero";
+            return -EINVAL;
+        }
+        if (s->kind == DIST_LOGNORMAL && !(s->shape >= 0 && s->shape <= 10)) {
+            *why = "lognormal: sigma must be between 0 and 10";
+            return -EINVAL;
+        }
+        if ((s->kind == DIST_GAMMA || s->kind == DIST_PARETO) && !(s->shape > 0 && s->shape <= 1e6)) {
+            *why = "shape must be above zero";
+            return -EINVAL;
+        }
+        return 0;
+    }
+    *why = "unknown distribution";
+    return -EINVAL;
+}
+
+static int64_t to_ns(double v)
+{
+    if (!(v > 0))
+        return 0;
+    if (v >= (double)UNITS_MAX_DURATION_NS)
+        return UNITS_MAX_DURATION_NS;
+    return (int64_t)llround(v);
+}
+
+int64_t dist_draw_ns(const dist_spec *s, gsl_rng *r)
+{
+    switch (s->kind) {
+    case DIST_CONSTANT:
+        return s->a_ns;
+    case DIST_UNIFORM:
+        return to_ns((double)s->a_ns + gsl_rng_uniform(r) * (double)(s->b_ns - s->a_ns));
+    case DIST_EXPONENTIAL:
+        return to_ns(gsl_ran_exponential(r, (double)s->a_ns));
+    case DIST_LOGNORMAL:
+        return to_ns(exp(log((double)s->a_ns) + gsl_ran_gaussian_ziggurat(r, s->shape)));
+    case DIST_NORMAL: {
+        double v;
+        do
+            v = (double)s->a_ns + gsl_ran_gaussian_ziggurat(r, (double)s->b_ns);
+        while (v < 0);
+        return to_ns(v);
+    }
+    case DIST_GAMMA:
+        return to_ns(gsl_ran_gamma(r, s->shape, (double)s->a_ns / s->shape));
+    case DIST_PARETO:
+        return to_ns(gsl_ran_pareto(r, s->shape, (double)s->a_ns));
+    }
+    return 0;
+}
+
+double dist_mean_ns(const dist_spec *s)
+{
+    switch (s->kind) {
+    case DIST_CONSTANT:
+        return (double)s->a_ns;
+    case DIST_UNIFORM:
+        return ((double)s->a_ns + (double)s->b_ns) / 2;
+    case DIST_EXPONENTIAL:
+    case DIST_GAMMA:
+        return (double)s->a_ns;
+    case DIST_LOGNORMAL:
+        return (double)s->a_ns * exp(s->shape * s->shape / 2);
+    case DIST_NORMAL: {
+        /* mean of a normal truncated at 0: mu + sd phi(a)/(1 - Phi(a)), a = -mu/sd */
+        double mu = (double)s->a_ns, sd = (double)s->b_ns;
+        if (sd <= 0)
+            return mu;
+        double a = -mu / sd;
+        double phi = exp(-a * a / 2) / sqrt(2 * M_PI);
+        double tail = 0.5 * erfc(a / sqrt(2));
+        return mu + sd * phi / tail;
+    }
+    case DIST_PARETO:
+        return s->shape > 1 ? (double)s->a_ns * s->shape / (s->shape - 1) : INFINITY;
+    }
+    return 0;
+}
+
+char *dist_describe(const dist_spec *s, char *buf, size_t len)
+{
+    char a[32], b[32];
+    units_format_duration(s->a_ns, a, sizeof a);
+    units_format_duration(s->b_ns, b, sizeof b);
+    switch (s->kind) {
+    case DIST_CONSTANT:
+        snprintf(buf, len, "constant %s", a);
+        break;
+    case DIST_UNIFORM:
+        snprintf(buf, len, "uniform %s..%s", a, b);
+        break;
+    case DIST_EXPONENTIAL:
+        snprintf(buf, len, "exponential (mean %s)", a);
+        break;
+    case DIST_LOGNORMAL:
+        snprintf(buf, len, "lognormal (median %s, sigma %g)", a, s->shape);
+        break;
+    case DIST_NORMAL:
+        snprintf(buf, len, "normal (mean %s, sd %s, truncated at 0)", a, b);
+        break;
+    case DIST_GAMMA:
+        snprintf(buf, len, "gamma (mean %s, shape %g)", a, s->shape);
+        break;
+    case DIST_PARETO:
+        snprintf(buf, len, "pareto (minimum %s, index %g)", a, s->shape);
+        break;
+    }
+    return buf;
+}

@@ -1,0 +1,66 @@
+/* dist.h - distributions of service and think times, drawn with GSL.
+ *
+ * Every draw is rounded to whole nanoseconds and clamped to
+ * [0, UNITS_MAX_DURATION_NS]. The generator is the caller's (one GSL stream
+ * per purpose, seeded from the scenario: see rng.h), so the k-th draw is the
+ * same for every tester of a scenario (common random numbers).
+ */
+#ifndef COSIM_DIST_H
+#define COSIM_DIST_H
+
+#include <gsl/gsl_rng.h>
+#include <stdint.h>
+
+typedef enum dist_kind {
+    DIST_CONSTANT = 0, /**< always a_ns */
+    DIST_UNIFORM,      /**< uniform on [a_ns, b_ns] */
+    DIST_EXPONENTIAL,  /**< exponential with mean a_ns */
+    DIST_LOGNORMAL,    /**< lognormal with median a_ns and log-sd shape */
+    DIST_NORMAL,       /**< normal, mean a_ns, sd b_ns, truncated at zero */
+    DIST_GAMMA,        /**< gamma with mean a_ns and shape k = shape */
+    DIST_PARETO,       /**< Pareto with minimum a_ns and tail index shape */
+} dist_kind;
+
+/** A distribution: kind and parameters (meaning per dist_kind). */
+typedef struct dist_spec {
+    dist_kind kind;
+    int64_t a_ns;  /**< value, minimum, mean or median, ns */
+    int64_t b_ns;  /**< uniform maximum or normal standard deviation, ns */
+    double shape;  /**< lognormal sigma, gamma shape, Pareto index */
+} dist_spec;
+
+/**
+ * Check that a spec's parameters are usable (positive scale, shape > 0,
+ * uniform max >= min, ...).
+ *
+ * @param why  on error, a static English reason
+ * @return 0 or -EINVAL.
+ */
+int dist_check(const dist_spec *spec, const char **why);
+
+/**
+ * Draw one value in ns.
+ *
+ * Lognormal: exp(ln(median) + sigma Z) with Z from GSL's ziggurat Gaussian
+ * (gsl_ran_gaussian_ziggurat), the fast equivalent of gsl_ran_lognormal.
+ * Normal truncated at zero: redrawn until >= 0 (rejection; exact truncation).
+ * Gamma: gsl_ran_gamma(k, mean/k). Pareto: gsl_ran_pareto(index, minimum).
+ * Exponential: gsl_ran_exponential(mean). Uniform: gsl_rng_uniform scaled.
+ */
+int64_t dist_draw_ns(const dist_spec *spec, gsl_rng *rng);
+
+/** The distribution's mean in ns (infinite Pareto means give INFINITY). */
+double dist_mean_ns(const dist_spec *spec);
+
+/** Name of a kind ("lognormal"). */
+const char *dist_kind_name(dist_kind kind);
+/** Parse a kind name. @return 0 or -EINVAL. */
+int dist_kind_parse(const char *name, dist_kind *out);
+
+/**
+ * Describe the distribution for people, e.g. "lognormal (median 100.0 us,
+ * sigma 0.2)". @return buf
+ */
+char *dist_describe(const dist_spec *spec, char *buf, size_t len);
+
+#endif

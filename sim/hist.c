@@ -1,0 +1,338 @@
+/* hist.c - log-linear histogram (the book's Listing 5.1; HdrHistogram). */
+#include "hist.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+__extension__ typedef unsigned __int128 u128;
+
+struct hist {
+    unsigned sub_bits;
+    size_t n_counters;
+    uint64_t total;
+    int64_t min, max;
+    u128 sum;        /* < 2^63 * 2^64: cannot overflow */
+    u128 sumsq_lo;   /* sum of squares = sumsq_hi * 2^128 + sumsq_lo */
+    uint64_t sumsq_hi;
+    uint64_t counts[]; /* n_counters */
+};
+
+size_t hist_counter_count(unsigned sub_bits)
+{
+    /* 2^S exact counters, then 2^(S-1) for each of the 64 - S powers of two
+     * from 2^S to 2^63 (the book's Exercise 5.3: 1024 + 53*512 + 512). */
+    return ((size_t)1 << sub_bits) + (size_t)(64 - sub_bits) * ((size_t)1 << (sub_bits - 1));
+}
+
+int hist_new(hist **out, unsigned sub_bits)
+{
+    *out = NULL;
+    if (sub_bits < HIST_MIN_SUB_BITS || sub_bits > HIST_MAX_SUB_BITS)
+        return -EINVAL;
+    size_t n = hist_counter_count(sub_bits);
+    hist *h = calloc(1, sizeof *h + n * sizeof h->counts[0]);
+    if (!h)
+        return -ENOMEM;
+    h->sub_bits = sub_bits;
+    h->n_counters = n;
+    h->min = INT64_MAX;
+    *out = h;
+    return 0;
+}
+
+void hist_free(hist *h)
+{
+    free(h);
+}
+
+void hist_reset(hist *h)
+{
+    memset(h->counts, 0, h->n_counters * sizeof h->counts[0]);
+    h->total = 0;
+    h->min = INT64_MAX;
+    h->max = 0;
+    h->sum = 0;
+    h->sumsq_lo = 0;
+    h->sumsq_hi = 0;
+}
+
+static unsigned bit_length(uint64_t v)
+{
+    return v ? 64u - (unsigned)__builtin_clzll(v) : 0u;
+}
+
+size_t hist_index_of(uint64_t v, unsigned s)
+{
+    if (v < ((uint64_t)1 << s))
+        return (size_t)v;
+    unsigned shift = bit_length(v) - s;
+    uint64_t half = (uint64_t)1 << (s - 1);
+    uint64_t mant = v >> shift; /* in [half, 2*half) */
+    return (size_t)(((uint64_t)1 << s) + (uint64_t)(shift - 1) * half + (mant - half));
+}
+
+void hist_bucket_range(size_t index, unsigned s, uint64_t *low, uint64_t *high)
+{
+    uint64_t full = (uint64_t)1 << s, half = full >> 1;
+    if (index < full) {
+        *low = *high = index;
+        return;
+    }
+    uint64_t j = index - full;
+    unsigned shift = (unsigned)(j / half) + 1;
+    uint64_t mant = half + j % half;
+    *low = mant << shift;
+    *high = *low + (((uint64_t)1 << shift) - 1);
+}
+
+static inline void add_value(hist *h, uint64_t v, uint64_t n)
+{
+    h->counts[hist_index_of(v, h->sub_bits)] += n;
+    h->total += n;
+    if ((int64_t)v < h->min)
+        h->min = (int64_t)v;
+    if ((int64_t)v > h->max)
+        h->max = (int64_t)v;
+    h->sum += (u128)v * n;
+    /* v < 2^63 so v*v < 2^126; times n < 2^64 may pass 2^128, so the sum of
+     * squares is kept in 192 bits (sumsq_hi:sumsq_lo). */
+    u128 sq = (u128)v * v, lo = sq;
+    uint64_t hi = 0;
+    if (n != 1) {
+        /* sq * n with sq = a 2^64 + b */
+        uint64_t a = (uint64_t)(sq >> 64), b = (uint64_t)sq;
+        u128 pb = (u128)b * n, pa = (u128)a * n;
+        lo = pb + (pa << 64);
+        hi = (uint64_t)(pa >> 64) + (lo < pb);
+    }
+    u128 before = h->sumsq_lo;
+    h->sumsq_lo += lo;
+    h->sumsq_hi += hi + (h->sumsq_lo < before);
+}
+
+void hist_record(hist *h, int64_t value_ns)
+{
+    add_value(h, value_ns < 0 ? 0 : (uint64_t)value_ns, 1);
+}
+
+void hist_record_n(hist *h, int64_t value_ns, uint64_t count)
+{
+    if (count)
+        add_value(h, value_ns < 0 ? 0 : (uint64_t)value_ns, count);
+}
+
+/* Tene's correction (HdrHistogram's recordValueWithExpectedInterval; the
+ * book's Listing 5.2): a reply that took v at expected interval D stands for
+ * the requests that would have been sent at D, 2D, ... into the wait, which
+ * would have waited v - D, v - 2D, ... The HdrHistogram rule keeps adding
+ * while the value is >= D, the book's while it is > D. */
+uint64_t hist_record_corrected(hist *h, int64_t value_ns, int64_t interval_ns,
+                               hist_correction rule, int64_t over_ns, uint64_t *over)
+{
+    uint64_t n = 1;
+    hist_record(h, value_ns);
+    if (over && value_ns > over_ns)
+        (*over)++;
+    if (interval_ns <= 0)
+        return n;
+    for (int64_t missing = value_ns - interval_ns;
+         rule == HIST_CORRECT_HDR ? missing >= interval_ns : missing > interval_ns;
+         missing -= interval_ns) {
+        hist_record(h, missing);
+        if (over && missing > over_ns)
+            (*over)++;
+        n++;
+    }
+    return n;
+}
+
+int hist_merge(hist *dst, const hist *src)
+{
+    if (dst->sub_bits != src->sub_bits)
+        return -EINVAL;
+    for (size_t i = 0; i < dst->n_counters; i++)
+        dst->counts[i] += src->counts[i];
+    if (src->total) {
+        if (src->min < dst->min)
+            dst->min = src->min;
+        if (src->max > dst->max)
+            dst->max = src->max;
+    }
+    dst->total += src->total;
+    dst->sum += src->sum;
+    u128 before = dst->sumsq_lo;
+    dst->sumsq_lo += src->sumsq_lo;
+    dst->sumsq_hi += src->sumsq_hi + (dst->sumsq_lo < before);
+    return 0;
+}
+
+uint64_t hist_count(const hist *h) { return h->total; }
+int64_t hist_min(const hist *h) { return h->total ? h->min : 0; }
+int64_t hist_max(const hist *h) { return h->max; }
+unsigned hist_sub_bits(const hist *h) { return h->sub_bits; }
+
+uint64_t hist_count_at_index(const hist *h, size_t index)
+{
+    return index < h->n_counters ? h->counts[index] : 0;
+}
+
+double hist_mean(const hist *h)
+{
+    if (!h->total)
+        return 0.0;
+    /* exact quotient and remainder, then one rounding */
+    u128 q = h->sum / h->total, r = h->sum % h->total;
+    return (double)q + (double)r / (double)h->total;
+}
+
+double hist_stddev(const hist *h)
+{
+    if (!h->total)
+        return 0.0;
+    /* variance = E[x^2] - E[x]^2, with E[x^2] from the exact 192-bit sum */
+    long double n = (long double)h->total;
+    long double sumsq = (long double)h->sumsq_hi * 0x1p128L + (long double)h->sumsq_lo;
+    long double mean = (long double)h->sum / n;
+    long double var = sumsq / n - mean * mean;
+    return var > 0 ? (double)sqrtl(var) : 0.0;
+}
+
+uint64_t hist_rank(hist_rank_rule rule, uint64_t num, uint64_t den, uint64_t n)
+{
+    if (n == 0 || den == 0)
+        return 0;
+    u128 pn = (u128)num * n; /* p n = pn / den */
+    u128 r;
+    switch (rule) {
+    case HIST_ROUNDED_RANK:
+        r = (2 * pn + den) / (2 * (u128)den); /* floor(pn/den + 1/2) */
+        break;
+    case HIST_SORTED_INDEX:
+        r = pn / den + 1;
+        break;
+    case HIST_NEAREST_RANK:
+    default:
+        r = (pn + den - 1) / den;
+        break;
+    }
+    if (r < 1)
+        r = 1;
+    if (r > n)
+        r = n;
+    return (uint64_t)r;
+}
+
+void hist_cursor_init(const hist *h, hist_cursor *c)
+{
+    c->index = h->total ? hist_index_of((uint64_t)h->min, h->sub_bits) : 0;
+    c->cum = h->total ? h->counts[c->index] : 0;
+}
+
+int64_t hist_cursor_value_at_rank(const hist *h, hist_cursor *c, uint64_t rank, uint64_t *cum_out)
+{
+    if (rank == 0 || h->total == 0) {
+        if (cum_out)
+            *cum_out = 0;
+        return 0;
+    }
+    if (rank > h->total)
+        rank = h->total;
+    while (c->cum < rank)
+        c->cum += h->counts[++c->index];
+    if (cum_out)
+        *cum_out = c->cum;
+    uint64_t lo, hi;
+    hist_bucket_range(c->index, h->sub_bits, &lo, &hi);
+    return hi > (uint64_t)h->max ? h->max : (int64_t)hi;
+}
+
+int64_t hist_value_at_rank(const hist *h, uint64_t rank, uint64_t *cum_out)
+{
+    hist_cursor c;
+    hist_cursor_init(h, &c);
+    return hist_cursor_value_at_rank(h, &c, rank, cum_out);
+}
+
+void hist_iter_init(hist_iter *it, const hist *h, hist_rank_rule rule, unsigned ticks)
+{
+    memset(it, 0, sizeof *it);
+    it->h = h;
+    it->rule = rule;
+    it->ticks = ticks ? ticks : 5;
+    it->num = 0;
+    it->b = 0;
+    hist_cursor_init(h, &it->cursor);
+    it->done = h->total == 0;
+}
+
+int hist_iter_next(hist_iter *it)
+{
+    if (it->done)
+        return 0;
+    const hist *h = it->h;
+    if (it->final_emitted) {
+        /* the closing row: 100%, the largest value */
+        it->done = 1;
+        it->p_num = it->p_den = 1;
+        it->percentile = 1.0;
+        it->value_ns = h->max;
+        it->total_count = h->total;
+        it->is_final = 1;
+        return 1;
+    }
+    uint64_t den = it->ticks << it->b;
+    it->p_num = it->num;
+    it->p_den = den;
+    it->percentile = (double)it->num / (double)den;
+    uint64_t rank = hist_rank(it->rule, it->num, den, h->total);
+    it->value_ns = hist_cursor_value_at_rank(h, &it->cursor, rank, &it->total_count);
+    it->is_final = 0;
+    if (it->total_count >= h->total)
+        it->final_emitted = 1; /* this row reached the largest value */
+
+    /* next level: e = floor(log2(1/(1-p))) is the largest e with
+     * 2^e (den - num) <= den; the step is 1/(ticks 2^(e+1)). */
+    uint64_t rest = den - it->num;
+    unsigned e = 0;
+    while (e < 62 && ((u128)rest << (e + 1)) <= den)
+        e++;
+    unsigned nb = e + 1;
+    if (nb > it->b) {
+        if (nb > 56) { /* finer than any histogram needs: stop here */
+            it->final_emitted = 1;
+            return 1;
+        }
+        it->num <<= (nb - it->b);
+        it->b = nb;
+    }
+    it->num += (uint64_t)1 << (it->b - nb);
+    while (it->b > 0 && (it->num & 1) == 0) {
+        it->num >>= 1;
+        it->b--;
+    }
+    return 1;
+}
+
+int64_t hist_value_at_percentile(const hist *h, hist_rank_rule rule, uint64_t num, uint64_t den)
+{
+    return hist_value_at_rank(h, hist_rank(rule, num, den, h->total), NULL);
+}
+
+static const char *const rule_names[] = {"nearest_rank", "rounded_rank", "sorted_index"};
+
+const char *hist_rank_rule_name(hist_rank_rule rule)
+{
+    return (unsigned)rule < 3 ? rule_names[rule] : "?";
+}
+
+int hist_rank_rule_parse(const char *name, hist_rank_rule *out)
+{
+    for (unsigned i = 0; i < 3; i++)
+        if (strcmp(name, rule_names[i]) == 0) {
+            *out = (hist_rank_rule)i;
+            return 0;
+        }
+    return -EINVAL;
+}

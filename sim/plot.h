@@ -1,0 +1,83 @@
+/* plot.h - gnuplot charts: data files, scripts, rendering.
+ *
+ * cosim writes the chart's data (.dat) and a script (.gp) into the output
+ * folder, then runs gnuplot on them. The script is a short generated
+ * preamble (file names, titles, tester names) followed by the style script
+ * from plots/ (e.g. plots/spectrum.gp), so a lecturer restyles every chart by
+ * editing the scripts in plots/, without recompiling, and can re-render one by running
+ * gnuplot on the .gp in the output folder.
+ */
+#ifndef COSIM_PLOT_H
+#define COSIM_PLOT_H
+
+#include "run.h"
+#include "scenario.h"
+
+#include <stdio.h>
+
+/** Output formats: the gnuplot terminal and the file extension. */
+typedef enum plot_format {
+    PLOT_PNG = 0, /**< pngcairo, .png */
+    PLOT_SVG,     /**< svg, .svg */
+    PLOT_PDF,     /**< pdfcairo, .pdf */
+} plot_format;
+
+/** "png", "svg", "pdf". */
+const char *plot_format_ext(plot_format f);
+/** "pngcairo", "svg", "pdfcairo". */
+const char *plot_format_term(plot_format f);
+/** @return 0 or -EINVAL. */
+int plot_format_parse(const char *name, plot_format *out);
+
+/**
+ * Find the style script `name` (e.g. "spectrum.gp"): in plots_dir if not
+ * NULL, else in the source tree's plots/ (when run from a build folder),
+ * else in the installed data folder.
+ *
+ * @param path  receives the script's path
+ * @return 0 or -ENOENT.
+ */
+int plot_find_style(const char *plots_dir, const char *name, char *path, size_t len);
+
+/**
+ * The spectrum data: one block per tester (gnuplot "index i"), rows
+ * "percentile 1/(1-percentile) latency_ms total_count" from the same
+ * iteration as the .hgrm files (the final 100% row left out: its x is
+ * infinite). Blocks are separated by two blank lines.
+ *
+ * @return 0 or -EIO.
+ */
+int plot_write_spectrum_data(FILE *f, const scenario *s, const run_result *r);
+
+/**
+ * The spectrum script: a preamble defining datafile, chart_title,
+ * chart_subtitle, testers (names, space separated), outfile and term
+ * (unless already defined with gnuplot -e), then the style script's text.
+ *
+ * @param style_path  the style script (plot_find_style)
+ * @param datafile    the data file's name, relative to the output folder
+ * @param outfile     default chart file name, e.g. "spectrum.png"
+ * @return 0, -EIO, or -errno if the style cannot be read.
+ */
+int plot_write_spectrum_script(FILE *f, const scenario *s, const char *style_path,
+                               const char *datafile, const char *outfile, plot_format fmt);
+
+/** Outcome of plot_render. */
+typedef enum plot_render_status {
+    PLOT_RENDERED = 0,
+    PLOT_NO_GNUPLOT,  /**< gnuplot is not installed */
+    PLOT_FAILED,      /**< gnuplot ran and failed */
+} plot_render_status;
+
+/**
+ * Run "gnuplot -d -e outfile='OUT' SCRIPT" in folder dir (gnuplot's own
+ * init files are skipped, so output depends only on the script).
+ *
+ * @param dir      the output folder (gnuplot's working folder)
+ * @param script   the script's name in dir
+ * @param outfile  the file gnuplot writes, relative to dir
+ * @param status   receives gnuplot's exit status when it failed
+ */
+plot_render_status plot_render(const char *dir, const char *script, const char *outfile, int *status);
+
+#endif

@@ -1,0 +1,55 @@
+/* report.h - what a run prints and writes: the text summary, summary.json and
+ * one .hgrm percentile spectrum per tester.
+ */
+#ifndef COSIM_REPORT_H
+#define COSIM_REPORT_H
+
+#include "hist.h"
+#include "run.h"
+#include "scenario.h"
+
+#include <stdio.h>
+
+/** The percentiles every report states, as decimal strings (JSON keys). */
+extern const char *const report_percentiles[];
+/** Their number. */
+extern const size_t report_n_percentiles;
+
+/**
+ * The text summary (stdout): a header naming the scenario, seed, service,
+ * stalls, rank rule and end-of-run rule; a table of counts per tester
+ * (planned, sent, in flight at the end, recorded, over the threshold); a
+ * table of latencies (mean, p50, p90, p99, p99.9, p99.99, max) with units.
+ *
+ * @return 0, or -EIO if writing failed.
+ */
+int report_text(FILE *f, const scenario *s, const run_result *r);
+
+/**
+ * summary.json: scenario, title, seed, rank_rule, duration_ns,
+ * in_flight_at_end, sub_bucket_bits, service, stalls, and a testers array
+ * (name, kind, planned, sent, recorded, in_flight_at_end, min_ns, max_ns,
+ * mean_ns, stddev_ns, threshold_ns, over_threshold, percentiles_ns keyed
+ * "50", "90", "95", "99", "99.9", "99.99").
+ *
+ * @return 0 or -EIO.
+ */
+int report_json(FILE *f, const scenario *s, const run_result *r);
+
+/**
+ * A percentile spectrum in HdrHistogram's classic .hgrm layout (as
+ * HdrHistogram_c's hdr_percentiles_print writes it): a header line, a blank
+ * line, rows "Value Percentile TotalCount 1/(1-Percentile)" with 5 ticks per
+ * half distance, a final 100% row without the last column, and the
+ * Mean/StdDeviation, Max/Total count, Buckets/SubBuckets footer. Values are
+ * in microseconds with 3 decimals (exact nanoseconds). Row values follow
+ * `rule`; under nearest_rank they are HdrHistogram's.
+ *
+ * @return 0 or -EIO.
+ */
+int report_hgrm(FILE *f, const hist *h, hist_rank_rule rule);
+
+/** Write s to f as a JSON string with quotes and escapes. */
+void report_json_string(FILE *f, const char *s);
+
+#endif

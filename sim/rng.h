@@ -1,0 +1,50 @@
+/* rng.h - GSL generators seeded explicitly from the scenario.
+ *
+ * cosim never reads GSL_RNG_TYPE or GSL_RNG_SEED from the environment: the
+ * generator type and the seed come from the scenario (or --seed), so a
+ * scenario and a seed give the same bytes on every machine. Each purpose
+ * (service times, arrivals, think times, ...) has its own stream so that
+ * drawing one never shifts another: every tester sees the same service time
+ * s_k for its k-th request (common random numbers).
+ */
+#ifndef COSIM_RNG_H
+#define COSIM_RNG_H
+
+#include <gsl/gsl_rng.h>
+#include <stdint.h>
+
+/** The independent streams a scenario draws from. */
+typedef enum rng_stream {
+    RNG_SERVICE = 1,  /**< service times s_k */
+    RNG_ARRIVALS = 2, /**< Poisson inter-arrival times of open testers */
+    RNG_THINK = 3,    /**< think times of closed users */
+    RNG_STALLS = 4,   /**< random stalls */
+} rng_stream;
+
+/** The default generator: GSL's MT19937. */
+#define RNG_DEFAULT_GENERATOR "mt19937"
+
+/**
+ * Turn GSL's abort-on-error handler off, once per process, so that a GSL
+ * failure is a return code cosim checks, never an abort. Idempotent.
+ */
+void rng_init(void);
+
+/**
+ * Allocate generator `generator` (a GSL name such as "mt19937" or "taus2")
+ * seeded for `stream` of scenario seed `seed`: the GSL seed is
+ * splitmix64(seed + stream * 0x9E3779B97F4A7C15) (Steele, Lea and Flood,
+ * "Fast splittable pseudorandom number generators", OOPSLA 2014), so
+ * streams of one seed are unrelated.
+ *
+ * @return 0, -EINVAL for an unknown generator name, -ENOMEM.
+ */
+int rng_new(gsl_rng **out, const char *generator, uint64_t seed, rng_stream stream);
+
+/** Free; rng_free(NULL) does nothing. */
+void rng_free(gsl_rng *r);
+
+/** 0 if `generator` names a GSL generator, else -EINVAL. */
+int rng_check_name(const char *generator);
+
+#endif

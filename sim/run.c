@@ -1,0 +1,67 @@
+/* run.c - every tester of a scenario against its own fresh server. */
+#include "run.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+server_config run_server_config(const scenario *s)
+{
+    server_config c;
+    c.service = s->service;
+    c.stalls = s->stalls;
+    c.n_stalls = s->n_stalls;
+    c.generator = s->generator;
+    c.seed = s->seed;
+    return c;
+}
+
+tester_run_config run_tester_config(const scenario *s, const server_config *srv)
+{
+    tester_run_config c;
+    c.duration_ns = s->duration_ns;
+    c.threshold_ns = s->threshold_ns;
+    c.drop_in_flight = s->drop_in_flight;
+    c.sub_bits = s->sub_bits;
+    c.max_requests = s->max_requests;
+    c.server = srv;
+    return c;
+}
+
+int run_scenario(const scenario *s, run_result *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    out->testers = calloc(s->n_testers, sizeof *out->testers);
+    if (!out->testers) {
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    server_config srv = run_server_config(s);
+    tester_run_config cfg = run_tester_config(s, &srv);
+    for (size_t i = 0; i < s->n_testers; i++) {
+        int rc = tester_run(&s->testers[i], &cfg, NULL, NULL, &out->testers[i]);
+        if (rc) {
+            if (rc == -E2BIG)
+                snprintf(err, errlen,
+                         "%s: tester %s would send more than %llu requests; shorten [scenario] "
+                         "duration or raise [scenario] max_requests",
+                         s->path, s->testers[i].name, (unsigned long long)s->max_requests);
+            else
+                snprintf(err, errlen, "%s: tester %s: %s", s->path, s->testers[i].name,
+                         strerror(-rc));
+            run_result_free(out);
+            return rc;
+        }
+        out->n = i + 1;
+    }
+    return 0;
+}
+
+void run_result_free(run_result *r)
+{
+    for (size_t i = 0; i < r->n; i++)
+        tester_result_free(&r->testers[i]);
+    free(r->testers);
+    memset(r, 0, sizeof *r);
+}

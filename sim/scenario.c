@@ -1,0 +1,1033 @@
+/* scenario.c - INI scenario files (libinih) to a checked scenario. */
+#include "scenario.h"
+#include "rng.h"
+#include "units.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- phase 1: the raw entries, each with its line ---------------------- */
+
+typedef struct entry {
+    char *section, *key, *value;
+    int line;         /* 0 when it came from --set */
+    const char *set;  /* the --set argument, or NULL */
+    int used;
+} entry;
+
+typedef struct section_rec {
+    char *name;
+    int line;         /* 0 when created by --set */
+    const char *set;
+} section_rec;
+
+typedef struct parser {
+    const char *path;
+    FILE *f;
+    int line;            /* line the reader last returned */
+    int line_indented;   /* it started with a blank (a continuation) */
+    entry *e;
+    size_t n_e, cap_e;
+    section_rec *sec;
+    size_t n_sec, cap_sec;
+    char *err;
+    size_t errlen;
+    int failed;          /* an error message is set */
+    int oom;
+} parser;
+
+static void fail(parser *p, const char *fmt, ...)
+{
+    if (p->failed)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(p->err, p->errlen, fmt, ap);
+    va_end(ap);
+    p->failed = 1;
+}
+
+static char *xstrdup(parser *p, const char *s)
+{
+    char *d = strdup(s);
+    if (!d)
+        p->oom = 1;
+    return d;
+}
+
+static char *trim(char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    char *e = s + strlen(s);
+    while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
+        *--e = '\0';
+    return s;
+}
+
+static section_rec *find_section(parser *p, const char *name)
+{
+    for (size_t i = 0; i < p->n_sec; i++)
+        if (strcmp(p->sec[i].name, name) == 0)
+            return &p->sec[i];
+    return NULL;
+}
+
+static section_rec *add_section(parser *p, const char *name, int line, const char *set)
+{
+    if (p->n_sec == p->cap_sec) {
+        size_t cap = p->cap_sec ? 2 * p->cap_sec : 8;
+        section_rec *n = realloc(p->sec, cap * sizeof *n);
+        if (!n) {
+            p->oom = 1;
+            return NULL;
+        }
+        p->sec = n;
+        p->cap_sec = cap;
+    }
+    section_rec *r = &p->sec[p->n_sec];
+    r->name = xstrdup(p, name);
+    if (!r->name)
+        return NULL;
+    r->line = line;
+    r->set = set;
+    p->n_sec++;
+    return r;
+}
+
+static entry *find_entry(parser *p, const char *section, const char *key)
+{
+    for (size_t i = 0; i < p->n_e; i++)
+        if (strcmp(p->e[i].section, section) == 0 && strcmp(p->e[i].key, key) == 0)
+            return &p->e[i];
+    return NULL;
+}
+
+static entry *add_entry(parser *p, const char *section, const char *key, const char *value,
+                        int line, const char *set)
+{
+    if (p->n_e == p->cap_e) {
+        size_t cap = p->cap_e ? 2 * p->cap_e : 32;
+        entry *n = realloc(p->e, cap * sizeof *n);
+        if (!n) {
+            p->oom = 1;
+            return NULL;
+        }
+        p->e = n;
+        p->cap_e = cap;
+    }
+    entry *e = &p->e[p->n_e];
+    memset(e, 0, sizeof *e);
+    e->section = xstrdup(p, section);
+    e->key = xstrdup(p, key);
+    e->value = xstrdup(p, value);
+    e->line = line;
+    e->set = set;
+    if (!e->section || !e->key || !e->value) {
+        free(e->section);
+        free(e->key);
+        free(e->value);
+        return NULL;
+    }
+    p->n_e++;
+    return e;
+}
+
+/* inih reader: one line per call, so p->line is the line of every handler
+ * call (inih's own count agrees). Refuses binary input and overlong lines
+ * rather than letting inih split them. */
+static char *reader(char *str, int num, void *stream)
+{
+    parser *p = stream;
+    int n = 0, c = EOF;
+    if (p->failed)
+        return NULL;
+    while (n < num - 1 && (c = getc(p->f)) != EOF) {
+        if (c == '\0' || (c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7f) {
+            fail(p, "%s:%d: not a text file (byte 0x%02x); a scenario is an INI text file",
+                 p->path, p->line + 1, c);
+            return NULL;
+        }
+        str[n++] = (char)c;
+        if (c == '\n')
+            break;
+    }
+    if (n == 0)
+        return NULL; /* end of file */
+    str[n] = '\0';
+    p->line++;
+    if (str[n - 1] != '\n' && n == num - 1 && (c = getc(p->f)) != EOF && c != '\n') {
+        fail(p, "%s:%d: line longer than %d characters", p->path, p->line, num - 2);
+        return NULL;
+    }
+    p->line_indented = (str[0] == ' ' || str[0] == '\t');
+    /* section headers: recorded here to catch duplicates and empty sections */
+    char *s = str;
+    while (*s == ' ' || *s == '\t')
+        s++;
+    if (*s == '[') {
+        char name[256];
+        char *close = strchr(s, ']');
+        size_t len = close ? (size_t)(close - s - 1) : 0;
+        if (close && len < sizeof name) {
+            memcpy(name, s + 1, len);
+            name[len] = '\0';
+            char *t = trim(name);
+            section_rec *r = find_section(p, t);
+            if (r) {
+                fail(p, "%s:%d: section [%s] appears twice (first on line %d); merge them",
+                     p->path, p->line, t, r->line);
+                return NULL;
+            }
+            add_section(p, t, p->line, NULL);
+        }
+    }
+    return str;
+}
+
+static int handler(void *user, const char *section, const char *name, const char *value)
+{
+    parser *p = user;
+    if (p->failed || p->oom)
+        return 0;
+    if (!*section) {
+        fail(p, "%s:%d: key '%s' outside any section; put it under [scenario], [service], "
+                "[stall NAME] or [tester NAME]",
+             p->path, p->line, name);
+        return 0;
+    }
+    entry *e = find_entry(p, section, name);
+    if (e && p->line_indented && e->line > 0) {
+        /* an indented continuation line of a multi-line value */
+        size_t len = strlen(e->value) + strlen(value) + 2;
+        char *v = malloc(len);
+        if (!v) {
+            p->oom = 1;
+            return 0;
+        }
+        snprintf(v, len, "%s %s", e->value, value);
+        free(e->value);
+        e->value = v;
+        return 1;
+    }
+    if (e) {
+        fail(p, "%s:%d: [%s] %s: key given twice (first on line %d)", p->path, p->line, section,
+             name, e->line);
+        return 0;
+    }
+    return add_entry(p, section, name, value, p->line, NULL) ? 1 : 0;
+}
+
+/* ---- phase 2: --set overrides ------------------------------------------ */
+
+static int apply_set(parser *p, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    char path[256];
+    if (!eq || (size_t)(eq - arg) >= sizeof path) {
+        fail(p, "--set %s: expected SECTION.KEY=VALUE (e.g. --set scenario.rank_rule=nearest_rank)",
+             arg);
+        return -1;
+    }
+    memcpy(path, arg, (size_t)(eq - arg));
+    path[eq - arg] = '\0';
+    char *dot = strrchr(path, '.');
+    if (!dot || dot == path || !dot[1]) {
+        fail(p, "--set %s: expected SECTION.KEY=VALUE (e.g. --set scenario.rank_rule=nearest_rank)",
+             arg);
+        return -1;
+    }
+    *dot = '\0';
+    char *key = trim(dot + 1);
+    /* "tester.open" stands for "tester open" */
+    char *d = strchr(path, '.');
+    if (d)
+        *d = ' ';
+    char *section = trim(path);
+    char valbuf[1024];
+    snprintf(valbuf, sizeof valbuf, "%s", eq + 1);
+    char *value = trim(valbuf);
+    entry *e = find_entry(p, section, key);
+    if (e) {
+        char *v = xstrdup(p, value);
+        if (!v)
+            return -1;
+        free(e->value);
+        e->value = v;
+        e->line = 0;
+        e->set = arg;
+        return 0;
+    }
+    if (!find_section(p, section) && !add_section(p, section, 0, arg))
+        return -1;
+    return add_entry(p, section, key, value, 0, arg) ? 0 : -1;
+}
+
+/* ---- phase 3: interpretation ------------------------------------------- */
+
+typedef struct ctx {
+    parser *p;
+    scenario *s;
+    const section_rec *sec;
+} ctx;
+
+/* Where an entry came from: "FILE:LINE" or "--set ARG". */
+static const char *where(const ctx *c, const entry *e, char *buf, size_t len)
+{
+    if (e->set)
+        snprintf(buf, len, "--set %s", e->set);
+    else
+        snprintf(buf, len, "%s:%d", c->p->path, e->line);
+    return buf;
+}
+
+static void bad_value(ctx *c, const entry *e, const char *why)
+{
+    char w[512];
+    fail(c->p, "%s: [%s] %s = %s: %s", where(c, e, w, sizeof w), e->section, e->key, e->value, why);
+}
+
+static void section_fail(ctx *c, const char *fmt, ...)
+{
+    char msg[512], w[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (c->sec->set)
+        snprintf(w, sizeof w, "--set %s", c->sec->set);
+    else
+        snprintf(w, sizeof w, "%s:%d", c->p->path, c->sec->line);
+    fail(c->p, "%s: [%s] %s", w, c->sec->name, msg);
+}
+
+static entry *get(ctx *c, const char *key)
+{
+    entry *e = find_entry(c->p, c->sec->name, key);
+    if (e)
+        e->used = 1;
+    return e;
+}
+
+static int need(ctx *c, const char *key, const char *example)
+{
+    if (find_entry(c->p, c->sec->name, key))
+        return 1;
+    section_fail(c, "needs key '%s' (e.g. %s = %s)", key, key, example);
+    return 0;
+}
+
+/* Each getter: 1 if the key was present and good, 0 if absent (value left
+ * as is: the documented default), -1 on error (message set). */
+static int get_duration(ctx *c, const char *key, int64_t *out, int allow_zero)
+{
+    entry *e = get(c, key);
+    if (!e)
+        return 0;
+    const char *why;
+    if (units_parse_duration(e->value, out, &why)) {
+        bad_value(c, e, why);
+        return -1;
+    }
+    if (!allow_zero && *out == 0) {
+        bad_value(c, e, "must be above zero");
+        return -1;
+    }
+    return 1;
+}
+
+static int get_number(ctx *c, const char *key, double *out, double lo, double hi)
+{
+    entry *e = get(c, key);
+    if (!e)
+        return 0;
+    const char *why;
+    if (units_parse_number(e->value, out, &why)) {
+        bad_value(c, e, why);
+        return -1;
+    }
+    if (*out < lo || *out > hi) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "must be between %g and %g", lo, hi);
+        bad_value(c, e, msg);
+        return -1;
+    }
+    return 1;
+}
+
+static int get_count(ctx *c, const char *key, uint64_t *out, uint64_t lo, uint64_t hi)
+{
+    entry *e = get(c, key);
+    if (!e)
+        return 0;
+    const char *why;
+    if (units_parse_count(e->value, UINT64_MAX, out, &why)) {
+        bad_value(c, e, why);
+        return -1;
+    }
+    if (*out < lo || *out > hi) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "must be between %llu and %llu", (unsigned long long)lo,
+                 (unsigned long long)hi);
+        bad_value(c, e, msg);
+        return -1;
+    }
+    return 1;
+}
+
+/* A word from a list of choices; *out gets its index. */
+static int get_choice(ctx *c, const char *key, const char *const *choices, int *out)
+{
+    entry *e = get(c, key);
+    if (!e)
+        return 0;
+    for (int i = 0; choices[i]; i++)
+        if (strcmp(e->value, choices[i]) == 0) {
+            *out = i;
+            return 1;
+        }
+    char msg[256] = "expected one of:";
+    for (int i = 0; choices[i]; i++) {
+        strncat(msg, i ? ", " : " ", sizeof msg - strlen(msg) - 1);
+        strncat(msg, choices[i], sizeof msg - strlen(msg) - 1);
+    }
+    bad_value(c, e, msg);
+    return -1;
+}
+
+static int valid_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > SCENARIO_NAME_MAX)
+        return 0;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
+            return 0;
+    return 1;
+}
+
+/* Report keys of the current section that nothing asked for. */
+static int check_unused(ctx *c, const char *allowed)
+{
+    for (size_t i = 0; i < c->p->n_e; i++) {
+        entry *e = &c->p->e[i];
+        if (e->used || strcmp(e->section, c->sec->name) != 0)
+            continue;
+        char w[512];
+        fail(c->p, "%s: [%s] unknown key '%s'; %s", where(c, e, w, sizeof w), e->section, e->key,
+             allowed);
+        return -1;
+    }
+    return 0;
+}
+
+static const char *const rank_rules[] = {"nearest_rank", "rounded_rank", "sorted_index", NULL};
+static const char *const in_flight_choices[] = {"record", "drop", NULL};
+
+static int do_scenario(ctx *c)
+{
+    scenario *s = c->s;
+    entry *e;
+    if ((e = get(c, "name"))) {
+        if (!valid_name(e->value)) {
+            bad_value(c, e, "a name is 1 to 40 letters, digits, '_' or '-' (it names the output folder)");
+            return -1;
+        }
+        snprintf(s->name, sizeof s->name, "%s", e->value);
+    }
+    if ((e = get(c, "title")))
+        snprintf(s->title, sizeof s->title, "%s", e->value);
+    if (!need(c, "duration", "100s") || get_duration(c, "duration", &s->duration_ns, 0) < 0)
+        return -1;
+    int v;
+    if (get_count(c, "seed", &s->seed, 0, UINT64_MAX) < 0)
+        return -1;
+    if ((v = 0, get_choice(c, "rank_rule", rank_rules, &v)) < 0)
+        return -1;
+    if (get(c, "rank_rule"))
+        s->rank_rule = (hist_rank_rule)v;
+    if (get_duration(c, "threshold", &s->threshold_ns, 1) < 0)
+        return -1;
+    if ((v = 0, get_choice(c, "in_flight_at_end", in_flight_choices, &v)) < 0)
+        return -1;
+    if (get(c, "in_flight_at_end"))
+        s->drop_in_flight = v;
+    uint64_t bits = s->sub_bits;
+    if (get_count(c, "sub_bucket_bits", &bits, HIST_MIN_SUB_BITS, HIST_MAX_SUB_BITS) < 0)
+        return -1;
+    s->sub_bits = (unsigned)bits;
+    if ((e = get(c, "generator"))) {
+        if (rng_check_name(e->value) || strlen(e->value) >= sizeof s->generator) {
+            bad_value(c, e, "not a GSL generator name (e.g. mt19937, taus2, ranlxd2)");
+            return -1;
+        }
+        snprintf(s->generator, sizeof s->generator, "%s", e->value);
+    }
+    if (get_count(c, "max_requests", &s->max_requests, 1, UINT64_MAX) < 0)
+        return -1;
+    return check_unused(c, "[scenario] takes name, title, duration, seed, rank_rule, threshold, "
+                           "in_flight_at_end, sub_bucket_bits, generator, max_requests");
+}
+
+/* The keys of a distribution, by kind: prefix lets [tester] use
+ * think_distribution, think_mean, ... */
+static int do_distribution(ctx *c, dist_spec *d, const char *prefix, const char **allowed)
+{
+    static const char *const kinds[] = {"constant", "uniform", "exponential", "lognormal",
+                                        "normal", "gamma", "pareto", NULL};
+    static const char *const keys[] = {
+        "time", "min, max", "mean", "median, sigma", "mean, stddev", "mean, shape",
+        "minimum, shape"};
+    char k[64];
+    int v = 0, rc;
+    snprintf(k, sizeof k, "%sdistribution", prefix);
+    if (!need(c, k, "lognormal") || get_choice(c, k, kinds, &v) < 0)
+        return -1;
+    d->kind = (dist_kind)v;
+    *allowed = keys[v];
+#define KEY(name) (snprintf(k, sizeof k, "%s%s", prefix, name), k)
+#define REQ_DUR(name, field, zero)                                                                 \
+    do {                                                                                           \
+        if (!need(c, KEY(name), "100us") || get_duration(c, KEY(name), &d->field, zero) < 0)       \
+            return -1;                                                                             \
+    } while (0)
+    switch (d->kind) {
+    case DIST_CONSTANT:
+        REQ_DUR("time", a_ns, 1);
+        break;
+    case DIST_UNIFORM:
+        REQ_DUR("min", a_ns, 1);
+        REQ_DUR("max", b_ns, 1);
+        break;
+    case DIST_EXPONENTIAL:
+        REQ_DUR("mean", a_ns, 0);
+        break;
+    case DIST_LOGNORMAL:
+        REQ_DUR("median", a_ns, 0);
+        if (!need(c, KEY("sigma"), "0.2") || (rc = get_number(c, KEY("sigma"), &d->shape, 0, 10)) < 0)
+            return -1;
+        break;
+    case DIST_NORMAL:
+        REQ_DUR("mean", a_ns, 0);
+        REQ_DUR("stddev", b_ns, 1);
+        break;
+    case DIST_GAMMA:
+        REQ_DUR("mean", a_ns, 0);
+        if (!need(c, KEY("shape"), "2") || get_number(c, KEY("shape"), &d->shape, 1e-6, 1e6) < 0)
+            return -1;
+        break;
+    case DIST_PARETO:
+        REQ_DUR("minimum", a_ns, 0);
+        if (!need(c, KEY("shape"), "1.5") || get_number(c, KEY("shape"), &d->shape, 1e-6, 1e6) < 0)
+            return -1;
+        break;
+    }
+#undef REQ_DUR
+#undef KEY
+    const char *why;
+    if (dist_check(d, &why)) {
+        section_fail(c, "%s", why);
+        return -1;
+    }
+    return 0;
+}
+
+static int do_service(ctx *c)
+{
+    const char *allowed;
+    if (do_distribution(c, &c->s->service, "", &allowed) < 0)
+        return -1;
+    char msg[160];
+    snprintf(msg, sizeof msg, "distribution %s takes %s", dist_kind_name(c->s->service.kind),
+             allowed);
+    return check_unused(c, msg);
+}
+
+/* "a..b, c..d" (durations) into windows. */
+static int parse_windows(ctx *c, entry *e, stall_spec *st)
+{
+    size_t cap = 1;
+    for (const char *q = e->value; *q; q++)
+        cap += *q == ',';
+    st->windows = calloc(cap, sizeof *st->windows);
+    if (!st->windows) {
+        c->p->oom = 1;
+        return -1;
+    }
+    char *copy = strdup(e->value);
+    if (!copy) {
+        c->p->oom = 1;
+        return -1;
+    }
+    size_t n = 0;
+    int rc = 0;
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *dots = strstr(tok, "..");
+        const char *why = NULL;
+        char msg[256];
+        if (!dots) {
+            snprintf(msg, sizeof msg, "'%s' is not a window START..END (e.g. 0.9s..1.4s)", trim(tok));
+            bad_value(c, e, msg);
+            rc = -1;
+            break;
+        }
+        *dots = '\0';
+        int64_t a, b;
+        if (units_parse_duration(tok, &a, &why) || units_parse_duration(dots + 2, &b, &why)) {
+            snprintf(msg, sizeof msg, "window '%s..%s': %s", trim(tok), trim(dots + 2), why);
+            bad_value(c, e, msg);
+            rc = -1;
+            break;
+        }
+        st->windows[n].start_ns = a;
+        st->windows[n].end_ns = b;
+        n++;
+    }
+    free(copy);
+    if (rc)
+        return rc;
+    if (n == 0) {
+        bad_value(c, e, "expected at least one window START..END (e.g. 0.9s..1.4s)");
+        return -1;
+    }
+    st->n_windows = n;
+    size_t bad;
+    if (stall_windows_normalise(st->windows, n, &bad)) {
+        char msg[256], x[32], y[32];
+        units_format_duration_exact(st->windows[bad].start_ns, x, sizeof x);
+        units_format_duration_exact(st->windows[bad].end_ns, y, sizeof y);
+        if (st->windows[bad].end_ns <= st->windows[bad].start_ns)
+            snprintf(msg, sizeof msg, "window %s..%s ends before it starts", x, y);
+        else
+            snprintf(msg, sizeof msg, "window %s..%s overlaps the one before it; merge them", x, y);
+        bad_value(c, e, msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* "90, 100..105" into request ranges. */
+static int parse_ranges(ctx *c, entry *e, stall_spec *st)
+{
+    size_t cap = 1;
+    for (const char *q = e->value; *q; q++)
+        cap += *q == ',';
+    st->ranges = calloc(cap, sizeof *st->ranges);
+    char *copy = strdup(e->value);
+    if (!st->ranges || !copy) {
+        free(copy);
+        c->p->oom = 1;
+        return -1;
+    }
+    size_t n = 0;
+    int rc = 0;
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        char *dots = strstr(tok, "..");
+        const char *why;
+        uint64_t a, b;
+        if (dots)
+            *dots = '\0';
+        if (units_parse_count(tok, UINT64_MAX / 2, &a, &why) ||
+            (dots && units_parse_count(dots + 2, UINT64_MAX / 2, &b, &why))) {
+            bad_value(c, e, "expected request indices such as 90 or 90..95, separated by commas");
+            rc = -1;
+            break;
+        }
+        st->ranges[n].first = a;
+        st->ranges[n].last = dots ? b : a;
+        n++;
+    }
+    free(copy);
+    if (rc)
+        return rc;
+    if (n == 0) {
+        bad_value(c, e, "expected request indices such as 90 or 90..95");
+        return -1;
+    }
+    st->n_ranges = n;
+    size_t bad;
+    if (stall_ranges_normalise(st->ranges, n, &bad)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "range %llu..%llu is empty or overlaps another",
+                 (unsigned long long)st->ranges[bad].first, (unsigned long long)st->ranges[bad].last);
+        bad_value(c, e, msg);
+        return -1;
+    }
+    return 0;
+}
+
+static int do_stall(ctx *c, const char *name)
+{
+    static const char *const kinds[] = {"periodic", "windows", "requests", NULL};
+    scenario *s = c->s;
+    stall_spec *st = &s->stalls[s->n_stalls++];
+    snprintf(st->name, sizeof st->name, "%s", name);
+    int v = 0;
+    if (!need(c, "kind", "periodic") || get_choice(c, "kind", kinds, &v) < 0)
+        return -1;
+    st->kind = (stall_kind)v;
+    switch (st->kind) {
+    case STALL_PERIODIC:
+        if (!need(c, "length", "10ms") || get_duration(c, "length", &st->length_ns, 0) < 0)
+            return -1;
+        if (!need(c, "period", "1s") || get_duration(c, "period", &st->period_ns, 0) < 0)
+            return -1;
+        if (get_duration(c, "first", &st->first_ns, 1) < 0)
+            return -1;
+        if (st->length_ns >= st->period_ns) {
+            char a[32], b[32];
+            section_fail(c, "length %s must be shorter than period %s (or the server never works)",
+                         units_format_duration_exact(st->length_ns, a, sizeof a),
+                         units_format_duration_exact(st->period_ns, b, sizeof b));
+            return -1;
+        }
+        return check_unused(c, "a periodic stall takes kind, length, period, first");
+    case STALL_WINDOWS: {
+        if (!need(c, "windows", "0.9s..1.4s"))
+            return -1;
+        if (parse_windows(c, get(c, "windows"), st) < 0)
+            return -1;
+        return check_unused(c, "a windows stall takes kind, windows");
+    }
+    case STALL_REQUESTS:
+        if (!need(c, "requests", "90..95") || parse_ranges(c, get(c, "requests"), st) < 0)
+            return -1;
+        if (!need(c, "extra", "500ms") || get_duration(c, "extra", &st->extra_ns, 0) < 0)
+            return -1;
+        return check_unused(c, "a requests stall takes kind, requests, extra");
+    }
+    return -1;
+}
+
+static int get_interval(ctx *c, tester_spec *t)
+{
+    entry *r = get(c, "rate"), *iv = get(c, "interval");
+    const char *why;
+    if (r && iv) {
+        section_fail(c, "give either rate or interval, not both");
+        return -1;
+    }
+    if (!r && !iv) {
+        section_fail(c, "a %s tester needs 'rate' (e.g. rate = 1000/s) or 'interval' (e.g. interval = 1ms)",
+                     tester_kind_name(t->kind));
+        return -1;
+    }
+    if (r) {
+        if (units_parse_rate(r->value, &t->interval, &why)) {
+            bad_value(c, r, why);
+            return -1;
+        }
+    } else {
+        int64_t ns;
+        if (units_parse_duration(iv->value, &ns, &why)) {
+            bad_value(c, iv, why);
+            return -1;
+        }
+        if (ns == 0) {
+            bad_value(c, iv, "must be above zero");
+            return -1;
+        }
+        t->interval.num_ns = (uint64_t)ns;
+        t->interval.den = 1;
+    }
+    return 0;
+}
+
+static int do_tester(ctx *c, const char *name)
+{
+    static const char *const kinds[] = {"closed", "paced", "open", "corrected", NULL};
+    static const char *const lates[] = {"from_now", "next_slot", "catch_up", NULL};
+    static const char *const corrections[] = {"hdrhistogram", "book", NULL};
+    static const char *const arrivals[] = {"fixed", "poisson", NULL};
+    scenario *s = c->s;
+    tester_spec *t = &s->testers[s->n_testers++];
+    memset(t, 0, sizeof *t);
+    snprintf(t->name, sizeof t->name, "%s", name);
+    t->users = 1;
+    int v = 0;
+    if (!need(c, "kind", "open") || get_choice(c, "kind", kinds, &v) < 0)
+        return -1;
+    t->kind = (tester_kind)v;
+    switch (t->kind) {
+    case TESTER_CLOSED:
+        if (get_count(c, "users", &t->users, 1, 1000000) < 0)
+            return -1;
+        if (find_entry(c->p, c->sec->name, "think_distribution")) {
+            const char *allowed;
+            if (do_distribution(c, &t->think, "think_", &allowed) < 0)
+                return -1;
+            t->has_think = 1;
+        }
+        return check_unused(c, "a closed tester takes kind, users, think_distribution "
+                               "(and think_time, think_mean, ... as for [service])");
+    case TESTER_OPEN:
+        if (get_interval(c, t) < 0)
+            return -1;
+        v = 0;
+        if (get_choice(c, "arrivals", arrivals, &v) < 0)
+            return -1;
+        t->arrivals = (tester_arrivals)v;
+        return check_unused(c, "an open tester takes kind, rate or interval, arrivals");
+    case TESTER_PACED:
+    case TESTER_CORRECTED:
+        if (get_interval(c, t) < 0)
+            return -1;
+        if (get_count(c, "users", &t->users, 1, 1000000) < 0)
+            return -1;
+        if (!need(c, "late", "next_slot"))
+            return -1;
+        v = 0;
+        if (get_choice(c, "late", lates, &v) < 0)
+            return -1;
+        t->late = (tester_late)v;
+        if (t->kind == TESTER_PACED)
+            return check_unused(c, "a paced tester takes kind, rate or interval, users, late");
+        v = 0;
+        if (get_choice(c, "correction", corrections, &v) < 0)
+            return -1;
+        t->correction = (hist_correction)v;
+        if (get_duration(c, "expected_interval", &t->expected_interval_ns, 0) < 0)
+            return -1;
+        return check_unused(c, "a corrected tester takes kind, rate or interval, users, late, "
+                               "correction, expected_interval");
+    }
+    return -1;
+}
+
+/* The type word of a section name and its NAME part. */
+static int section_type(const char *name, const char **arg)
+{
+    static const char *const types[] = {"scenario", "service", "stall", "tester"};
+    for (int i = 0; i < 4; i++) {
+        size_t n = strlen(types[i]);
+        if (strncmp(name, types[i], n) == 0 && (name[n] == '\0' || name[n] == ' ')) {
+            const char *a = name + n;
+            while (*a == ' ')
+                a++;
+            *arg = a;
+            return i;
+        }
+    }
+    return -1;
+}
+
+static int interpret(parser *p, scenario *s)
+{
+    ctx c = {p, s, NULL};
+    size_t n_stalls = 0, n_testers = 0;
+    const section_rec *scen = NULL, *serv = NULL;
+    for (size_t i = 0; i < p->n_sec; i++) {
+        const char *arg;
+        c.sec = &p->sec[i];
+        int type = section_type(p->sec[i].name, &arg);
+        if (type < 0) {
+            section_fail(&c, "unknown section; expected [scenario], [service], [stall NAME] or "
+                             "[tester NAME]");
+            return -1;
+        }
+        if ((type == 0 || type == 1) && *arg) {
+            section_fail(&c, "takes no name: write [%s]", type == 0 ? "scenario" : "service");
+            return -1;
+        }
+        if (type >= 2 && !valid_name(arg)) {
+            section_fail(&c, "needs a NAME of 1 to 40 letters, digits, '_' or '-', e.g. [%s open]",
+                         type == 2 ? "stall" : "tester");
+            return -1;
+        }
+        if (type == 0)
+            scen = c.sec;
+        if (type == 1)
+            serv = c.sec;
+        n_stalls += type == 2;
+        n_testers += type == 3;
+    }
+    if (!scen) {
+        fail(p, "%s: no [scenario] section; a scenario needs at least [scenario] with duration, "
+                "[service] and one [tester NAME]",
+             p->path);
+        return -1;
+    }
+    if (!serv) {
+        fail(p, "%s: no [service] section (e.g. [service] distribution = constant, time = 7ms)",
+             p->path);
+        return -1;
+    }
+    if (!n_testers) {
+        fail(p, "%s: no [tester NAME] section; add one, e.g. [tester open] kind = open, rate = 1000/s",
+             p->path);
+        return -1;
+    }
+    s->stalls = calloc(n_stalls ? n_stalls : 1, sizeof *s->stalls);
+    s->testers = calloc(n_testers, sizeof *s->testers);
+    if (!s->stalls || !s->testers) {
+        p->oom = 1;
+        return -1;
+    }
+    c.sec = scen;
+    if (do_scenario(&c) < 0)
+        return -1;
+    c.sec = serv;
+    if (do_service(&c) < 0)
+        return -1;
+    for (size_t i = 0; i < p->n_sec; i++) {
+        const char *arg;
+        c.sec = &p->sec[i];
+        int type = section_type(p->sec[i].name, &arg);
+        if (type == 2 && do_stall(&c, arg) < 0)
+            return -1;
+        if (type == 3) {
+            for (size_t j = 0; j < s->n_testers; j++)
+                if (strcmp(s->testers[j].name, arg) == 0) {
+                    section_fail(&c, "a tester named '%s' exists already", arg);
+                    return -1;
+                }
+            if (do_tester(&c, arg) < 0)
+                return -1;
+        }
+    }
+    /* a key in a section that has no header (possible only via --set) */
+    for (size_t i = 0; i < p->n_e; i++)
+        if (!p->e[i].used) {
+            char w[512];
+            c.sec = find_section(p, p->e[i].section);
+            fail(p, "%s: [%s] unknown key '%s'", where(&c, &p->e[i], w, sizeof w), p->e[i].section,
+                 p->e[i].key);
+            return -1;
+        }
+    return 0;
+}
+
+static void parser_free(parser *p)
+{
+    for (size_t i = 0; i < p->n_e; i++) {
+        free(p->e[i].section);
+        free(p->e[i].key);
+        free(p->e[i].value);
+    }
+    free(p->e);
+    for (size_t i = 0; i < p->n_sec; i++)
+        free(p->sec[i].name);
+    free(p->sec);
+}
+
+void scenario_free(scenario *s)
+{
+    if (!s)
+        return;
+    for (size_t i = 0; i < s->n_stalls; i++) {
+        free(s->stalls[i].windows);
+        free(s->stalls[i].ranges);
+    }
+    free(s->stalls);
+    free(s->testers);
+    free(s);
+}
+
+static void default_name(scenario *s, const char *path)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    snprintf(s->name, sizeof s->name, "%s", base);
+    char *dot = strrchr(s->name, '.');
+    if (dot && dot != s->name)
+        *dot = '\0';
+    for (char *q = s->name; *q; q++)
+        if (!isalnum((unsigned char)*q) && *q != '_' && *q != '-')
+            *q = '_';
+    if (!s->name[0])
+        snprintf(s->name, sizeof s->name, "scenario");
+}
+
+scenario_error scenario_load(scenario **out, const char *path, const char *const *sets,
+                             size_t n_sets, char *err, size_t errlen)
+{
+    *out = NULL;
+    err[0] = '\0';
+    parser p;
+    memset(&p, 0, sizeof p);
+    p.path = path;
+    p.err = err;
+    p.errlen = errlen;
+
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        snprintf(err, errlen, "%s: cannot read the scenario: %s", path, strerror(errno));
+        return SCENARIO_EFILE;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        snprintf(err, errlen, "%s: is a directory; give a scenario file such as scenarios/stall_per_second.ini", path);
+        return SCENARIO_EFILE;
+    }
+    p.f = fopen(path, "r");
+    if (!p.f) {
+        snprintf(err, errlen, "%s: cannot read the scenario: %s", path, strerror(errno));
+        return SCENARIO_EFILE;
+    }
+    int line = ini_parse_stream(reader, &p, handler, &p);
+    int read_error = ferror(p.f);
+    fclose(p.f);
+
+    scenario *s = calloc(1, sizeof *s);
+    scenario_error rc = SCENARIO_OK;
+    if (!s)
+        p.oom = 1;
+    if (!p.failed && !p.oom && read_error)
+        fail(&p, "%s: read error", path);
+    if (!p.failed && !p.oom && line > 0)
+        fail(&p, "%s:%d: not a 'key = value' line nor a [section] header", path, line);
+    if (!p.failed && !p.oom && p.n_sec == 0 && p.n_e == 0)
+        fail(&p, "%s: empty scenario; it needs [scenario] with duration, [service] and one [tester NAME] "
+                 "(see scenarios/one_stall.ini)", path);
+    for (size_t i = 0; i < n_sets && !p.failed && !p.oom; i++)
+        if (apply_set(&p, sets[i]) < 0 && !p.oom) {
+            rc = SCENARIO_EUSAGE;
+        }
+    if (s && !p.failed && !p.oom) {
+        snprintf(s->path, sizeof s->path, "%s", path);
+        default_name(s, path);
+        s->seed = 1;
+        s->rank_rule = HIST_NEAREST_RANK;
+        s->threshold_ns = SCENARIO_DEFAULT_THRESHOLD_NS;
+        s->sub_bits = 8;
+        snprintf(s->generator, sizeof s->generator, "%s", RNG_DEFAULT_GENERATOR);
+        s->max_requests = SCENARIO_DEFAULT_MAX_REQUESTS;
+        interpret(&p, s);
+        if (!s->title[0])
+            snprintf(s->title, sizeof s->title, "%s", s->name);
+    }
+    if (p.oom) {
+        snprintf(err, errlen, "%s: out of memory", path);
+        rc = SCENARIO_ENOMEM;
+    } else if (p.failed && rc == SCENARIO_OK) {
+        rc = SCENARIO_EINVALID;
+    }
+    parser_free(&p);
+    if (rc != SCENARIO_OK) {
+        scenario_free(s);
+        return rc;
+    }
+    *out = s;
+    return SCENARIO_OK;
+}
+
+char *scenario_describe_stalls(const scenario *s, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (s->n_stalls == 0) {
+        snprintf(buf, len, "no stalls");
+        return buf;
+    }
+    for (size_t i = 0; i < s->n_stalls; i++) {
+        char d[160];
+        stall_describe(&s->stalls[i], d, sizeof d);
+        size_t used = strlen(buf);
+        snprintf(buf + used, len - used, "%s%s", i ? "; " : "", d);
+    }
+    return buf;
+}

@@ -1,0 +1,83 @@
+/* scenario.h - a scenario file: what to simulate and how to report it.
+ *
+ * Scenario files are INI, parsed with libinih. Sections:
+ *   [scenario]     name, title, duration, seed, rank_rule, threshold,
+ *                  in_flight_at_end, sub_bucket_bits, generator, max_requests
+ *   [service]      distribution and its parameters
+ *   [stall NAME]   kind = periodic | windows | requests, and their keys
+ *   [tester NAME]  kind = closed | paced | open | corrected, and their keys
+ * Every duration and rate carries its unit. docs/scenario-format.md is the
+ * reference; every key is listed there with its default.
+ *
+ * Errors name the file, the line and the key ("FILE:LINE: [section] key:
+ * reason"), or the --set argument that caused them.
+ */
+#ifndef COSIM_SCENARIO_H
+#define COSIM_SCENARIO_H
+
+#include "dist.h"
+#include "hist.h"
+#include "stall.h"
+#include "tester.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** Default threshold for "over threshold" counts: 100 ms. */
+#define SCENARIO_DEFAULT_THRESHOLD_NS ((int64_t)100000000)
+/** Default limit on requests per tester: 10^9. */
+#define SCENARIO_DEFAULT_MAX_REQUESTS ((uint64_t)1000000000)
+/** Longest accepted scenario or tester name. */
+#define SCENARIO_NAME_MAX 40
+
+typedef struct scenario {
+    char path[4096];          /**< the file it was read from */
+    char name[SCENARIO_NAME_MAX + 1]; /**< [scenario] name, or the file's stem */
+    char title[160];          /**< [scenario] title, or the name */
+    int64_t duration_ns;      /**< testers send only before this */
+    uint64_t seed;            /**< GSL seed (default 1) */
+    hist_rank_rule rank_rule; /**< default nearest_rank */
+    int64_t threshold_ns;     /**< default 100 ms */
+    int drop_in_flight;       /**< in_flight_at_end = drop (wrk2) */
+    unsigned sub_bits;        /**< histogram S, default 8 */
+    char generator[32];       /**< GSL generator name, default mt19937 */
+    uint64_t max_requests;    /**< per tester */
+    dist_spec service;
+    stall_spec *stalls;
+    size_t n_stalls;
+    tester_spec *testers;
+    size_t n_testers;
+} scenario;
+
+/** Error classes of scenario_load (the CLI maps them to exit codes). */
+typedef enum scenario_error {
+    SCENARIO_OK = 0,
+    SCENARIO_EUSAGE = 1, /**< a --set argument is malformed */
+    SCENARIO_EFILE = 2,  /**< the file cannot be read (missing, directory) */
+    SCENARIO_EINVALID = 3, /**< the contents are wrong */
+    SCENARIO_ENOMEM = 4,
+} scenario_error;
+
+/**
+ * Read and check a scenario.
+ *
+ * @param out      receives the scenario (NULL on error)
+ * @param path     the .ini file
+ * @param sets     n_sets overrides "SECTION.KEY=VALUE" (--set), applied
+ *                 after the file; in SECTION a '.' stands for the space of
+ *                 "tester open" ("tester.open.rate=2000/s")
+ * @param err      receives a one-line message without the "cosim: " prefix
+ *                 and without a newline, e.g.
+ *                 "s.ini:12: [tester open] rate = 1000: a rate needs a unit ..."
+ * @return SCENARIO_OK or the error class.
+ */
+scenario_error scenario_load(scenario **out, const char *path, const char *const *sets,
+                             size_t n_sets, char *err, size_t errlen);
+
+/** Free; scenario_free(NULL) does nothing. */
+void scenario_free(scenario *s);
+
+/** Describe the stalls in one line ("10ms every 1s from 0s; +500ms on request 90"). */
+char *scenario_describe_stalls(const scenario *s, char *buf, size_t len);
+
+#endif

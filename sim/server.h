@@ -1,0 +1,66 @@
+/* server.h - the system under test: one FIFO worker with stalls.
+ *
+ * Requests are served one at a time in arrival order. Request k (k = 0, 1,
+ * ... in the order submitted) needs s_k of work, drawn from the service
+ * distribution on the scenario's RNG_SERVICE stream, plus the extra work of
+ * any request stall naming k. Stop-the-world windows pause the worker
+ * (MODEL.md, "The server"). Because the worker is FIFO, a request's reply
+ * time is fixed the moment it arrives, so server_submit returns it at once:
+ * the engine needs no event for a reply.
+ */
+#ifndef COSIM_SERVER_H
+#define COSIM_SERVER_H
+
+#include "dist.h"
+#include "stall.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** What a server is made of; the arrays stay owned by the caller. */
+typedef struct server_config {
+    dist_spec service;        /**< service time distribution */
+    const stall_spec *stalls; /**< n_stalls stall descriptions */
+    size_t n_stalls;
+    const char *generator;    /**< GSL generator name */
+    uint64_t seed;            /**< scenario seed */
+} server_config;
+
+typedef struct server server;
+
+/**
+ * A fresh server (empty queue, request index 0, service stream at its start).
+ * Every tester gets its own, so testers see the same s_k.
+ *
+ * @return 0, -EINVAL (unknown generator), -ENOMEM.
+ */
+int server_new(server **out, const server_config *cfg);
+
+/** Free; server_free(NULL) does nothing. */
+void server_free(server *s);
+
+/**
+ * Submit the next request, arriving at arrival_ns. Arrivals must come in
+ * non-decreasing time order (the engine guarantees it).
+ *
+ * @return the reply time in ns: the request starts at
+ *         max(arrival, previous reply) and ends when its work is done,
+ *         skipping every stop-the-world window on the way.
+ */
+int64_t server_submit(server *s, int64_t arrival_ns);
+
+/**
+ * Work work_ns starting at start_ns under the server's stop-the-world
+ * windows: the instant the work is done. Time inside a window does no work;
+ * starting inside a window waits for its end. Exposed for tests; the same
+ * monotonic-time rule as server_submit applies to start_ns.
+ */
+int64_t server_work_until(server *s, int64_t start_ns, int64_t work_ns);
+
+/** Number of requests submitted so far (the next request's index k). */
+uint64_t server_requests(const server *s);
+
+/** The time the worker is free of all work submitted so far, ns. */
+int64_t server_free_at(const server *s);
+
+#endif

@@ -1,0 +1,72 @@
+/* stall.h - the stalls of the system under test (MODEL.md, "The server").
+ *
+ * Two kinds of stall, combinable:
+ *  - stop-the-world windows [start, end): the worker does no work; a request
+ *    in service is paused and resumes at the window's end, queued requests
+ *    wait, arrivals queue. Windows are periodic (length L every period P from
+ *    a first start O: [O + jP, O + jP + L), j = 0, 1, ...) or an explicit
+ *    sorted list.
+ *  - request stalls: request k (by index in send order) needs extra work.
+ *
+ * A stall_spec is a plain description (owned by the scenario); the cursor
+ * state for walking it lives in the server.
+ */
+#ifndef COSIM_STALL_H
+#define COSIM_STALL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum stall_kind {
+    STALL_PERIODIC = 0, /**< length_ns every period_ns from first_ns */
+    STALL_WINDOWS,      /**< the explicit windows[] */
+    STALL_REQUESTS,     /**< requests in ranges[] need extra_ns more work */
+} stall_kind;
+
+/** A stop-the-world window [start_ns, end_ns). */
+typedef struct stall_window {
+    int64_t start_ns, end_ns;
+} stall_window;
+
+/** Request indices first..last (inclusive). */
+typedef struct stall_range {
+    uint64_t first, last;
+} stall_range;
+
+typedef struct stall_spec {
+    char name[48];        /**< the section's name, for reports */
+    stall_kind kind;
+    int64_t length_ns;    /**< periodic: L */
+    int64_t period_ns;    /**< periodic: P > L */
+    int64_t first_ns;     /**< periodic: O, the first window's start */
+    stall_window *windows; /**< windows: sorted by start, disjoint */
+    size_t n_windows;
+    stall_range *ranges;  /**< requests: sorted by first, disjoint */
+    size_t n_ranges;
+    int64_t extra_ns;     /**< requests: extra work per stalled request */
+} stall_spec;
+
+/**
+ * The first window of a periodic stall that ends after t_ns: the smallest
+ * j >= 0 with O + jP + L > t, as [O + jP, O + jP + L).
+ */
+stall_window stall_periodic_next(const stall_spec *s, int64_t t_ns);
+
+/**
+ * Sort windows by start and check they are disjoint and non-empty.
+ *
+ * @param bad  on error, the index (after sorting) of the offending window
+ * @return 0 or -EINVAL.
+ */
+int stall_windows_normalise(stall_window *w, size_t n, size_t *bad);
+
+/** Same for request ranges (first <= last, disjoint). @return 0 or -EINVAL. */
+int stall_ranges_normalise(stall_range *r, size_t n, size_t *bad);
+
+/**
+ * Describe a stall for people: "10.00 ms every 1.000 s from 0 s",
+ * "2 windows", "requests 90..95: +500.0 ms". @return buf
+ */
+char *stall_describe(const stall_spec *s, char *buf, size_t len);
+
+#endif

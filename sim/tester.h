@@ -1,0 +1,133 @@
+/* tester.h - the load testers (MODEL.md, "The testers").
+ *
+ * A tester decides when to send; the server decides when each reply comes.
+ * Each tester runs against its own fresh server, so all testers see the
+ * same service times s_k and differ only in how they send:
+ *  - closed: U users, each sends the instant its previous reply arrives
+ *    (plus a think time); latency = reply - actual send time.
+ *  - paced: intends one request every interval D (each of U users every
+ *    U D) but waits for each reply; a late reply is handled by a named policy
+ *    (from_now, next_slot, catch_up); latency = reply - actual send time.
+ *  - open: sends request i at its intended time t_i whatever the replies
+ *    (fixed grid, or Poisson arrivals); latency = reply - t_i.
+ *  - corrected: paced, every sample recorded with the expected interval
+ *    (HdrHistogram's recordValueWithExpectedInterval, or the book's
+ *    Listing 5.2).
+ * End of run: sends happen only at instants before the duration. A reply
+ * after the duration is "in flight at the end": recorded by default (the
+ * book counts all 100,000), or dropped as wrk2 does.
+ * Memory is O(users): nothing is stored per request.
+ */
+#ifndef COSIM_TESTER_H
+#define COSIM_TESTER_H
+
+#include "dist.h"
+#include "hist.h"
+#include "server.h"
+#include "units.h"
+
+#include <stdint.h>
+
+typedef enum tester_kind {
+    TESTER_CLOSED = 0,
+    TESTER_PACED,
+    TESTER_OPEN,
+    TESTER_CORRECTED,
+} tester_kind;
+
+/** What a paced (or corrected) tester does when a reply comes after its next
+ *  intended send time. */
+typedef enum tester_late {
+    /** send at once; the schedule continues from now (seed 000's paced) */
+    TESTER_LATE_FROM_NOW = 0,
+    /** send at the next instant of the original grid at or after the reply
+     *  (the book's Example 5.7 tester, Listing 5.3) */
+    TESTER_LATE_NEXT_SLOT,
+    /** send at once and keep the original grid, firing late requests back to
+     *  back until on schedule (cycle-time tools, seed 003) */
+    TESTER_LATE_CATCH_UP,
+} tester_late;
+
+typedef enum tester_arrivals {
+    TESTER_ARRIVALS_FIXED = 0, /**< t_i = floor(i D) */
+    TESTER_ARRIVALS_POISSON,   /**< exponential gaps of mean D (RNG_ARRIVALS) */
+} tester_arrivals;
+
+/** One tester of a scenario. */
+typedef struct tester_spec {
+    char name[48];
+    tester_kind kind;
+    uint64_t users;             /**< closed and paced: number of users (>= 1) */
+    units_interval interval;    /**< paced, open, corrected: intended interval D
+                                     of the whole tester (users share it) */
+    tester_late late;           /**< paced, corrected */
+    hist_correction correction; /**< corrected */
+    int64_t expected_interval_ns; /**< corrected: D for the correction; 0 means
+                                       each user's own interval floor(U D) */
+    tester_arrivals arrivals;   /**< open */
+    int has_think;              /**< closed: think time between reply and send */
+    dist_spec think;
+} tester_spec;
+
+/** Settings shared by every tester of a run. */
+typedef struct tester_run_config {
+    int64_t duration_ns;     /**< sends only at instants before this */
+    int64_t threshold_ns;    /**< over_threshold counts latencies above it */
+    int drop_in_flight;      /**< 1: drop replies after the duration (wrk2) */
+    unsigned sub_bits;       /**< histogram S */
+    uint64_t max_requests;   /**< refuse to send more than this (0: no limit) */
+    const server_config *server;
+} tester_run_config;
+
+/** One request as seen by an observer (for charts that need single
+ *  requests; nothing is stored by the tester). */
+typedef struct tester_request {
+    uint64_t index;      /**< k, in send order */
+    uint64_t user;
+    int64_t intended_ns; /**< when the tester meant to send it */
+    int64_t sent_ns;     /**< when it was sent */
+    int64_t reply_ns;    /**< when the reply came */
+    int64_t latency_ns;  /**< what the tester measured */
+    int recorded;        /**< 0 when dropped at the end of the run */
+} tester_request;
+
+/** Called once per request, in send order. */
+typedef void (*tester_observer)(void *ctx, const tester_request *req);
+
+/** What a tester measured. */
+typedef struct tester_result {
+    uint64_t planned;          /**< requests its schedule intended before the
+                                    end (closed and Poisson: = sent) */
+    uint64_t sent;             /**< requests actually sent */
+    uint64_t in_flight_at_end; /**< sent, but replied after the duration */
+    uint64_t over_threshold;   /**< recorded values > threshold (correction's
+                                    added values included) */
+    int64_t last_reply_ns;     /**< the last reply's time */
+    hist *hist;                /**< every recorded value (owned) */
+} tester_result;
+
+/**
+ * Run one tester against a fresh server built from cfg->server.
+ *
+ * @param observer  NULL, or called for each request
+ * @param out       filled; out->hist is allocated here, free it with
+ *                  tester_result_free
+ * @return 0, -ENOMEM, -EINVAL (bad spec or generator), -E2BIG when the
+ *         tester would send more than cfg->max_requests.
+ */
+int tester_run(const tester_spec *spec, const tester_run_config *cfg,
+               tester_observer observer, void *ctx, tester_result *out);
+
+/** Free what tester_run allocated; safe on a zeroed or freed result. */
+void tester_result_free(tester_result *r);
+
+/** "closed", "paced", "open", "corrected". */
+const char *tester_kind_name(tester_kind k);
+/** @return 0 or -EINVAL. */
+int tester_kind_parse(const char *name, tester_kind *out);
+/** "from_now", "next_slot", "catch_up". */
+const char *tester_late_name(tester_late l);
+/** @return 0 or -EINVAL. */
+int tester_late_parse(const char *name, tester_late *out);
+
+#endif

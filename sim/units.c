@@ -1,0 +1,379 @@
+/* units.c - exact decimal parsing of durations and rates; human formatting. */
+#include "units.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+__extension__ typedef unsigned __int128 u128;
+
+/* A decimal "123.456" read as mantissa 123456 and 3 decimals. At most 18
+ * significant digits, so the mantissa fits in uint64_t. */
+typedef struct decimal {
+    uint64_t mant;
+    unsigned decimals;
+} decimal;
+
+static const char *skip_blanks(const char *s)
+{
+    while (*s == ' ' || *s == '\t')
+        s++;
+    return s;
+}
+
+/* Parse a decimal at *sp; advance *sp past it. Returns 0 or -EINVAL. */
+static int parse_decimal(const char **sp, decimal *out, const char **why)
+{
+    const char *s = *sp;
+    uint64_t mant = 0;
+    unsigned digits = 0, decimals = 0;
+    int seen_point = 0, any = 0;
+
+    if (*s == '-' || *s == '+') {
+        *why = "a sign is not accepted (values are never negative)";
+        return -EINVAL;
+    }
+    for (;; s++) {
+        if (*s == '.' && !seen_point) {
+            seen_point = 1;
+            continue;
+        }
+        if (!isdigit((unsigned char)*s))
+            break;
+        any = 1;
+        if (mant == 0 && *s == '0') {
+            if (seen_point)
+                decimals++;
+            continue; /* leading zeros are not significant */
+        }
+        if (++digits > 18) {
+            *why = "too many digits (at most 18 significant)";
+            return -EINVAL;
+        }
+        mant = mant * 10 + (uint64_t)(*s - '0');
+        if (seen_point)
+            decimals++;
+    }
+    if (!any) {
+        *why = "expected a number";
+        return -EINVAL;
+    }
+    if (decimals > 18) {
+        *why = "too many decimals";
+        return -EINVAL;
+    }
+    out->mant = mant;
+    out->decimals = decimals;
+    *sp = s;
+    return 0;
+}
+
+static uint64_t pow10u(unsigned k)
+{
+    uint64_t p = 1;
+    while (k--)
+        p *= 10;
+    return p;
+}
+
+struct unit {
+    const char *name;
+    int64_t ns;
+};
+
+static const struct unit duration_units[] = {
+    {"ns", 1}, {"us", 1000}, {"\xc2\xb5s", 1000}, {"ms", 1000000}, {"s", 1000000000},
+    {"min", (int64_t)60 * 1000000000}, {NULL, 0},
+};
+
+/* Match a unit name at s exactly up to trailing blanks. */
+static const struct unit *match_unit(const char *s, const struct unit *table)
+{
+    for (const struct unit *u = table; u->name; u++) {
+        size_t n = strlen(u->name);
+        if (strncmp(s, u->name, n) == 0 && *skip_blanks(s + n) == '\0')
+            return u;
+    }
+    return NULL;
+}
+
+int units_parse_duration(const char *text, int64_t *out_ns, const char **why)
+{
+    const char *s = skip_blanks(text);
+    decimal d;
+    int rc = parse_decimal(&s, &d, why);
+    if (rc)
+        return rc;
+    if (*skip_blanks(s) == '\0') {
+        *why = "a duration needs a unit: ns, us, ms or s (e.g. 500ms)";
+        return -EINVAL;
+    }
+    const struct unit *u = match_unit(skip_blanks(s), duration_units);
+    if (!u) {
+        *why = "unknown unit; use ns, us, ms or s (e.g. 2.5s, 500ms, 100us)";
+        return -EINVAL;
+    }
+    u128 total = (u128)d.mant * (uint64_t)u->ns;
+    uint64_t scale = pow10u(d.decimals);
+    if (total % scale != 0) {
+        *why = "not a whole number of nanoseconds";
+        return -EINVAL;
+    }
+    total /= scale;
+    if (total > (u128)UNITS_MAX_DURATION_NS) {
+        *why = "too long: at most 1000000s";
+        return -ERANGE;
+    }
+    *out_ns = (int64_t)total;
+    return 0;
+}
+
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Reduce a/b given as 128-bit values, failing if the result does not fit. */
+static int reduce_interval(u128 num, u128 den, units_interval *out)
+{
+    while (num > UINT64_MAX || den > UINT64_MAX) {
+        /* Only reachable for absurd inputs; scale down keeping the ratio
+         * approximately (callers bound the range first). */
+        num >>= 1;
+        den >>= 1;
+    }
+    uint64_t n = (uint64_t)num, d = (uint64_t)den;
+    if (n == 0 || d == 0)
+        return -ERANGE;
+    uint64_t g = gcd_u64(n, d);
+    out->num_ns = n / g;
+    out->den = d / g;
+    return 0;
+}
+
+int units_parse_rate(const char *text, units_interval *out, const char **why)
+{
+    const char *s = skip_blanks(text);
+    decimal d;
+    int rc = parse_decimal(&s, &d, why);
+    if (rc)
+        return rc;
+    s = skip_blanks(s);
+    if (*s != '/') {
+        *why = "a rate needs a unit: a number followed by /s (e.g. 1000/s)";
+        return -EINVAL;
+    }
+    s = skip_blanks(s + 1);
+    const struct unit *u = match_unit(s, duration_units);
+    if (!u) {
+        *why = "unknown rate unit; use /s, /ms, /us or /min (e.g. 1000/s)";
+        return -EINVAL;
+    }
+    if (d.mant == 0) {
+        *why = "a rate must be above zero";
+        return -EINVAL;
+    }
+    /* rate = mant / 10^dec per u->ns nanoseconds, so the interval is
+     * u->ns * 10^dec / mant nanoseconds. */
+    u128 num = (u128)(uint64_t)u->ns * pow10u(d.decimals);
+    u128 den = d.mant;
+    /* Range: at least 1/1000 ns, at most the longest duration. */
+    if (num * 1000 < den) {
+        *why = "rate too high: more than 10^12 per second";
+        return -ERANGE;
+    }
+    if (num / den > (u128)UNITS_MAX_DURATION_NS) {
+        *why = "rate too low: less than one per 1000000s";
+        return -ERANGE;
+    }
+    return reduce_interval(num, den, out);
+}
+
+int units_parse_number(const char *text, double *out, const char **why)
+{
+    const char *s = skip_blanks(text);
+    if (*s == '\0') {
+        *why = "expected a number";
+        return -EINVAL;
+    }
+    if (*s == '+') {
+        *why = "a sign is not accepted";
+        return -EINVAL;
+    }
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (end == s || *skip_blanks(end) != '\0') {
+        *why = "expected a plain number such as 0.2 (no unit)";
+        return -EINVAL;
+    }
+    if (errno == ERANGE || !isfinite(v)) {
+        *why = "number out of range";
+        return -EINVAL;
+    }
+    *out = v;
+    return 0;
+}
+
+int units_parse_count(const char *text, uint64_t max, uint64_t *out, const char **why)
+{
+    const char *s = skip_blanks(text);
+    uint64_t v = 0;
+    int any = 0;
+    for (; isdigit((unsigned char)*s); s++) {
+        any = 1;
+        unsigned dgt = (unsigned)(*s - '0');
+        if (v > (UINT64_MAX - dgt) / 10) {
+            *why = "number too large";
+            return -ERANGE;
+        }
+        v = v * 10 + dgt;
+    }
+    if (!any || *skip_blanks(s) != '\0') {
+        *why = "expected a whole number (digits only)";
+        return -EINVAL;
+    }
+    if (v > max) {
+        *why = "number too large";
+        return -ERANGE;
+    }
+    *out = v;
+    return 0;
+}
+
+int units_parse_percentile(const char *text, uint64_t *num, uint64_t *den, const char **why)
+{
+    const char *s = skip_blanks(text);
+    decimal d;
+    int rc = parse_decimal(&s, &d, why);
+    if (rc)
+        return rc;
+    if (*skip_blanks(s) != '\0') {
+        *why = "expected a percentile such as 99.9";
+        return -EINVAL;
+    }
+    if (d.decimals > 9) {
+        *why = "at most 9 decimals";
+        return -EINVAL;
+    }
+    /* p/100 = mant / (100 * 10^decimals) */
+    uint64_t dn = 100 * pow10u(d.decimals);
+    if (d.mant > dn) {
+        *why = "a percentile is between 0 and 100";
+        return -EINVAL;
+    }
+    uint64_t g = d.mant ? gcd_u64(d.mant, dn) : dn;
+    *num = d.mant / g;
+    *den = dn / g;
+    return 0;
+}
+
+int64_t units_interval_floor_ns(units_interval iv)
+{
+    return (int64_t)(iv.num_ns / iv.den);
+}
+
+int64_t units_interval_at(units_interval iv, int64_t anchor_ns, uint64_t i)
+{
+    u128 off = (u128)i * iv.num_ns / iv.den;
+    u128 t = (u128)anchor_ns + off;
+    return t > (u128)INT64_MAX ? INT64_MAX : (int64_t)t;
+}
+
+uint64_t units_interval_count_before(units_interval iv, int64_t anchor_ns, int64_t end_ns)
+{
+    if (end_ns <= anchor_ns)
+        return 0;
+    /* floor(i*num/den) < T  <=>  i*num/den < T (T whole)  <=>  i*num < T*den,
+     * so the count is ceil(T*den/num). */
+    u128 t = (u128)(uint64_t)(end_ns - anchor_ns) * iv.den;
+    u128 c = (t + iv.num_ns - 1) / iv.num_ns;
+    return c > UINT64_MAX ? UINT64_MAX : (uint64_t)c;
+}
+
+units_interval units_interval_scale(units_interval iv, uint64_t k)
+{
+    units_interval out = iv;
+    uint64_t g = gcd_u64(k, iv.den);
+    out.den = iv.den / g;
+    out.num_ns = iv.num_ns * (k / g);
+    return out;
+}
+
+char *units_format_duration(int64_t ns, char *buf, size_t len)
+{
+    static const struct {
+        int64_t scale;
+        const char *name;
+    } u[] = {{1000000000, "s"}, {1000000, "ms"}, {1000, "us"}, {1, "ns"}};
+    int64_t a = ns < 0 ? -ns : ns;
+    for (size_t i = 0; i < 4; i++) {
+        if (a >= u[i].scale || i == 3) {
+            if (u[i].scale == 1) {
+                snprintf(buf, len, "%lld ns", (long long)ns);
+                return buf;
+            }
+            double v = (double)ns / (double)u[i].scale;
+            double av = fabs(v);
+            int prec = av >= 1000 ? 0 : av >= 100 ? 1 : av >= 10 ? 2 : 3;
+            snprintf(buf, len, "%.*f %s", prec, v, u[i].name);
+            /* 999.95 ms rounds to "1000.0 ms": keep it, the digits are right */
+            return buf;
+        }
+    }
+    return buf;
+}
+
+char *units_format_duration_exact(int64_t ns, char *buf, size_t len)
+{
+    static const struct {
+        int64_t scale;
+        const char *name;
+    } u[] = {{1000000000, "s"}, {1000000, "ms"}, {1000, "us"}, {1, "ns"}};
+    if (ns == 0) {
+        snprintf(buf, len, "0s");
+        return buf;
+    }
+    for (size_t i = 0; i < 4; i++) {
+        if (ns >= u[i].scale || i == 3) {
+            int64_t whole = ns / u[i].scale, frac = ns % u[i].scale;
+            if (frac == 0) {
+                snprintf(buf, len, "%lld%s", (long long)whole, u[i].name);
+            } else {
+                /* decimals: strip trailing zeros of the fraction */
+                char f[16];
+                int width = i == 0 ? 9 : i == 1 ? 6 : 3;
+                snprintf(f, sizeof f, "%0*lld", width, (long long)frac);
+                for (int k = (int)strlen(f) - 1; k > 0 && f[k] == '0'; k--)
+                    f[k] = '\0';
+                snprintf(buf, len, "%lld.%s%s", (long long)whole, f, u[i].name);
+            }
+            return buf;
+        }
+    }
+    return buf;
+}
+
+char *units_format_count(uint64_t n, char *buf, size_t len)
+{
+    char tmp[32];
+    int k = snprintf(tmp, sizeof tmp, "%llu", (unsigned long long)n);
+    char out[40];
+    int o = 0;
+    for (int i = 0; i < k; i++) {
+        if (i > 0 && (k - i) % 3 == 0)
+            out[o++] = ',';
+        out[o++] = tmp[i];
+    }
+    out[o] = '\0';
+    snprintf(buf, len, "%s", out);
+    return buf;
+}
