@@ -1,0 +1,337 @@
+/* Tests of hist: the book's histogram exercises, rank rules, correction,
+ * exact statistics and the .hgrm layout. */
+#include "hist.h"
+#include "report.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Book, Exercise 5.2: 1000 has bit length 10, shift 2, top bits 250:
+ * index 256 + 128 + (250 - 128) = 506, covering 1000..1003. */
+START_TEST(index_of_1000_is_506)
+{
+    uint64_t lo, hi;
+    ck_assert_uint_eq(hist_index_of(1000, 8), 506);
+    hist_bucket_range(506, 8, &lo, &hi);
+    ck_assert_uint_eq(lo, 1000);
+    ck_assert_uint_eq(hi, 1003);
+    ck_assert_uint_eq(hist_index_of(1003, 8), 506);
+    ck_assert_uint_eq(hist_index_of(1004, 8), 507);
+    ck_assert_uint_eq(hist_index_of(999, 8), 505);
+}
+END_TEST
+
+/* Book, section 5.3 and Exercise 5.3: 256 + 56*128 = 7,424 counters for
+ * S = 8; 1024 + 53*512 + 512 = 28,672 for S = 10. */
+START_TEST(counter_counts)
+{
+    ck_assert_uint_eq(hist_counter_count(8), 7424);
+    ck_assert_uint_eq(hist_counter_count(10), 28672);
+    /* the largest value lands in the last counter */
+    ck_assert_uint_eq(hist_index_of(UINT64_MAX, 8), 7423);
+    ck_assert_uint_eq(hist_index_of(UINT64_MAX, 10), 28671);
+}
+END_TEST
+
+/* Proposition 5.5: buckets tile the line and are at most 2^-(S-1) of their
+ * values wide: S = 8 gives at most 2^-7 < 0.8%, S = 10 at most 2^-9. */
+START_TEST(buckets_tile_and_bound_width)
+{
+    for (unsigned s = 8; s <= 10; s += 2) {
+        uint64_t next = 0;
+        for (size_t i = 0; i < hist_counter_count(s); i++) {
+            uint64_t lo, hi;
+            hist_bucket_range(i, s, &lo, &hi);
+            ck_assert_uint_eq(lo, next);
+            ck_assert_uint_eq(hist_index_of(lo, s), i);
+            ck_assert_uint_eq(hist_index_of(hi, s), i);
+            if (lo >= (1u << s))
+                ck_assert((hi - lo + 1) <= (lo >> (s - 1)));
+            next = hi + 1;
+        }
+        ck_assert_uint_eq(next, 0); /* wrapped: the last bucket ends at 2^64 - 1 */
+    }
+}
+END_TEST
+
+/* Book, Exercise 5.4: a 9 ms reply at an intended 2 ms adds 7, 5 and 3 ms
+ * (9 - 2k while above 2 ms), under both rules. */
+START_TEST(correction_9ms_at_2ms_adds_7_5_3)
+{
+    for (int rule = 0; rule < 2; rule++) {
+        hist *h;
+        ck_assert_int_eq(hist_new(&h, 8), 0);
+        uint64_t over = 0;
+        uint64_t n = hist_record_corrected(h, 9000000, 2000000, (hist_correction)rule, 4000000, &over);
+        ck_assert_uint_eq(n, 4);
+        ck_assert_uint_eq(hist_count(h), 4);
+        ck_assert_uint_eq(over, 3); /* 9, 7, 5 ms are over 4 ms */
+        ck_assert_int_eq(hist_min(h), 3000000);
+        ck_assert_int_eq(hist_max(h), 9000000);
+        /* mean of 9, 7, 5, 3 ms is exactly 6 ms */
+        ck_assert_double_eq(hist_mean(h), 6000000.0);
+        /* the added values, each in its own bucket */
+        ck_assert_uint_eq(hist_count_at_index(h, hist_index_of(7000000, 8)), 1);
+        ck_assert_uint_eq(hist_count_at_index(h, hist_index_of(5000000, 8)), 1);
+        ck_assert_uint_eq(hist_count_at_index(h, hist_index_of(3000000, 8)), 1);
+        hist_free(h);
+    }
+}
+END_TEST
+
+/* A value of exactly 3 intervals: 6 at 2 adds 4 and 2 under HdrHistogram's
+ * rule (>= D) and only 4 under the book's Listing 5.2 (> D). */
+START_TEST(correction_exact_multiple_differs_by_rule)
+{
+    hist *h;
+    ck_assert_int_eq(hist_new(&h, 8), 0);
+    ck_assert_uint_eq(hist_record_corrected(h, 6, 2, HIST_CORRECT_HDR, 0, NULL), 3);
+    ck_assert_uint_eq(hist_count_at_index(h, 6), 1);
+    ck_assert_uint_eq(hist_count_at_index(h, 4), 1);
+    ck_assert_uint_eq(hist_count_at_index(h, 2), 1);
+    hist_reset(h);
+    ck_assert_uint_eq(hist_record_corrected(h, 6, 2, HIST_CORRECT_BOOK, 0, NULL), 2);
+    ck_assert_uint_eq(hist_count_at_index(h, 6), 1);
+    ck_assert_uint_eq(hist_count_at_index(h, 4), 1);
+    ck_assert_uint_eq(hist_count_at_index(h, 2), 0);
+    /* no correction below the interval, none with interval 0 */
+    hist_reset(h);
+    ck_assert_uint_eq(hist_record_corrected(h, 1, 2, HIST_CORRECT_HDR, 0, NULL), 1);
+    ck_assert_uint_eq(hist_record_corrected(h, 100, 0, HIST_CORRECT_HDR, 0, NULL), 1);
+    hist_free(h);
+}
+END_TEST
+
+/* HdrHistogram's own example: 207 at 100 records 207 and 107. */
+START_TEST(correction_hdrhistogram_example)
+{
+    hist *h;
+    ck_assert_int_eq(hist_new(&h, 8), 0);
+    ck_assert_uint_eq(hist_record_corrected(h, 207, 100, HIST_CORRECT_HDR, 0, NULL), 2);
+    ck_assert_int_eq(hist_min(h), 107);
+    ck_assert_int_eq(hist_max(h), 207);
+    hist_free(h);
+}
+END_TEST
+
+/* Ranks are integers: p99.9 of 1000 samples is rank 999 (0.999 * 1000 in
+ * doubles is 999.0000000000001, whose ceiling would be 1000). */
+START_TEST(rank_rules)
+{
+    /* p = 999/1000, n = 1000: pn = 999 exactly */
+    ck_assert_uint_eq(hist_rank(HIST_NEAREST_RANK, 999, 1000, 1000), 999);
+    ck_assert_uint_eq(hist_rank(HIST_ROUNDED_RANK, 999, 1000, 1000), 999);
+    ck_assert_uint_eq(hist_rank(HIST_SORTED_INDEX, 999, 1000, 1000), 1000);
+    /* p50 of 200: ceil(100) = 100, round(100) = 100, floor(100) + 1 = 101 */
+    ck_assert_uint_eq(hist_rank(HIST_NEAREST_RANK, 1, 2, 200), 100);
+    ck_assert_uint_eq(hist_rank(HIST_ROUNDED_RANK, 1, 2, 200), 100);
+    ck_assert_uint_eq(hist_rank(HIST_SORTED_INDEX, 1, 2, 200), 101);
+    /* p99 of 250 (pn = 247.5): ceil 248, round half up 248, floor + 1 = 248 */
+    ck_assert_uint_eq(hist_rank(HIST_NEAREST_RANK, 99, 100, 250), 248);
+    ck_assert_uint_eq(hist_rank(HIST_ROUNDED_RANK, 99, 100, 250), 248);
+    ck_assert_uint_eq(hist_rank(HIST_SORTED_INDEX, 99, 100, 250), 248);
+    /* p99 of 201 (pn = 198.99): 199, 199, 199; p95 of 10 (9.5): 10, 10, 10;
+     * p94 of 10 (9.4): 10, 9, 10 */
+    ck_assert_uint_eq(hist_rank(HIST_ROUNDED_RANK, 94, 100, 10), 9);
+    ck_assert_uint_eq(hist_rank(HIST_NEAREST_RANK, 94, 100, 10), 10);
+    ck_assert_uint_eq(hist_rank(HIST_SORTED_INDEX, 94, 100, 10), 10);
+    /* edges: p0 is rank 1, p100 rank n, under every rule */
+    for (int r = 0; r < 3; r++) {
+        ck_assert_uint_eq(hist_rank((hist_rank_rule)r, 0, 1, 7), 1);
+        ck_assert_uint_eq(hist_rank((hist_rank_rule)r, 1, 1, 7), 7);
+        ck_assert_uint_eq(hist_rank((hist_rank_rule)r, 1, 2, 0), 0);
+    }
+}
+END_TEST
+
+/* The value at a rank is the bucket's upper edge capped by the max. */
+START_TEST(value_is_upper_edge_capped_by_max)
+{
+    hist *h;
+    ck_assert_int_eq(hist_new(&h, 8), 0);
+    hist_record(h, 1000); /* bucket 1000..1003 */
+    hist_record(h, 5000);
+    /* rank 1: upper edge 1003 */
+    ck_assert_int_eq(hist_value_at_rank(h, 1, NULL), 1003);
+    /* rank 2: bucket of 5000 is 4992..5023, capped at the max 5000 */
+    ck_assert_int_eq(hist_value_at_rank(h, 2, NULL), 5000);
+    ck_assert_int_eq(hist_value_at_percentile(h, HIST_NEAREST_RANK, 1, 2), 1003);
+    ck_assert_int_eq(hist_value_at_percentile(h, HIST_SORTED_INDEX, 1, 2), 5000);
+    hist_free(h);
+}
+END_TEST
+
+/* Seed 002's open loop has a cliff at p50: values 7 ms x 90 then 180..507 ms
+ * step 3; nearest_rank gives x[99] = 207 ms, sorted_index x[100] = 210 ms. */
+START_TEST(rank_rule_decides_at_a_cliff)
+{
+    hist *h;
+    ck_assert_int_eq(hist_new(&h, 16), 0);
+    for (int i = 0; i < 90; i++)
+        hist_record(h, 7000000);
+    for (int j = 0; j < 110; j++)
+        hist_record(h, (int64_t)(507 - 3 * j) * 1000000);
+    int64_t nr = hist_value_at_percentile(h, HIST_NEAREST_RANK, 1, 2);
+    int64_t si = hist_value_at_percentile(h, HIST_SORTED_INDEX, 1, 2);
+    /* S = 16: buckets at 2^27..2^28 are 2^12 ns wide */
+    ck_assert(nr >= 207000000 && nr < 207000000 + 4096);
+    ck_assert(si >= 210000000 && si < 210000000 + 4096);
+    hist_free(h);
+}
+END_TEST
+
+START_TEST(merge_adds_counts)
+{
+    hist *a, *b, *c;
+    ck_assert_int_eq(hist_new(&a, 8), 0);
+    ck_assert_int_eq(hist_new(&b, 8), 0);
+    ck_assert_int_eq(hist_new(&c, 10), 0);
+    hist_record(a, 42);
+    hist_record(b, 158);
+    ck_assert_int_eq(hist_merge(a, b), 0);
+    ck_assert_uint_eq(hist_count(a), 2);
+    ck_assert_double_eq(hist_mean(a), 100.0);
+    ck_assert_int_eq(hist_min(a), 42);
+    ck_assert_int_eq(hist_max(a), 158);
+    ck_assert_int_eq(hist_merge(a, c), -EINVAL /* different S */);
+    hist_free(a);
+    hist_free(b);
+    hist_free(c);
+    hist_free(NULL);
+}
+END_TEST
+
+/* Exact statistics where doubles or int64 would fail: a 3.04 s latency
+ * squared (9.24e18 ns^2) already exceeds INT64_MAX; 10^6 of them pass 2^64. */
+START_TEST(exact_sums_do_not_overflow)
+{
+    hist *h;
+    ck_assert_int_eq(hist_new(&h, 8), 0);
+    hist_record_n(h, 3040000000, 1000000);
+    ck_assert_double_eq(hist_mean(h), 3040000000.0);
+    ck_assert_double_eq_tol(hist_stddev(h), 0.0, 1e-3);
+    /* two values 0 and 2^62: mean 2^61, population sd 2^61 */
+    hist_reset(h);
+    hist_record(h, 0);
+    hist_record(h, (int64_t)1 << 62);
+    ck_assert_double_eq(hist_mean(h), 2305843009213693952.0);
+    ck_assert_double_eq_tol(hist_stddev(h), 2305843009213693952.0, 1e3);
+    /* 25, 50, 75: mean 50, sd sqrt(1250/3) = 20.412 */
+    hist_reset(h);
+    hist_record(h, 25);
+    hist_record(h, 50);
+    hist_record(h, 75);
+    ck_assert_double_eq_tol(hist_stddev(h), 20.41241452, 1e-6);
+    hist_free(h);
+}
+END_TEST
+
+/* The .hgrm layout, checked line by line against HdrHistogram's output for
+ * the values 25, 50, 75 (in its classic percentile distribution, as the
+ * HdrHistogram JS test suite prints it with values in milliseconds: here the
+ * values are 25, 50, 75 us, recorded exactly with S = 17). Only the Buckets
+ * line differs, as the bucket layout is cosim's. */
+START_TEST(hgrm_layout_matches_hdrhistogram)
+{
+    hist *h;
+    ck_assert_int_eq(hist_new(&h, 17), 0);
+    hist_record(h, 25000);
+    hist_record(h, 50000);
+    hist_record(h, 75000);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(report_hgrm(f, h, HIST_NEAREST_RANK), 0);
+    fclose(f);
+    const char *expected =
+        "       Value     Percentile TotalCount 1/(1-Percentile)\n"
+        "\n"
+        "      25.000 0.000000000000          1           1.00\n"
+        "      25.000 0.100000000000          1           1.11\n"
+        "      25.000 0.200000000000          1           1.25\n"
+        "      25.000 0.300000000000          1           1.43\n"
+        "      50.000 0.400000000000          2           1.67\n"
+        "      50.000 0.500000000000          2           2.00\n"
+        "      50.000 0.550000000000          2           2.22\n"
+        "      50.000 0.600000000000          2           2.50\n"
+        "      50.000 0.650000000000          2           2.86\n"
+        "      75.000 0.700000000000          3           3.33\n"
+        "      75.000 1.000000000000          3\n"
+        "#[Mean    =       50.000, StdDeviation   =       20.412]\n"
+        "#[Max     =       75.000, Total count    =            3]\n"
+        "#[Buckets =           47, SubBuckets     =       131072]\n";
+    ck_assert_str_eq(buf, expected);
+    free(buf);
+    hist_free(h);
+}
+END_TEST
+
+/* Iteration levels follow the ticks rule: after 50% steps of 5%, after 75%
+ * of 2.5%, after 87.5% of 1.25%: 0, 10, ..., 50, 55, ..., 75, 77.5, ... */
+START_TEST(iteration_levels)
+{
+    hist *h;
+    ck_assert_int_eq(hist_new(&h, 8), 0);
+    for (int i = 1; i <= 100000; i++)
+        hist_record(h, i % 200);
+    hist_iter it;
+    hist_iter_init(&it, h, HIST_NEAREST_RANK, 5);
+    const double want[] = {0, .1, .2, .3, .4, .5, .55, .6, .65, .7, .75, .775, .8, .825, .85,
+                           .875, .8875, .9, .9125};
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        ck_assert(hist_iter_next(&it));
+        ck_assert_double_eq(it.percentile, want[i]);
+    }
+    int rows = 0, finals = 0;
+    while (hist_iter_next(&it)) {
+        rows++;
+        finals += it.is_final;
+    }
+    ck_assert_int_eq(finals, 1);
+    ck_assert(it.is_final);
+    ck_assert_int_eq(it.value_ns, 199);
+    hist_free(h);
+}
+END_TEST
+
+START_TEST(rule_names_round_trip)
+{
+    hist_rank_rule r;
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(hist_rank_rule_parse(hist_rank_rule_name((hist_rank_rule)i), &r), 0);
+        ck_assert_int_eq((int)r, i);
+    }
+    ck_assert_int_ne(hist_rank_rule_parse("median", &r), 0);
+    hist *h;
+    ck_assert_int_ne(hist_new(&h, 0), 0);
+    ck_assert_int_ne(hist_new(&h, 21), 0);
+}
+END_TEST
+
+Suite *test_suite(void);
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("hist");
+    TCase *tc = tcase_create("hist");
+    tcase_add_test(tc, index_of_1000_is_506);
+    tcase_add_test(tc, counter_counts);
+    tcase_add_test(tc, buckets_tile_and_bound_width);
+    tcase_add_test(tc, correction_9ms_at_2ms_adds_7_5_3);
+    tcase_add_test(tc, correction_exact_multiple_differs_by_rule);
+    tcase_add_test(tc, correction_hdrhistogram_example);
+    tcase_add_test(tc, rank_rules);
+    tcase_add_test(tc, value_is_upper_edge_capped_by_max);
+    tcase_add_test(tc, rank_rule_decides_at_a_cliff);
+    tcase_add_test(tc, merge_adds_counts);
+    tcase_add_test(tc, exact_sums_do_not_overflow);
+    tcase_add_test(tc, hgrm_layout_matches_hdrhistogram);
+    tcase_add_test(tc, iteration_levels);
+    tcase_add_test(tc, rule_names_round_trip);
+    suite_add_tcase(s, tc);
+    return s;
+}

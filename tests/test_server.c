@@ -1,0 +1,170 @@
+/* Tests of server and stall: FIFO order and stop-the-world arithmetic. */
+#include "server.h"
+#include "stall.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdlib.h>
+
+Suite *test_suite(void);
+
+#define MS 1000000LL
+
+static server *make(stall_spec *st, size_t n, int64_t service_ns)
+{
+    server_config c = {.service = {.kind = DIST_CONSTANT, .a_ns = service_ns},
+                       .stalls = st, .n_stalls = n, .generator = "mt19937", .seed = 1};
+    server *s;
+    ck_assert_int_eq(server_new(&s, &c), 0);
+    return s;
+}
+
+/* A request in service across a window's start pauses: window [10, 20) ms,
+ * 7 ms of work from 5 ms does 5 ms before 10, waits, and the last 2 ms end
+ * at 22 ms. */
+START_TEST(request_in_service_across_window_start)
+{
+    stall_window w = {10 * MS, 20 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    server *s = make(&st, 1, 7 * MS);
+    ck_assert_int_eq(server_submit(s, 5 * MS), 22 * MS);
+    server_free(s);
+}
+END_TEST
+
+/* Arrivals inside a window queue until its end; a request whose work ends
+ * exactly at a window's start is done at that instant. */
+START_TEST(arrival_in_window_waits_for_its_end)
+{
+    stall_window w = {10 * MS, 20 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    server *s = make(&st, 1, 5 * MS);
+    ck_assert_int_eq(server_submit(s, 5 * MS), 10 * MS);   /* ends at the start */
+    ck_assert_int_eq(server_submit(s, 12 * MS), 25 * MS);  /* waits until 20 */
+    ck_assert_int_eq(server_submit(s, 13 * MS), 30 * MS);  /* FIFO behind it */
+    ck_assert_int_eq(server_submit(s, 40 * MS), 45 * MS);  /* idle server */
+    ck_assert_uint_eq(server_requests(s), 4);
+    server_free(s);
+}
+END_TEST
+
+/* Periodic windows [O + jP, O + jP + L): 500 ms every 5 s from 2.5 s. */
+START_TEST(periodic_windows)
+{
+    stall_spec st = {.kind = STALL_PERIODIC, .length_ns = 500 * MS, .period_ns = 5000 * MS,
+                     .first_ns = 2500 * MS};
+    stall_window w = stall_periodic_next(&st, 0);
+    ck_assert_int_eq(w.start_ns, 2500 * MS);
+    ck_assert_int_eq(w.end_ns, 3000 * MS);
+    w = stall_periodic_next(&st, 2999 * MS);
+    ck_assert_int_eq(w.start_ns, 2500 * MS);
+    w = stall_periodic_next(&st, 3000 * MS); /* the end is not in the window */
+    ck_assert_int_eq(w.start_ns, 7500 * MS);
+    w = stall_periodic_next(&st, 17600 * MS);
+    ck_assert_int_eq(w.start_ns, 17500 * MS);
+    server *s = make(&st, 1, 1000);
+    /* work of 1 us starting at 2.5 s ends at 3.000001 s */
+    ck_assert_int_eq(server_submit(s, 2500 * MS), 3000 * MS + 1000);
+    /* 2 s of work from 7 s crosses the window at 7.5 s: done at 9.5 s */
+    ck_assert_int_eq(server_work_until(s, 7000 * MS, 2000 * MS), 9500 * MS);
+    /* 5 s of work from 10 s: 2.5 s before 12.5, 2.5 s after 13: done at 15.5 s */
+    ck_assert_int_eq(server_work_until(s, 10000 * MS, 5000 * MS), 15500 * MS);
+    /* 9 s of work from 16 s crosses 17.5 and 22.5: 1.5 + 4.5 + 3 s, done at 26 s */
+    ck_assert_int_eq(server_work_until(s, 16000 * MS, 9000 * MS), 26000 * MS);
+    server_free(s);
+}
+END_TEST
+
+/* Overlapping windows of two stalls stop the worker over their union. */
+START_TEST(overlapping_stalls_union)
+{
+    stall_window a = {10 * MS, 20 * MS}, b = {15 * MS, 30 * MS};
+    stall_spec st[2] = {{.kind = STALL_WINDOWS, .windows = &a, .n_windows = 1},
+                        {.kind = STALL_WINDOWS, .windows = &b, .n_windows = 1}};
+    server *s = make(st, 2, 4 * MS);
+    /* 4 ms from 8 ms: 2 ms before 10, the other 2 after 30 */
+    ck_assert_int_eq(server_submit(s, 8 * MS), 32 * MS);
+    server_free(s);
+}
+END_TEST
+
+/* Request stalls add work to the requests named, by send index. */
+START_TEST(request_stalls)
+{
+    stall_range r[2] = {{2, 3}, {5, 5}};
+    stall_spec st = {.kind = STALL_REQUESTS, .ranges = r, .n_ranges = 2, .extra_ns = 10 * MS};
+    server *s = make(&st, 1, 1 * MS);
+    int64_t want[] = {1, 2, 13, 24, 25, 36, 37};
+    for (int k = 0; k < 7; k++)
+        ck_assert_int_eq(server_submit(s, 0), want[k] * MS);
+    server_free(s);
+}
+END_TEST
+
+/* Seed 002: the 500 ms stall as a request stall on request 90 or as the
+ * window [0.9 s, 1.4 s) gives request 90 (sent at 0.9 s) the same reply. */
+START_TEST(request_stall_and_window_agree)
+{
+    stall_range r = {90, 90};
+    stall_spec rs = {.kind = STALL_REQUESTS, .ranges = &r, .n_ranges = 1, .extra_ns = 500 * MS};
+    stall_window w = {900 * MS, 1400 * MS};
+    stall_spec ws = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    server *a = make(&rs, 1, 7 * MS), *b = make(&ws, 1, 7 * MS);
+    for (int i = 0; i < 200; i++) {
+        int64_t t = i * 10 * MS;
+        ck_assert_int_eq(server_submit(a, t), server_submit(b, t));
+    }
+    server_free(a);
+    server_free(b);
+}
+END_TEST
+
+START_TEST(normalise_rejects_overlaps)
+{
+    stall_window w[3] = {{30, 40}, {0, 10}, {5, 20}};
+    size_t bad;
+    ck_assert_int_eq(stall_windows_normalise(w, 3, &bad), -EINVAL);
+    ck_assert_uint_eq(bad, 1); /* after sorting: {0,10}, {5,20} overlap */
+    stall_window ok[2] = {{10, 20}, {0, 10}};
+    ck_assert_int_eq(stall_windows_normalise(ok, 2, &bad), 0);
+    ck_assert_int_eq(ok[0].start_ns, 0);
+    stall_range r[2] = {{5, 9}, {9, 12}};
+    ck_assert_int_eq(stall_ranges_normalise(r, 2, &bad), -EINVAL);
+    server_free(NULL);
+}
+END_TEST
+
+/* Common random numbers: two servers of one seed draw the same s_k. */
+START_TEST(same_seed_same_service_times)
+{
+    server_config c = {.service = {.kind = DIST_LOGNORMAL, .a_ns = 100000, .shape = 0.2},
+                       .generator = "mt19937", .seed = 7};
+    server *a, *b;
+    ck_assert_int_eq(server_new(&a, &c), 0);
+    ck_assert_int_eq(server_new(&b, &c), 0);
+    for (int i = 0; i < 1000; i++)
+        ck_assert_int_eq(server_submit(a, i * MS), server_submit(b, i * MS));
+    c.generator = "no-such-generator";
+    server *x;
+    ck_assert_int_eq(server_new(&x, &c), -EINVAL);
+    ck_assert_ptr_null(x);
+    server_free(a);
+    server_free(b);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("server");
+    TCase *tc = tcase_create("server");
+    tcase_add_test(tc, request_in_service_across_window_start);
+    tcase_add_test(tc, arrival_in_window_waits_for_its_end);
+    tcase_add_test(tc, periodic_windows);
+    tcase_add_test(tc, overlapping_stalls_union);
+    tcase_add_test(tc, request_stalls);
+    tcase_add_test(tc, request_stall_and_window_agree);
+    tcase_add_test(tc, normalise_rejects_overlaps);
+    tcase_add_test(tc, same_seed_same_service_times);
+    suite_add_tcase(s, tc);
+    return s;
+}

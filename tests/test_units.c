@@ -1,0 +1,167 @@
+/* Tests of units: exact parsing of durations, rates and percentiles. */
+#include "units.h"
+
+#include <check.h>
+#include <errno.h>
+#include <string.h>
+
+Suite *test_suite(void);
+
+static int64_t dur(const char *s)
+{
+    int64_t ns = -1;
+    const char *why;
+    ck_assert_msg(units_parse_duration(s, &ns, &why) == 0, "%s rejected", s);
+    return ns;
+}
+
+static int dur_err(const char *s)
+{
+    int64_t ns;
+    const char *why = NULL;
+    int rc = units_parse_duration(s, &ns, &why);
+    ck_assert_ptr_nonnull(why);
+    return rc;
+}
+
+START_TEST(durations_are_exact)
+{
+    ck_assert_int_eq(dur("2.5s"), 2500000000);
+    ck_assert_int_eq(dur("500ms"), 500000000);
+    ck_assert_int_eq(dur("100us"), 100000);
+    ck_assert_int_eq(dur("100\xc2\xb5s"), 100000);
+    ck_assert_int_eq(dur("7ns"), 7);
+    ck_assert_int_eq(dur("0s"), 0);
+    ck_assert_int_eq(dur(" 0.9s "), 900000000); /* not 899999999 */
+    ck_assert_int_eq(dur("0.000000001s"), 1);
+    ck_assert_int_eq(dur("1min"), 60000000000);
+    ck_assert_int_eq(dur("1000000s"), UNITS_MAX_DURATION_NS);
+}
+END_TEST
+
+START_TEST(bad_durations_say_why)
+{
+    ck_assert_int_eq(dur_err("100"), -EINVAL);      /* bare number */
+    ck_assert_int_eq(dur_err("-1s"), -EINVAL);      /* negative */
+    ck_assert_int_eq(dur_err("1.5ns"), -EINVAL);    /* fraction of a ns */
+    ck_assert_int_eq(dur_err("10 parsecs"), -EINVAL);
+    ck_assert_int_eq(dur_err("s"), -EINVAL);
+    ck_assert_int_eq(dur_err(""), -EINVAL);
+    ck_assert_int_eq(dur_err("1000001s"), -ERANGE);
+    ck_assert_int_eq(dur_err("99999999999999999999s"), -EINVAL);
+}
+END_TEST
+
+START_TEST(rates_are_exact_fractions)
+{
+    units_interval iv;
+    const char *why;
+    ck_assert_int_eq(units_parse_rate("1000/s", &iv, &why), 0);
+    ck_assert_uint_eq(iv.num_ns, 1000000);
+    ck_assert_uint_eq(iv.den, 1);
+    ck_assert_int_eq(units_parse_rate("3/s", &iv, &why), 0);
+    ck_assert_uint_eq(iv.num_ns, 1000000000);
+    ck_assert_uint_eq(iv.den, 3);
+    /* 3/s for 20 s plans exactly 60 requests (a rounded 333333333 ns
+     * interval would plan 61) */
+    ck_assert_uint_eq(units_interval_count_before(iv, 0, 20000000000), 60);
+    ck_assert_int_eq(units_interval_at(iv, 0, 1), 333333333);
+    ck_assert_int_eq(units_interval_at(iv, 0, 3), 1000000000);
+    ck_assert_int_eq(units_parse_rate("2.5/ms", &iv, &why), 0);
+    ck_assert_uint_eq(iv.num_ns, 400000);
+    ck_assert_uint_eq(iv.den, 1);
+    ck_assert_int_ne(units_parse_rate("1000", &iv, &why), 0);
+    ck_assert_int_ne(units_parse_rate("0/s", &iv, &why), 0);
+    ck_assert_int_ne(units_parse_rate("1000/fortnight", &iv, &why), 0);
+    ck_assert_int_ne(units_parse_rate("-5/s", &iv, &why), 0);
+}
+END_TEST
+
+/* count_before counts grid instants strictly before the end: a 1 ms grid
+ * in 100 s plans 100,000 (the book's open loop); 100/s in 2 s plans 200. */
+START_TEST(grid_counts)
+{
+    units_interval ms = {1000000, 1}, cs = {10000000, 1};
+    ck_assert_uint_eq(units_interval_count_before(ms, 0, 100000000000), 100000);
+    ck_assert_uint_eq(units_interval_count_before(cs, 0, 2000000000), 200);
+    ck_assert_uint_eq(units_interval_count_before(ms, 0, 1), 1);
+    ck_assert_uint_eq(units_interval_count_before(ms, 5, 5), 0);
+    /* the first slot at or after 10.1 ms on a 1 ms grid is slot 11 */
+    ck_assert_uint_eq(units_interval_count_before(ms, 0, 10100000), 11);
+    ck_assert_uint_eq(units_interval_count_before(ms, 0, 11000000), 11);
+    units_interval two = units_interval_scale(ms, 2);
+    ck_assert_uint_eq(two.num_ns, 2000000);
+    units_interval third = {1000000000, 3};
+    units_interval t3 = units_interval_scale(third, 3);
+    ck_assert_uint_eq(t3.num_ns, 1000000000);
+    ck_assert_uint_eq(t3.den, 1);
+}
+END_TEST
+
+START_TEST(percentiles_parse_exactly)
+{
+    uint64_t num, den;
+    const char *why;
+    ck_assert_int_eq(units_parse_percentile("99.9", &num, &den, &why), 0);
+    ck_assert_uint_eq(num, 999);
+    ck_assert_uint_eq(den, 1000);
+    ck_assert_int_eq(units_parse_percentile("50", &num, &den, &why), 0);
+    ck_assert_uint_eq(num, 1);
+    ck_assert_uint_eq(den, 2);
+    ck_assert_int_eq(units_parse_percentile("0", &num, &den, &why), 0);
+    ck_assert_uint_eq(num, 0);
+    ck_assert_int_ne(units_parse_percentile("100.1", &num, &den, &why), 0);
+    ck_assert_int_ne(units_parse_percentile("p99", &num, &den, &why), 0);
+}
+END_TEST
+
+START_TEST(formatting)
+{
+    char b[32];
+    ck_assert_str_eq(units_format_duration(950, b, sizeof b), "950 ns");
+    ck_assert_str_eq(units_format_duration(100351, b, sizeof b), "100.4 us");
+    ck_assert_str_eq(units_format_duration(1892351, b, sizeof b), "1.892 ms");
+    ck_assert_str_eq(units_format_duration(10092543, b, sizeof b), "10.09 ms");
+    ck_assert_str_eq(units_format_duration(2500000000, b, sizeof b), "2.500 s");
+    ck_assert_str_eq(units_format_duration_exact(500000000, b, sizeof b), "500ms");
+    ck_assert_str_eq(units_format_duration_exact(2500000000, b, sizeof b), "2.5s");
+    ck_assert_str_eq(units_format_duration_exact(900000000, b, sizeof b), "900ms");
+    ck_assert_str_eq(units_format_duration_exact(1000001, b, sizeof b), "1.000001ms");
+    ck_assert_str_eq(units_format_duration_exact(0, b, sizeof b), "0s");
+    ck_assert_str_eq(units_format_count(99900, b, sizeof b), "99,900");
+    ck_assert_str_eq(units_format_count(100, b, sizeof b), "100");
+    ck_assert_str_eq(units_format_count(1000000, b, sizeof b), "1,000,000");
+}
+END_TEST
+
+START_TEST(counts_and_numbers)
+{
+    uint64_t v;
+    double d;
+    const char *why;
+    ck_assert_int_eq(units_parse_count("42", 100, &v, &why), 0);
+    ck_assert_uint_eq(v, 42);
+    ck_assert_int_eq(units_parse_count("101", 100, &v, &why), -ERANGE);
+    ck_assert_int_eq(units_parse_count("4x", 100, &v, &why), -EINVAL);
+    ck_assert_int_eq(units_parse_count("99999999999999999999999", UINT64_MAX, &v, &why), -ERANGE);
+    ck_assert_int_eq(units_parse_number("0.2", &d, &why), 0);
+    ck_assert_double_eq(d, 0.2);
+    ck_assert_int_ne(units_parse_number("0.2ms", &d, &why), 0);
+    ck_assert_int_ne(units_parse_number("nan", &d, &why), 0);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("units");
+    TCase *tc = tcase_create("units");
+    tcase_add_test(tc, durations_are_exact);
+    tcase_add_test(tc, bad_durations_say_why);
+    tcase_add_test(tc, rates_are_exact_fractions);
+    tcase_add_test(tc, grid_counts);
+    tcase_add_test(tc, percentiles_parse_exactly);
+    tcase_add_test(tc, formatting);
+    tcase_add_test(tc, counts_and_numbers);
+    suite_add_tcase(s, tc);
+    return s;
+}
