@@ -221,16 +221,30 @@ fail:
 #undef CLOSE
 }
 
+static int run(const options *opts);
+
 int main(int argc, char **argv)
 {
     options o;
     memset(&o, 0, sizeof o);
     rng_init();
+    int exit_code = EXIT_OK;
     if (parse_args(argc, argv, &o)) {
         fprintf(stderr, "cosim: try 'cosim --help'\n");
-        return EXIT_USAGE;
+        exit_code = EXIT_USAGE;
+    } else {
+        exit_code = run(&o);
     }
+    free(o.sets);
+    free(owned[0]);
+    free(owned[1]);
+    return exit_code;
+}
 
+/* Load, simulate, report, write: the whole job for parsed options. */
+static int run(const options *opts)
+{
+    const options o = *opts;
     char err[1024];
     scenario *s = NULL;
     scenario_error se = scenario_load(&s, o.scenario, o.sets, o.n_sets, err, sizeof err);
@@ -281,7 +295,8 @@ int main(int argc, char **argv)
         int status = 0;
         switch (plot_render(dir, "spectrum.gp", rel, &status)) {
         case PLOT_RENDERED:
-            if (outdir_rename_into_place(d, chart)) {
+            if ((o.format == PLOT_PDF && plot_pdf_clear_date(tmp)) ||
+                outdir_rename_into_place(d, chart)) {
                 fprintf(stderr, "cosim: %s/%s: cannot rename into place\n", dir, chart);
                 exit_code = EXIT_OUTPUT;
             }
@@ -307,8 +322,5 @@ int main(int argc, char **argv)
     outdir_close(d);
     run_result_free(&r);
     scenario_free(s);
-    free(o.sets);
-    free(owned[0]);
-    free(owned[1]);
     return exit_code;
 }

@@ -156,3 +156,32 @@ plot_render_status plot_render(const char *dir, const char *script, const char *
     *status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
     return PLOT_FAILED;
 }
+
+int plot_pdf_clear_date(const char *path)
+{
+    FILE *f = fopen(path, "r+b");
+    if (!f)
+        return -errno;
+    static const char key[] = "/CreationDate (D:";
+    const size_t klen = sizeof key - 1;
+    int rc = 0;
+    long size = -1;
+    char *buf = NULL;
+    if (fseek(f, 0, SEEK_END) == 0)
+        size = ftell(f);
+    if (size > 0)
+        buf = malloc((size_t)size);
+    if (!buf || fseek(f, 0, SEEK_SET) != 0 || fread(buf, 1, (size_t)size, f) != (size_t)size)
+        rc = -EIO;
+    for (size_t i = 0; !rc && i + klen + 14 <= (size_t)size; i++) {
+        if (memcmp(buf + i, key, klen) != 0)
+            continue;
+        if (fseek(f, (long)(i + klen), SEEK_SET) != 0 || fwrite("19700101000000", 1, 14, f) != 14)
+            rc = -EIO;
+        break;
+    }
+    free(buf);
+    if (fclose(f) != 0 && !rc)
+        rc = -EIO;
+    return rc;
+}

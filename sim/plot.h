@@ -80,4 +80,15 @@ typedef enum plot_render_status {
  */
 plot_render_status plot_render(const char *dir, const char *script, const char *outfile, int *status);
 
+/**
+ * Make a PDF written by cairo reproducible: overwrite its
+ * "/CreationDate (D:YYYYMMDDHHMMSS...)" digits in place with
+ * D:19700101000000 (same length, so the cross-reference offsets stay right).
+ * Debian's cairo 1.16 stamps the wall-clock time and ignores
+ * SOURCE_DATE_EPOCH.
+ *
+ * @return 0 (also when there is no date), or -errno.
+ */
+int plot_pdf_clear_date(const char *path);
+
 #endif

@@ -847,6 +847,33 @@ static int interpret(parser *p, scenario *s)
         n_stalls += type == 2;
         n_testers += type == 3;
     }
+    s->stalls = calloc(n_stalls ? n_stalls : 1, sizeof *s->stalls);
+    s->testers = calloc(n_testers ? n_testers : 1, sizeof *s->testers);
+    if (!s->stalls || !s->testers) {
+        p->oom = 1;
+        return -1;
+    }
+    /* sections in file order, then what is missing */
+    for (size_t i = 0; i < p->n_sec; i++) {
+        const char *arg;
+        c.sec = &p->sec[i];
+        int type = section_type(p->sec[i].name, &arg);
+        if (type == 0 && do_scenario(&c) < 0)
+            return -1;
+        if (type == 1 && do_service(&c) < 0)
+            return -1;
+        if (type == 2 && do_stall(&c, arg) < 0)
+            return -1;
+        if (type == 3) {
+            for (size_t j = 0; j < s->n_testers; j++)
+                if (strcmp(s->testers[j].name, arg) == 0) {
+                    section_fail(&c, "a tester named '%s' exists already", arg);
+                    return -1;
+                }
+            if (do_tester(&c, arg) < 0)
+                return -1;
+        }
+    }
     if (!scen) {
         fail(p, "%s: no [scenario] section; a scenario needs at least [scenario] with duration, "
                 "[service] and one [tester NAME]",
@@ -862,34 +889,6 @@ static int interpret(parser *p, scenario *s)
         fail(p, "%s: no [tester NAME] section; add one, e.g. [tester open] kind = open, rate = 1000/s",
              p->path);
         return -1;
-    }
-    s->stalls = calloc(n_stalls ? n_stalls : 1, sizeof *s->stalls);
-    s->testers = calloc(n_testers, sizeof *s->testers);
-    if (!s->stalls || !s->testers) {
-        p->oom = 1;
-        return -1;
-    }
-    c.sec = scen;
-    if (do_scenario(&c) < 0)
-        return -1;
-    c.sec = serv;
-    if (do_service(&c) < 0)
-        return -1;
-    for (size_t i = 0; i < p->n_sec; i++) {
-        const char *arg;
-        c.sec = &p->sec[i];
-        int type = section_type(p->sec[i].name, &arg);
-        if (type == 2 && do_stall(&c, arg) < 0)
-            return -1;
-        if (type == 3) {
-            for (size_t j = 0; j < s->n_testers; j++)
-                if (strcmp(s->testers[j].name, arg) == 0) {
-                    section_fail(&c, "a tester named '%s' exists already", arg);
-                    return -1;
-                }
-            if (do_tester(&c, arg) < 0)
-                return -1;
-        }
     }
     /* a key in a section that has no header (possible only via --set) */
     for (size_t i = 0; i < p->n_e; i++)

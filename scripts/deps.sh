@@ -1,0 +1,27 @@
+# Sourced by setup.sh and test.sh: install the Debian packages cosim needs,
+# only those missing (apt-get as root, or through sudo).
+COSIM_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libgsl-dev libinih-dev check gnuplot-nox"
+
+cosim_install_deps() {
+    local missing="" p
+    for p in $COSIM_PACKAGES; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+    done
+    [ -z "$missing" ] && return 0
+    local sudo=""
+    [ "$(id -u)" -ne 0 ] && sudo="sudo"
+    echo "cosim: installing the missing Debian packages:$missing"
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -q >/dev/null &&
+        $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends $missing >/dev/null ||
+        { echo "cosim: could not install:$missing" >&2; return 1; }
+}
+
+# cosim_build DIR [MESON OPTIONS...]: configure DIR once, then build it.
+cosim_build() {
+    local dir=$1
+    shift
+    if [ ! -f "$dir/build.ninja" ]; then
+        meson setup "$dir" "$@" >/dev/null || return 1
+    fi
+    ninja -C "$dir" >/dev/null || { ninja -C "$dir"; return 1; }
+}

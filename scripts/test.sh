@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# One command for the whole test suite: install what is missing, build, run
+# every test, then build again with -fsanitize=address,undefined and run
+# every test there. .ci/run calls exactly this.
+set -u
+cd "$(dirname "$0")/.."
+. scripts/deps.sh
+cosim_install_deps || exit 1
+
+passed=0 failed=0
+run_suite() { # DIR
+    meson test -C "$1" --print-errorlogs
+    local rc=$?
+    local log="$1/meson-logs/testlog.txt"
+    local ok bad
+    ok=$(awk '/^Ok:/ {print $2}' "$log")
+    bad=$(awk '/^(Fail|Timeout|Unexpected Pass):/ {n += $NF} END {print n + 0}' "$log")
+    passed=$((passed + ${ok:-0}))
+    failed=$((failed + bad))
+    [ "$rc" -eq 0 ] || [ "$bad" -gt 0 ] || failed=$((failed + 1))
+}
+
+if cosim_build build; then
+    run_suite build
+else
+    echo "cosim: the build failed"
+    failed=$((failed + 1))
+fi
+
+export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1
+export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+if cosim_build build-sanitize -Db_sanitize=address,undefined -Db_lundef=false \
+        -Dc_args=-fno-sanitize-recover=all; then
+    run_suite build-sanitize
+else
+    echo "cosim: the sanitizer build failed"
+    failed=$((failed + 1))
+fi
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

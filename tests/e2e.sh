@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# End-to-end tests of the cosim command: golden outputs, determinism, exit
+# codes and messages for bad input. Usage: e2e.sh COSIM SOURCE_ROOT TEST
+set -u
+cosim=$(realpath "$1") root=$2 test=$3
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# expect_exit CODE FRAGMENT ARGS...: cosim exits with CODE and says FRAGMENT
+# on stderr, in a line that starts with "cosim: ".
+expect_exit() {
+    local want=$1 frag=$2
+    shift 2
+    "$cosim" "$@" >"$work/out" 2>"$work/err"
+    local rc=$?
+    [ "$rc" -eq "$want" ] || fail "cosim $*: exit $rc, want $want ($(cat "$work/err"))"
+    grep -qF -- "$frag" "$work/err" || fail "cosim $*: stderr lacks '$frag': $(cat "$work/err")"
+    grep -qv '^cosim: ' "$work/err" && fail "cosim $*: a message does not start with 'cosim: '"
+    return 0
+}
+
+case $test in
+golden)
+    # seed 002's deterministic scenario: the text summary, summary.json and
+    # the open loop's .hgrm against the hand-checked files in tests/golden.
+    cd "$root" || exit 1
+    "$cosim" scenarios/one_stall.ini -o "$work/o" --no-plot >"$work/stdout" 2>"$work/stderr" \
+        || fail "one_stall exited $?: $(cat "$work/stderr")"
+    grep -v '^wrote ' "$work/stdout" >"$work/summary.txt"
+    diff -u tests/golden/one_stall.txt "$work/summary.txt" || fail "summary text differs"
+    diff -u tests/golden/one_stall.json "$work/o/summary.json" || fail "summary.json differs"
+    diff -u tests/golden/one_stall.open.hgrm "$work/o/open.hgrm" || fail "open.hgrm differs"
+    [ -s "$work/o/spectrum.gp" ] && [ -s "$work/o/spectrum.dat" ] || fail "no chart script/data"
+    [ -e "$work/o/spectrum.png" ] && fail "--no-plot rendered a chart"
+    ls -A "$work/o" | grep -q '\.tmp$' && fail "temporary files left behind"
+    ;;
+determinism)
+    # a scenario and a seed give byte-identical outputs, chart included
+    cd "$root" || exit 1
+    for i in 1 2; do
+        "$cosim" -q scenarios/stall_per_second.ini -o "$work/r$i" || fail "run $i exited $?"
+    done
+    diff -r "$work/r1" "$work/r2" >/dev/null || fail "two runs differ: $(diff -rq "$work/r1" "$work/r2")"
+    "$cosim" -q scenarios/stall_per_second.ini --seed 2 -o "$work/r3" --no-plot
+    cmp -s "$work/r1/summary.json" "$work/r3/summary.json" && fail "seed 2 gave seed 1's summary"
+    # the environment's GSL variables are never read
+    GSL_RNG_TYPE=taus GSL_RNG_SEED=99 "$cosim" -q scenarios/stall_per_second.ini -o "$work/r4" --no-plot
+    cmp -s "$work/r1/summary.json" "$work/r4/summary.json" || fail "GSL_RNG_* changed the output"
+    ;;
+cli)
+    cd "$root" || exit 1
+    "$cosim" --help >"$work/help" || fail "--help exited $?"
+    grep -q "Exit status" "$work/help" || fail "--help lacks the exit codes"
+    "$cosim" --version | grep -q '^cosim ' || fail "--version"
+    expect_exit 2 "cosim: no scenario given"
+    expect_exit 2 "unknown option --frobnicate" --frobnicate scenarios/one_stall.ini
+    expect_exit 2 "needs a value" scenarios/one_stall.ini --seed
+    expect_exit 2 "--format gif" --format gif scenarios/one_stall.ini
+    expect_exit 2 "--set rank_rule: expected SECTION.KEY=VALUE" --set rank_rule scenarios/one_stall.ini
+    expect_exit 3 "cannot read the scenario" "$work/missing.ini"
+    expect_exit 3 "is a directory" scenarios
+    expect_exit 3 "[scenario] rank_rule = median" --rank-rule median scenarios/one_stall.ini -o "$work/x"
+    [ -e "$work/x" ] && fail "a failed scenario created its output folder"
+    expect_exit 3 "[scenario] seed = -1" --seed -1 scenarios/one_stall.ini
+    printf '[scenario]\nduration = 2s\n[service]\ndistribution = constant\ntime = 7\n' >"$work/bad.ini"
+    expect_exit 3 "bad.ini:5: [service] time = 7: a duration needs a unit" "$work/bad.ini"
+    printf '[scenario]\nduration = 100000s\nmax_requests = 1000\n[service]\ndistribution = constant\ntime = 1us\n[tester c]\nkind = closed\n' >"$work/big.ini"
+    expect_exit 5 "would send more than 1000 requests" "$work/big.ini" -o "$work/big"
+    # an unwritable output folder: exit 4, and an old good output survives
+    "$cosim" -q scenarios/one_stall.ini -o "$work/keep" --no-plot || fail "first run"
+    cp "$work/keep/summary.json" "$work/summary.before"
+    touch "$work/file"
+    expect_exit 4 "cannot write the output folder" -q scenarios/one_stall.ini -o "$work/file/sub"
+    if [ "$(id -u)" -ne 0 ]; then
+        chmod a-w "$work/keep"
+        expect_exit 4 "cannot write" -q scenarios/one_stall.ini -o "$work/keep" --seed 5
+        chmod u+w "$work/keep"
+    fi
+    cmp -s "$work/keep/summary.json" "$work/summary.before" || fail "old output was changed"
+    # --set overrides and the report names the rank rule it used
+    "$cosim" scenarios/one_stall.ini --set scenario.rank_rule=nearest_rank -o "$work/nr" --no-plot \
+        >"$work/nr.txt" || fail "--set run"
+    grep -q "percentiles by nearest_rank rank" "$work/nr.txt" || fail "rank rule not in the report"
+    grep -q '"rank_rule": "nearest_rank"' "$work/nr/summary.json" || fail "rank rule not in JSON"
+    # without gnuplot on PATH: script and data kept, a message, exit 0
+    PATH=/nonexistent "$cosim" -q scenarios/one_stall.ini -o "$work/np" 2>"$work/np.err"
+    [ $? -eq 0 ] || fail "no gnuplot: exit code"
+    grep -q "cosim: gnuplot not found" "$work/np.err" || fail "no gnuplot: message"
+    [ -s "$work/np/spectrum.gp" ] || fail "no gnuplot: script missing"
+    ;;
+*)
+    echo "unknown test $test"
+    exit 2
+    ;;
+esac
+if [ "$fails" -gt 0 ]; then
+    echo "$fails failure(s)"
+    exit 1
+fi
+echo "ok"
