@@ -1,5 +1,6 @@
 /* main.c - the cosim command line. */
 #define _POSIX_C_SOURCE 200809L
+#include "check.h"
 #include "outdir.h"
 #include "plot.h"
 #include "report.h"
@@ -48,6 +49,9 @@ static void usage(FILE *f)
             "      --format FMT       chart format: png (default), svg or pdf\n"
             "      --no-plot          write the chart's .gp and .dat but do not run gnuplot\n"
             "      --plots-dir DIR    take the chart styles (spectrum.gp) from DIR\n"
+            "      --check            compare the run with the scenario's [expect NAME]\n"
+            "                         sections, print expected / got / verdict, exit 1 on\n"
+            "                         any miss; writes no output folder unless -o is given\n"
             "  -q, --quiet            do not print the summary\n"
             "  -h, --help             show this help and exit\n"
             "  -V, --version          show the version and exit\n"
@@ -76,6 +80,7 @@ typedef struct options {
     size_t n_sets;
     plot_format format;
     int no_plot;
+    int check;
     const char *plots_dir;
     int quiet;
 } options;
@@ -95,7 +100,7 @@ static char *owned[2];
 
 static int parse_args(int argc, char **argv, options *o)
 {
-    enum { OPT_SET = 256, OPT_SEED, OPT_RANK, OPT_FORMAT, OPT_NOPLOT, OPT_PLOTS };
+    enum { OPT_SET = 256, OPT_SEED, OPT_RANK, OPT_FORMAT, OPT_NOPLOT, OPT_PLOTS, OPT_CHECK };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"set", required_argument, NULL, OPT_SET},
@@ -104,6 +109,7 @@ static int parse_args(int argc, char **argv, options *o)
         {"format", required_argument, NULL, OPT_FORMAT},
         {"no-plot", no_argument, NULL, OPT_NOPLOT},
         {"plots-dir", required_argument, NULL, OPT_PLOTS},
+        {"check", no_argument, NULL, OPT_CHECK},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
@@ -144,6 +150,9 @@ static int parse_args(int argc, char **argv, options *o)
             break;
         case OPT_PLOTS:
             o->plots_dir = optarg;
+            break;
+        case OPT_CHECK:
+            o->check = 1;
             break;
         case 'q':
             o->quiet = 1;
@@ -276,6 +285,20 @@ static int run(const options *opts)
         exit_code = EXIT_OUTPUT;
     }
 
+    if (o.check) {
+        if (!o.quiet)
+            putchar('\n');
+        size_t misses = check_run(stdout, stderr, s, &r);
+        fflush(stdout);
+        if (misses && exit_code == EXIT_OK)
+            exit_code = EXIT_CHECK;
+        if (!o.output) {
+            run_result_free(&r);
+            scenario_free(s);
+            return exit_code;
+        }
+    }
+
     char dir[4096];
     if (o.output)
         snprintf(dir, sizeof dir, "%s", o.output);
@@ -316,7 +339,7 @@ static int run(const options *opts)
             break;
         }
     }
-    if (exit_code == EXIT_OK && !o.quiet)
+    if ((exit_code == EXIT_OK || exit_code == EXIT_CHECK) && !o.quiet)
         printf("\nwrote %s/: summary.json, %zu .hgrm spectra%s%s\n", dir, r.n,
                chart[0] && !o.no_plot ? ", " : "", chart[0] && !o.no_plot ? chart : "");
     outdir_close(d);

@@ -800,11 +800,121 @@ static int do_tester(ctx *c, const char *name)
     return -1;
 }
 
+/* "VALUE", "VALUE exact", "VALUE +- TOL" or "VALUE ± TOL", TOL a count, a
+ * duration or a percentage; VALUE a count or a duration. */
+static int parse_expect_value(ctx *c, entry *e, expect_item *x, int is_duration)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", e->value);
+    char *tol = strstr(buf, "+-");
+    size_t skip = 2;
+    if (!tol && (tol = strstr(buf, "\xc2\xb1")))
+        skip = 2;
+    char *exact = strstr(buf, "exact");
+    if (tol) {
+        *tol = '\0';
+        tol = trim(tol + skip);
+    } else if (exact) {
+        if (*trim(exact + 5)) {
+            bad_value(c, e, "nothing may follow 'exact'");
+            return -1;
+        }
+        *exact = '\0';
+    }
+    const char *why;
+    char *v = trim(buf);
+    const char *example = is_duration ? "expected a duration and a tolerance, e.g. 1.87ms +- 3%"
+                                      : "expected a count and a tolerance, e.g. 18000 +- 1%";
+    if (is_duration ? units_parse_duration(v, &x->value, &why) != 0
+                    : units_parse_count(v, INT64_MAX, (uint64_t *)&x->value, &why) != 0) {
+        bad_value(c, e, example);
+        return -1;
+    }
+    x->tol = EXPECT_EXACT;
+    if (!tol)
+        return 0;
+    size_t n = strlen(tol);
+    if (n > 1 && tol[n - 1] == '%') {
+        tol[n - 1] = '\0';
+        double pct;
+        if (units_parse_number(tol, &pct, &why) || pct < 0 || pct > 1000) {
+            bad_value(c, e, "a relative tolerance is a percentage such as 3%");
+            return -1;
+        }
+        x->tol = EXPECT_RELATIVE;
+        x->tol_rel = pct / 100;
+        return 0;
+    }
+    if (is_duration ? units_parse_duration(tol, &x->tol_abs, &why) != 0
+                    : units_parse_count(tol, INT64_MAX, (uint64_t *)&x->tol_abs, &why) != 0) {
+        bad_value(c, e, is_duration ? "the tolerance is a duration (0.1ms) or a percentage (3%)"
+                                    : "the tolerance is a count (50) or a percentage (1%)");
+        return -1;
+    }
+    x->tol = EXPECT_ABSOLUTE;
+    return 0;
+}
+
+static int do_expect(ctx *c, const char *name)
+{
+    static const char *const counts[] = {"planned", "sent", "recorded", "in_flight_at_end",
+                                         "over_threshold", NULL};
+    static const char *const durations[] = {"min", "mean", "max", NULL};
+    scenario *s = c->s;
+    size_t t;
+    for (t = 0; t < s->n_testers; t++)
+        if (strcmp(s->testers[t].name, name) == 0)
+            break;
+    if (t == s->n_testers) {
+        section_fail(c, "no [tester %s] to check", name);
+        return -1;
+    }
+    for (size_t i = 0; i < c->p->n_e; i++) {
+        entry *e = &c->p->e[i];
+        if (strcmp(e->section, c->sec->name) != 0)
+            continue;
+        e->used = 1;
+        expect_item *x = &s->expects[s->n_expects];
+        memset(x, 0, sizeof *x);
+        x->tester = t;
+        x->line = e->line;
+        snprintf(x->key, sizeof x->key, "%s", e->key);
+        int found = 0, is_duration = 0;
+        for (int k = 0; counts[k]; k++)
+            if (strcmp(e->key, counts[k]) == 0) {
+                x->metric = (expect_metric)(EXPECT_PLANNED + k);
+                found = 1;
+            }
+        for (int k = 0; durations[k]; k++)
+            if (strcmp(e->key, durations[k]) == 0) {
+                x->metric = (expect_metric)(EXPECT_MIN + k);
+                found = is_duration = 1;
+            }
+        const char *why;
+        if (!found && e->key[0] == 'p' &&
+            units_parse_percentile(e->key + 1, &x->p_num, &x->p_den, &why) == 0) {
+            x->metric = EXPECT_PERCENTILE;
+            found = is_duration = 1;
+        }
+        if (!found) {
+            char w[512];
+            fail(c->p, "%s: [%s] unknown key '%s'; [expect NAME] takes planned, sent, recorded, "
+                       "in_flight_at_end, over_threshold, min, mean, max and percentiles such as p99.9",
+                 where(c, e, w, sizeof w), e->section, e->key);
+            return -1;
+        }
+        if (parse_expect_value(c, e, x, is_duration) < 0)
+            return -1;
+        s->n_expects++;
+    }
+    return 0;
+}
+
 /* The type word of a section name and its NAME part. */
 static int section_type(const char *name, const char **arg)
 {
-    static const char *const types[] = {"scenario", "service", "stall", "tester"};
-    for (int i = 0; i < 4; i++) {
+    static const char *const types[] = {"scenario", "service", "stall", "tester", "expect"};
+    for (int i = 0; i < 5; i++) {
         size_t n = strlen(types[i]);
         if (strncmp(name, types[i], n) == 0 && (name[n] == '\0' || name[n] == ' ')) {
             const char *a = name + n;
@@ -827,8 +937,8 @@ static int interpret(parser *p, scenario *s)
         c.sec = &p->sec[i];
         int type = section_type(p->sec[i].name, &arg);
         if (type < 0) {
-            section_fail(&c, "unknown section; expected [scenario], [service], [stall NAME] or "
-                             "[tester NAME]");
+            section_fail(&c, "unknown section; expected [scenario], [service], [stall NAME], "
+                             "[tester NAME] or [expect NAME]");
             return -1;
         }
         if ((type == 0 || type == 1) && *arg) {
@@ -837,7 +947,7 @@ static int interpret(parser *p, scenario *s)
         }
         if (type >= 2 && !valid_name(arg)) {
             section_fail(&c, "needs a NAME of 1 to 40 letters, digits, '_' or '-', e.g. [%s open]",
-                         type == 2 ? "stall" : "tester");
+                         type == 2 ? "stall" : type == 3 ? "tester" : "expect");
             return -1;
         }
         if (type == 0)
@@ -847,9 +957,15 @@ static int interpret(parser *p, scenario *s)
         n_stalls += type == 2;
         n_testers += type == 3;
     }
+    size_t n_expect_lines = 0;
+    for (size_t i = 0; i < p->n_e; i++) {
+        const char *arg;
+        n_expect_lines += section_type(p->e[i].section, &arg) == 4;
+    }
     s->stalls = calloc(n_stalls ? n_stalls : 1, sizeof *s->stalls);
     s->testers = calloc(n_testers ? n_testers : 1, sizeof *s->testers);
-    if (!s->stalls || !s->testers) {
+    s->expects = calloc(n_expect_lines ? n_expect_lines : 1, sizeof *s->expects);
+    if (!s->stalls || !s->testers || !s->expects) {
         p->oom = 1;
         return -1;
     }
@@ -890,6 +1006,13 @@ static int interpret(parser *p, scenario *s)
              p->path);
         return -1;
     }
+    /* expectations last: they name testers */
+    for (size_t i = 0; i < p->n_sec; i++) {
+        const char *arg;
+        c.sec = &p->sec[i];
+        if (section_type(p->sec[i].name, &arg) == 4 && do_expect(&c, arg) < 0)
+            return -1;
+    }
     /* a key in a section that has no header (possible only via --set) */
     for (size_t i = 0; i < p->n_e; i++)
         if (!p->e[i].used) {
@@ -925,6 +1048,7 @@ void scenario_free(scenario *s)
     }
     free(s->stalls);
     free(s->testers);
+    free(s->expects);
     free(s);
 }
 

@@ -6,6 +6,7 @@
  *   [service]      distribution and its parameters
  *   [stall NAME]   kind = periodic | windows | requests, and their keys
  *   [tester NAME]  kind = closed | paced | open | corrected, and their keys
+ *   [expect NAME]  expected figures of tester NAME, checked by cosim --check
  * Every duration and rate carries its unit. docs/scenario-format.md is the
  * reference; every key is listed there with its default.
  *
@@ -30,6 +31,41 @@
 /** Longest accepted scenario or tester name. */
 #define SCENARIO_NAME_MAX 40
 
+/** What an expectation is about. */
+typedef enum expect_metric {
+    EXPECT_PLANNED = 0,
+    EXPECT_SENT,
+    EXPECT_RECORDED,
+    EXPECT_IN_FLIGHT,
+    EXPECT_OVER,       /**< over_threshold */
+    EXPECT_MIN,
+    EXPECT_MEAN,
+    EXPECT_MAX,
+    EXPECT_PERCENTILE, /**< p_num / p_den */
+} expect_metric;
+
+/** How close "got" must come to the expected value. */
+typedef enum expect_tolerance {
+    EXPECT_EXACT = 0, /**< counts: equal; min, max: equal; mean: equal to the
+                           ns; percentiles: the expected value lies in the
+                           bucket the reported value comes from */
+    EXPECT_ABSOLUTE,  /**< |got - want| <= tol_abs */
+    EXPECT_RELATIVE,  /**< |got - want| <= tol_rel * want */
+} expect_tolerance;
+
+/** One line of an [expect TESTER] section, e.g. "p99 = 1.87ms +- 3%". */
+typedef struct expect_item {
+    size_t tester;          /**< index into testers */
+    char key[24];           /**< the key as written ("p99.9", "sent") */
+    int line;               /**< its line in the file (0: from --set) */
+    expect_metric metric;
+    uint64_t p_num, p_den;  /**< the percentile as a fraction of 1 */
+    int64_t value;          /**< count, or duration in ns */
+    expect_tolerance tol;
+    int64_t tol_abs;        /**< count or ns */
+    double tol_rel;         /**< fraction (3% is 0.03) */
+} expect_item;
+
 typedef struct scenario {
     char path[4096];          /**< the file it was read from */
     char name[SCENARIO_NAME_MAX + 1]; /**< [scenario] name, or the file's stem */
@@ -47,6 +83,8 @@ typedef struct scenario {
     size_t n_stalls;
     tester_spec *testers;
     size_t n_testers;
+    expect_item *expects;     /**< [expect TESTER] lines, in file order */
+    size_t n_expects;
 } scenario;
 
 /** Error classes of scenario_load (the CLI maps them to exit codes). */

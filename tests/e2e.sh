@@ -90,6 +90,42 @@ cli)
     grep -q "cosim: gnuplot not found" "$work/np.err" || fail "no gnuplot: message"
     [ -s "$work/np/spectrum.gp" ] || fail "no gnuplot: script missing"
     ;;
+check-all)
+    # every scenario under scenarios/ carries its published figures and
+    # passes --check (a new scenario is checked without editing this test)
+    cd "$root" || exit 1
+    n=0
+    for f in scenarios/*.ini; do
+        n=$((n + 1))
+        "$cosim" --check -q "$f" >"$work/check.out" 2>"$work/check.err"
+        rc=$?
+        [ "$rc" -eq 0 ] || fail "$f: --check exited $rc: $(cat "$work/check.err")"
+        grep -q "expectations met (all)" "$work/check.out" || fail "$f: no expectations checked"
+        cat "$work/check.out"
+    done
+    [ "$n" -ge 5 ] || fail "only $n scenarios"
+    [ -e out ] && [ -n "$(find out -newer "$work" 2>/dev/null)" ] && fail "--check wrote into out/"
+    ;;
+check-miss)
+    # a deliberately wrong expectation fails with exit 1 and a FILE:LINE line
+    cd "$root" || exit 1
+    cp scenarios/one_stall.ini "$work/wrong.ini"
+    sed -i 's/^p99 = 504ms exact$/p99 = 500ms +- 0.5%/' "$work/wrong.ini"
+    line=$(grep -n '^p99 = 500ms' "$work/wrong.ini" | cut -d: -f1)
+    [ -n "$line" ] || fail "could not plant the wrong expectation"
+    "$cosim" --check -q "$work/wrong.ini" >"$work/out" 2>"$work/err"
+    rc=$?
+    [ "$rc" -eq 1 ] || fail "wrong expectation: exit $rc, want 1"
+    grep -qF "cosim: $work/wrong.ini:$line: [expect open] p99: expected 500.0 ms +- 0.5%, got 504.0 ms (+0.8%)" "$work/err" \
+        || fail "miss line: $(cat "$work/err")"
+    grep -q "^open .* p99 .*MISS" "$work/out" || fail "table lacks the MISS row: $(cat "$work/out")"
+    grep -q "check: 12 of 13 expectations met" "$work/out" || fail "tally: $(cat "$work/out")"
+    # without --check the expectations are ignored
+    "$cosim" -q "$work/wrong.ini" -o "$work/o" --no-plot || fail "without --check: exit $?"
+    # a bad expectation is a scenario error
+    printf '\n[expect nosuch]\nsent = 1\n' >>"$work/wrong.ini"
+    expect_exit 3 "[expect nosuch] no [tester nosuch] to check" --check "$work/wrong.ini"
+    ;;
 *)
     echo "unknown test $test"
     exit 2
