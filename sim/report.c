@@ -62,12 +62,12 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
 
     units_format_duration(s->threshold_ns, b, sizeof b);
     snprintf(c, sizeof c, "> %s", b);
-    fprintf(f, "%-*s  %-18s %11s %11s %9s %11s %10s\n", (int)w, "tester", "kind", "planned", "sent",
+    fprintf(f, "%-*s  %-20s %11s %11s %9s %11s %10s\n", (int)w, "tester", "kind", "planned", "sent",
             "in flight", "recorded", c);
     for (size_t i = 0; i < r->n; i++) {
         const tester_result *t = &r->testers[i];
         char p[32], se[32], fl[32], re[32], ov[32];
-        fprintf(f, "%-*s  %-18s %11s %11s %9s %11s %10s\n", (int)w, s->testers[i].name,
+        fprintf(f, "%-*s  %-20s %11s %11s %9s %11s %10s\n", (int)w, s->testers[i].name,
                 late_label(&s->testers[i], a, sizeof a), units_format_count(t->planned, p, sizeof p),
                 units_format_count(t->sent, se, sizeof se),
                 units_format_count(t->in_flight_at_end, fl, sizeof fl),
