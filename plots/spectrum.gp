@@ -34,7 +34,7 @@ set xtics ("0%%" 1, "90%%" 10, "99%%" 100, "99.9%%" 1000, "99.99%%" 10000, \
            "99.999%%" 100000, "99.9999%%" 1000000)
 set xrange [1:*]
 set autoscale xfixmax
-set rmargin 8
+
 stats datafile using 3 nooutput
 if (ylog) {
     set logscale y
@@ -44,7 +44,7 @@ if (ylog) {
     set yrange [0 : STATS_max * 1.1]
 }
 set grid xtics ytics mytics lc rgb "#d0d0d0"
-set key top left box opaque noenhanced title "tester"
+set key outside right top vertical box noenhanced title "tester" samplen 2
 set border 3
 set tics nomirror
 
