@@ -10,6 +10,7 @@ struct server {
     const stall_spec *stalls;
     size_t n_stalls;
     size_t *cursor;  /* per stall: next window (windows) or range (requests) */
+    stall_window *cached; /* per periodic stall: the window found last (end 0: none) */
     gsl_rng *rng;
     uint64_t k;      /* index of the next request */
     int64_t free_at; /* reply time of the last request submitted */
@@ -25,7 +26,10 @@ int server_new(server **out, const server_config *cfg)
     s->stalls = cfg->stalls;
     s->n_stalls = cfg->n_stalls;
     s->cursor = calloc(cfg->n_stalls ? cfg->n_stalls : 1, sizeof *s->cursor);
-    if (!s->cursor) {
+    s->cached = calloc(cfg->n_stalls ? cfg->n_stalls : 1, sizeof *s->cached);
+    if (!s->cursor || !s->cached) {
+        free(s->cursor);
+        free(s->cached);
         free(s);
         return -ENOMEM;
     }
@@ -44,6 +48,7 @@ void server_free(server *s)
         return;
     rng_free(s->rng);
     free(s->cursor);
+    free(s->cached);
     free(s);
 }
 
@@ -55,9 +60,12 @@ static int next_window(server *s, int64_t t, stall_window *out)
     int found = 0;
     for (size_t i = 0; i < s->n_stalls; i++) {
         const stall_spec *st = &s->stalls[i];
-        stall_window w;
+        stall_window w = {0, 0};
         if (st->kind == STALL_PERIODIC) {
-            w = stall_periodic_next(st, t);
+            /* the window found last still ends after t most of the time */
+            if (s->cached[i].end_ns <= t)
+                s->cached[i] = stall_periodic_next(st, t);
+            w = s->cached[i];
         } else if (st->kind == STALL_WINDOWS) {
             size_t *c = &s->cursor[i];
             while (*c < st->n_windows && st->windows[*c].end_ns <= t)

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# cosim's benchmark: ns per simulated request and requests per second for
+# each tester kind, lognormal and constant service, 1e6 to 1e8 requests,
+# with peak memory, against a minimal reference loop. Not a test: it only
+# reports. Usage: bench/run.sh [BUILD_DIR] [MAX_REQUESTS]  (default build, 1e7)
+set -eu
+cd "$(dirname "$0")/.."
+build=${1:-build}
+max=${2:-10000000}
+ninja -C "$build" bench_engine >/dev/null
+exe=$build/bench_engine
+printf '%-9s %-9s %11s %8s %8s %12s %8s %7s\n' kind service requests seconds ns/req req/s rss_KiB vs_ref
+for service in lognormal constant; do
+    for n in 1000000 10000000 100000000; do
+        [ "$n" -le "$max" ] || continue
+        ref=$("$exe" reference "$service" "$n")
+        ref_ns=$(echo "$ref" | awk '{print $5}')
+        echo "$ref 1.00"
+        for kind in open paced corrected closed; do
+            line=$("$exe" "$kind" "$service" "$n")
+            echo "$line $(echo "$line" | awk -v r="$ref_ns" '{printf "%.2f", $5 / r}')"
+        done
+    done
+done
