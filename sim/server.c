@@ -86,7 +86,7 @@ static int next_window(server *s, int64_t t, stall_window *out)
 
 int64_t server_work_until(server *s, int64_t t, int64_t work)
 {
-    stall_window w;
+    stall_window w = {0, 0};
     /* Walk the windows ahead of t: inside one, jump to its end; before one,
      * do the work that fits before it starts. Overlapping windows of
      * different stalls are handled by the loop (their union stops work). */
