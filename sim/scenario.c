@@ -5,6 +5,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <ini.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -714,7 +715,8 @@ static int get_interval(ctx *c, tester_spec *t)
         return -1;
     }
     if (!r && !iv) {
-        section_fail(c, "a %s tester needs 'rate' (e.g. rate = 1000/s) or 'interval' (e.g. interval = 1ms)",
+        section_fail(c, "%s %s tester needs 'rate' (e.g. rate = 1000/s) or 'interval' (e.g. interval = 1ms)",
+                     t->kind == TESTER_OPEN ? "an" : "a",
                      tester_kind_name(t->kind));
         return -1;
     }
@@ -1005,6 +1007,28 @@ static int interpret(parser *p, scenario *s)
         fail(p, "%s: no [tester NAME] section; add one, e.g. [tester open] kind = open, rate = 1000/s",
              p->path);
         return -1;
+    }
+    /* refuse, before running, a tester that would exceed max_requests */
+    for (size_t i = 0; i < s->n_testers; i++) {
+        const tester_spec *t = &s->testers[i];
+        double expected;
+        if (t->kind == TESTER_CLOSED) {
+            double cycle = dist_mean_ns(&s->service) + (t->has_think ? dist_mean_ns(&t->think) : 0);
+            expected = cycle > 0 ? (double)t->users * (double)s->duration_ns / cycle : INFINITY;
+        } else if (t->kind == TESTER_OPEN && t->arrivals == TESTER_ARRIVALS_POISSON) {
+            expected = (double)s->duration_ns * (double)t->interval.den / (double)t->interval.num_ns;
+        } else {
+            expected = (double)units_interval_count_before(t->interval, 0, s->duration_ns);
+        }
+        if (expected > (double)s->max_requests) {
+            char name[64];
+            snprintf(name, sizeof name, "tester %s", t->name);
+            c.sec = find_section(p, name);
+            section_fail(&c, "would send about %.3g requests in %.3g s, more than max_requests = %llu; "
+                             "shorten [scenario] duration, lower the rate, or raise max_requests",
+                         expected, (double)s->duration_ns / 1e9, (unsigned long long)s->max_requests);
+            return -1;
+        }
     }
     /* expectations last: they name testers */
     for (size_t i = 0; i < p->n_sec; i++) {

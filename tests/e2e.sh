@@ -67,7 +67,8 @@ cli)
     printf '[scenario]\nduration = 2s\n[service]\ndistribution = constant\ntime = 7\n' >"$work/bad.ini"
     expect_exit 3 "bad.ini:5: [service] time = 7: a duration needs a unit" "$work/bad.ini"
     printf '[scenario]\nduration = 100000s\nmax_requests = 1000\n[service]\ndistribution = constant\ntime = 1us\n[tester c]\nkind = closed\n' >"$work/big.ini"
-    expect_exit 5 "would send more than 1000 requests" "$work/big.ini" -o "$work/big"
+    expect_exit 3 "big.ini:7: [tester c] would send about 1e+11 requests" "$work/big.ini" -o "$work/big"
+    [ -e "$work/big" ] && fail "a refused scenario created its output folder"
     # an unwritable output folder: exit 4, and an old good output survives
     "$cosim" -q scenarios/one_stall.ini -o "$work/keep" --no-plot || fail "first run"
     cp "$work/keep/summary.json" "$work/summary.before"
@@ -125,6 +126,21 @@ check-miss)
     # a bad expectation is a scenario error
     printf '\n[expect nosuch]\nsent = 1\n' >>"$work/wrong.ini"
     expect_exit 3 "[expect nosuch] no [tester nosuch] to check" --check "$work/wrong.ini"
+    ;;
+bad-corpus)
+    # tests/bad: each bad scenario with the exit code and the exact message
+    # it must produce; nothing may be written
+    cd "$root" || exit 1
+    n=0
+    for f in tests/bad/*.ini; do
+        n=$((n + 1))
+        "$cosim" -q --no-plot -o "$work/o" "$f" >/dev/null 2>"$work/err"
+        rc=$?
+        { echo "exit $rc"; cat "$work/err"; } >"$work/got"
+        diff -u "${f%.ini}.expected" "$work/got" || fail "$f"
+        [ -e "$work/o" ] && { fail "$f: wrote $work/o"; rm -rf "$work/o"; }
+    done
+    [ "$n" -ge 20 ] || fail "only $n bad scenarios"
     ;;
 *)
     echo "unknown test $test"
