@@ -9,7 +9,7 @@
 #include <string.h>
 
 static const char *const names[] = {"constant", "uniform", "exponential", "lognormal",
-                                    "normal", "gamma", "pareto"};
+                                    "normal", "gamma", "pareto", "empirical"};
 #define N_KINDS (sizeof names / sizeof names[0])
 
 const char *dist_kind_name(dist_kind kind)
@@ -31,6 +31,12 @@ int dist_check(const dist_spec *s, const char **why)
 {
     switch (s->kind) {
     case DIST_CONSTANT:
+        return 0;
+    case DIST_EMPIRICAL:
+        if (!s->values || s->n_values == 0) {
+            *why = "empirical: no values";
+            return -EINVAL;
+        }
         return 0;
     case DIST_UNIFORM:
         if (s->b_ns < s->a_ns) {
@@ -92,6 +98,8 @@ int64_t dist_draw_ns(const dist_spec *s, gsl_rng *r)
         return to_ns(gsl_ran_gamma(r, s->shape, (double)s->a_ns / s->shape));
     case DIST_PARETO:
         return to_ns(gsl_ran_pareto(r, s->shape, (double)s->a_ns));
+    case DIST_EMPIRICAL:
+        return s->values[gsl_rng_uniform_int(r, (unsigned long)s->n_values)];
     }
     return 0;
 }
@@ -120,6 +128,12 @@ double dist_mean_ns(const dist_spec *s)
     }
     case DIST_PARETO:
         return s->shape > 1 ? (double)s->a_ns * s->shape / (s->shape - 1) : INFINITY;
+    case DIST_EMPIRICAL: {
+        double sum = 0;
+        for (size_t i = 0; i < s->n_values; i++)
+            sum += (double)s->values[i];
+        return s->n_values ? sum / (double)s->n_values : 0;
+    }
     }
     return 0;
 }
@@ -150,6 +164,10 @@ char *dist_describe(const dist_spec *s, char *buf, size_t len)
         break;
     case DIST_PARETO:
         snprintf(buf, len, "pareto (minimum %s, index %g)", a, s->shape);
+        break;
+    case DIST_EMPIRICAL:
+        snprintf(buf, len, "empirical (%zu observed values, mean %s)", s->n_values,
+                 units_format_duration((int64_t)dist_mean_ns(s), b, sizeof b));
         break;
     }
     return buf;

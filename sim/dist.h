@@ -19,6 +19,8 @@ typedef enum dist_kind {
     DIST_NORMAL,       /**< normal, mean a_ns, sd b_ns, truncated at zero */
     DIST_GAMMA,        /**< gamma with mean a_ns and shape k = shape */
     DIST_PARETO,       /**< Pareto with minimum a_ns and tail index shape */
+    DIST_EMPIRICAL,    /**< one of values[0..n_values) at random, uniformly
+                            (observed service times read from a file) */
 } dist_kind;
 
 /** A distribution: kind and parameters (meaning per dist_kind). */
@@ -27,6 +29,8 @@ typedef struct dist_spec {
     int64_t a_ns;  /**< value, minimum, mean or median, ns */
     int64_t b_ns;  /**< uniform maximum or normal standard deviation, ns */
     double shape;  /**< lognormal sigma, gamma shape, Pareto index */
+    const int64_t *values; /**< empirical: the observed values, ns (not owned) */
+    size_t n_values;
 } dist_spec;
 
 /**

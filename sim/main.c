@@ -1,6 +1,6 @@
 /* main.c - the cosim command line. */
 #define _POSIX_C_SOURCE 200809L
-#include "check.h"
+#include "expect.h"
 #include "outdir.h"
 #include "plot.h"
 #include "report.h"
@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #ifndef COSIM_VERSION
 #define COSIM_VERSION "0.1.0"
@@ -128,6 +129,17 @@ static int parse_args(int argc, char **argv, options *o)
             break;
         case OPT_SEED:
         case OPT_RANK: {
+            hist_rank_rule rule;
+            if (c == OPT_SEED && (!*optarg || strspn(optarg, "0123456789") != strlen(optarg) ||
+                                  strlen(optarg) > 19)) {
+                fprintf(stderr, "cosim: --seed %s: expected a whole number such as 42\n", optarg);
+                return -1;
+            }
+            if (c == OPT_RANK && hist_rank_rule_parse(optarg, &rule)) {
+                fprintf(stderr, "cosim: --rank-rule %s: expected nearest_rank, rounded_rank or "
+                                "sorted_index\n", optarg);
+                return -1;
+            }
             int k = c == OPT_SEED ? 0 : 1;
             size_t len = strlen(optarg) + 32;
             free(owned[k]);
@@ -148,9 +160,15 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_NOPLOT:
             o->no_plot = 1;
             break;
-        case OPT_PLOTS:
+        case OPT_PLOTS: {
+            struct stat st;
+            if (stat(optarg, &st) != 0 || !S_ISDIR(st.st_mode)) {
+                fprintf(stderr, "cosim: --plots-dir %s: not a folder\n", optarg);
+                return -1;
+            }
             o->plots_dir = optarg;
             break;
+        }
         case OPT_CHECK:
             o->check = 1;
             break;
@@ -220,7 +238,7 @@ static int write_outputs(outdir *d, const scenario *s, const run_result *r, cons
         CLOSE(plot_write_spectrum_data(f, s, r));
         snprintf(chart, chart_len, "spectrum.%s", plot_format_ext(o->format));
         OPEN("spectrum.gp");
-        CLOSE(plot_write_spectrum_script(f, s, style, "spectrum.dat", chart, o->format));
+        CLOSE(plot_write_spectrum_script(f, s, r, style, "spectrum.dat", chart, o->format));
     }
     return 0;
 fail:
@@ -231,6 +249,61 @@ fail:
 }
 
 static int run(const options *opts);
+
+/* The files cosim writes into an output folder (and may therefore remove
+ * when a later run does not write them again). */
+static int is_cosim_output(const char *name)
+{
+    static const char *const fixed[] = {"summary.json", "spectrum.dat", "spectrum.gp",
+                                        "spectrum.png", "spectrum.svg", "spectrum.pdf", NULL};
+    for (int i = 0; fixed[i]; i++)
+        if (strcmp(name, fixed[i]) == 0)
+            return 1;
+    size_t n = strlen(name);
+    return n > 5 && strcmp(name + n - 5, ".hgrm") == 0 && name[0] != '.';
+}
+
+/* Run gnuplot on the folder's spectrum.gp, writing chart under its
+ * temporary name, then put it in place. 0, or -1 after saying why. */
+static int render_chart(outdir *d, const char *dir, char *chart, plot_format format)
+{
+    char tmp[4200], rel[128];
+    outdir_tmp_file(d, chart, tmp, sizeof tmp);
+    snprintf(rel, sizeof rel, ".%s.tmp", chart);
+    int status = 0;
+    struct stat st;
+    switch (plot_render(dir, "spectrum.gp", rel, &status)) {
+    case PLOT_RENDERED:
+        if (stat(tmp, &st) != 0 || st.st_size == 0) {
+            remove(tmp);
+            fprintf(stderr, "cosim: %s/%s: gnuplot wrote an empty chart (is the disk full?)\n", dir,
+                    chart);
+            chart[0] = '\0';
+            return -1;
+        }
+        if ((format == PLOT_PDF && plot_pdf_clear_date(tmp)) || outdir_rename_into_place(d, chart)) {
+            remove(tmp);
+            fprintf(stderr, "cosim: %s/%s: cannot put the chart in place: %s\n", dir, chart,
+                    strerror(errno));
+            chart[0] = '\0';
+            return -1;
+        }
+        return 0;
+    case PLOT_NO_GNUPLOT:
+        fprintf(stderr, "cosim: gnuplot not found: kept %s/spectrum.gp and spectrum.dat; "
+                        "install gnuplot and run 'gnuplot spectrum.gp' there\n",
+                dir);
+        chart[0] = '\0';
+        return 0;
+    case PLOT_FAILED:
+        remove(tmp);
+        fprintf(stderr, "cosim: gnuplot failed (status %d) on %s/spectrum.gp; no chart written\n",
+                status, dir);
+        chart[0] = '\0';
+        return -1;
+    }
+    return -1;
+}
 
 int main(int argc, char **argv)
 {
@@ -288,7 +361,7 @@ static int run(const options *opts)
     if (o.check) {
         if (!o.quiet)
             putchar('\n');
-        size_t misses = check_run(stdout, stderr, s, &r);
+        size_t misses = expect_check(stdout, stderr, s, &r);
         fflush(stdout);
         if (misses && exit_code == EXIT_OK)
             exit_code = EXIT_CHECK;
@@ -304,45 +377,29 @@ static int run(const options *opts)
         snprintf(dir, sizeof dir, "%s", o.output);
     else
         snprintf(dir, sizeof dir, "out/%s", s->name);
+    if (style_path && plot_spectrum_testers(&r) == 0) {
+        fprintf(stderr, "cosim: no tester recorded a sample: no chart\n");
+        style_path = NULL;
+    }
     outdir *d = NULL;
     char chart[64];
+    int failed = 0;
     if (outdir_open(&d, dir, err, sizeof err) ||
         write_outputs(d, s, &r, &o, style_path, chart, sizeof chart, err, sizeof err) ||
         outdir_commit(d, err, sizeof err)) {
         fprintf(stderr, "cosim: %s; nothing was replaced\n", err);
         exit_code = EXIT_OUTPUT;
-    } else if (chart[0] && !o.no_plot) {
-        char tmp[4200], rel[128];
-        outdir_tmp_file(d, chart, tmp, sizeof tmp);
-        snprintf(rel, sizeof rel, ".%s.tmp", chart);
-        int status = 0;
-        switch (plot_render(dir, "spectrum.gp", rel, &status)) {
-        case PLOT_RENDERED:
-            if ((o.format == PLOT_PDF && plot_pdf_clear_date(tmp)) ||
-                outdir_rename_into_place(d, chart)) {
-                fprintf(stderr, "cosim: %s/%s: cannot rename into place\n", dir, chart);
-                exit_code = EXIT_OUTPUT;
-            }
-            break;
-        case PLOT_NO_GNUPLOT:
-            fprintf(stderr, "cosim: gnuplot not found: kept %s/spectrum.gp and spectrum.dat; "
-                            "install gnuplot and run 'gnuplot spectrum.gp' there\n",
-                    dir);
-            chart[0] = '\0';
-            break;
-        case PLOT_FAILED:
-            remove(tmp);
-            fprintf(stderr, "cosim: gnuplot failed (status %d) on %s/spectrum.gp; no chart written\n",
-                    status, dir);
-            chart[0] = '\0';
+        failed = 1;
+    } else {
+        if (chart[0] && !o.no_plot && render_chart(d, dir, chart, o.format) != 0)
             exit_code = EXIT_OUTPUT;
-            break;
-        }
+        /* a re-run into the same folder leaves nothing of the run before */
+        outdir_remove_stale(d, is_cosim_output);
     }
     if ((exit_code == EXIT_OK || exit_code == EXIT_CHECK) && !o.quiet)
-        printf("\nwrote %s/: summary.json, %zu .hgrm spectra%s%s\n", dir, r.n,
+        printf("\nwrote %s/: summary.json, %zu .hgrm spectr%s%s%s\n", dir, r.n, r.n == 1 ? "um" : "a",
                chart[0] && !o.no_plot ? ", " : "", chart[0] && !o.no_plot ? chart : "");
-    outdir_close(d);
+    outdir_close(d, failed);
     run_result_free(&r);
     scenario_free(s);
     return exit_code;

@@ -2,6 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "outdir.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,10 +18,13 @@ struct outdir {
     int finished[MAX_FILES];
     int committed[MAX_FILES];
     size_t n;
+    char *kept[MAX_FILES]; /* files put in place by outdir_rename_into_place */
+    size_t n_kept;
+    int created;           /* outdir_open made the folder */
 };
 
-/* mkdir -p */
-static int make_dirs(const char *path)
+/* mkdir -p; *created tells whether the last component was made here. */
+static int make_dirs(const char *path, int *created)
 {
     char buf[4096];
     if (strlen(path) >= sizeof buf)
@@ -34,7 +38,10 @@ static int make_dirs(const char *path)
             return -errno;
         *p = '/';
     }
-    if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+    *created = 0;
+    if (mkdir(buf, 0777) == 0)
+        *created = 1;
+    else if (errno != EEXIST)
         return -errno;
     struct stat st;
     if (stat(buf, &st) != 0)
@@ -47,7 +54,8 @@ static int make_dirs(const char *path)
 int outdir_open(outdir **out, const char *dir, char *err, size_t errlen)
 {
     *out = NULL;
-    int rc = make_dirs(dir);
+    int created = 0;
+    int rc = make_dirs(dir, &created);
     if (!rc && access(dir, W_OK | X_OK) != 0)
         rc = -errno;
     if (rc) {
@@ -60,6 +68,7 @@ int outdir_open(outdir **out, const char *dir, char *err, size_t errlen)
         return -ENOMEM;
     }
     snprintf(d->dir, sizeof d->dir, "%s", dir);
+    d->created = created;
     *out = d;
     return 0;
 }
@@ -138,10 +147,36 @@ int outdir_rename_into_place(outdir *d, const char *name)
     char from[4200], to[4200];
     if (rename(outdir_tmp_file(d, name, from, sizeof from), outdir_file(d, name, to, sizeof to)) != 0)
         return -errno;
+    if (d->n_kept < MAX_FILES)
+        d->kept[d->n_kept++] = strdup(name);
     return 0;
 }
 
-void outdir_close(outdir *d)
+int outdir_remove_stale(outdir *d, int (*ours)(const char *name))
+{
+    DIR *dir = opendir(d->dir);
+    if (!dir)
+        return -errno;
+    int removed = 0;
+    struct dirent *e;
+    while ((e = readdir(dir)) != NULL) {
+        if (!ours(e->d_name))
+            continue;
+        int current = 0;
+        for (size_t i = 0; i < d->n_kept && !current; i++)
+            current = d->kept[i] && strcmp(d->kept[i], e->d_name) == 0;
+        if (current)
+            continue;
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%s", d->dir, e->d_name);
+        if (unlink(path) == 0)
+            removed++;
+    }
+    closedir(dir);
+    return removed;
+}
+
+void outdir_close(outdir *d, int failed)
 {
     if (!d)
         return;
@@ -154,6 +189,10 @@ void outdir_close(outdir *d)
         }
         free(d->names[i]);
     }
+    for (size_t i = 0; i < d->n_kept; i++)
+        free(d->kept[i]);
+    if (failed && d->created)
+        rmdir(d->dir); /* only if still empty */
     free(d);
 }
 

@@ -40,8 +40,22 @@ int outdir_finish(outdir *d, FILE *f);
  */
 int outdir_commit(outdir *d, char *err, size_t errlen);
 
-/** Remove the temporary files not yet committed and free d. NULL is a no-op. */
-void outdir_close(outdir *d);
+/**
+ * Remove the temporary files not yet committed and free d; if failed and
+ * outdir_open created the folder, remove it too when it is empty. NULL is a
+ * no-op.
+ */
+void outdir_close(outdir *d, int failed);
+
+/**
+ * Delete the files of an earlier run that this run did not write: every
+ * file in the folder for which ours(name) is true and that was not put in
+ * place through d (a re-run into the same folder leaves no stale spectrum
+ * or .hgrm of a tester since removed). Other files are never touched.
+ *
+ * @return the number of files removed, or a negative errno.
+ */
+int outdir_remove_stale(outdir *d, int (*ours)(const char *name));
 
 /** The folder's path. */
 const char *outdir_path(const outdir *d);

@@ -54,41 +54,64 @@ int plot_find_style(const char *plots_dir, const char *name, char *path, size_t 
     return -ENOENT;
 }
 
+size_t plot_spectrum_testers(const run_result *r)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < r->n; i++)
+        n += hist_count(r->testers[i].hist) > 0;
+    return n;
+}
+
 int plot_write_spectrum_data(FILE *f, const scenario *s, const run_result *r)
 {
     fprintf(f, "# cosim spectrum data for scenario %s (seed %llu, %s rank)\n", s->name,
             (unsigned long long)s->seed, hist_rank_rule_name(s->rank_rule));
-    fprintf(f, "# one block per tester (gnuplot index 0, 1, ...); columns:\n"
-               "# percentile 1/(1-percentile) latency_ms total_count\n");
+    fprintf(f, "# one block per tester with samples (gnuplot index 0, 1, ...); columns:\n"
+               "# percentile 1/(1-percentile) latency_ms total_count\n"
+               "# the last row of a block is the max, placed at 1/(1-p) = n, the rank of\n"
+               "# the last of n samples (the .hgrm's 100%% row, whose x is infinite)\n");
+    size_t block = 0;
     for (size_t i = 0; i < r->n; i++) {
-        fprintf(f, "%s# tester %s\n", i ? "\n\n" : "", s->testers[i].name);
+        const hist *h = r->testers[i].hist;
+        uint64_t n = hist_count(h);
+        if (n == 0)
+            continue; /* nothing to draw */
+        fprintf(f, "%s# tester %s\n", block++ ? "\n\n" : "", s->testers[i].name);
         hist_iter it;
-        hist_iter_init(&it, r->testers[i].hist, s->rank_rule, 5);
+        hist_iter_init(&it, h, s->rank_rule, 5);
+        double last_x = 0;
         while (hist_iter_next(&it)) {
-            if (it.is_final)
+            double x = it.is_final ? (double)n : 1.0 / (1.0 - it.percentile);
+            if (it.is_final && x <= last_x)
                 break;
-            fprintf(f, "%.12f %.2f %.6f %llu\n", it.percentile, 1.0 / (1.0 - it.percentile),
-                    (double)it.value_ns / 1e6, (unsigned long long)it.total_count);
+            fprintf(f, "%.12f %.2f %.6f %llu\n", it.is_final ? 1.0 - 1.0 / (double)n : it.percentile,
+                    x, (double)it.value_ns / 1e6, (unsigned long long)it.total_count);
+            last_x = x;
         }
     }
     fflush(f);
     return ferror(f) ? -EIO : 0;
 }
 
-/* A gnuplot double-quoted string: backslash and quote escaped. */
+/* A gnuplot single-quoted string: the only escape is '' for a quote, and,
+ * unlike double quotes, no `command` substitution happens inside, so text
+ * from a scenario can never run a command. Control characters (which the
+ * scenario reader already refuses) are dropped. */
 static void gp_string(FILE *f, const char *s)
 {
-    fputc('"', f);
+    fputc('\'', f);
     for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', f);
-        fputc(*s, f);
+        if (*s == '\'')
+            fputc('\'', f);
+        if ((unsigned char)*s >= 0x20)
+            fputc(*s, f);
     }
-    fputc('"', f);
+    fputc('\'', f);
 }
 
-int plot_write_spectrum_script(FILE *f, const scenario *s, const char *style_path,
-                               const char *datafile, const char *outfile, plot_format fmt)
+int plot_write_spectrum_script(FILE *f, const scenario *s, const run_result *r,
+                               const char *style_path, const char *datafile, const char *outfile,
+                               plot_format fmt)
 {
     FILE *style = fopen(style_path, "r");
     if (!style)
@@ -107,10 +130,11 @@ int plot_write_spectrum_script(FILE *f, const scenario *s, const char *style_pat
     gp_string(f, s->title);
     fputs("\nchart_subtitle = ", f);
     gp_string(f, sub);
-    fputs("\ntesters = \"", f);
-    for (size_t i = 0; i < s->n_testers; i++)
-        fprintf(f, "%s%s", i ? " " : "", s->testers[i].name); /* names are [A-Za-z0-9_-] */
-    fputs("\"\nif (!exists(\"outfile\")) outfile = ", f);
+    fputs("\ntesters = '", f);
+    for (size_t i = 0, k = 0; i < s->n_testers; i++)
+        if (hist_count(r->testers[i].hist) > 0) /* the blocks of the data file */
+            fprintf(f, "%s%s", k++ ? " " : "", s->testers[i].name); /* names are [A-Za-z0-9_-] */
+    fputs("'\nif (!exists(\"outfile\")) outfile = ", f);
     gp_string(f, outfile);
     fputs("\nif (!exists(\"term\")) term = ", f);
     gp_string(f, plot_format_term(fmt));

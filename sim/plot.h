@@ -39,11 +39,15 @@ int plot_format_parse(const char *name, plot_format *out);
  */
 int plot_find_style(const char *plots_dir, const char *name, char *path, size_t len);
 
+/** How many testers have samples, hence a curve (0: no chart to draw). */
+size_t plot_spectrum_testers(const run_result *r);
+
 /**
- * The spectrum data: one block per tester (gnuplot "index i"), rows
- * "percentile 1/(1-percentile) latency_ms total_count" from the same
- * iteration as the .hgrm files (the final 100% row left out: its x is
- * infinite). Blocks are separated by two blank lines.
+ * The spectrum data: one block per tester with samples (gnuplot "index i"),
+ * rows "percentile 1/(1-percentile) latency_ms total_count" from the same
+ * iteration as the .hgrm files; the final 100% row, whose x is infinite, is
+ * drawn at x = n (the rank of the last of n samples), so every curve ends at
+ * its max. Blocks are separated by two blank lines.
  *
  * @return 0 or -EIO.
  */
@@ -51,7 +55,8 @@ int plot_write_spectrum_data(FILE *f, const scenario *s, const run_result *r);
 
 /**
  * The spectrum script: a preamble defining datafile, chart_title,
- * chart_subtitle, testers (names, space separated), outfile and term
+ * chart_subtitle, testers (names of the testers with samples, space
+ * separated, in block order), outfile and term
  * (unless already defined with gnuplot -e), then the style script's text.
  *
  * @param style_path  the style script (plot_find_style)
@@ -59,8 +64,9 @@ int plot_write_spectrum_data(FILE *f, const scenario *s, const run_result *r);
  * @param outfile     default chart file name, e.g. "spectrum.png"
  * @return 0, -EIO, or -errno if the style cannot be read.
  */
-int plot_write_spectrum_script(FILE *f, const scenario *s, const char *style_path,
-                               const char *datafile, const char *outfile, plot_format fmt);
+int plot_write_spectrum_script(FILE *f, const scenario *s, const run_result *r,
+                               const char *style_path, const char *datafile, const char *outfile,
+                               plot_format fmt);
 
 /** Outcome of plot_render. */
 typedef enum plot_render_status {

@@ -25,10 +25,12 @@ static const char *late_label(const tester_spec *t, char *buf, size_t len)
 {
     switch (t->kind) {
     case TESTER_PACED:
-        snprintf(buf, len, "paced, %s", tester_late_name(t->late));
-        break;
     case TESTER_CORRECTED:
-        snprintf(buf, len, "corrected, %s", tester_late_name(t->late));
+        if (t->users > 1)
+            snprintf(buf, len, "%s, %s, %llu users", tester_kind_name(t->kind), tester_late_name(t->late),
+                     (unsigned long long)t->users);
+        else
+            snprintf(buf, len, "%s, %s", tester_kind_name(t->kind), tester_late_name(t->late));
         break;
     case TESTER_OPEN:
         snprintf(buf, len, "open%s", t->arrivals == TESTER_ARRIVALS_POISSON ? ", poisson" : "");
@@ -55,19 +57,22 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
     fprintf(f, "  percentiles by %s rank; replies after the end %s\n\n",
             hist_rank_rule_name(s->rank_rule), s->drop_in_flight ? "dropped (as wrk2)" : "recorded");
 
-    size_t w = 6;
-    for (size_t i = 0; i < s->n_testers; i++)
+    size_t w = 6, kw = 4;
+    for (size_t i = 0; i < s->n_testers; i++) {
         if (strlen(s->testers[i].name) > w)
             w = strlen(s->testers[i].name);
+        if (strlen(late_label(&s->testers[i], a, sizeof a)) > kw)
+            kw = strlen(a);
+    }
 
     units_format_duration(s->threshold_ns, b, sizeof b);
     snprintf(c, sizeof c, "> %s", b);
-    fprintf(f, "%-*s  %-20s %11s %11s %9s %11s %10s\n", (int)w, "tester", "kind", "planned", "sent",
+    fprintf(f, "%-*s  %-*s %11s %11s %9s %11s %10s\n", (int)w, "tester", (int)kw, "kind", "planned", "sent",
             "in flight", "recorded", c);
     for (size_t i = 0; i < r->n; i++) {
         const tester_result *t = &r->testers[i];
         char p[32], se[32], fl[32], re[32], ov[32];
-        fprintf(f, "%-*s  %-20s %11s %11s %9s %11s %10s\n", (int)w, s->testers[i].name,
+        fprintf(f, "%-*s  %-*s %11s %11s %9s %11s %10s\n", (int)w, s->testers[i].name, (int)kw,
                 late_label(&s->testers[i], a, sizeof a), units_format_count(t->planned, p, sizeof p),
                 units_format_count(t->sent, se, sizeof se),
                 units_format_count(t->in_flight_at_end, fl, sizeof fl),
@@ -82,6 +87,10 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
     fprintf(f, " %9s\n", "max");
     for (size_t i = 0; i < r->n; i++) {
         const hist *h = r->testers[i].hist;
+        if (hist_count(h) == 0) {
+            fprintf(f, "%-*s  %9s  (no samples recorded)\n", (int)w, s->testers[i].name, "-");
+            continue;
+        }
         fprintf(f, "%-*s  %9s", (int)w, s->testers[i].name,
                 units_format_duration((int64_t)(hist_mean(h) + 0.5), a, sizeof a));
         for (size_t k = 0; k < N_TABLE; k++)
@@ -143,16 +152,24 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
                 "      \"in_flight_at_end\": %llu,\n",
                 (unsigned long long)x->planned, (unsigned long long)x->sent,
                 (unsigned long long)hist_count(h), (unsigned long long)x->in_flight_at_end);
-        fprintf(f,
-                "      \"min_ns\": %lld,\n      \"max_ns\": %lld,\n      \"mean_ns\": %.3f,\n"
-                "      \"stddev_ns\": %.3f,\n      \"threshold_ns\": %lld,\n"
-                "      \"over_threshold\": %llu,\n",
-                (long long)hist_min(h), (long long)hist_max(h), hist_mean(h), hist_stddev(h),
+        if (hist_count(h) == 0) /* no samples: no statistics, rather than zeros */
+            fputs("      \"min_ns\": null,\n      \"max_ns\": null,\n      \"mean_ns\": null,\n"
+                  "      \"stddev_ns\": null,\n", f);
+        else
+            fprintf(f,
+                    "      \"min_ns\": %lld,\n      \"max_ns\": %lld,\n      \"mean_ns\": %.3f,\n"
+                    "      \"stddev_ns\": %.3f,\n",
+                    (long long)hist_min(h), (long long)hist_max(h), hist_mean(h), hist_stddev(h));
+        fprintf(f, "      \"threshold_ns\": %lld,\n      \"over_threshold\": %llu,\n",
                 (long long)s->threshold_ns, (unsigned long long)x->over_threshold);
         fputs("      \"percentiles_ns\": {", f);
-        for (size_t k = 0; k < report_n_percentiles; k++)
-            fprintf(f, "%s\"%s\": %lld", k ? ", " : "", report_percentiles[k],
-                    (long long)percentile_of(h, s->rank_rule, report_percentiles[k]));
+        for (size_t k = 0; k < report_n_percentiles; k++) {
+            fprintf(f, "%s\"%s\": ", k ? ", " : "", report_percentiles[k]);
+            if (hist_count(h) == 0)
+                fputs("null", f);
+            else
+                fprintf(f, "%lld", (long long)percentile_of(h, s->rank_rule, report_percentiles[k]));
+        }
         fputs("}\n    }", f);
     }
     fputs("\n  ]\n}\n", f);

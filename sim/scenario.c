@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 /* ---- phase 1: the raw entries, each with its line ---------------------- */
@@ -140,6 +141,34 @@ static entry *add_entry(parser *p, const char *section, const char *key, const c
     return e;
 }
 
+/* Whether s is valid UTF-8 (RFC 3629: no overlongs, no surrogates, at most
+ * U+10FFFF); *bad receives the offset of the first bad byte. */
+static int utf8_valid(const char *str, size_t *bad)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t i = 0;
+    while (s[i]) {
+        unsigned c = s[i];
+        size_t n = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : 9;
+        if (n == 9 || (n == 1 && c < 0xC2) || (n == 3 && c > 0xF4)) {
+            *bad = i;
+            return 0;
+        }
+        for (size_t k = 1; k <= n; k++)
+            if ((s[i + k] & 0xC0) != 0x80) {
+                *bad = i;
+                return 0;
+            }
+        if ((n == 2 && c == 0xE0 && s[i + 1] < 0xA0) || (n == 2 && c == 0xED && s[i + 1] >= 0xA0) ||
+            (n == 3 && c == 0xF0 && s[i + 1] < 0x90) || (n == 3 && c == 0xF4 && s[i + 1] >= 0x90)) {
+            *bad = i;
+            return 0;
+        }
+        i += n + 1;
+    }
+    return 1;
+}
+
 /* inih reader: one line per call, so p->line is the line of every handler
  * call (inih's own count agrees). Refuses binary input and overlong lines
  * rather than letting inih split them. */
@@ -165,6 +194,15 @@ static char *reader(char *str, int num, void *stream)
     p->line++;
     if (str[n - 1] != '\n' && n == num - 1 && (c = getc(p->f)) != EOF && c != '\n') {
         fail(p, "%s:%d: line longer than %d characters", p->path, p->line, num - 2);
+        return NULL;
+    }
+    if (p->line == 1 && (unsigned char)str[0] == 0xEF && (unsigned char)str[1] == 0xBB &&
+        (unsigned char)str[2] == 0xBF)
+        memmove(str, str + 3, (size_t)n - 2); /* a UTF-8 byte order mark: skip it */
+    size_t bad_at;
+    if (!utf8_valid(str, &bad_at)) {
+        fail(p, "%s:%d: not valid UTF-8 (byte 0x%02x at column %zu); save the file as UTF-8",
+             p->path, p->line, (unsigned char)str[bad_at], bad_at + 1);
         return NULL;
     }
     p->line_indented = (str[0] == ' ' || str[0] == '\t');
@@ -197,6 +235,9 @@ static int handler(void *user, const char *section, const char *name, const char
     parser *p = user;
     if (p->failed || p->oom)
         return 0;
+    char secbuf[256];
+    snprintf(secbuf, sizeof secbuf, "%s", section);
+    section = trim(secbuf); /* "[tester a ]" is [tester a], as the reader saw it */
     if (!*section) {
         fail(p, "%s:%d: key '%s' outside any section; put it under [scenario], [service], "
                 "[stall NAME] or [tester NAME]",
@@ -206,6 +247,12 @@ static int handler(void *user, const char *section, const char *name, const char
     entry *e = find_entry(p, section, name);
     if (e && p->line_indented && e->line > 0) {
         /* an indented continuation line of a multi-line value */
+        if (strchr(value, '=')) {
+            fail(p, "%s:%d: this indented line continues the value of '%s' above; if it is a key "
+                    "of its own, remove the indentation",
+                 p->path, p->line, name);
+            return 0;
+        }
         size_t len = strlen(e->value) + strlen(value) + 2;
         char *v = malloc(len);
         if (!v) {
@@ -254,7 +301,24 @@ static int apply_set(parser *p, const char *arg)
     char valbuf[1024];
     snprintf(valbuf, sizeof valbuf, "%s", eq + 1);
     char *value = trim(valbuf);
+    for (const char *q = value; *q; q++)
+        if ((unsigned char)*q < 0x20 || *q == 0x7f) {
+            fail(p, "--set %s.%s: the value holds a control character (a newline?)", section, key);
+            return -1;
+        }
+    size_t bad_at;
+    if (!utf8_valid(value, &bad_at)) {
+        fail(p, "--set %s.%s: the value is not valid UTF-8", section, key);
+        return -1;
+    }
     entry *e = find_entry(p, section, key);
+    if (e && !*value) { /* "--set service.time=" removes the key */
+        free(e->section);
+        free(e->key);
+        free(e->value);
+        *e = p->e[--p->n_e];
+        return 0;
+    }
     if (e) {
         char *v = xstrdup(p, value);
         if (!v)
@@ -290,8 +354,20 @@ static const char *where(const ctx *c, const entry *e, char *buf, size_t len)
 
 static void bad_value(ctx *c, const entry *e, const char *why)
 {
-    char w[512];
-    fail(c->p, "%s: [%s] %s = %s: %s", where(c, e, w, sizeof w), e->section, e->key, e->value, why);
+    char w[512], v[80];
+    if (strlen(e->value) > 60)
+        snprintf(v, sizeof v, "%.57s...", e->value);
+    else
+        snprintf(v, sizeof v, "%s", e->value);
+    const char *hint = "";
+    if (strstr(e->value, " #"))
+        hint = " (comments after a value start with ';', not '#')";
+    else if (strpbrk(e->value, "eE") && strpbrk(e->value, "0123456789") &&
+             (strstr(e->value, "e+") || strstr(e->value, "e-") || strstr(e->value, "e1") ||
+              strstr(e->value, "e2") || strstr(e->value, "e3") || strstr(e->value, "e6") ||
+              strstr(e->value, "e9")))
+        hint = " (write numbers out: 1000 rather than 1e3)";
+    fail(c->p, "%s: [%s] %s = %s: %s%s", where(c, e, w, sizeof w), e->section, e->key, v, why, hint);
 }
 
 static void section_fail(ctx *c, const char *fmt, ...)
@@ -442,8 +518,13 @@ static int do_scenario(ctx *c)
         }
         snprintf(s->name, sizeof s->name, "%s", e->value);
     }
-    if ((e = get(c, "title")))
+    if ((e = get(c, "title"))) {
+        if (strlen(e->value) > 100) {
+            bad_value(c, e, "a title is at most 100 characters, so that it fits the chart");
+            return -1;
+        }
         snprintf(s->title, sizeof s->title, "%s", e->value);
+    }
     if (!need(c, "duration", "100s") || get_duration(c, "duration", &s->duration_ns, 0) < 0)
         return -1;
     int v;
@@ -476,15 +557,25 @@ static int do_scenario(ctx *c)
                            "in_flight_at_end, sub_bucket_bits, generator, max_requests");
 }
 
+/* A growing array of int64 values read from a data file. */
+typedef struct vec64 {
+    int64_t *v;
+    size_t n, cap;
+} vec64;
+static void scenario_relative(const ctx *c, const char *name, char *out, size_t len);
+static int read_data_file(ctx *c, entry *e, const char *path,
+                          int (*fn)(ctx *c, const char *path, int line, char *text, void *arg), void *arg);
+static int empirical_line(ctx *c, const char *path, int line, char *text, void *arg);
+
 /* The keys of a distribution, by kind: prefix lets [tester] use
  * think_distribution, think_mean, ... */
 static int do_distribution(ctx *c, dist_spec *d, const char *prefix, const char **allowed)
 {
     static const char *const kinds[] = {"constant", "uniform", "exponential", "lognormal",
-                                        "normal", "gamma", "pareto", NULL};
+                                        "normal", "gamma", "pareto", "empirical", NULL};
     static const char *const keys[] = {
         "time", "min, max", "mean", "median, sigma", "mean, stddev", "mean, shape",
-        "minimum, shape"};
+        "minimum, shape", "file"};
     char k[64];
     int v = 0, rc;
     snprintf(k, sizeof k, "%sdistribution", prefix);
@@ -528,6 +619,32 @@ static int do_distribution(ctx *c, dist_spec *d, const char *prefix, const char 
         if (!need(c, KEY("shape"), "1.5") || get_number(c, KEY("shape"), &d->shape, 1e-6, 1e6) < 0)
             return -1;
         break;
+    case DIST_EMPIRICAL: {
+        if (*prefix) {
+            section_fail(c, "an empirical distribution is accepted for [service] only");
+            return -1;
+        }
+        if (!need(c, "file", "service_times.txt"))
+            return -1;
+        entry *e = get(c, "file");
+        char path[4096];
+        scenario_relative(c, e->value, path, sizeof path);
+        vec64 x = {0};
+        if (read_data_file(c, e, path, empirical_line, &x) < 0) {
+            free(x.v);
+            return -1;
+        }
+        if (x.n == 0) {
+            free(x.v);
+            bad_value(c, e, "the file holds no service time");
+            return -1;
+        }
+        free(c->s->service_values);
+        c->s->service_values = x.v;
+        d->values = x.v;
+        d->n_values = x.n;
+        break;
+    }
     }
 #undef REQ_DUR
 #undef KEY
@@ -663,17 +780,174 @@ static int parse_ranges(ctx *c, entry *e, stall_spec *st)
     return 0;
 }
 
+/* The path of a file a scenario names, relative to the scenario's folder. */
+static void scenario_relative(const ctx *c, const char *name, char *out, size_t len)
+{
+    if (name[0] == '/') {
+        snprintf(out, len, "%s", name);
+        return;
+    }
+    const char *slash = strrchr(c->p->path, '/');
+    if (!slash)
+        snprintf(out, len, "%s", name);
+    else
+        snprintf(out, len, "%.*s/%s", (int)(slash - c->p->path), c->p->path, name);
+}
+
+/* Read a data file line by line: blank lines and lines starting with '#'
+ * are skipped; each other line (blanks trimmed) goes to fn, which returns 0
+ * or sets the message (with path:line) and returns -1. */
+static int read_data_file(ctx *c, entry *e, const char *path,
+                          int (*fn)(ctx *c, const char *path, int line, char *text, void *arg), void *arg)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        char msg[600];
+        snprintf(msg, sizeof msg, "cannot read %s: %s", path, strerror(errno));
+        bad_value(c, e, msg);
+        return -1;
+    }
+    char buf[512];
+    int line = 0, rc = 0;
+    while (!rc && fgets(buf, sizeof buf, f)) {
+        line++;
+        if (!strchr(buf, '\n') && !feof(f)) {
+            fail(c->p, "%s:%d: line too long (data files hold one short value per line)", path, line);
+            rc = -1;
+            break;
+        }
+        char *t = trim(buf);
+        if (!*t || *t == '#')
+            continue;
+        rc = fn(c, path, line, t, arg);
+    }
+    if (!rc && ferror(f)) {
+        fail(c->p, "%s: read error", path);
+        rc = -1;
+    }
+    fclose(f);
+    return rc;
+}
+
+static int vec64_push(ctx *c, vec64 *x, int64_t a)
+{
+    if (x->n == x->cap) {
+        size_t cap = x->cap ? 2 * x->cap : 64;
+        int64_t *nv = realloc(x->v, cap * sizeof *nv);
+        if (!nv) {
+            c->p->oom = 1;
+            return -1;
+        }
+        x->v = nv;
+        x->cap = cap;
+    }
+    x->v[x->n++] = a;
+    return 0;
+}
+
+/* One observed service time per line, with its unit: "105us". */
+static int empirical_line(ctx *c, const char *path, int line, char *text, void *arg)
+{
+    int64_t ns;
+    const char *why;
+    if (units_parse_duration(text, &ns, &why)) {
+        fail(c->p, "%s:%d: '%s': %s (one duration per line, e.g. 105us)", path, line, text, why);
+        return -1;
+    }
+    return vec64_push(c, arg, ns);
+}
+
+/* "start,length" with units: "2.5s,500ms" (a header "start,length" is allowed). */
+static int window_line(ctx *c, const char *path, int line, char *text, void *arg)
+{
+    vec64 *x = arg;
+    if (x->n == 0 && strcmp(text, "start,length") == 0)
+        return 0;
+    char *comma = strchr(text, ',');
+    int64_t a, b;
+    const char *why = "expected start,length such as 2.5s,500ms";
+    if (!comma || (*comma = '\0', units_parse_duration(text, &a, &why)) ||
+        units_parse_duration(comma + 1, &b, &why)) {
+        if (comma)
+            *comma = ',';
+        fail(c->p, "%s:%d: '%s': %s", path, line, text, why);
+        return -1;
+    }
+    if (b == 0) {
+        fail(c->p, "%s:%d: a stall of length 0", path, line);
+        return -1;
+    }
+    if (vec64_push(c, x, a) || vec64_push(c, x, a + b) || vec64_push(c, x, line))
+        return -1;
+    return 0;
+}
+
 static int do_stall(ctx *c, const char *name)
 {
-    static const char *const kinds[] = {"periodic", "windows", "requests", NULL};
+    static const char *const kinds[] = {"periodic", "windows", "requests", "random", "file", NULL};
     scenario *s = c->s;
     stall_spec *st = &s->stalls[s->n_stalls++];
     snprintf(st->name, sizeof st->name, "%s", name);
     int v = 0;
     if (!need(c, "kind", "periodic") || get_choice(c, "kind", kinds, &v) < 0)
         return -1;
+    if (v == 4) { /* windows from a CSV of start,length */
+        st->kind = STALL_WINDOWS;
+        if (!need(c, "file", "pauses.csv"))
+            return -1;
+        entry *e = get(c, "file");
+        char path[4096];
+        scenario_relative(c, e->value, path, sizeof path);
+        vec64 x = {0};
+        if (read_data_file(c, e, path, window_line, &x) < 0) {
+            free(x.v);
+            return -1;
+        }
+        st->n_windows = x.n / 3;
+        st->windows = calloc(st->n_windows ? st->n_windows : 1, sizeof *st->windows);
+        if (!st->windows) {
+            free(x.v);
+            c->p->oom = 1;
+            return -1;
+        }
+        for (size_t i = 0; i < st->n_windows; i++) {
+            st->windows[i].start_ns = x.v[3 * i];
+            st->windows[i].end_ns = x.v[3 * i + 1];
+        }
+        if (st->n_windows == 0) {
+            free(x.v);
+            bad_value(c, e, "the file holds no start,length line");
+            return -1;
+        }
+        size_t bad;
+        if (stall_windows_normalise(st->windows, st->n_windows, &bad)) {
+            /* find the offending line by its start */
+            int line = 0;
+            for (size_t i = 0; i < st->n_windows; i++)
+                if (x.v[3 * i] == st->windows[bad].start_ns)
+                    line = (int)x.v[3 * i + 2];
+            fail(c->p, "%s:%d: this stall overlaps another; merge them", path, line);
+            free(x.v);
+            return -1;
+        }
+        free(x.v);
+        return check_unused(c, "a file stall takes kind, file");
+    }
     st->kind = (stall_kind)v;
     switch (st->kind) {
+    case STALL_RANDOM: {
+        if (!need(c, "every", "5s") || get_duration(c, "every", &st->mean_gap_ns, 0) < 0)
+            return -1;
+        const char *allowed;
+        if (do_distribution(c, &st->length_dist, "length_", &allowed) < 0)
+            return -1;
+        if (st->length_dist.kind == DIST_EMPIRICAL) {
+            section_fail(c, "length_distribution = empirical is not supported here");
+            return -1;
+        }
+        return check_unused(c, "a random stall takes kind, every, length_distribution and its "
+                               "length_ parameters (e.g. length_mean)");
+    }
     case STALL_PERIODIC:
         if (!need(c, "length", "10ms") || get_duration(c, "length", &st->length_ns, 0) < 0)
             return -1;
@@ -984,8 +1258,9 @@ static int interpret(parser *p, scenario *s)
             return -1;
         if (type == 3) {
             for (size_t j = 0; j < s->n_testers; j++)
-                if (strcmp(s->testers[j].name, arg) == 0) {
-                    section_fail(&c, "a tester named '%s' exists already", arg);
+                if (strcasecmp(s->testers[j].name, arg) == 0) {
+                    section_fail(&c, "a tester named '%s' exists already (names differ by more than "
+                                     "case: they name files)", s->testers[j].name);
                     return -1;
                 }
             if (do_tester(&c, arg) < 0)
@@ -1014,7 +1289,16 @@ static int interpret(parser *p, scenario *s)
         double expected;
         if (t->kind == TESTER_CLOSED) {
             double cycle = dist_mean_ns(&s->service) + (t->has_think ? dist_mean_ns(&t->think) : 0);
-            expected = cycle > 0 ? (double)t->users * (double)s->duration_ns / cycle : INFINITY;
+            if (!(cycle > 0)) {
+                char name[64];
+                snprintf(name, sizeof name, "tester %s", t->name);
+                c.sec = find_section(p, name);
+                section_fail(&c, "a closed tester against a zero service time, with no think time, "
+                                 "would send without end; give [service] a time above zero or add "
+                                 "think_distribution");
+                return -1;
+            }
+            expected = (double)t->users * (double)s->duration_ns / cycle;
         } else if (t->kind == TESTER_OPEN && t->arrivals == TESTER_ARRIVALS_POISSON) {
             expected = (double)s->duration_ns * (double)t->interval.den / (double)t->interval.num_ns;
         } else {
@@ -1073,6 +1357,7 @@ void scenario_free(scenario *s)
     free(s->stalls);
     free(s->testers);
     free(s->expects);
+    free(s->service_values);
     free(s);
 }
 

@@ -83,6 +83,7 @@ typedef struct scenario {
     size_t n_stalls;
     tester_spec *testers;
     size_t n_testers;
+    int64_t *service_values;  /**< empirical service times (owned) */
     expect_item *expects;     /**< [expect TESTER] lines, in file order */
     size_t n_expects;
 } scenario;

@@ -3,17 +3,33 @@
 #include "rng.h"
 
 #include <errno.h>
+#include <gsl/gsl_randist.h>
+#include <math.h>
 #include <stdlib.h>
+
+/* Walking state of one stall. Committed submissions move forward in time,
+ * so they use cursors; probes (server_probe) must not disturb them and
+ * search instead. */
+typedef struct stall_state {
+    size_t cursor;          /* windows: next window; requests: next range;
+                               random: next generated window */
+    stall_window cached;    /* periodic: the window found last (end 0: none) */
+    stall_window *gen;      /* random: the windows generated so far */
+    size_t n_gen, cap_gen, first_gen; /* gen[first_gen..n_gen) are kept */
+    int64_t next_start;     /* random: start of the next window to generate */
+    gsl_rng *rng;           /* random: RNG_STALLS stream */
+} stall_state;
 
 struct server {
     dist_spec service;
     const stall_spec *stalls;
     size_t n_stalls;
-    size_t *cursor;  /* per stall: next window (windows) or range (requests) */
-    stall_window *cached; /* per periodic stall: the window found last (end 0: none) */
+    stall_state *st;
     gsl_rng *rng;
-    uint64_t k;      /* index of the next request */
-    int64_t free_at; /* reply time of the last request submitted */
+    uint64_t k;       /* index of the next request */
+    int64_t free_at;  /* reply time of the last request submitted */
+    int64_t busy_ns;  /* work done (service and request stalls), ns */
+    int oom;
 };
 
 int server_new(server **out, const server_config *cfg)
@@ -25,15 +41,21 @@ int server_new(server **out, const server_config *cfg)
     s->service = cfg->service;
     s->stalls = cfg->stalls;
     s->n_stalls = cfg->n_stalls;
-    s->cursor = calloc(cfg->n_stalls ? cfg->n_stalls : 1, sizeof *s->cursor);
-    s->cached = calloc(cfg->n_stalls ? cfg->n_stalls : 1, sizeof *s->cached);
-    if (!s->cursor || !s->cached) {
-        free(s->cursor);
-        free(s->cached);
+    s->st = calloc(cfg->n_stalls ? cfg->n_stalls : 1, sizeof *s->st);
+    if (!s->st) {
         free(s);
         return -ENOMEM;
     }
     int rc = rng_new(&s->rng, cfg->generator, cfg->seed, RNG_SERVICE);
+    for (size_t i = 0; !rc && i < s->n_stalls; i++) {
+        if (s->stalls[i].kind != STALL_RANDOM)
+            continue;
+        /* every random stall has its own stream: RNG_STALLS + its index */
+        rc = rng_new(&s->st[i].rng, cfg->generator, cfg->seed + i * 0x100000001ull, RNG_STALLS);
+        if (!rc)
+            s->st[i].next_start = (int64_t)llround(gsl_ran_exponential(s->st[i].rng,
+                                                                       (double)s->stalls[i].mean_gap_ns));
+    }
     if (rc) {
         server_free(s);
         return rc;
@@ -47,32 +69,122 @@ void server_free(server *s)
     if (!s)
         return;
     rng_free(s->rng);
-    free(s->cursor);
-    free(s->cached);
+    for (size_t i = 0; i < s->n_stalls; i++) {
+        rng_free(s->st[i].rng);
+        free(s->st[i].gen);
+    }
+    free(s->st);
     free(s);
 }
 
+/* Generate the next window of a random stall. 0, or -ENOMEM. */
+static int random_generate(server *s, size_t i)
+{
+    stall_state *x = &s->st[i];
+    const stall_spec *sp = &s->stalls[i];
+    if (x->n_gen == x->cap_gen) {
+        /* drop what the committed cursor has passed before growing */
+        if (x->first_gen > 0 && x->first_gen >= x->n_gen / 2) {
+            size_t keep = x->n_gen - x->first_gen;
+            for (size_t j = 0; j < keep; j++)
+                x->gen[j] = x->gen[x->first_gen + j];
+            x->cursor -= x->first_gen;
+            x->n_gen = keep;
+            x->first_gen = 0;
+        } else {
+            size_t cap = x->cap_gen ? 2 * x->cap_gen : 16;
+            stall_window *g = realloc(x->gen, cap * sizeof *g);
+            if (!g)
+                return -ENOMEM;
+            x->gen = g;
+            x->cap_gen = cap;
+        }
+    }
+    stall_window w;
+    w.start_ns = x->next_start;
+    w.end_ns = w.start_ns + dist_draw_ns(&sp->length_dist, x->rng);
+    x->gen[x->n_gen++] = w;
+    x->next_start += (int64_t)llround(gsl_ran_exponential(x->rng, (double)sp->mean_gap_ns));
+    return 0;
+}
+
+/* Random windows are generated in order of start; several may overlap. The
+ * first generated window (from index *c) that ends after t; the server's
+ * union semantics come from the caller's loop. 0 if out of memory. */
+static int random_next(server *s, size_t i, size_t *c, int64_t t, stall_window *out)
+{
+    stall_state *x = &s->st[i];
+    for (;;) {
+        while (*c < x->n_gen && x->gen[*c].end_ns <= t)
+            (*c)++;
+        if (*c < x->n_gen) {
+            *out = x->gen[*c];
+            /* a later window may start before this one ends and end earlier:
+             * the earliest start among those ending after t is this one,
+             * since starts are generated in order */
+            return 1;
+        }
+        if (random_generate(s, i)) {
+            s->oom = 1;
+            return 0;
+        }
+    }
+}
+
+/* First window of a sorted disjoint list ending after t (binary search). */
+static const stall_window *search_windows(const stall_spec *st, int64_t t)
+{
+    size_t lo = 0, hi = st->n_windows;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (st->windows[mid].end_ns <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < st->n_windows ? &st->windows[lo] : NULL;
+}
+
 /* The earliest-starting window, over all stop-the-world stalls, among those
- * that end after t. Returns 0 if there is none. t never decreases between
- * calls on one server, so explicit lists are walked with a cursor. */
-static int next_window(server *s, int64_t t, stall_window *out)
+ * that end after t; 0 if there is none. commit: t never decreases between
+ * committed calls, so cursors advance; a probe searches without moving them. */
+static int next_window(server *s, int64_t t, stall_window *out, int commit)
 {
     int found = 0;
     for (size_t i = 0; i < s->n_stalls; i++) {
         const stall_spec *st = &s->stalls[i];
+        stall_state *x = &s->st[i];
         stall_window w = {0, 0};
         if (st->kind == STALL_PERIODIC) {
-            /* the window found last still ends after t most of the time */
-            if (s->cached[i].end_ns <= t)
-                s->cached[i] = stall_periodic_next(st, t);
-            w = s->cached[i];
+            if (!commit) {
+                w = stall_periodic_next(st, t);
+            } else {
+                /* the window found last still ends after t most of the time */
+                if (x->cached.end_ns <= t)
+                    x->cached = stall_periodic_next(st, t);
+                w = x->cached;
+            }
         } else if (st->kind == STALL_WINDOWS) {
-            size_t *c = &s->cursor[i];
-            while (*c < st->n_windows && st->windows[*c].end_ns <= t)
-                (*c)++;
-            if (*c == st->n_windows)
+            if (commit) {
+                while (x->cursor < st->n_windows && st->windows[x->cursor].end_ns <= t)
+                    x->cursor++;
+                if (x->cursor == st->n_windows)
+                    continue;
+                w = st->windows[x->cursor];
+            } else {
+                const stall_window *f = search_windows(st, t);
+                if (!f)
+                    continue;
+                w = *f;
+            }
+        } else if (st->kind == STALL_RANDOM) {
+            size_t c = x->cursor;
+            if (!random_next(s, i, &c, t, &w))
                 continue;
-            w = st->windows[*c];
+            if (commit) {
+                x->cursor = c;
+                x->first_gen = c;
+            }
         } else {
             continue;
         }
@@ -84,13 +196,13 @@ static int next_window(server *s, int64_t t, stall_window *out)
     return found;
 }
 
-int64_t server_work_until(server *s, int64_t t, int64_t work)
+static int64_t work_until(server *s, int64_t t, int64_t work, int commit)
 {
     stall_window w = {0, 0};
     /* Walk the windows ahead of t: inside one, jump to its end; before one,
-     * do the work that fits before it starts. Overlapping windows of
-     * different stalls are handled by the loop (their union stops work). */
-    while (next_window(s, t, &w)) {
+     * do the work that fits before it starts. Overlapping windows are
+     * handled by the loop (their union stops work). */
+    while (next_window(s, t, &w, commit)) {
         if (w.start_ns <= t) {
             t = w.end_ns;
             continue;
@@ -103,6 +215,11 @@ int64_t server_work_until(server *s, int64_t t, int64_t work)
     return t + work;
 }
 
+int64_t server_work_until(server *s, int64_t t, int64_t work)
+{
+    return work_until(s, t, work, 1);
+}
+
 /* Extra work of request k from the request stalls; k increases by one per
  * call, so each list is walked with a cursor. */
 static int64_t request_extra(server *s, uint64_t k)
@@ -112,7 +229,7 @@ static int64_t request_extra(server *s, uint64_t k)
         const stall_spec *st = &s->stalls[i];
         if (st->kind != STALL_REQUESTS)
             continue;
-        size_t *c = &s->cursor[i];
+        size_t *c = &s->st[i].cursor;
         while (*c < st->n_ranges && st->ranges[*c].last < k)
             (*c)++;
         if (*c < st->n_ranges && st->ranges[*c].first <= k)
@@ -125,9 +242,16 @@ int64_t server_submit(server *s, int64_t arrival_ns)
 {
     int64_t work = dist_draw_ns(&s->service, s->rng) + request_extra(s, s->k);
     s->k++;
+    s->busy_ns += work;
     int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at;
     s->free_at = server_work_until(s, start, work);
     return s->free_at;
+}
+
+int64_t server_probe(server *s, int64_t t_ns, int64_t work_ns)
+{
+    int64_t start = t_ns > s->free_at ? t_ns : s->free_at;
+    return work_until(s, start, work_ns, 0);
 }
 
 uint64_t server_requests(const server *s)
@@ -138,4 +262,14 @@ uint64_t server_requests(const server *s)
 int64_t server_free_at(const server *s)
 {
     return s->free_at;
+}
+
+int64_t server_busy_ns(const server *s)
+{
+    return s->busy_ns;
+}
+
+int server_failed(const server *s)
+{
+    return s->oom ? -ENOMEM : 0;
 }

@@ -57,6 +57,22 @@ int64_t server_submit(server *s, int64_t arrival_ns);
  */
 int64_t server_work_until(server *s, int64_t start_ns, int64_t work_ns);
 
+/**
+ * What a request arriving at t_ns with work_ns of work would get as its
+ * reply, given everything submitted so far, without submitting it: the
+ * server's virtual waiting time plus the work, stalls included. Probes may
+ * come in any time order relative to one another, but t_ns must not be
+ * before the last submitted arrival (the engine interleaves them in time).
+ */
+int64_t server_probe(server *s, int64_t t_ns, int64_t work_ns);
+
+/** Work done so far (service times and request stalls), ns: divided by the
+ *  elapsed time, the utilisation. */
+int64_t server_busy_ns(const server *s);
+
+/** 0, or -ENOMEM if generating random stalls ran out of memory. */
+int server_failed(const server *s);
+
 /** Number of requests submitted so far (the next request's index k). */
 uint64_t server_requests(const server *s);
 

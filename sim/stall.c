@@ -70,6 +70,13 @@ char *stall_describe(const stall_spec *s, char *buf, size_t len)
         else
             snprintf(buf, len, "%zu windows", s->n_windows);
         break;
+    case STALL_RANDOM: {
+        char d[96];
+        snprintf(buf, len, "random, every %s on average, %s",
+                 units_format_duration_exact(s->mean_gap_ns, a, sizeof a),
+                 dist_describe(&s->length_dist, d, sizeof d));
+        break;
+    }
     case STALL_REQUESTS:
         units_format_duration_exact(s->extra_ns, a, sizeof a);
         if (s->n_ranges == 1 && s->ranges[0].first == s->ranges[0].last)

@@ -14,6 +14,8 @@
 #ifndef COSIM_STALL_H
 #define COSIM_STALL_H
 
+#include "dist.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -21,6 +23,9 @@ typedef enum stall_kind {
     STALL_PERIODIC = 0, /**< length_ns every period_ns from first_ns */
     STALL_WINDOWS,      /**< the explicit windows[] */
     STALL_REQUESTS,     /**< requests in ranges[] need extra_ns more work */
+    STALL_RANDOM,       /**< windows arriving as a Poisson process: mean gap
+                             mean_gap_ns between starts, lengths from
+                             length_dist (drawn on the RNG_STALLS stream) */
 } stall_kind;
 
 /** A stop-the-world window [start_ns, end_ns). */
@@ -44,6 +49,8 @@ typedef struct stall_spec {
     stall_range *ranges;  /**< requests: sorted by first, disjoint */
     size_t n_ranges;
     int64_t extra_ns;     /**< requests: extra work per stalled request */
+    int64_t mean_gap_ns;  /**< random: mean time between window starts */
+    dist_spec length_dist; /**< random: window lengths */
 } stall_spec;
 
 /**

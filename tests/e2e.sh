@@ -61,9 +61,11 @@ cli)
     expect_exit 2 "--set rank_rule: expected SECTION.KEY=VALUE" --set rank_rule scenarios/one_stall.ini
     expect_exit 3 "cannot read the scenario" "$work/missing.ini"
     expect_exit 3 "is a directory" scenarios
-    expect_exit 3 "[scenario] rank_rule = median" --rank-rule median scenarios/one_stall.ini -o "$work/x"
+    expect_exit 2 "--rank-rule median: expected nearest_rank" --rank-rule median scenarios/one_stall.ini
+    expect_exit 3 "[scenario] rank_rule = median" --set scenario.rank_rule=median scenarios/one_stall.ini -o "$work/x"
     [ -e "$work/x" ] && fail "a failed scenario created its output folder"
-    expect_exit 3 "[scenario] seed = -1" --seed -1 scenarios/one_stall.ini
+    expect_exit 2 "--seed -1: expected a whole number" --seed -1 scenarios/one_stall.ini
+    expect_exit 2 "--plots-dir /nonexistent: not a folder" --plots-dir /nonexistent scenarios/one_stall.ini
     printf '[scenario]\nduration = 2s\n[service]\ndistribution = constant\ntime = 7\n' >"$work/bad.ini"
     expect_exit 3 "bad.ini:5: [service] time = 7: a duration needs a unit" "$work/bad.ini"
     printf '[scenario]\nduration = 100000s\nmax_requests = 1000\n[service]\ndistribution = constant\ntime = 1us\n[tester c]\nkind = closed\n' >"$work/big.ini"
@@ -85,6 +87,33 @@ cli)
         >"$work/nr.txt" || fail "--set run"
     grep -q "percentiles by nearest_rank rank" "$work/nr.txt" || fail "rank rule not in the report"
     grep -q '"rank_rule": "nearest_rank"' "$work/nr/summary.json" || fail "rank rule not in JSON"
+    # scenario text never runs as a gnuplot command (backticks, quotes)
+    "$cosim" -q scenarios/one_stall.ini -o "$work/inj" --set "scenario.title=a \`touch $work/pwned\` it's" \
+        || fail "title with backticks: exit $?"
+    [ -e "$work/pwned" ] && fail "a backtick in the title ran a command"
+    expect_exit 2 "--set scenario.title: the value holds a control character" scenarios/one_stall.ini --set "scenario.title=$(printf 'a\nb')"
+    # a re-run into the same folder leaves nothing stale
+    "$cosim" -q scenarios/stall_per_second.ini -o "$work/re" --no-plot --set scenario.duration=1s || fail "re 1"
+    "$cosim" -q scenarios/one_stall.ini -o "$work/re" --no-plot || fail "re 2"
+    [ -e "$work/re/paced.hgrm" ] && fail "stale paced.hgrm left from the run before"
+    [ -e "$work/re/spectrum.png" ] && fail "stale chart left from the run before"
+    [ -e "$work/re/open.hgrm" ] || fail "re-run lost open.hgrm"
+    # --set with an empty value removes a key, so a distribution can change
+    "$cosim" -q scenarios/one_stall.ini -o "$work/sw" --no-plot --set service.time= \
+        --set service.distribution=exponential --set service.mean=7ms || fail "switching distributions"
+    grep -q '"service": "exponential (mean 7.000 ms)"' "$work/sw/summary.json" || fail "switched service"
+    # no samples at all: said plainly, nulls in JSON, no chart, exit 0
+    "$cosim" scenarios/one_stall.ini -o "$work/none" --set scenario.duration=10ms \
+        --set stall.request90.requests=0 --set scenario.in_flight_at_end=drop >"$work/none.out" 2>"$work/none.err"
+    [ $? -eq 0 ] || fail "no samples: exit code ($(cat "$work/none.err"))"
+    grep -q "no samples recorded" "$work/none.out" || fail "no samples: not said"
+    grep -q '"p50": null\|"50": null' "$work/none/summary.json" || fail "no samples: JSON not null"
+    grep -q "no tester recorded a sample" "$work/none.err" || fail "no samples: chart not explained"
+    # a constant service without stalls still draws a line (two points a curve)
+    printf '[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n[tester c]\nkind = closed\n' >"$work/flat.ini"
+    "$cosim" -q "$work/flat.ini" -o "$work/flat" 2>"$work/flat.err" || fail "flat: exit $?"
+    [ "$(grep -c '^[0-9]' "$work/flat/spectrum.dat")" -ge 2 ] || fail "flat: fewer than 2 points"
+    [ -s "$work/flat.err" ] && fail "flat: gnuplot said: $(cat "$work/flat.err")"
     # without gnuplot on PATH: script and data kept, a message, exit 0
     PATH=/nonexistent "$cosim" -q scenarios/one_stall.ini -o "$work/np" 2>"$work/np.err"
     [ $? -eq 0 ] || fail "no gnuplot: exit code"

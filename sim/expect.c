@@ -1,11 +1,11 @@
-/* check.c - expectations against results. */
-#include "check.h"
+/* expect.c - expectations against results. */
+#include "expect.h"
 #include "units.h"
 
 #include <math.h>
 #include <string.h>
 
-int64_t check_got(const scenario *s, const expect_item *x, const tester_result *t)
+int64_t expect_got(const scenario *s, const expect_item *x, const tester_result *t)
 {
     switch (x->metric) {
     case EXPECT_PLANNED:
@@ -30,7 +30,7 @@ int64_t check_got(const scenario *s, const expect_item *x, const tester_result *
     return 0;
 }
 
-int check_meets(const expect_item *x, int64_t got, const hist *h)
+int expect_meets(const expect_item *x, int64_t got, const hist *h)
 {
     double diff = fabs((double)got - (double)x->value);
     switch (x->tol) {
@@ -78,7 +78,7 @@ static char *fmt_expected(const expect_item *x, char *buf, size_t len)
     return buf;
 }
 
-size_t check_run(FILE *out, FILE *err, const scenario *s, const run_result *r)
+size_t expect_check(FILE *out, FILE *err, const scenario *s, const run_result *r)
 {
     size_t misses = 0, w = 6;
     for (size_t i = 0; i < s->n_testers; i++)
@@ -90,8 +90,8 @@ size_t check_run(FILE *out, FILE *err, const scenario *s, const run_result *r)
     for (size_t i = 0; i < s->n_expects; i++) {
         const expect_item *x = &s->expects[i];
         const tester_result *t = &r->testers[x->tester];
-        int64_t got = check_got(s, x, t);
-        int ok = check_meets(x, got, t->hist);
+        int64_t got = expect_got(s, x, t);
+        int ok = expect_meets(x, got, t->hist);
         char e[64], g[32], dev[32] = "";
         fmt_expected(x, e, sizeof e);
         fmt_value(x, got, g, sizeof g);

@@ -1,10 +1,10 @@
-/* check.h - compare a run with the scenario's [expect] sections (--check).
+/* expect.h - compare a run with the scenario's [expect] sections (--check).
  *
  * Each expectation gives a line "tester, key, expected, got, verdict"; a miss
  * is also reported on stderr as "cosim: FILE:LINE: [expect T] KEY: ...".
  */
-#ifndef COSIM_CHECK_H
-#define COSIM_CHECK_H
+#ifndef COSIM_EXPECT_H
+#define COSIM_EXPECT_H
 
 #include "run.h"
 #include "scenario.h"
@@ -15,14 +15,14 @@
  * The value an expectation is about, from tester result t: a count, or a
  * duration in ns (mean rounded to the nearest ns).
  */
-int64_t check_got(const scenario *s, const expect_item *x, const tester_result *t);
+int64_t expect_got(const scenario *s, const expect_item *x, const tester_result *t);
 
 /**
  * Whether got meets x (expect_tolerance explains "exact" per metric).
  *
  * @param h  the tester's histogram (for the exact percentile rule)
  */
-int check_meets(const expect_item *x, int64_t got, const hist *h);
+int expect_meets(const expect_item *x, int64_t got, const hist *h);
 
 /**
  * Check every expectation of s against r; print the table to out and each
@@ -30,6 +30,6 @@ int check_meets(const expect_item *x, int64_t got, const hist *h);
  *
  * @return the number of misses (0: all met).
  */
-size_t check_run(FILE *out, FILE *err, const scenario *s, const run_result *r);
+size_t expect_check(FILE *out, FILE *err, const scenario *s, const run_result *r);
 
 #endif
