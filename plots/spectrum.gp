@@ -43,14 +43,17 @@ if (ylog) {
 } else {
     set yrange [0 : STATS_max * 1.1]
 }
-set grid xtics ytics mytics lc rgb "#d0d0d0"
+set grid xtics ytics lc rgb "#a0a0a0" lw 1, lc rgb "#d8d8d8" lw 0.5
+set mytics 10
+set grid mytics
 set key outside right top vertical box noenhanced title "tester" samplen 2
 set border 3
 set tics nomirror
 
-# A fixed colour per tester position, so charts of one run agree.
-array colours[8] = ["#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", \
-                    "#a6761d", "#666666"]
+# A fixed colour per tester position, so charts of one run agree: the
+# Okabe-Ito palette, told apart also by colour-blind viewers.
+array colours[8] = ["#009E73", "#E69F00", "#0072B2", "#D55E00", "#CC79A7", "#56B4E9", \
+                    "#000000", "#F0E442"]
 
 plot for [i=1:words(testers)] datafile index (i-1) using 2:3 with lines \
      lw 3 lc rgb colours[(i-1)%8+1] title word(testers, i)
