@@ -21,33 +21,58 @@ static int64_t percentile_of(const hist *h, hist_rank_rule rule, const char *p)
     return hist_value_at_percentile(h, rule, num, den);
 }
 
+/* "paced, catch_up, 10 users, 2 connections, from intended" */
 static const char *late_label(const tester_spec *t, char *buf, size_t len)
 {
-    switch (t->kind) {
-    case TESTER_PACED:
-    case TESTER_CORRECTED:
-        if (t->users > 1)
-            snprintf(buf, len, "%s, %s, %llu users", tester_kind_name(t->kind), tester_late_name(t->late),
-                     (unsigned long long)t->users);
-        else
-            snprintf(buf, len, "%s, %s", tester_kind_name(t->kind), tester_late_name(t->late));
-        break;
-    case TESTER_OPEN:
-        snprintf(buf, len, "open%s", t->arrivals == TESTER_ARRIVALS_POISSON ? ", poisson" : "");
-        break;
-    case TESTER_CLOSED:
-        if (t->users > 1)
-            snprintf(buf, len, "closed, %llu users", (unsigned long long)t->users);
-        else
-            snprintf(buf, len, "closed");
-        break;
-    }
+    size_t n = 0;
+#define ADD(...) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__))
+    buf[0] = '\0';
+    ADD("%s", tester_kind_name(t->kind));
+    if (t->kind == TESTER_PACED || t->kind == TESTER_CORRECTED)
+        ADD(", %s", tester_late_name(t->late));
+    if (t->kind == TESTER_OPEN && t->arrivals == TESTER_ARRIVALS_POISSON)
+        ADD(", poisson");
+    if (t->kind == TESTER_PARTLY_OPEN)
+        ADD(", p %g", t->p_continue);
+    if (t->kind != TESTER_OPEN && t->kind != TESTER_PARTLY_OPEN && t->users > 1)
+        ADD(", %llu users", (unsigned long long)t->users);
+    if (t->connections && t->connections < t->users)
+        ADD(", %llu conn", (unsigned long long)t->connections);
+    if (t->latency_from_intended)
+        ADD(", intended");
+#undef ADD
     return buf;
 }
 
+/* The open testers' offered utilisation: rate x mean service. */
+static double offered_utilisation(const scenario *s, const tester_spec *t)
+{
+    double gap = (double)t->interval.num_ns / (double)t->interval.den;
+    return gap > 0 ? dist_mean_ns(&s->service) / gap : 0;
+}
+
+/* One row of the latency table. */
+static void latency_row(FILE *f, const scenario *s, size_t w, const char *name, const hist *h,
+                        const char *note)
+{
+    char a[64];
+    if (hist_count(h) == 0) {
+        fprintf(f, "%-*s  %9s  (no samples recorded)\n", (int)w, name, "-");
+        return;
+    }
+    fprintf(f, "%-*s  %9s", (int)w, name, units_format_duration((int64_t)(hist_mean(h) + 0.5), a, sizeof a));
+    for (size_t k = 0; k < N_TABLE; k++)
+        fprintf(f, " %9s",
+                units_format_duration(percentile_of(h, s->rank_rule, table_percentiles[k]), a, sizeof a));
+    fprintf(f, " %9s%s\n", units_format_duration(hist_max(h), a, sizeof a), note);
+}
+
+/* The percentiles at which testers are compared with the truth. */
+static const char *const truth_percentiles[] = {"50", "99", "99.9"};
+
 int report_text(FILE *f, const scenario *s, const run_result *r)
 {
-    char a[64], b[64], c[512];
+    char a[96], b[64], c[512];
     fprintf(f, "%s: %s, seed %llu\n", s->name, units_format_duration_exact(s->duration_ns, a, sizeof a),
             (unsigned long long)s->seed);
     if (strcmp(s->title, s->name) != 0)
@@ -85,19 +110,53 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
         fprintf(f, " %9s", c);
     }
     fprintf(f, " %9s\n", "max");
-    for (size_t i = 0; i < r->n; i++) {
-        const hist *h = r->testers[i].hist;
-        if (hist_count(h) == 0) {
-            fprintf(f, "%-*s  %9s  (no samples recorded)\n", (int)w, s->testers[i].name, "-");
-            continue;
+    for (size_t i = 0; i < r->n; i++)
+        latency_row(f, s, w, s->testers[i].name, r->testers[i].hist, "");
+    if (r->has_truth) {
+        snprintf(c, sizeof c, "  (a user arriving every %s, %s)",
+                 units_format_duration_exact(s->truth_interval_ns, a, sizeof a),
+                 s->truth_load >= 0 ? s->testers[s->truth_load].name : "no other load");
+        latency_row(f, s, w, "truth", r->truth, c);
+        if (hist_count(r->truth) > 0) {
+            fprintf(f, "\n%-*s ", (int)w, "vs truth");
+            for (size_t k = 0; k < 3; k++) {
+                snprintf(c, sizeof c, "p%s", truth_percentiles[k]);
+                fprintf(f, " %9s", c);
+            }
+            fprintf(f, "   (reported / true - 1)\n");
+            for (size_t i = 0; i < r->n; i++) {
+                fprintf(f, "%-*s ", (int)w, s->testers[i].name);
+                for (size_t k = 0; k < 3; k++) {
+                    int64_t got = percentile_of(r->testers[i].hist, s->rank_rule, truth_percentiles[k]);
+                    int64_t want = percentile_of(r->truth, s->rank_rule, truth_percentiles[k]);
+                    if (hist_count(r->testers[i].hist) == 0 || want == 0)
+                        fprintf(f, " %9s", "-");
+                    else
+                        fprintf(f, " %+8.1f%%", ((double)got / (double)want - 1) * 100);
+                }
+                fputc('\n', f);
+            }
         }
-        fprintf(f, "%-*s  %9s", (int)w, s->testers[i].name,
-                units_format_duration((int64_t)(hist_mean(h) + 0.5), a, sizeof a));
-        for (size_t k = 0; k < N_TABLE; k++)
-            fprintf(f, " %9s",
-                    units_format_duration(percentile_of(h, s->rank_rule, table_percentiles[k]), a,
-                                          sizeof a));
-        fprintf(f, " %9s\n", units_format_duration(hist_max(h), a, sizeof a));
+    }
+    /* notes: blocked sends, overload */
+    int first_note = 1;
+    for (size_t i = 0; i < r->n; i++) {
+        const tester_result *t = &r->testers[i];
+        const tester_spec *sp = &s->testers[i];
+        if (t->blocked) {
+            fprintf(f, "%s%s: %s sends waited for a connection, %s in all (%s on average)\n",
+                    first_note ? "\n" : "", sp->name, units_format_count(t->blocked, a, sizeof a),
+                    units_format_duration(t->blocked_ns, b, sizeof b),
+                    units_format_duration(t->blocked_ns / (int64_t)t->blocked, c, sizeof c));
+            first_note = 0;
+        }
+        if (sp->kind == TESTER_OPEN && offered_utilisation(s, sp) >= 1) {
+            fprintf(f, "%swarning: %s offers a utilisation of %.2f (rate x mean service): the server "
+                       "cannot keep up, so its latencies grow with the run's length and measure the "
+                       "test, not the server\n",
+                    first_note ? "\n" : "", sp->name, offered_utilisation(s, sp));
+            first_note = 0;
+        }
     }
     fflush(f);
     return ferror(f) ? -EIO : 0;
@@ -162,6 +221,25 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
                     (long long)hist_min(h), (long long)hist_max(h), hist_mean(h), hist_stddev(h));
         fprintf(f, "      \"threshold_ns\": %lld,\n      \"over_threshold\": %llu,\n",
                 (long long)s->threshold_ns, (unsigned long long)x->over_threshold);
+        fprintf(f, "      \"blocked\": %llu,\n      \"blocked_ns\": %lld,\n      \"utilisation\": %.4f,\n",
+                (unsigned long long)x->blocked, (long long)x->blocked_ns,
+                (double)x->busy_ns / (double)s->duration_ns);
+        if (t->kind == TESTER_OPEN)
+            fprintf(f, "      \"offered_utilisation\": %.4f,\n      \"overloaded\": %s,\n",
+                    offered_utilisation(s, t), offered_utilisation(s, t) >= 1 ? "true" : "false");
+        if (r->has_truth && hist_count(h) > 0 && hist_count(r->truth) > 0) {
+            fputs("      \"error_vs_truth\": {", f);
+            for (size_t k = 0; k < 3; k++) {
+                int64_t got = percentile_of(h, s->rank_rule, truth_percentiles[k]);
+                int64_t want = percentile_of(r->truth, s->rank_rule, truth_percentiles[k]);
+                fprintf(f, "%s\"%s\": ", k ? ", " : "", truth_percentiles[k]);
+                if (want)
+                    fprintf(f, "%.4f", (double)got / (double)want - 1);
+                else
+                    fputs("null", f);
+            }
+            fputs("},\n", f);
+        }
         fputs("      \"percentiles_ns\": {", f);
         for (size_t k = 0; k < report_n_percentiles; k++) {
             fprintf(f, "%s\"%s\": ", k ? ", " : "", report_percentiles[k]);
@@ -172,7 +250,26 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
         }
         fputs("}\n    }", f);
     }
-    fputs("\n  ]\n}\n", f);
+    fputs("\n  ]", f);
+    if (r->has_truth) {
+        const hist *h = r->truth;
+        fprintf(f, ",\n  \"truth\": {\n    \"interval_ns\": %lld,\n    \"load\": ",
+                (long long)s->truth_interval_ns);
+        report_json_string(f, s->truth_load >= 0 ? s->testers[s->truth_load].name : "none");
+        fprintf(f, ",\n    \"probes\": %llu,\n", (unsigned long long)hist_count(h));
+        if (hist_count(h) > 0) {
+            fprintf(f, "    \"min_ns\": %lld,\n    \"max_ns\": %lld,\n    \"mean_ns\": %.3f,\n",
+                    (long long)hist_min(h), (long long)hist_max(h), hist_mean(h));
+            fputs("    \"percentiles_ns\": {", f);
+            for (size_t k = 0; k < report_n_percentiles; k++)
+                fprintf(f, "%s\"%s\": %lld", k ? ", " : "", report_percentiles[k],
+                        (long long)percentile_of(h, s->rank_rule, report_percentiles[k]));
+            fputs("}\n  }", f);
+        } else {
+            fputs("    \"percentiles_ns\": null\n  }", f);
+        }
+    }
+    fputs("\n}\n", f);
     fflush(f);
     return ferror(f) ? -EIO : 0;
 }

@@ -19,6 +19,8 @@ typedef enum rng_stream {
     RNG_ARRIVALS = 2, /**< Poisson inter-arrival times of open testers */
     RNG_THINK = 3,    /**< think times of closed users */
     RNG_STALLS = 4,   /**< random stalls */
+    RNG_TRUTH = 5,    /**< service times of ground-truth probes */
+    RNG_SESSIONS = 6, /**< partly-open: whether a session continues */
 } rng_stream;
 
 /** The default generator: GSL's MT19937. */

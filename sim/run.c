@@ -55,6 +55,26 @@ int run_scenario(const scenario *s, run_result *out, char *err, size_t errlen)
         }
         out->n = i + 1;
     }
+    if (s->truth_interval_ns > 0) {
+        /* the ground truth: probes on a server carrying the load tester's
+         * requests (or none), run again with the same seed */
+        tester_truth truth = {.interval_ns = s->truth_interval_ns};
+        tester_result load;
+        int rc = hist_new(&truth.hist, s->sub_bits);
+        if (!rc)
+            rc = tester_run_with_truth(s->truth_load >= 0 ? &s->testers[s->truth_load] : NULL, &cfg,
+                                       NULL, NULL, &truth, &load);
+        if (rc) {
+            hist_free(truth.hist);
+            snprintf(err, errlen, "%s: ground truth: %s", s->path, strerror(-rc));
+            run_result_free(out);
+            return rc;
+        }
+        tester_result_free(&load);
+        out->has_truth = 1;
+        out->truth = truth.hist;
+        out->truth_probes = truth.probes;
+    }
     return 0;
 }
 
@@ -63,5 +83,6 @@ void run_result_free(run_result *r)
     for (size_t i = 0; i < r->n; i++)
         tester_result_free(&r->testers[i]);
     free(r->testers);
+    hist_free(r->truth);
     memset(r, 0, sizeof *r);
 }

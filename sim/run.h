@@ -15,6 +15,10 @@
 typedef struct run_result {
     size_t n;
     tester_result *testers;
+    int has_truth;          /**< [truth] was asked for */
+    hist *truth;            /**< what a user arriving at each probe instant
+                                 would wait (owned) */
+    uint64_t truth_probes;
 } run_result;
 
 /**

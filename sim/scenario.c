@@ -1015,12 +1015,39 @@ static int get_interval(ctx *c, tester_spec *t)
     return 0;
 }
 
+/* think_distribution and its think_ parameters, if given. */
+static int get_think(ctx *c, tester_spec *t)
+{
+    if (!find_entry(c->p, c->sec->name, "think_distribution"))
+        return 0;
+    const char *allowed;
+    if (do_distribution(c, &t->think, "think_", &allowed) < 0)
+        return -1;
+    t->has_think = 1;
+    return 0;
+}
+
+/* connections = C: at most C requests in flight (C < users to matter). */
+static int get_connections(ctx *c, tester_spec *t)
+{
+    int got = get_count(c, "connections", &t->connections, 1, 1000000);
+    if (got < 0)
+        return -1;
+    if (got > 0 && t->connections > t->users) {
+        bad_value(c, get(c, "connections"), "more connections than users changes nothing; "
+                                            "give at most users");
+        return -1;
+    }
+    return 0;
+}
+
 static int do_tester(ctx *c, const char *name)
 {
-    static const char *const kinds[] = {"closed", "paced", "open", "corrected", NULL};
+    static const char *const kinds[] = {"closed", "paced", "open", "corrected", "partly_open", NULL};
     static const char *const lates[] = {"from_now", "next_slot", "catch_up", NULL};
     static const char *const corrections[] = {"hdrhistogram", "book", NULL};
     static const char *const arrivals[] = {"fixed", "poisson", NULL};
+    static const char *const froms[] = {"actual", "intended", NULL};
     scenario *s = c->s;
     tester_spec *t = &s->testers[s->n_testers++];
     memset(t, 0, sizeof *t);
@@ -1032,15 +1059,10 @@ static int do_tester(ctx *c, const char *name)
     t->kind = (tester_kind)v;
     switch (t->kind) {
     case TESTER_CLOSED:
-        if (get_count(c, "users", &t->users, 1, 1000000) < 0)
+        if (get_count(c, "users", &t->users, 1, 1000000) < 0 || get_connections(c, t) < 0 ||
+            get_think(c, t) < 0)
             return -1;
-        if (find_entry(c->p, c->sec->name, "think_distribution")) {
-            const char *allowed;
-            if (do_distribution(c, &t->think, "think_", &allowed) < 0)
-                return -1;
-            t->has_think = 1;
-        }
-        return check_unused(c, "a closed tester takes kind, users, think_distribution "
+        return check_unused(c, "a closed tester takes kind, users, connections, think_distribution "
                                "(and think_time, think_mean, ... as for [service])");
     case TESTER_OPEN:
         if (get_interval(c, t) < 0)
@@ -1050,11 +1072,24 @@ static int do_tester(ctx *c, const char *name)
             return -1;
         t->arrivals = (tester_arrivals)v;
         return check_unused(c, "an open tester takes kind, rate or interval, arrivals");
+    case TESTER_PARTLY_OPEN:
+        if (get_interval(c, t) < 0)
+            return -1;
+        if (!need(c, "p_continue", "0.8") || get_number(c, "p_continue", &t->p_continue, 0, 1) < 0)
+            return -1;
+        if (t->p_continue >= 1) {
+            bad_value(c, get(c, "p_continue"), "must be below 1, or sessions never end");
+            return -1;
+        }
+        if (get_think(c, t) < 0)
+            return -1;
+        return check_unused(c, "a partly_open tester takes kind, rate or interval (of session "
+                               "arrivals), p_continue, think_distribution and its think_ keys");
     case TESTER_PACED:
     case TESTER_CORRECTED:
         if (get_interval(c, t) < 0)
             return -1;
-        if (get_count(c, "users", &t->users, 1, 1000000) < 0)
+        if (get_count(c, "users", &t->users, 1, 1000000) < 0 || get_connections(c, t) < 0)
             return -1;
         if (!need(c, "late", "next_slot"))
             return -1;
@@ -1062,16 +1097,22 @@ static int do_tester(ctx *c, const char *name)
         if (get_choice(c, "late", lates, &v) < 0)
             return -1;
         t->late = (tester_late)v;
-        if (t->kind == TESTER_PACED)
-            return check_unused(c, "a paced tester takes kind, rate or interval, users, late");
+        if (t->kind == TESTER_PACED) {
+            v = 0;
+            if (get_choice(c, "latency_from", froms, &v) < 0)
+                return -1;
+            t->latency_from_intended = v;
+            return check_unused(c, "a paced tester takes kind, rate or interval, users, connections, "
+                                   "late, latency_from");
+        }
         v = 0;
         if (get_choice(c, "correction", corrections, &v) < 0)
             return -1;
         t->correction = (hist_correction)v;
         if (get_duration(c, "expected_interval", &t->expected_interval_ns, 0) < 0)
             return -1;
-        return check_unused(c, "a corrected tester takes kind, rate or interval, users, late, "
-                               "correction, expected_interval");
+        return check_unused(c, "a corrected tester takes kind, rate or interval, users, connections, "
+                               "late, correction, expected_interval");
     }
     return -1;
 }
@@ -1186,11 +1227,46 @@ static int do_expect(ctx *c, const char *name)
     return 0;
 }
 
+/* [truth] interval = 100us, load = TESTER | none (default: the first open
+ * tester, else none). */
+static int do_truth(ctx *c)
+{
+    scenario *s = c->s;
+    if (!need(c, "interval", "100us") || get_duration(c, "interval", &s->truth_interval_ns, 0) < 0)
+        return -1;
+    if ((double)s->duration_ns / (double)s->truth_interval_ns > (double)s->max_requests) {
+        bad_value(c, get(c, "interval"), "too many probes for the duration (more than max_requests)");
+        return -1;
+    }
+    s->truth_load = -1;
+    for (size_t i = 0; i < s->n_testers; i++)
+        if (s->testers[i].kind == TESTER_OPEN) {
+            s->truth_load = (int)i;
+            break;
+        }
+    entry *e = get(c, "load");
+    if (e) {
+        s->truth_load = -1;
+        if (strcmp(e->value, "none") != 0) {
+            size_t i;
+            for (i = 0; i < s->n_testers; i++)
+                if (strcmp(s->testers[i].name, e->value) == 0)
+                    break;
+            if (i == s->n_testers) {
+                bad_value(c, e, "expected the name of a tester, or none");
+                return -1;
+            }
+            s->truth_load = (int)i;
+        }
+    }
+    return check_unused(c, "[truth] takes interval, load");
+}
+
 /* The type word of a section name and its NAME part. */
 static int section_type(const char *name, const char **arg)
 {
-    static const char *const types[] = {"scenario", "service", "stall", "tester", "expect"};
-    for (int i = 0; i < 5; i++) {
+    static const char *const types[] = {"scenario", "service", "stall", "tester", "expect", "truth"};
+    for (int i = 0; i < 6; i++) {
         size_t n = strlen(types[i]);
         if (strncmp(name, types[i], n) == 0 && (name[n] == '\0' || name[n] == ' ')) {
             const char *a = name + n;
@@ -1214,14 +1290,15 @@ static int interpret(parser *p, scenario *s)
         int type = section_type(p->sec[i].name, &arg);
         if (type < 0) {
             section_fail(&c, "unknown section; expected [scenario], [service], [stall NAME], "
-                             "[tester NAME] or [expect NAME]");
+                             "[tester NAME], [expect NAME] or [truth]");
             return -1;
         }
-        if ((type == 0 || type == 1) && *arg) {
-            section_fail(&c, "takes no name: write [%s]", type == 0 ? "scenario" : "service");
+        if ((type == 0 || type == 1 || type == 5) && *arg) {
+            section_fail(&c, "takes no name: write [%s]",
+                         type == 0 ? "scenario" : type == 1 ? "service" : "truth");
             return -1;
         }
-        if (type >= 2 && !valid_name(arg)) {
+        if (type >= 2 && type <= 4 && !valid_name(arg)) {
             section_fail(&c, "needs a NAME of 1 to 40 letters, digits, '_' or '-', e.g. [%s open]",
                          type == 2 ? "stall" : type == 3 ? "tester" : "expect");
             return -1;
@@ -1299,7 +1376,10 @@ static int interpret(parser *p, scenario *s)
                 return -1;
             }
             expected = (double)t->users * (double)s->duration_ns / cycle;
-        } else if (t->kind == TESTER_OPEN && t->arrivals == TESTER_ARRIVALS_POISSON) {
+        } else if ((t->kind == TESTER_OPEN && t->arrivals == TESTER_ARRIVALS_POISSON) ||
+                   t->kind == TESTER_PARTLY_OPEN) {
+            /* sessions: the first request of each (continuations are
+             * bounded at run time by max_requests) */
             expected = (double)s->duration_ns * (double)t->interval.den / (double)t->interval.num_ns;
         } else {
             expected = (double)units_interval_count_before(t->interval, 0, s->duration_ns);
@@ -1314,11 +1394,14 @@ static int interpret(parser *p, scenario *s)
             return -1;
         }
     }
-    /* expectations last: they name testers */
+    /* truth and expectations last: they name testers */
     for (size_t i = 0; i < p->n_sec; i++) {
         const char *arg;
         c.sec = &p->sec[i];
-        if (section_type(p->sec[i].name, &arg) == 4 && do_expect(&c, arg) < 0)
+        int type = section_type(p->sec[i].name, &arg);
+        if (type == 5 && do_truth(&c) < 0)
+            return -1;
+        if (type == 4 && do_expect(&c, arg) < 0)
             return -1;
     }
     /* a key in a section that has no header (possible only via --set) */

@@ -7,6 +7,7 @@
  *   [stall NAME]   kind = periodic | windows | requests, and their keys
  *   [tester NAME]  kind = closed | paced | open | corrected, and their keys
  *   [expect NAME]  expected figures of tester NAME, checked by cosim --check
+ *   [truth]        interval, load: the ground truth's probes
  * Every duration and rate carries its unit. docs/scenario-format.md is the
  * reference; every key is listed there with its default.
  *
@@ -84,6 +85,9 @@ typedef struct scenario {
     tester_spec *testers;
     size_t n_testers;
     int64_t *service_values;  /**< empirical service times (owned) */
+    int64_t truth_interval_ns; /**< [truth] probe spacing; 0: no truth */
+    int truth_load;           /**< index of the tester loading the truth's
+                                   server, or -1 for none */
     expect_item *expects;     /**< [expect TESTER] lines, in file order */
     size_t n_expects;
 } scenario;

@@ -6,6 +6,7 @@
 #include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* Walking state of one stall. Committed submissions move forward in time,
  * so they use cursors; probes (server_probe) must not disturb them and
@@ -15,7 +16,7 @@ typedef struct stall_state {
                                random: next generated window */
     stall_window cached;    /* periodic: the window found last (end 0: none) */
     stall_window *gen;      /* random: the windows generated so far */
-    size_t n_gen, cap_gen, first_gen; /* gen[first_gen..n_gen) are kept */
+    size_t n_gen, cap_gen;  /* gen[0..n_gen) are kept */
     int64_t next_start;     /* random: start of the next window to generate */
     gsl_rng *rng;           /* random: RNG_STALLS stream */
 } stall_state;
@@ -83,22 +84,12 @@ static int random_generate(server *s, size_t i)
     stall_state *x = &s->st[i];
     const stall_spec *sp = &s->stalls[i];
     if (x->n_gen == x->cap_gen) {
-        /* drop what the committed cursor has passed before growing */
-        if (x->first_gen > 0 && x->first_gen >= x->n_gen / 2) {
-            size_t keep = x->n_gen - x->first_gen;
-            for (size_t j = 0; j < keep; j++)
-                x->gen[j] = x->gen[x->first_gen + j];
-            x->cursor -= x->first_gen;
-            x->n_gen = keep;
-            x->first_gen = 0;
-        } else {
-            size_t cap = x->cap_gen ? 2 * x->cap_gen : 16;
-            stall_window *g = realloc(x->gen, cap * sizeof *g);
-            if (!g)
-                return -ENOMEM;
-            x->gen = g;
-            x->cap_gen = cap;
-        }
+        size_t cap = x->cap_gen ? 2 * x->cap_gen : 16;
+        stall_window *g = realloc(x->gen, cap * sizeof *g);
+        if (!g)
+            return -ENOMEM;
+        x->gen = g;
+        x->cap_gen = cap;
     }
     stall_window w;
     w.start_ns = x->next_start;
@@ -183,7 +174,13 @@ static int next_window(server *s, int64_t t, stall_window *out, int commit)
                 continue;
             if (commit) {
                 x->cursor = c;
-                x->first_gen = c;
+                /* forget the windows every later request is past, so memory
+                 * stays flat however long the run */
+                if (x->cursor >= 64 && x->cursor * 2 >= x->n_gen) {
+                    memmove(x->gen, x->gen + x->cursor, (x->n_gen - x->cursor) * sizeof *x->gen);
+                    x->n_gen -= x->cursor;
+                    x->cursor = 0;
+                }
             }
         } else {
             continue;

@@ -42,17 +42,56 @@ static void heap_sift_down(user *h, size_t n, size_t i)
     }
 }
 
-static const char *const kind_names[] = {"closed", "paced", "open", "corrected"};
+static void heap_sift_up(user *h, size_t i)
+{
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!user_before(&h[i], &h[parent]))
+            return;
+        user t = h[i];
+        h[i] = h[parent];
+        h[parent] = t;
+        i = parent;
+    }
+}
+
+/* Remove the root of a heap of *n users. */
+static void heap_pop(user *h, size_t *n)
+{
+    h[0] = h[--*n];
+    heap_sift_down(h, *n, 0);
+}
+
+/* A min-heap of instants (connection free times). */
+static void times_sift_down(int64_t *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && h[l] < h[m])
+            m = l;
+        if (r < n && h[r] < h[m])
+            m = r;
+        if (m == i)
+            return;
+        int64_t t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
+static const char *const kind_names[] = {"closed", "paced", "open", "corrected", "partly_open"};
+#define N_KINDS 5
 static const char *const late_names[] = {"from_now", "next_slot", "catch_up"};
 
 const char *tester_kind_name(tester_kind k)
 {
-    return (unsigned)k < 4 ? kind_names[k] : "?";
+    return (unsigned)k < N_KINDS ? kind_names[k] : "?";
 }
 
 int tester_kind_parse(const char *name, tester_kind *out)
 {
-    for (unsigned i = 0; i < 4; i++)
+    for (unsigned i = 0; i < N_KINDS; i++)
         if (strcmp(name, kind_names[i]) == 0) {
             *out = (tester_kind)i;
             return 0;
@@ -116,27 +155,72 @@ static void paced_next(user *u, units_interval du, tester_late late, int64_t rep
     }
 }
 
+/* Probes of the ground truth due before `until`: each asks the server what a
+ * user arriving then would wait, without joining the queue. */
+static void take_probes(tester_truth *truth, server *srv, gsl_rng *rng, const dist_spec *service,
+                        int64_t until, int64_t end)
+{
+    if (!truth)
+        return;
+    for (;;) {
+        int64_t t = (int64_t)truth->probes * truth->interval_ns;
+        if (t >= until || t >= end)
+            return;
+        int64_t work = dist_draw_ns(service, rng);
+        hist_record(truth->hist, server_probe(srv, t, work) - t);
+        truth->probes++;
+    }
+}
+
+/* Most sessions a partly-open tester may have at once. */
+#define MAX_SESSIONS 1000000
+
 int tester_run(const tester_spec *spec, const tester_run_config *cfg,
                tester_observer observer, void *ctx, tester_result *out)
 {
+    return tester_run_with_truth(spec, cfg, observer, ctx, NULL, out);
+}
+
+int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
+                          tester_observer observer, void *ctx, tester_truth *truth,
+                          tester_result *out)
+{
     memset(out, 0, sizeof *out);
-    int paced = spec->kind == TESTER_PACED || spec->kind == TESTER_CORRECTED;
-    uint64_t n_users = (spec->kind == TESTER_OPEN) ? 1 : spec->users;
-    if (n_users == 0)
+    static const tester_spec idle = {.kind = TESTER_CLOSED, .users = 0};
+    if (!spec)
+        spec = &idle; /* truth alone: no user ever sends */
+    const int paced = spec->kind == TESTER_PACED || spec->kind == TESTER_CORRECTED;
+    const int partly_open = spec->kind == TESTER_PARTLY_OPEN;
+    /* users: one schedule for open; a session source (id 0) for partly-open */
+    size_t n_users = (spec->kind == TESTER_OPEN || partly_open) ? 1 : (size_t)spec->users;
+    if (n_users == 0 && spec != &idle)
         return -EINVAL;
+    size_t cap_users = n_users ? n_users : 1;
 
     server *srv = NULL;
-    gsl_rng *arrivals = NULL, *think = NULL;
-    user *users = calloc(n_users, sizeof *users);
+    gsl_rng *arrivals = NULL, *think = NULL, *sessions = NULL, *probe_rng = NULL;
+    user *users = calloc(cap_users, sizeof *users);
+    int64_t *conns = NULL;
+    size_t n_conns = spec->connections && spec->connections < n_users ? (size_t)spec->connections : 0;
     int rc = users ? 0 : -ENOMEM;
+    if (!rc && n_conns && !(conns = calloc(n_conns, sizeof *conns)))
+        rc = -ENOMEM;
     if (!rc)
         rc = hist_new(&out->hist, cfg->sub_bits);
     if (!rc)
         rc = server_new(&srv, cfg->server);
-    if (!rc && spec->kind == TESTER_OPEN && spec->arrivals == TESTER_ARRIVALS_POISSON)
-        rc = rng_new(&arrivals, cfg->server->generator, cfg->server->seed, RNG_ARRIVALS);
-    if (!rc && spec->kind == TESTER_CLOSED && spec->has_think)
-        rc = rng_new(&think, cfg->server->generator, cfg->server->seed, RNG_THINK);
+    const char *gen = cfg->server->generator;
+    uint64_t seed = cfg->server->seed;
+    if (!rc && ((spec->kind == TESTER_OPEN && spec->arrivals == TESTER_ARRIVALS_POISSON) || partly_open))
+        rc = rng_new(&arrivals, gen, seed, RNG_ARRIVALS);
+    if (!rc && spec->has_think)
+        rc = rng_new(&think, gen, seed, RNG_THINK);
+    if (!rc && partly_open)
+        rc = rng_new(&sessions, gen, seed, RNG_SESSIONS);
+    if (!rc && truth) {
+        truth->probes = 0;
+        rc = rng_new(&probe_rng, gen, seed, RNG_TRUTH);
+    }
     if (rc)
         goto done;
 
@@ -144,7 +228,8 @@ int tester_run(const tester_spec *spec, const tester_run_config *cfg,
      * floor(u D), so together they keep the tester's grid floor(i D). */
     units_interval du = {1, 1};
     int64_t expected_ns = 0;
-    if (paced || spec->kind == TESTER_OPEN) {
+    const int timed = paced || spec->kind == TESTER_OPEN || partly_open;
+    if (timed) {
         if (spec->interval.num_ns == 0 || spec->interval.den == 0) {
             rc = -EINVAL;
             goto done;
@@ -153,22 +238,49 @@ int tester_run(const tester_spec *spec, const tester_run_config *cfg,
         expected_ns = spec->expected_interval_ns > 0 ? spec->expected_interval_ns
                                                      : units_interval_floor_ns(du);
     }
-    for (uint64_t i = 0; i < n_users; i++) {
+    for (size_t i = 0; i < n_users; i++) {
         users[i].id = i;
         if (paced)
             users[i].anchor_ns = units_interval_at(spec->interval, 0, i);
         users[i].next_ns = users[i].intended_ns = users[i].anchor_ns;
     }
-    if (spec->kind == TESTER_CLOSED || arrivals)
-        out->planned = 0; /* counted as sent below */
-    else
+    const double mean_gap_ns = timed ? (double)spec->interval.num_ns / (double)spec->interval.den : 0;
+    if (partly_open) /* the first session arrives after an exponential gap too */
+        users[0].next_ns = (int64_t)llround(gsl_ran_exponential(arrivals, mean_gap_ns));
+    const int plans = paced || (spec->kind == TESTER_OPEN && !arrivals);
+    if (plans)
         out->planned = units_interval_count_before(spec->interval, 0, cfg->duration_ns);
 
     const int64_t end = cfg->duration_ns;
-    const double mean_gap_ns = (double)spec->interval.num_ns / (double)spec->interval.den;
-    uint64_t open_i = 0;
-    while (users[0].next_ns < end) {
+    uint64_t open_i = 0, next_id = 1;
+    while (n_users > 0 && users[0].next_ns < end) {
         user *u = &users[0];
+        if (partly_open && u->id == 0) {
+            /* the session source: a new session sends at once */
+            if (n_users - 1 >= MAX_SESSIONS) {
+                rc = -E2BIG;
+                goto done;
+            }
+            if (n_users == cap_users) {
+                size_t cap = 2 * cap_users;
+                user *nu = realloc(users, cap * sizeof *nu);
+                if (!nu) {
+                    rc = -ENOMEM;
+                    goto done;
+                }
+                users = nu;
+                u = &users[0];
+                cap_users = cap;
+            }
+            user s = {.next_ns = u->next_ns, .intended_ns = u->next_ns, .id = next_id++};
+            u->next_ns += (int64_t)llround(gsl_ran_exponential(arrivals, mean_gap_ns));
+            heap_sift_down(users, n_users, 0);
+            users[n_users++] = s;
+            heap_sift_up(users, n_users - 1);
+            if (n_users - 1 > out->max_sessions)
+                out->max_sessions = n_users - 1;
+            continue;
+        }
         if (cfg->max_requests && out->sent >= cfg->max_requests) {
             rc = -E2BIG;
             goto done;
@@ -178,12 +290,25 @@ int tester_run(const tester_spec *spec, const tester_run_config *cfg,
         rq.user = u->id;
         rq.intended_ns = u->intended_ns;
         rq.sent_ns = u->next_ns;
+        if (n_conns && conns[0] > rq.sent_ns) { /* every connection is busy: wait */
+            if (conns[0] >= end)
+                break; /* none frees before the end: nobody sends again */
+            out->blocked++;
+            out->blocked_ns += conns[0] - rq.sent_ns;
+            rq.sent_ns = conns[0];
+        }
+        take_probes(truth, srv, probe_rng, &cfg->server->service, rq.sent_ns, end);
         rq.reply_ns = server_submit(srv, rq.sent_ns);
+        if (n_conns) {
+            conns[0] = rq.reply_ns;
+            times_sift_down(conns, n_conns, 0);
+        }
         out->sent++;
         out->last_reply_ns = rq.reply_ns;
-        /* open measures from the intended time; closed and paced from the
-         * actual send */
-        rq.latency_ns = rq.reply_ns - (spec->kind == TESTER_OPEN ? rq.intended_ns : rq.sent_ns);
+        /* open measures from the intended time, and paced when asked to;
+         * the others from the actual send */
+        int from_intended = spec->kind == TESTER_OPEN || (paced && spec->latency_from_intended);
+        rq.latency_ns = rq.reply_ns - (from_intended ? rq.intended_ns : rq.sent_ns);
         int late = rq.reply_ns > end;
         out->in_flight_at_end += late;
         rq.recorded = !(late && cfg->drop_in_flight);
@@ -215,17 +340,33 @@ int tester_run(const tester_spec *spec, const tester_run_config *cfg,
         case TESTER_CORRECTED:
             paced_next(u, du, spec->late, rq.reply_ns);
             break;
+        case TESTER_PARTLY_OPEN:
+            if (gsl_rng_uniform(sessions) < spec->p_continue) {
+                u->next_ns = rq.reply_ns + (think ? dist_draw_ns(&spec->think, think) : 0);
+                u->intended_ns = u->next_ns;
+            } else {
+                heap_pop(users, &n_users); /* the session leaves */
+                continue;
+            }
+            break;
         }
         heap_sift_down(users, n_users, 0);
     }
-    if (spec->kind == TESTER_CLOSED || arrivals)
+    take_probes(truth, srv, probe_rng, &cfg->server->service, end, end);
+    if (!plans)
         out->planned = out->sent;
+    out->busy_ns = server_busy_ns(srv);
+    if (!rc)
+        rc = server_failed(srv);
 
 done:
     server_free(srv);
     rng_free(arrivals);
     rng_free(think);
+    rng_free(sessions);
+    rng_free(probe_rng);
     free(users);
+    free(conns);
     if (rc)
         tester_result_free(out);
     return rc;

@@ -33,6 +33,11 @@ typedef enum tester_kind {
     TESTER_PACED,
     TESTER_OPEN,
     TESTER_CORRECTED,
+    /** partly-open (Schroeder, Wierman, Harchol-Balter, NSDI 2006): sessions
+     *  arrive as a Poisson process at the tester's rate; each sends a
+     *  request, and after each reply, with probability p_continue, thinks
+     *  and sends another; latency = reply - actual send time */
+    TESTER_PARTLY_OPEN,
 } tester_kind;
 
 /** What a paced (or corrected) tester does when a reply comes after its next
@@ -65,8 +70,17 @@ typedef struct tester_spec {
     int64_t expected_interval_ns; /**< corrected: D for the correction; 0 means
                                        each user's own interval floor(U D) */
     tester_arrivals arrivals;   /**< open */
-    int has_think;              /**< closed: think time between reply and send */
+    int has_think;              /**< closed, partly_open: think time between
+                                     reply and send */
     dist_spec think;
+    uint64_t connections;       /**< closed, paced, corrected: 0 for one per
+                                     user; else at most this many requests in
+                                     flight, a due user waiting for one (time
+                                     reported as blocked, as Hyperfoil does) */
+    int latency_from_intended;  /**< paced: measure from the intended send
+                                     time (wrk2; Hyperfoil's "compensated") */
+    double p_continue;          /**< partly_open: probability of another
+                                     request after a reply, in [0, 1) */
 } tester_spec;
 
 /** Settings shared by every tester of a run. */
@@ -103,8 +117,26 @@ typedef struct tester_result {
     uint64_t over_threshold;   /**< recorded values > threshold (correction's
                                     added values included) */
     int64_t last_reply_ns;     /**< the last reply's time */
+    uint64_t blocked;          /**< sends that waited for a connection */
+    int64_t blocked_ns;        /**< total time sends waited for one, ns */
+    int64_t busy_ns;           /**< work the server did for this tester, ns */
+    uint64_t max_sessions;     /**< partly_open: most sessions at once */
     hist *hist;                /**< every recorded value (owned) */
 } tester_result;
+
+/**
+ * Ground truth probes: at every instant j interval_ns before the duration,
+ * what a user arriving then would wait: the server's virtual waiting time
+ * (the work already in the FIFO queue, stalls included) plus a service time
+ * of its own, drawn from the service distribution on the RNG_TRUTH stream so
+ * that the tester's s_k are untouched. The probes see the load of the
+ * tester they run in, and never join the queue.
+ */
+typedef struct tester_truth {
+    int64_t interval_ns; /**< probe spacing */
+    hist *hist;          /**< receives one value per probe (caller's) */
+    uint64_t probes;     /**< set by tester_run: probes taken */
+} tester_truth;
 
 /**
  * Run one tester against a fresh server built from cfg->server.
@@ -118,10 +150,19 @@ typedef struct tester_result {
 int tester_run(const tester_spec *spec, const tester_run_config *cfg,
                tester_observer observer, void *ctx, tester_result *out);
 
+/**
+ * tester_run, with ground-truth probes taken along the way (truth may be
+ * NULL). spec may be NULL: then the probes run against the server with no
+ * load but its stalls, and out only gets the probes' run.
+ */
+int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
+                          tester_observer observer, void *ctx, tester_truth *truth,
+                          tester_result *out);
+
 /** Free what tester_run allocated; safe on a zeroed or freed result. */
 void tester_result_free(tester_result *r);
 
-/** "closed", "paced", "open", "corrected". */
+/** "closed", "paced", "open", "corrected", "partly_open". */
 const char *tester_kind_name(tester_kind k);
 /** @return 0 or -EINVAL. */
 int tester_kind_parse(const char *name, tester_kind *out);

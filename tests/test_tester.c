@@ -3,6 +3,8 @@
 #include "tester.h"
 
 #include <check.h>
+#include <math.h>
+#include <stdlib.h>
 #include <errno.h>
 #include <string.h>
 
@@ -281,11 +283,191 @@ START_TEST(poisson_arrivals_mean_gap)
 }
 END_TEST
 
+
+/* The response time law (Little's law for a closed system): R = N / X - Z.
+ * 10 users, think exponential with mean 10 ms, service exponential with mean
+ * 1 ms, 200 s. X = requests per second sent; R = mean response time. The
+ * law holds for any system in steady state; the only error is the think
+ * times' sample mean against 10 ms (about 0.2% over 180,000 draws). */
+START_TEST(closed_response_time_law_with_think)
+{
+    server_config srv = {.service = {.kind = DIST_EXPONENTIAL, .a_ns = 1 * MS},
+                         .generator = "mt19937", .seed = 4};
+    tester_spec t = spec(TESTER_CLOSED, 0, 0);
+    t.users = 10;
+    t.has_think = 1;
+    t.think = (dist_spec){.kind = DIST_EXPONENTIAL, .a_ns = 10 * MS};
+    tester_result r = run(&t, &srv, 200 * S, 0, 12);
+    double x = (double)r.sent / 200.0;          /* per second */
+    double law = 10.0 / x - 0.010;             /* seconds */
+    double got = hist_mean(r.hist) / 1e9;
+    ck_assert_msg(got > law * 0.98 && got < law * 1.02, "R = %g s, N/X - Z = %g s", got, law);
+    /* and utilisation = X E[S] (the utilisation law) */
+    double u = (double)r.busy_ns / (200.0 * S);
+    ck_assert_msg(fabs(u - x * 0.001) < 0.01 * u, "U = %g, X E[S] = %g", u, x * 0.001);
+    tester_result_free(&r);
+}
+END_TEST
+
+/* M/D/1 (Pollaczek-Khinchine): Poisson arrivals at 800/s, a constant 1 ms
+ * service: mean wait W = rho S / (2 (1 - rho)) = 0.8 x 1 ms / 0.4 = 2 ms,
+ * mean response W + S = 3 ms; utilisation lambda E[S] = 0.8. 2% over 2000 s. */
+START_TEST(md1_pollaczek_khinchine)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1 * MS},
+                         .generator = "mt19937", .seed = 1};
+    tester_spec t = spec(TESTER_OPEN, 1250 * US, 0);
+    t.arrivals = TESTER_ARRIVALS_POISSON;
+    tester_result r = run(&t, &srv, 2000 * S, 0, 12);
+    double mean_ms = hist_mean(r.hist) / 1e6;
+    ck_assert_msg(mean_ms > 3.0 * 0.98 && mean_ms < 3.0 * 1.02, "mean %g ms, P-K says 3 ms", mean_ms);
+    double u = (double)r.busy_ns / (2000.0 * S);
+    ck_assert_msg(fabs(u - 0.8) < 0.008, "utilisation %g, lambda E[S] = 0.8", u);
+    tester_result_free(&r);
+}
+END_TEST
+
+/* Partly-open: sessions arrive at 100/s and continue with p = 0.8, so each
+ * makes 1 / (1 - p) = 5 requests on average: 500 requests a second, 50,000
+ * in 100 s (the number of sessions is Poisson, sd 1%; requests per session
+ * geometric: within 3%). Latency is from the actual send. */
+START_TEST(partly_open_request_rate)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 100 * US},
+                         .generator = "mt19937", .seed = 2};
+    tester_spec t = spec(TESTER_PARTLY_OPEN, 10 * MS, 0);
+    t.p_continue = 0.8;
+    t.has_think = 1;
+    t.think = (dist_spec){.kind = DIST_CONSTANT, .a_ns = 10 * MS};
+    tester_result r = run(&t, &srv, 100 * S, 0, 8);
+    ck_assert_msg(r.sent > 48500 && r.sent < 51500, "sent %llu, want about 50,000",
+                  (unsigned long long)r.sent);
+    ck_assert_uint_eq(r.planned, r.sent);
+    ck_assert(r.max_sessions >= 2);
+    /* utilisation 500/s x 0.1 ms = 5%: queueing is rare, p50 is the service
+     * (in its histogram bucket) */
+    ck_assert_uint_eq(hist_index_of((uint64_t)hist_value_at_percentile(r.hist, HIST_NEAREST_RANK, 1, 2), 8),
+                      hist_index_of(100 * US, 8));
+    tester_result_free(&r);
+}
+END_TEST
+
+/* Connections: 4 closed users on 1 connection against a 1 ms server behave
+ * as one closed user (latency 1 ms each), the other three blocked; with 4
+ * connections each waits behind the others (4 ms). */
+START_TEST(connections_block_and_are_counted)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1 * MS},
+                         .generator = "mt19937", .seed = 1};
+    tester_spec t = spec(TESTER_CLOSED, 0, 0);
+    t.users = 4;
+    t.connections = 1;
+    tester_result r = run(&t, &srv, 100 * MS, 0, 8);
+    ck_assert_uint_eq(r.sent, 100);
+    ck_assert_int_eq(hist_max(r.hist), 1 * MS);
+    ck_assert(r.blocked > 90);
+    ck_assert(r.blocked_ns > 0);
+    tester_result_free(&r);
+    t.connections = 0;
+    r = run(&t, &srv, 100 * MS, 0, 8);
+    ck_assert_uint_eq(r.sent, 100 + 3); /* the first four go at 0 */
+    ck_assert_int_eq(hist_value_at_percentile(r.hist, HIST_NEAREST_RANK, 1, 2), 4 * MS);
+    ck_assert_uint_eq(r.blocked, 0);
+    tester_result_free(&r);
+}
+END_TEST
+
+/* Measuring from the intended send time adds exactly the lateness of each
+ * send (sent - intended) to what is measured from the actual send. */
+static void sum_lateness(void *ctx, const tester_request *rq)
+{
+    *(int64_t *)ctx += rq->sent_ns - rq->intended_ns;
+}
+
+START_TEST(latency_from_intended_adds_lateness)
+{
+    stall_spec st = {.kind = STALL_PERIODIC, .length_ns = 50 * MS, .period_ns = S};
+    server_config srv = {.service = {.kind = DIST_LOGNORMAL, .a_ns = 2 * MS, .shape = 0.5},
+                         .stalls = &st, .n_stalls = 1, .generator = "mt19937", .seed = 1};
+    tester_spec t = spec(TESTER_PACED, 10 * MS, TESTER_LATE_CATCH_UP);
+    t.users = 4;
+    t.connections = 2;
+    tester_run_config c = {.duration_ns = 20 * S, .threshold_ns = MS, .sub_bits = 8, .server = &srv};
+    tester_result a, b;
+    int64_t late = 0;
+    ck_assert_int_eq(tester_run(&t, &c, sum_lateness, &late, &a), 0);
+    t.latency_from_intended = 1;
+    ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &b), 0);
+    ck_assert_uint_eq(a.sent, b.sent);
+    ck_assert(late > 0);
+    double diff = (hist_mean(b.hist) - hist_mean(a.hist)) * (double)a.sent;
+    ck_assert_msg(fabs(diff - (double)late) < 1e-6 * (double)late + 1, "%g vs %lld", diff,
+                  (long long)late);
+    tester_result_free(&a);
+    tester_result_free(&b);
+}
+END_TEST
+
+/* The ground truth on a server with no load: a 10 ms freeze every second and
+ * a constant 100 us service. A user arriving at a uniform instant is in a
+ * freeze with probability 1% and then waits (end - t) + 0.1 ms, uniform on
+ * 0.1..10.1 ms (mean 5.1 ms); one arriving in the 0.1 ms before a freeze is
+ * caught by it mid-service and waits 10 + 0.1 ms (probability 0.01%); the
+ * other 98.99% wait 0.1 ms. Mean = 0.9899 x 0.1 + 0.01 x 5.1 + 0.0001 x 10.1
+ * = 0.151 ms. p99.5 lies 0.5% from the top: past the 0.01% at 10.1 ms, 0.49
+ * of the way down the freeze's 10.1..0.1 ms: 10.1 - 4.9 = 5.2 ms. */
+START_TEST(truth_without_load)
+{
+    stall_spec st = {.kind = STALL_PERIODIC, .length_ns = 10 * MS, .period_ns = S};
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 100 * US}, .stalls = &st,
+                         .n_stalls = 1, .generator = "mt19937", .seed = 1};
+    tester_run_config c = {.duration_ns = 100 * S, .threshold_ns = MS, .sub_bits = 10, .server = &srv};
+    tester_truth truth = {.interval_ns = 10 * US};
+    ck_assert_int_eq(hist_new(&truth.hist, 10), 0);
+    tester_result r;
+    ck_assert_int_eq(tester_run_with_truth(NULL, &c, NULL, NULL, &truth, &r), 0);
+    ck_assert_uint_eq(truth.probes, 10000000);
+    ck_assert_msg(fabs(hist_mean(truth.hist) - 151 * US) < 0.002 * 151 * US, "mean %g",
+                  hist_mean(truth.hist));
+    int64_t p995 = hist_value_at_percentile(truth.hist, HIST_NEAREST_RANK, 995, 1000);
+    ck_assert_msg(llabs(p995 - 5200 * US) < 20 * US, "p99.5 %lld", (long long)p995);
+    ck_assert_int_eq(hist_max(truth.hist), 10100 * US);
+    ck_assert_int_eq(hist_min(truth.hist), 100 * US);
+    tester_result_free(&r);
+    hist_free(truth.hist);
+}
+END_TEST
+
+/* Random stalls: Poisson with a mean gap of 1 s, 10 ms each, over 1000 s:
+ * about 1000 windows (sd 32); a closed loop on a 1 ms service is caught by
+ * each window once (two windows overlap with probability about 1%), so it
+ * counts about 1000 samples over 5 ms: within 10%. Every tester of one seed
+ * sees the same windows. */
+START_TEST(random_stalls)
+{
+    stall_spec st = {.kind = STALL_RANDOM, .mean_gap_ns = S,
+                     .length_dist = {.kind = DIST_CONSTANT, .a_ns = 10 * MS}};
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1 * MS}, .stalls = &st,
+                         .n_stalls = 1, .generator = "mt19937", .seed = 9};
+    tester_spec t = spec(TESTER_CLOSED, 0, 0);
+    tester_run_config c = {.duration_ns = 1000 * S, .threshold_ns = 5 * MS, .sub_bits = 8, .server = &srv};
+    tester_result a, b;
+    ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &a), 0);
+    ck_assert_msg(a.over_threshold > 900 && a.over_threshold < 1100, "%llu stalls seen",
+                  (unsigned long long)a.over_threshold);
+    ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &b), 0);
+    ck_assert_uint_eq(a.over_threshold, b.over_threshold);
+    ck_assert_uint_eq(a.sent, b.sent);
+    tester_result_free(&a);
+    tester_result_free(&b);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("tester");
     TCase *tc = tcase_create("tester");
-    tcase_set_timeout(tc, 60);
+    tcase_set_timeout(tc, 240);
     tcase_add_test(tc, seed002_open_and_closed);
     tcase_add_test(tc, book_example_5_7_counts);
     tcase_add_test(tc, seed000_paced_from_now_and_open);
@@ -294,6 +476,13 @@ Suite *test_suite(void)
     tcase_add_test(tc, corrected_users_use_their_own_interval);
     tcase_add_test(tc, limits_and_observer);
     tcase_add_test(tc, poisson_arrivals_mean_gap);
+    tcase_add_test(tc, closed_response_time_law_with_think);
+    tcase_add_test(tc, md1_pollaczek_khinchine);
+    tcase_add_test(tc, partly_open_request_rate);
+    tcase_add_test(tc, connections_block_and_are_counted);
+    tcase_add_test(tc, latency_from_intended_adds_lateness);
+    tcase_add_test(tc, truth_without_load);
+    tcase_add_test(tc, random_stalls);
     suite_add_tcase(s, tc);
     return s;
 }
