@@ -188,6 +188,59 @@ START_TEST(set_errors)
 }
 END_TEST
 
+
+/* Stalls from a CSV file and an empirical service distribution, read
+ * relative to the scenario's folder (tests/data). */
+START_TEST(data_files)
+{
+    const char *root = getenv("COSIM_SOURCE_ROOT");
+    char path[1024], ini[1024];
+    snprintf(path, sizeof path, "%s/tests/data/from_files.ini", root);
+    scenario *s;
+    ck_assert_msg(scenario_load(&s, path, NULL, 0, err, sizeof err) == SCENARIO_OK, "%s", err);
+    ck_assert_uint_eq(s->service.n_values, 4);
+    ck_assert_double_eq(dist_mean_ns(&s->service), 2000000.0);
+    ck_assert_uint_eq(s->stalls[0].kind, STALL_WINDOWS);
+    ck_assert_uint_eq(s->stalls[0].n_windows, 2);
+    ck_assert_int_eq(s->stalls[0].windows[1].start_ns, 1500000000);
+    ck_assert_int_eq(s->stalls[0].windows[1].end_ns, 1700000000);
+    scenario_free(s);
+    /* errors name the data file's line */
+    snprintf(ini, sizeof ini, "%s/tests/data/overlapping.ini", root);
+    ck_assert_int_eq(scenario_load(&s, ini, NULL, 0, err, sizeof err), SCENARIO_EINVALID);
+    ck_assert_msg(strstr(err, "tests/data/overlapping.csv:2: this stall overlaps another") != NULL, "%s", err);
+    const char *sets[] = {"stall.gc.file=missing.csv"};
+    ck_assert_int_eq(scenario_load(&s, ini, sets, 1, err, sizeof err), SCENARIO_EINVALID);
+    ck_assert_msg(strstr(err, "[stall gc] file = missing.csv: cannot read") != NULL, "%s", err);
+}
+END_TEST
+
+START_TEST(truth_and_new_tester_keys)
+{
+    scenario *s;
+    const char *text = GOOD_HEAD "[tester p]\nkind = paced\nrate = 10/s\nusers = 10\nconnections = 2\n"
+                                 "late = catch_up\nlatency_from = intended\n"
+                                 "[tester s]\nkind = partly_open\nrate = 5/s\np_continue = 0.5\n"
+                                 "think_distribution = exponential\nthink_mean = 1s\n"
+                                 "[tester o]\nkind = open\nrate = 1/s\n[truth]\ninterval = 1ms\n";
+    ck_assert_msg(load_text(text, NULL, 0, &s) == SCENARIO_OK, "%s", err);
+    ck_assert_uint_eq(s->testers[0].connections, 2);
+    ck_assert_int_eq(s->testers[0].latency_from_intended, 1);
+    ck_assert_int_eq(s->testers[1].kind, TESTER_PARTLY_OPEN);
+    ck_assert_double_eq(s->testers[1].p_continue, 0.5);
+    ck_assert_int_eq(s->testers[1].has_think, 1);
+    ck_assert_int_eq(s->truth_interval_ns, 1000000);
+    ck_assert_int_eq(s->truth_load, 2); /* the first open tester */
+    scenario_free(s);
+    expect_error(GOOD_HEAD "[tester p]\nkind = partly_open\nrate = 1/s\np_continue = 1\n",
+                 SCENARIO_EINVALID, "p_continue = 1: must be below 1", NULL);
+    expect_error(GOOD_HEAD "[tester c]\nkind = closed\nusers = 2\nconnections = 3\n", SCENARIO_EINVALID,
+                 "connections = 3: more connections than users", NULL);
+    expect_error(GOOD_HEAD "[tester c]\nkind = closed\n[truth]\ninterval = 1ms\nload = nobody\n",
+                 SCENARIO_EINVALID, "[truth] load = nobody: expected the name of a tester", NULL);
+}
+END_TEST
+
 static void setup(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/cosim-test-XXXXXX");
@@ -213,6 +266,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, errors_name_file_line_and_key);
     tcase_add_test(tc, file_errors);
     tcase_add_test(tc, set_errors);
+    tcase_add_test(tc, data_files);
+    tcase_add_test(tc, truth_and_new_tester_keys);
     suite_add_tcase(s, tc);
     return s;
 }
