@@ -1464,12 +1464,6 @@ scenario_error scenario_load(scenario **out, const char *path, const char *const
 {
     *out = NULL;
     err[0] = '\0';
-    parser p;
-    memset(&p, 0, sizeof p);
-    p.path = path;
-    p.err = err;
-    p.errlen = errlen;
-
     struct stat st;
     if (stat(path, &st) != 0) {
         snprintf(err, errlen, "%s: cannot read the scenario: %s", path, strerror(errno));
@@ -1479,14 +1473,29 @@ scenario_error scenario_load(scenario **out, const char *path, const char *const
         snprintf(err, errlen, "%s: is a directory; give a scenario file such as scenarios/stall_per_second.ini", path);
         return SCENARIO_EFILE;
     }
-    p.f = fopen(path, "r");
-    if (!p.f) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
         snprintf(err, errlen, "%s: cannot read the scenario: %s", path, strerror(errno));
         return SCENARIO_EFILE;
     }
+    scenario_error rc = scenario_load_stream(out, f, path, sets, n_sets, err, errlen);
+    fclose(f);
+    return rc;
+}
+
+scenario_error scenario_load_stream(scenario **out, FILE *f, const char *path, const char *const *sets,
+                                    size_t n_sets, char *err, size_t errlen)
+{
+    *out = NULL;
+    err[0] = '\0';
+    parser p;
+    memset(&p, 0, sizeof p);
+    p.path = path;
+    p.err = err;
+    p.errlen = errlen;
+    p.f = f;
     int line = ini_parse_stream(reader, &p, handler, &p);
     int read_error = ferror(p.f);
-    fclose(p.f);
 
     scenario *s = calloc(1, sizeof *s);
     scenario_error rc = SCENARIO_OK;

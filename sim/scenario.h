@@ -24,6 +24,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /** Default threshold for "over threshold" counts: 100 ms. */
 #define SCENARIO_DEFAULT_THRESHOLD_NS ((int64_t)100000000)
@@ -116,6 +117,14 @@ typedef enum scenario_error {
  */
 scenario_error scenario_load(scenario **out, const char *path, const char *const *sets,
                              size_t n_sets, char *err, size_t errlen);
+
+/**
+ * scenario_load from an open stream (read to its end, not closed). path is
+ * the name used in messages and the folder data files are found in.
+ */
+scenario_error scenario_load_stream(scenario **out, FILE *f, const char *path,
+                                    const char *const *sets, size_t n_sets, char *err,
+                                    size_t errlen);
 
 /** Free; scenario_free(NULL) does nothing. */
 void scenario_free(scenario *s);
