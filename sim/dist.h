@@ -45,7 +45,7 @@ int dist_check(const dist_spec *spec, const char **why);
 /**
  * Draw one value in ns.
  *
- * Lognormal: exp(ln(median) + sigma Z) with Z from GSL's ziggurat Gaussian
+ * Lognormal: median exp(sigma Z) with Z from GSL's ziggurat Gaussian
  * (gsl_ran_gaussian_ziggurat), the fast equivalent of gsl_ran_lognormal.
  * Normal truncated at zero: redrawn until >= 0 (rejection; exact truncation).
  * Gamma: gsl_ran_gamma(k, mean/k). Pareto: gsl_ran_pareto(index, minimum).

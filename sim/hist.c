@@ -63,7 +63,7 @@ static unsigned bit_length(uint64_t v)
     return v ? 64u - (unsigned)__builtin_clzll(v) : 0u;
 }
 
-size_t hist_index_of(uint64_t v, unsigned s)
+static inline size_t index_of(uint64_t v, unsigned s)
 {
     if (v < ((uint64_t)1 << s))
         return (size_t)v;
@@ -71,6 +71,11 @@ size_t hist_index_of(uint64_t v, unsigned s)
     uint64_t half = (uint64_t)1 << (s - 1);
     uint64_t mant = v >> shift; /* in [half, 2*half) */
     return (size_t)(((uint64_t)1 << s) + (uint64_t)(shift - 1) * half + (mant - half));
+}
+
+size_t hist_index_of(uint64_t v, unsigned s)
+{
+    return index_of(v, s);
 }
 
 void hist_bucket_range(size_t index, unsigned s, uint64_t *low, uint64_t *high)
@@ -89,7 +94,7 @@ void hist_bucket_range(size_t index, unsigned s, uint64_t *low, uint64_t *high)
 
 static inline void add_value(hist *h, uint64_t v, uint64_t n)
 {
-    h->counts[hist_index_of(v, h->sub_bits)] += n;
+    h->counts[index_of(v, h->sub_bits)] += n;
     h->total += n;
     if ((int64_t)v < h->min)
         h->min = (int64_t)v;

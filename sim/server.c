@@ -30,6 +30,10 @@ struct server {
     uint64_t k;       /* index of the next request */
     int64_t free_at;  /* reply time of the last request submitted */
     int64_t busy_ns;  /* work done (service and request stalls), ns */
+    /* No window meets [quiet_from, quiet_until): work laid there needs no
+     * walk over the stalls (the common case, and the fast path). */
+    int64_t quiet_from, quiet_until;
+    int has_request_stalls;
     int oom;
 };
 
@@ -47,6 +51,9 @@ int server_new(server **out, const server_config *cfg)
         free(s);
         return -ENOMEM;
     }
+    for (size_t i = 0; i < s->n_stalls; i++)
+        s->has_request_stalls |= s->stalls[i].kind == STALL_REQUESTS;
+    s->quiet_from = s->quiet_until = 0; /* nothing known yet */
     int rc = rng_new(&s->rng, cfg->generator, cfg->seed, RNG_SERVICE);
     for (size_t i = 0; !rc && i < s->n_stalls; i++) {
         if (s->stalls[i].kind != STALL_RANDOM)
@@ -237,11 +244,24 @@ static int64_t request_extra(server *s, uint64_t k)
 
 int64_t server_submit(server *s, int64_t arrival_ns)
 {
-    int64_t work = dist_draw_ns(&s->service, s->rng) + request_extra(s, s->k);
+    int64_t work = dist_draw_ns(&s->service, s->rng);
+    if (s->has_request_stalls)
+        work += request_extra(s, s->k);
     s->k++;
     s->busy_ns += work;
     int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at;
+    if (start >= s->quiet_from && work <= s->quiet_until - start) {
+        s->free_at = start + work; /* no stall in the way */
+        return s->free_at;
+    }
     s->free_at = server_work_until(s, start, work);
+    /* learn the quiet stretch after this reply: up to the next window */
+    stall_window w;
+    s->quiet_from = s->free_at;
+    if (!next_window(s, s->free_at, &w, 1))
+        s->quiet_until = s->oom ? s->free_at : INT64_MAX;
+    else
+        s->quiet_until = w.start_ns > s->free_at ? w.start_ns : s->free_at;
     return s->free_at;
 }
 

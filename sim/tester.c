@@ -253,6 +253,10 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
 
     const int64_t end = cfg->duration_ns;
     uint64_t open_i = 0, next_id = 1;
+    /* open measures from the intended time, and paced when asked to; the
+     * others from the actual send */
+    const int from_intended = spec->kind == TESTER_OPEN || (paced && spec->latency_from_intended);
+    const uint64_t max_requests = cfg->max_requests ? cfg->max_requests : UINT64_MAX;
     while (n_users > 0 && users[0].next_ns < end) {
         user *u = &users[0];
         if (partly_open && u->id == 0) {
@@ -281,7 +285,7 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
                 out->max_sessions = n_users - 1;
             continue;
         }
-        if (cfg->max_requests && out->sent >= cfg->max_requests) {
+        if (out->sent >= max_requests) {
             rc = -E2BIG;
             goto done;
         }
@@ -297,7 +301,8 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
             out->blocked_ns += conns[0] - rq.sent_ns;
             rq.sent_ns = conns[0];
         }
-        take_probes(truth, srv, probe_rng, &cfg->server->service, rq.sent_ns, end);
+        if (truth)
+            take_probes(truth, srv, probe_rng, &cfg->server->service, rq.sent_ns, end);
         rq.reply_ns = server_submit(srv, rq.sent_ns);
         if (n_conns) {
             conns[0] = rq.reply_ns;
@@ -305,9 +310,6 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         }
         out->sent++;
         out->last_reply_ns = rq.reply_ns;
-        /* open measures from the intended time, and paced when asked to;
-         * the others from the actual send */
-        int from_intended = spec->kind == TESTER_OPEN || (paced && spec->latency_from_intended);
         rq.latency_ns = rq.reply_ns - (from_intended ? rq.intended_ns : rq.sent_ns);
         int late = rq.reply_ns > end;
         out->in_flight_at_end += late;
@@ -332,6 +334,8 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         case TESTER_OPEN:
             if (arrivals) /* Poisson: exponential gaps of mean D */
                 u->next_ns = rq.sent_ns + (int64_t)llround(gsl_ran_exponential(arrivals, mean_gap_ns));
+            else if (spec->interval.den == 1) /* whole-ns grid: i D, added up */
+                u->next_ns += (int64_t)spec->interval.num_ns;
             else
                 u->next_ns = units_interval_at(spec->interval, 0, ++open_i);
             u->intended_ns = u->next_ns;
@@ -350,7 +354,8 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
             }
             break;
         }
-        heap_sift_down(users, n_users, 0);
+        if (n_users > 1)
+            heap_sift_down(users, n_users, 0);
     }
     take_probes(truth, srv, probe_rng, &cfg->server->service, end, end);
     if (!plans)
