@@ -6,12 +6,11 @@
 #   datafile        the spectrum data (one block per tester)
 #   chart_title     the scenario's title
 #   chart_subtitle  service, stalls, duration, seed and rank rule
-#   testers         the tester names, space separated, in block order
+#   testers         the tester names, space separated, in block order (the
+#                   ground truth, when the scenario has one, is "truth")
+#   ylog            1 for a log latency axis (cosim --latency-axis)
 #   outfile, term   the chart file and gnuplot terminal
 # Restyle freely: cosim reads this file each time it runs.
-# Optional: ylog = 0 for a linear latency axis.
-
-if (!exists("ylog")) ylog = 1
 
 if (term eq "pngcairo") {
     set terminal pngcairo enhanced size 1600,1000 font "Sans,20" linewidth 2
@@ -55,5 +54,9 @@ set tics nomirror
 array colours[8] = ["#009E73", "#E69F00", "#0072B2", "#D55E00", "#CC79A7", "#56B4E9", \
                     "#000000", "#F0E442"]
 
+# the truth, when there is one, is the dashed black curve
+is_truth(i) = word(testers, i) eq "truth"
+dash(i) = is_truth(i) ? 2 : 1
+colour(i) = is_truth(i) ? "#000000" : colours[(i-1)%8+1]
 plot for [i=1:words(testers)] datafile index (i-1) using 2:3 with lines \
-     lw 3 lc rgb colours[(i-1)%8+1] title word(testers, i)
+     lw 3 dt dash(i) lc rgb colour(i) title word(testers, i)

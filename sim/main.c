@@ -7,6 +7,8 @@
 #include "rng.h"
 #include "run.h"
 #include "scenario.h"
+#include "timeline.h"
+#include "units.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -48,7 +50,13 @@ static void usage(FILE *f)
             "      --rank-rule RULE   nearest_rank, rounded_rank or sorted_index\n"
             "                         (same as --set scenario.rank_rule=RULE)\n"
             "      --format FMT       chart format: png (default), svg or pdf\n"
-            "      --no-plot          write the chart's .gp and .dat but do not run gnuplot\n"
+            "      --no-plot          write the charts' .gp and .dat but do not run gnuplot\n"
+            "      --charts LIST      which charts: spectrum,timeline,requests,summary\n"
+            "                         (default all; none for none)\n"
+            "      --window A..B      the time window of the timeline and request-bar\n"
+            "                         charts, e.g. 0.9s..1.6s (default: the scenario's\n"
+            "                         chart_window, else the whole run and the first stall)\n"
+            "      --latency-axis AX  log (default) or linear latency axis\n"
             "      --plots-dir DIR    take the chart styles (spectrum.gp) from DIR\n"
             "      --check            compare the run with the scenario's [expect NAME]\n"
             "                         sections, print expected / got / verdict, exit 1 on\n"
@@ -58,9 +66,11 @@ static void usage(FILE *f)
             "  -V, --version          show the version and exit\n"
             "\n"
             "Outputs in DIR: summary.json, one TESTER.hgrm percentile spectrum per tester\n"
-            "(HdrHistogram's layout, values in microseconds), spectrum.dat, spectrum.gp and\n"
-            "the chart spectrum.png (latency by percentile). Files are written under\n"
-            "temporary names and renamed into place once all are complete.\n"
+            "(HdrHistogram's layout, values in microseconds), and for each chart its .dat,\n"
+            ".gp and picture: spectrum (latency by percentile), timeline (latency of each\n"
+            "request against its intended send time), requests (bars from intended send\n"
+            "to reply around a stall) and summary (p50/p99/p99.9 bars). Files are written\n"
+            "under temporary names and renamed into place once all are complete.\n"
             "\n"
             "Exit status:\n"
             "  0  success\n"
@@ -83,8 +93,31 @@ typedef struct options {
     int no_plot;
     int check;
     const char *plots_dir;
+    unsigned charts;       /* CHART_* bits */
+    int charts_set;        /* --charts was given */
+    int ylinear;           /* --latency-axis linear */
+    int64_t win_from, win_to; /* --window; to 0: none */
     int quiet;
 } options;
+
+enum { CHART_SPECTRUM = 1, CHART_TIMELINE = 2, CHART_REQUESTS = 4, CHART_SUMMARY = 8 };
+static const char *const chart_names[] = {"spectrum", "timeline", "requests", "summary"};
+#define N_CHARTS 4
+
+/* "0.9s..1.6s" */
+static int parse_window(const char *text, int64_t *from, int64_t *to)
+{
+    char buf[128];
+    snprintf(buf, sizeof buf, "%s", text);
+    char *dots = strstr(buf, "..");
+    const char *why;
+    if (!dots)
+        return -1;
+    *dots = '\0';
+    if (units_parse_duration(buf, from, &why) || units_parse_duration(dots + 2, to, &why) || *to <= *from)
+        return -1;
+    return 0;
+}
 
 static int add_set(options *o, const char *s)
 {
@@ -101,7 +134,8 @@ static char *owned[2];
 
 static int parse_args(int argc, char **argv, options *o)
 {
-    enum { OPT_SET = 256, OPT_SEED, OPT_RANK, OPT_FORMAT, OPT_NOPLOT, OPT_PLOTS, OPT_CHECK };
+    enum { OPT_SET = 256, OPT_SEED, OPT_RANK, OPT_FORMAT, OPT_NOPLOT, OPT_PLOTS, OPT_CHECK,
+           OPT_CHARTS, OPT_WINDOW, OPT_AXIS };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"set", required_argument, NULL, OPT_SET},
@@ -111,6 +145,9 @@ static int parse_args(int argc, char **argv, options *o)
         {"no-plot", no_argument, NULL, OPT_NOPLOT},
         {"plots-dir", required_argument, NULL, OPT_PLOTS},
         {"check", no_argument, NULL, OPT_CHECK},
+        {"charts", required_argument, NULL, OPT_CHARTS},
+        {"window", required_argument, NULL, OPT_WINDOW},
+        {"latency-axis", required_argument, NULL, OPT_AXIS},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
@@ -172,6 +209,39 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_CHECK:
             o->check = 1;
             break;
+        case OPT_CHARTS: {
+            o->charts = 0;
+            o->charts_set = 1;
+            char buf[256];
+            snprintf(buf, sizeof buf, "%s", optarg);
+            for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+                int k;
+                for (k = 0; k < N_CHARTS && strcmp(tok, chart_names[k]) != 0; k++)
+                    ;
+                if (k == N_CHARTS && strcmp(tok, "none") != 0) {
+                    fprintf(stderr, "cosim: --charts %s: expected a list of spectrum, timeline, requests, "
+                                    "summary (or none)\n", optarg);
+                    return -1;
+                }
+                if (k < N_CHARTS)
+                    o->charts |= 1u << k;
+            }
+            break;
+        }
+        case OPT_WINDOW:
+            if (parse_window(optarg, &o->win_from, &o->win_to)) {
+                fprintf(stderr, "cosim: --window %s: expected START..END with units, e.g. 0.9s..1.6s\n",
+                        optarg);
+                return -1;
+            }
+            break;
+        case OPT_AXIS:
+            if (strcmp(optarg, "log") && strcmp(optarg, "linear")) {
+                fprintf(stderr, "cosim: --latency-axis %s: expected log or linear\n", optarg);
+                return -1;
+            }
+            o->ylinear = strcmp(optarg, "linear") == 0;
+            break;
         case 'q':
             o->quiet = 1;
             break;
@@ -201,9 +271,28 @@ static int parse_args(int argc, char **argv, options *o)
     return 0;
 }
 
-/* Write every output file into d (under temporary names). */
+/* What the charts need from the run. */
+typedef struct chart_data {
+    const char *style[N_CHARTS]; /* style script per chart, NULL: not drawn */
+    char style_buf[N_CHARTS][4096];
+    timeline *timeline;          /* the whole run (or --window), binned */
+    timeline *bars;              /* the request-bar window, exact */
+    int64_t tl_from, tl_to, bars_from, bars_to;
+} chart_data;
+
+static void observe(void *ctx, size_t tester, const tester_request *rq)
+{
+    chart_data *c = ctx;
+    if (c->timeline)
+        timeline_observe(c->timeline, tester, rq);
+    if (c->bars)
+        timeline_observe(c->bars, tester, rq);
+}
+
+/* Write every output file into d (under temporary names); charts[] gets the
+ * chart files to render. */
 static int write_outputs(outdir *d, const scenario *s, const run_result *r, const options *o,
-                         const char *style, char *chart, size_t chart_len, char *err, size_t errlen)
+                         const chart_data *cd, char charts[N_CHARTS][64], char *err, size_t errlen)
 {
     char name[128];
     FILE *f;
@@ -232,13 +321,58 @@ static int write_outputs(outdir *d, const scenario *s, const run_result *r, cons
         OPEN(n);
         CLOSE(report_hgrm(f, r->testers[i].hist, s->rank_rule));
     }
-    chart[0] = '\0';
-    if (style) {
-        OPEN("spectrum.dat");
-        CLOSE(plot_write_spectrum_data(f, s, r));
-        snprintf(chart, chart_len, "spectrum.%s", plot_format_ext(o->format));
-        OPEN("spectrum.gp");
-        CLOSE(plot_write_spectrum_script(f, s, r, style, "spectrum.dat", chart, o->format));
+    const char *names[256];
+    for (size_t i = 0; i < s->n_testers && i < 256; i++)
+        names[i] = s->testers[i].name;
+    char all[4096], spec[4096];
+    plot_all_names(s, all, sizeof all);
+    plot_spectrum_names(s, r, spec, sizeof spec);
+    int need_stalls = 0;
+    for (int k = 0; k < N_CHARTS; k++) {
+        charts[k][0] = '\0';
+        if (!cd->style[k])
+            continue;
+        char dat[64], gp[64];
+        snprintf(dat, sizeof dat, "%s.dat", chart_names[k]);
+        snprintf(gp, sizeof gp, "%s.gp", chart_names[k]);
+        snprintf(charts[k], 64, "%s.%s", chart_names[k], plot_format_ext(o->format));
+        plot_script ps = {chart_names[k], dat, all, charts[k], o->format, !o->ylinear, 0, s->duration_ns, NULL};
+        char counts[2048] = "";
+        for (size_t i = 0; (k == 1 || k == 2) && i < s->n_testers; i++) {
+            size_t c = k == 1 ? timeline_points(cd->timeline, i) : timeline_bars(cd->bars, i);
+            snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%zu", i ? " " : "", c);
+        }
+        if (k == 1 || k == 2)
+            ps.counts = counts;
+        OPEN(dat);
+        switch (k) {
+        case 0:
+            ps.testers = spec;
+            CLOSE(plot_write_spectrum_data(f, s, r));
+            break;
+        case 1:
+            ps.from_ns = cd->tl_from;
+            ps.to_ns = cd->tl_to;
+            ps.ylog = 0; /* a queue's triangle reads on a linear axis */
+            need_stalls = 1;
+            CLOSE(timeline_write_points(cd->timeline, f, names));
+            break;
+        case 2:
+            ps.from_ns = cd->bars_from;
+            ps.to_ns = cd->bars_to;
+            need_stalls = 1;
+            CLOSE(timeline_write_bars(cd->bars, f, names));
+            break;
+        case 3:
+            CLOSE(plot_write_summary_data(f, s, r));
+            break;
+        }
+        OPEN(gp);
+        CLOSE(plot_write_script(f, s, cd->style[k], &ps));
+    }
+    if (need_stalls) {
+        OPEN("stalls.dat");
+        CLOSE(plot_write_stalls(f, s, 0, s->duration_ns));
     }
     return 0;
 fail:
@@ -254,11 +388,17 @@ static int run(const options *opts);
  * when a later run does not write them again). */
 static int is_cosim_output(const char *name)
 {
-    static const char *const fixed[] = {"summary.json", "spectrum.dat", "spectrum.gp",
-                                        "spectrum.png", "spectrum.svg", "spectrum.pdf", NULL};
-    for (int i = 0; fixed[i]; i++)
-        if (strcmp(name, fixed[i]) == 0)
-            return 1;
+    static const char *const exts[] = {".dat", ".gp", ".png", ".svg", ".pdf", NULL};
+    if (strcmp(name, "summary.json") == 0 || strcmp(name, "stalls.dat") == 0)
+        return 1;
+    for (int k = 0; k < N_CHARTS; k++) {
+        size_t n = strlen(chart_names[k]);
+        if (strncmp(name, chart_names[k], n) != 0)
+            continue;
+        for (int e = 0; exts[e]; e++)
+            if (strcmp(name + n, exts[e]) == 0)
+                return 1;
+    }
     size_t n = strlen(name);
     return n > 5 && strcmp(name + n - 5, ".hgrm") == 0 && name[0] != '.';
 }
@@ -267,12 +407,13 @@ static int is_cosim_output(const char *name)
  * temporary name, then put it in place. 0, or -1 after saying why. */
 static int render_chart(outdir *d, const char *dir, char *chart, plot_format format)
 {
-    char tmp[4200], rel[128];
+    char tmp[4200], rel[128], script[96];
+    snprintf(script, sizeof script, "%.*s.gp", (int)(strrchr(chart, '.') - chart), chart);
     outdir_tmp_file(d, chart, tmp, sizeof tmp);
     snprintf(rel, sizeof rel, ".%s.tmp", chart);
     int status = 0;
     struct stat st;
-    switch (plot_render(dir, "spectrum.gp", rel, &status)) {
+    switch (plot_render(dir, script, rel, &status)) {
     case PLOT_RENDERED:
         if (stat(tmp, &st) != 0 || st.st_size == 0) {
             remove(tmp);
@@ -290,15 +431,15 @@ static int render_chart(outdir *d, const char *dir, char *chart, plot_format for
         }
         return 0;
     case PLOT_NO_GNUPLOT:
-        fprintf(stderr, "cosim: gnuplot not found: kept %s/spectrum.gp and spectrum.dat; "
-                        "install gnuplot and run 'gnuplot spectrum.gp' there\n",
-                dir);
+        fprintf(stderr, "cosim: gnuplot not found: kept %s/%s and its data; "
+                        "install gnuplot and run 'gnuplot %s' there\n",
+                dir, script, script);
         chart[0] = '\0';
         return 0;
     case PLOT_FAILED:
         remove(tmp);
-        fprintf(stderr, "cosim: gnuplot failed (status %d) on %s/spectrum.gp; no chart written\n",
-                status, dir);
+        fprintf(stderr, "cosim: gnuplot failed (status %d) on %s/%s; no chart written\n",
+                status, dir, script);
         chart[0] = '\0';
         return -1;
     }
@@ -335,19 +476,54 @@ static int run(const options *opts)
         return se == SCENARIO_EUSAGE ? EXIT_USAGE : se == SCENARIO_ENOMEM ? EXIT_SIM : EXIT_SCENARIO;
     }
 
-    char style[4096];
-    const char *style_path = style;
-    if (plot_find_style(o.plots_dir, "spectrum.gp", style, sizeof style)) {
-        fprintf(stderr, "cosim: warning: no chart style spectrum.gp in %s; writing no chart "
-                        "(give --plots-dir DIR)\n",
-                o.plots_dir ? o.plots_dir : "plots/ or the installed data folder");
-        style_path = NULL;
+    /* the charts asked for, and their style scripts */
+    chart_data cd;
+    memset(&cd, 0, sizeof cd);
+    unsigned want = o.charts_set ? o.charts : (CHART_SPECTRUM | CHART_TIMELINE | CHART_REQUESTS | CHART_SUMMARY);
+    if (o.check && !o.output)
+        want = 0;
+    for (int k = 0; k < N_CHARTS; k++) {
+        if (!(want & (1u << k)))
+            continue;
+        char file[64];
+        snprintf(file, sizeof file, "%s.gp", chart_names[k]);
+        if (plot_find_style(o.plots_dir, file, cd.style_buf[k], sizeof cd.style_buf[k]))
+            fprintf(stderr, "cosim: warning: no chart style %s in %s; no %s chart (give --plots-dir DIR)\n",
+                    file, o.plots_dir ? o.plots_dir : "plots/ or the installed data folder", chart_names[k]);
+        else
+            cd.style[k] = cd.style_buf[k];
     }
-
+    /* the time charts' windows: --window, else the scenario's chart_window,
+     * else the whole run (timeline) and around the first stall (bars) */
+    int64_t wf = o.win_to ? o.win_from : s->chart_window_from;
+    int64_t wt = o.win_to ? o.win_to : s->chart_window_to;
+    if (wt > s->duration_ns)
+        wt = s->duration_ns;
+    cd.tl_from = wt > wf ? wf : 0;
+    cd.tl_to = wt > wf ? wt : s->duration_ns;
+    if (wt > wf) {
+        cd.bars_from = wf;
+        cd.bars_to = wt;
+    } else if (!plot_first_stall(s, &cd.bars_from, &cd.bars_to)) {
+        if (cd.style[2] && o.charts_set) /* asked for by name: say why it is missing */
+            fprintf(stderr, "cosim: no stall window to centre the request bars on; give --window "
+                            "(e.g. --window 0.85s..1.6s) or [scenario] chart_window\n");
+        cd.style[2] = NULL;
+    }
+    int rc = 0;
+    if (cd.style[1])
+        rc = timeline_new(&cd.timeline, s->n_testers, cd.tl_from, cd.tl_to, 4000);
+    if (!rc && cd.style[2])
+        rc = timeline_new(&cd.bars, s->n_testers, cd.bars_from, cd.bars_to, 300);
     run_result r;
-    int rc = run_scenario(s, &r, err, sizeof err);
+    if (!rc)
+        rc = run_scenario_observed(s, cd.timeline || cd.bars ? observe : NULL, &cd, &r, err, sizeof err);
+    else
+        snprintf(err, sizeof err, "out of memory");
     if (rc) {
         fprintf(stderr, "cosim: %s\n", err);
+        timeline_free(cd.timeline);
+        timeline_free(cd.bars);
         scenario_free(s);
         return EXIT_SIM;
     }
@@ -377,29 +553,38 @@ static int run(const options *opts)
         snprintf(dir, sizeof dir, "%s", o.output);
     else
         snprintf(dir, sizeof dir, "out/%s", s->name);
-    if (style_path && plot_spectrum_testers(&r) == 0) {
+    if (plot_spectrum_testers(&r) == 0 && want) {
         fprintf(stderr, "cosim: no tester recorded a sample: no chart\n");
-        style_path = NULL;
+        memset(cd.style, 0, sizeof cd.style);
     }
     outdir *d = NULL;
-    char chart[64];
+    char charts[N_CHARTS][64];
+    memset(charts, 0, sizeof charts);
     int failed = 0;
+    char drawn[512] = "";
     if (outdir_open(&d, dir, err, sizeof err) ||
-        write_outputs(d, s, &r, &o, style_path, chart, sizeof chart, err, sizeof err) ||
+        write_outputs(d, s, &r, &o, &cd, charts, err, sizeof err) ||
         outdir_commit(d, err, sizeof err)) {
         fprintf(stderr, "cosim: %s; nothing was replaced\n", err);
         exit_code = EXIT_OUTPUT;
         failed = 1;
     } else {
-        if (chart[0] && !o.no_plot && render_chart(d, dir, chart, o.format) != 0)
-            exit_code = EXIT_OUTPUT;
+        for (int k = 0; k < N_CHARTS && !o.no_plot; k++) {
+            if (!charts[k][0])
+                continue;
+            if (render_chart(d, dir, charts[k], o.format) != 0)
+                exit_code = EXIT_OUTPUT;
+            if (charts[k][0])
+                snprintf(drawn + strlen(drawn), sizeof drawn - strlen(drawn), ", %s", charts[k]);
+        }
         /* a re-run into the same folder leaves nothing of the run before */
         outdir_remove_stale(d, is_cosim_output);
     }
     if ((exit_code == EXIT_OK || exit_code == EXIT_CHECK) && !o.quiet)
-        printf("\nwrote %s/: summary.json, %zu .hgrm spectr%s%s%s\n", dir, r.n, r.n == 1 ? "um" : "a",
-               chart[0] && !o.no_plot ? ", " : "", chart[0] && !o.no_plot ? chart : "");
+        printf("\nwrote %s/: summary.json, %zu .hgrm spectr%s%s\n", dir, r.n, r.n == 1 ? "um" : "a", drawn);
     outdir_close(d, failed);
+    timeline_free(cd.timeline);
+    timeline_free(cd.bars);
     run_result_free(&r);
     scenario_free(s);
     return exit_code;

@@ -43,7 +43,8 @@ int plot_find_style(const char *plots_dir, const char *name, char *path, size_t 
 size_t plot_spectrum_testers(const run_result *r);
 
 /**
- * The spectrum data: one block per tester with samples (gnuplot "index i"),
+ * The spectrum data: one block per tester with samples, then the truth if
+ * there is one (gnuplot "index i"),
  * rows "percentile 1/(1-percentile) latency_ms total_count" from the same
  * iteration as the .hgrm files; the final 100% row, whose x is infinite, is
  * drawn at x = n (the rank of the last of n samples), so every curve ends at
@@ -53,20 +54,54 @@ size_t plot_spectrum_testers(const run_result *r);
  */
 int plot_write_spectrum_data(FILE *f, const scenario *s, const run_result *r);
 
+/** What a generated chart script needs besides the scenario. */
+typedef struct plot_script {
+    const char *chart;    /**< "spectrum", "timeline", "requests", "summary" */
+    const char *datafile; /**< its data file, relative to the output folder */
+    const char *testers;  /**< the names of the data's blocks, space separated */
+    const char *outfile;  /**< default chart file name, e.g. "spectrum.png" */
+    plot_format format;
+    int ylog;             /**< default latency axis: 1 log, 0 linear */
+    int64_t from_ns, to_ns; /**< time charts: the window shown */
+    const char *counts;   /**< time charts: rows per block, space separated
+                               (a style skips empty blocks); NULL: none */
+} plot_script;
+
 /**
- * The spectrum script: a preamble defining datafile, chart_title,
- * chart_subtitle, testers (names of the testers with samples, space
- * separated, in block order), outfile and term
- * (unless already defined with gnuplot -e), then the style script's text.
+ * A chart script: a preamble defining datafile, stallsfile, chart_title,
+ * chart_subtitle (service, stalls, rate, duration, seed, rank rule),
+ * testers, xfrom and xto (seconds), ylog, outfile and term (the last three
+ * unless already defined with gnuplot -e), then the style script's text.
+ * Scenario text is written as single-quoted gnuplot strings, where nothing
+ * is substituted.
  *
- * @param style_path  the style script (plot_find_style)
- * @param datafile    the data file's name, relative to the output folder
- * @param outfile     default chart file name, e.g. "spectrum.png"
  * @return 0, -EIO, or -errno if the style cannot be read.
  */
-int plot_write_spectrum_script(FILE *f, const scenario *s, const run_result *r,
-                               const char *style_path, const char *datafile, const char *outfile,
-                               plot_format fmt);
+int plot_write_script(FILE *f, const scenario *s, const char *style_path, const plot_script *ps);
+
+/** The spectrum's block names: testers with samples, then "truth" if any. @return buf */
+char *plot_spectrum_names(const scenario *s, const run_result *r, char *buf, size_t len);
+
+/** Every tester's name, space separated. @return buf */
+char *plot_all_names(const scenario *s, char *buf, size_t len);
+
+/**
+ * The stop-the-world windows between from_ns and to_ns, "start_s end_s" a
+ * row (at most 5000), for shading time charts. Random stalls are drawn as the
+ * testers met them (same seed). @return 0, -EIO or -ENOMEM.
+ */
+int plot_write_stalls(FILE *f, const scenario *s, int64_t from_ns, int64_t to_ns);
+
+/**
+ * A window around the first stop-the-world stall, for the request bars: from
+ * one stall length before it to two after (within the run).
+ * @return 1 with *from_ns, *to_ns set; 0 if the scenario has no window.
+ */
+int plot_first_stall(const scenario *s, int64_t *from_ns, int64_t *to_ns);
+
+/** The summary bars' data: "tester p50_ms p99_ms p99.9_ms" per tester with
+ *  samples (and the truth). @return 0 or -EIO. */
+int plot_write_summary_data(FILE *f, const scenario *s, const run_result *r);
 
 /** Outcome of plot_render. */
 typedef enum plot_render_status {

@@ -29,7 +29,25 @@ tester_run_config run_tester_config(const scenario *s, const server_config *srv)
     return c;
 }
 
+typedef struct observe_ctx {
+    run_observer fn;
+    void *ctx;
+    size_t tester;
+} observe_ctx;
+
+static void forward(void *ctx, const tester_request *rq)
+{
+    observe_ctx *o = ctx;
+    o->fn(o->ctx, o->tester, rq);
+}
+
 int run_scenario(const scenario *s, run_result *out, char *err, size_t errlen)
+{
+    return run_scenario_observed(s, NULL, NULL, out, err, errlen);
+}
+
+int run_scenario_observed(const scenario *s, run_observer observer, void *octx, run_result *out,
+                          char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     out->testers = calloc(s->n_testers, sizeof *out->testers);
@@ -40,7 +58,8 @@ int run_scenario(const scenario *s, run_result *out, char *err, size_t errlen)
     server_config srv = run_server_config(s);
     tester_run_config cfg = run_tester_config(s, &srv);
     for (size_t i = 0; i < s->n_testers; i++) {
-        int rc = tester_run(&s->testers[i], &cfg, NULL, NULL, &out->testers[i]);
+        observe_ctx o = {observer, octx, i};
+        int rc = tester_run(&s->testers[i], &cfg, observer ? forward : NULL, &o, &out->testers[i]);
         if (rc) {
             if (rc == -E2BIG)
                 snprintf(err, errlen,

@@ -30,6 +30,13 @@ typedef struct run_result {
  */
 int run_scenario(const scenario *s, run_result *out, char *err, size_t errlen);
 
+/** Called for every request of tester `tester` (its index in the scenario). */
+typedef void (*run_observer)(void *ctx, size_t tester, const tester_request *rq);
+
+/** run_scenario with an observer of every request (NULL: none). */
+int run_scenario_observed(const scenario *s, run_observer observer, void *ctx, run_result *out,
+                          char *err, size_t errlen);
+
 /** Free the results; safe on a zeroed result. */
 void run_result_free(run_result *r);
 

@@ -553,8 +553,20 @@ static int do_scenario(ctx *c)
     }
     if (get_count(c, "max_requests", &s->max_requests, 1, UINT64_MAX) < 0)
         return -1;
+    if ((e = get(c, "chart_window"))) {
+        char buf[128];
+        snprintf(buf, sizeof buf, "%s", e->value);
+        char *dots = strstr(buf, "..");
+        const char *why = "expected START..END with units, e.g. 0.85s..1.6s";
+        if (!dots || (*dots = '\0', units_parse_duration(buf, &s->chart_window_from, &why)) ||
+            units_parse_duration(dots + 2, &s->chart_window_to, &why) ||
+            s->chart_window_to <= s->chart_window_from) {
+            bad_value(c, e, why);
+            return -1;
+        }
+    }
     return check_unused(c, "[scenario] takes name, title, duration, seed, rank_rule, threshold, "
-                           "in_flight_at_end, sub_bucket_bits, generator, max_requests");
+                           "in_flight_at_end, sub_bucket_bits, generator, max_requests, chart_window");
 }
 
 /* A growing array of int64 values read from a data file. */

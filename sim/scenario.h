@@ -86,6 +86,9 @@ typedef struct scenario {
     tester_spec *testers;
     size_t n_testers;
     int64_t *service_values;  /**< empirical service times (owned) */
+    int64_t chart_window_from; /**< [scenario] chart_window: the time charts'
+                                    window (to 0: none) */
+    int64_t chart_window_to;
     int64_t truth_interval_ns; /**< [truth] probe spacing; 0: no truth */
     int truth_load;           /**< index of the tester loading the truth's
                                    server, or -1 for none */

@@ -271,6 +271,11 @@ int64_t server_probe(server *s, int64_t t_ns, int64_t work_ns)
     return work_until(s, start, work_ns, 0);
 }
 
+int server_next_window(server *s, int64_t t_ns, stall_window *out)
+{
+    return next_window(s, t_ns, out, 0);
+}
+
 uint64_t server_requests(const server *s)
 {
     return s->k;

@@ -66,6 +66,13 @@ int64_t server_work_until(server *s, int64_t start_ns, int64_t work_ns);
  */
 int64_t server_probe(server *s, int64_t t_ns, int64_t work_ns);
 
+/**
+ * The first stop-the-world window (of all stalls together) that ends after
+ * t_ns, without moving the server's cursors. @return 1 with *out set, 0 if
+ * there is none.
+ */
+int server_next_window(server *s, int64_t t_ns, stall_window *out);
+
 /** Work done so far (service times and request stalls), ns: divided by the
  *  elapsed time, the utilisation. */
 int64_t server_busy_ns(const server *s);

@@ -32,7 +32,19 @@ golden)
     diff -u tests/golden/one_stall.txt "$work/summary.txt" || fail "summary text differs"
     diff -u tests/golden/one_stall.json "$work/o/summary.json" || fail "summary.json differs"
     diff -u tests/golden/one_stall.open.hgrm "$work/o/open.hgrm" || fail "open.hgrm differs"
-    [ -s "$work/o/spectrum.gp" ] && [ -s "$work/o/spectrum.dat" ] || fail "no chart script/data"
+    # the charts' data, line by line (hand-checked: the open loop's requests
+    # from 0.6 s, latency 7 ms until 0.9 s, then 507 - 3j ms)
+    for c in spectrum timeline requests summary stalls; do
+        diff -u "tests/golden/one_stall.$c.dat" "$work/o/$c.dat" || fail "$c.dat differs"
+    done
+    for c in spectrum timeline requests summary; do
+        [ -s "$work/o/$c.gp" ] || fail "no $c.gp"
+        grep -q "^testers = 'open closed'" "$work/o/$c.gp" || fail "$c.gp: tester names"
+        grep -qF "chart_title = 'One 500 ms stall on request 90 (seed 002)'" "$work/o/$c.gp" || fail "$c.gp: title"
+    done
+    grep -q "^xfrom = 0.600000000$" "$work/o/timeline.gp" || fail "timeline.gp: window"
+    grep -q "^counts = '90 57'$" "$work/o/timeline.gp" || fail "timeline.gp: counts $(grep counts "$work/o/timeline.gp")"
+    grep -q "^if (!exists(\"ylog\")) ylog = 1" "$work/o/spectrum.gp" || fail "spectrum.gp: log axis by default"
     [ -e "$work/o/spectrum.png" ] && fail "--no-plot rendered a chart"
     ls -A "$work/o" | grep -q '\.tmp$' && fail "temporary files left behind"
     ;;
@@ -114,6 +126,26 @@ cli)
     "$cosim" -q "$work/flat.ini" -o "$work/flat" 2>"$work/flat.err" || fail "flat: exit $?"
     [ "$(grep -c '^[0-9]' "$work/flat/spectrum.dat")" -ge 2 ] || fail "flat: fewer than 2 points"
     [ -s "$work/flat.err" ] && fail "flat: gnuplot said: $(cat "$work/flat.err")"
+    # chart options
+    "$cosim" -q scenarios/one_stall.ini -o "$work/lin" --no-plot --latency-axis linear --charts spectrum \
+        || fail "--latency-axis"
+    grep -q "^if (!exists(\"ylog\")) ylog = 0" "$work/lin/spectrum.gp" || fail "--latency-axis linear"
+    [ -e "$work/lin/timeline.dat" ] && fail "--charts spectrum wrote a timeline"
+    "$cosim" -q scenarios/one_stall.ini -o "$work/none2" --charts none || fail "--charts none"
+    ls "$work/none2" | grep -q '\.gp$' && fail "--charts none wrote a script"
+    expect_exit 2 "--charts pie" --charts pie scenarios/one_stall.ini
+    expect_exit 2 "--window 2s..1s" --window 2s..1s scenarios/one_stall.ini
+    "$cosim" -q scenarios/stall_per_second.ini -o "$work/st" --no-plot --set scenario.duration=3s \
+        --window 0.5s..2.5s || fail "--window"
+    # the stall windows in the window's run, for shading: 0, 1 and 2 s
+    [ "$(grep -c '^[0-9]' "$work/st/stalls.dat")" -eq 3 ] || fail "stalls.dat: $(cat "$work/st/stalls.dat")"
+    grep -q "^1.000000000 1.010000000$" "$work/st/stalls.dat" || fail "stalls.dat: the 1 s freeze"
+    grep -q "^xfrom = 0.500000000$" "$work/st/requests.gp" || fail "requests.gp: --window"
+    # the truth is the last, dashed curve of the spectrum
+    "$cosim" -q scenarios/compensation.ini -o "$work/tr" --no-plot || fail "truth run"
+    grep -q "^testers = 'observed compensated open truth'" "$work/tr/spectrum.gp" || fail "truth not in spectrum.gp"
+    grep -q "^# tester truth" "$work/tr/spectrum.dat" || fail "truth not in spectrum.dat"
+    grep -q "^p50 .*\|^truth " "$work/tr/summary.dat" || fail "truth not in summary.dat"
     # without gnuplot on PATH: script and data kept, a message, exit 0
     PATH=/nonexistent "$cosim" -q scenarios/one_stall.ini -o "$work/np" 2>"$work/np.err"
     [ $? -eq 0 ] || fail "no gnuplot: exit code"
