@@ -7,6 +7,7 @@
 #include "rng.h"
 #include "run.h"
 #include "scenario.h"
+#include "sweep.h"
 #include "timeline.h"
 #include "units.h"
 
@@ -35,6 +36,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "Usage: cosim [OPTIONS] SCENARIO.ini\n"
+            "       cosim sweep [OPTIONS] SCENARIO.ini --vary KEY=FROM..TO:STEPS (see cosim sweep --help)\n"
             "\n"
             "Simulate load testers (closed, paced, open, corrected) against a FIFO server\n"
             "with stalls, on a virtual clock, and show what each tester reports: the\n"
@@ -336,7 +338,8 @@ static int write_outputs(outdir *d, const scenario *s, const run_result *r, cons
         snprintf(dat, sizeof dat, "%s.dat", chart_names[k]);
         snprintf(gp, sizeof gp, "%s.gp", chart_names[k]);
         snprintf(charts[k], 64, "%s.%s", chart_names[k], plot_format_ext(o->format));
-        plot_script ps = {chart_names[k], dat, all, charts[k], o->format, !o->ylinear, 0, s->duration_ns, NULL};
+        plot_script ps = {chart_names[k], dat, all, charts[k], o->format, !o->ylinear, 0, s->duration_ns, NULL,
+                          NULL};
         char counts[2048] = "";
         for (size_t i = 0; (k == 1 || k == 2) && i < s->n_testers; i++) {
             size_t c = k == 1 ? timeline_points(cd->timeline, i) : timeline_bars(cd->bars, i);
@@ -448,6 +451,8 @@ static int render_chart(outdir *d, const char *dir, char *chart, plot_format for
 
 int main(int argc, char **argv)
 {
+    if (argc > 1 && strcmp(argv[1], "sweep") == 0)
+        return sweep_main(argc - 1, argv + 1);
     options o;
     memset(&o, 0, sizeof o);
     rng_init();

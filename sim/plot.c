@@ -156,6 +156,11 @@ int plot_write_script(FILE *f, const scenario *s, const char *style_path, const 
         gp_string(f, ps->counts);
         fputc('\n', f);
     }
+    if (ps->xlabel) {
+        fputs("xkey = ", f);
+        gp_string(f, ps->xlabel);
+        fputc('\n', f);
+    }
     fputs("if (!exists(\"ylog\")) ylog = ", f);
     fputs(ps->ylog ? "1" : "0", f);
     fputs("\nif (!exists(\"outfile\")) outfile = ", f);

@@ -65,6 +65,7 @@ typedef struct plot_script {
     int64_t from_ns, to_ns; /**< time charts: the window shown */
     const char *counts;   /**< time charts: rows per block, space separated
                                (a style skips empty blocks); NULL: none */
+    const char *xlabel;   /**< sweep: the varied key; NULL: none */
 } plot_script;
 
 /**

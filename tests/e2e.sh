@@ -203,6 +203,46 @@ bad-corpus)
     done
     [ "$n" -ge 20 ] || fail "only $n bad scenarios"
     ;;
+sweep)
+    # An M/M/1 sweep of the open loop's rate against theory: the response
+    # time is exponential with rate mu - lambda (mu = 1000/s), so
+    # mean = 1 / (1000 - lambda) s and p99 = ln(100) x mean. At 100/s,
+    # 450/s and 800/s (utilisation 0.1, 0.45, 0.8) over 2000 s each:
+    # mean within 2%, p99 within 3%.
+    cd "$root" || exit 1
+    args=(scenarios/mm1_rho08.ini --vary tester.open.rate=100/s..800/s:3 --set scenario.duration=2000s
+          --set truth.interval=1s -q)
+    "$cosim" sweep "${args[@]}" --jobs 1 -o "$work/j1" || fail "sweep --jobs 1: exit $?"
+    "$cosim" sweep "${args[@]}" --jobs 2 -o "$work/j2" || fail "sweep --jobs 2: exit $?"
+    diff -r "$work/j1" "$work/j2" >/dev/null || fail "--jobs 1 and --jobs 2 differ"
+    awk -F, 'NR > 1 {
+        lambda = $2 + 0; mean = 1000 / (1000 - lambda); p99 = log(100) * mean
+        dm = $10 / mean - 1; dp = $16 / p99 - 1
+        if (dm < -0.02 || dm > 0.02 || dp < -0.03 || dp > 0.03) {
+            printf "rate %s: mean %s ms (theory %.3f), p99 %s ms (theory %.3f)\n", $2, $10, mean, $16, p99
+            bad = 1
+        }
+        n++
+    } END { exit (bad || n != 3) }' "$work/j1/sweep.csv" || fail "sweep disagrees with M/M/1 theory"
+    [ -s "$work/j1/sweep.png" ] && [ -s "$work/j1/sweep.dat" ] || fail "no sweep chart"
+    # replications: a confidence interval, and shards that add up to the whole
+    "$cosim" sweep scenarios/one_stall.ini --vary stall.request90.extra=100ms..500ms:3 --replications 2 \
+        -q -o "$work/r" --no-plot || fail "replications"
+    head -1 "$work/r/sweep.csv" | grep -q "p99_ms_ci95" || fail "no confidence interval column"
+    for k in 0 1; do
+        "$cosim" sweep scenarios/one_stall.ini --vary stall.request90.extra=100ms..500ms:3 --replications 2 \
+            -q -o "$work/s$k" --no-plot --shard $k/2 || fail "shard $k"
+    done
+    { head -1 "$work/s0/sweep.csv"; tail -q -n +2 "$work/s0/sweep.csv" "$work/s1/sweep.csv" | sort -t, -k1,1n -s; } \
+        >"$work/merged.csv"
+    diff -u "$work/r/sweep.csv" "$work/merged.csv" || fail "shards do not merge into the whole sweep"
+    # bad sweeps
+    expect_exit 2 "--vary rate: expected KEY=FROM..TO" sweep scenarios/one_stall.ini --vary rate
+    expect_exit 2 "FROM and TO must be numbers with the same unit" sweep scenarios/one_stall.ini \
+        --vary tester.open.rate=1/s..2ms:3
+    expect_exit 2 "nothing to vary" sweep scenarios/one_stall.ini
+    expect_exit 3 "[tester open] rate = 0/s" sweep scenarios/one_stall.ini --vary tester.open.rate=0/s..10/s:2
+    ;;
 *)
     echo "unknown test $test"
     exit 2

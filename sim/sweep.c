@@ -1,0 +1,669 @@
+/* sweep.c - a scenario over a grid of values and seeds, on worker processes. */
+#define _POSIX_C_SOURCE 200809L
+#include "sweep.h"
+#include "hist.h"
+#include "outdir.h"
+#include "plot.h"
+#include "report.h"
+#include "rng.h"
+#include "run.h"
+#include "scenario.h"
+#include "units.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The figures kept per tester and run; durations in ns. */
+enum { M_SENT, M_RECORDED, M_MEAN, M_P50, M_P90, M_P99, M_P999, M_MAX, N_METRICS };
+static const char *const metric_names[N_METRICS] = {"sent", "recorded", "mean_ms", "p50_ms",
+                                                    "p90_ms", "p99_ms", "p99.9_ms", "max_ms"};
+
+/* ---- axes ---------------------------------------------------------------- */
+
+/* Split "12.5ms" into 12.5 and "ms". */
+static int split_number(const char *s, double *v, char *unit, size_t len)
+{
+    char *end;
+    errno = 0;
+    *v = strtod(s, &end);
+    if (end == s || errno || !isfinite(*v) || *v < 0)
+        return -1;
+    snprintf(unit, len, "%s", end);
+    return 0;
+}
+
+/* A decimal without exponent or trailing zeros: 0.1, 250, 1000000. */
+static void format_decimal(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, "%.6f", v);
+    char *dot = strchr(buf, '.');
+    if (dot) {
+        char *e = buf + strlen(buf) - 1;
+        while (e > dot && *e == '0')
+            *e-- = '\0';
+        if (e == dot)
+            *e = '\0';
+    }
+}
+
+void sweep_axis_free(sweep_axis *a)
+{
+    for (size_t i = 0; i < a->n_values; i++)
+        free(a->values[i]);
+    free(a->values);
+    a->values = NULL;
+    a->n_values = 0;
+}
+
+int sweep_axis_parse(const char *text, sweep_axis *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    const char *eq = strchr(text, '=');
+    char range[256];
+    if (!eq || (size_t)(eq - text) >= sizeof out->key || !strchr(text, '.') ||
+        strlen(eq + 1) >= sizeof range) {
+        snprintf(err, errlen, "--vary %s: expected KEY=FROM..TO:STEPS or KEY=FROM..TO*FACTOR, "
+                              "e.g. --vary tester.open.rate=100/s..900/s:5", text);
+        return -EINVAL;
+    }
+    memcpy(out->key, text, (size_t)(eq - text));
+    out->key[eq - text] = '\0';
+    strcpy(range, eq + 1);
+    char *dots = strstr(range, "..");
+    char *colon = dots ? strrchr(dots, ':') : NULL, *star = dots ? strrchr(dots, '*') : NULL;
+    double from, to, step = 0;
+    char ufrom[32], uto[32];
+    if (!dots || (!colon == !star)) {
+        snprintf(err, errlen, "--vary %s: expected FROM..TO:STEPS or FROM..TO*FACTOR", text);
+        return -EINVAL;
+    }
+    *dots = '\0';
+    char *mark = colon ? colon : star;
+    *mark = '\0';
+    if (split_number(range, &from, ufrom, sizeof ufrom) || split_number(dots + 2, &to, uto, sizeof uto) ||
+        strcmp(ufrom, uto) != 0 || to < from) {
+        snprintf(err, errlen, "--vary %s: FROM and TO must be numbers with the same unit, FROM <= TO", text);
+        return -EINVAL;
+    }
+    char *end;
+    step = strtod(mark + 1, &end);
+    size_t n;
+    if (*end || (colon && (step < 2 || step > 10000 || step != floor(step))) ||
+        (star && !(step > 1 && step < 1e6))) {
+        snprintf(err, errlen, "--vary %s: %s", text,
+                 colon ? "STEPS is a whole number from 2 to 10000" : "FACTOR is a number above 1");
+        return -EINVAL;
+    }
+    if (colon) {
+        n = (size_t)step;
+    } else {
+        if (from <= 0) {
+            snprintf(err, errlen, "--vary %s: a geometric range starts above zero", text);
+            return -EINVAL;
+        }
+        n = (size_t)floor(log(to / from) / log(step) + 1e-9) + 1;
+        if (n > 10000)
+            n = 10000;
+    }
+    out->values = calloc(n, sizeof *out->values);
+    if (!out->values)
+        return -ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        double v = colon ? (n == 1 ? from : from + (to - from) * (double)i / (double)(n - 1))
+                         : from * pow(step, (double)i);
+        char num[64], buf[128];
+        format_decimal(v, num, sizeof num);
+        snprintf(buf, sizeof buf, "%s%s", num, ufrom);
+        out->values[i] = strdup(buf);
+        if (!out->values[i]) {
+            sweep_axis_free(out);
+            return -ENOMEM;
+        }
+        out->n_values = i + 1;
+    }
+    return 0;
+}
+
+/* ---- the sweep ----------------------------------------------------------- */
+
+typedef struct sweep {
+    const char *path;
+    sweep_axis axes[8];
+    size_t n_axes;
+    size_t n_points, reps, n_tasks, n_testers;
+    const char **user_sets;
+    size_t n_user_sets;
+    uint64_t seed;
+    int seed_set;
+    unsigned jobs;
+    unsigned shard, n_shards;
+    double *res;      /* [task][tester][metric] */
+    char (*names)[48];
+    tester_kind *kinds;
+} sweep;
+
+/* The values of each axis for point p (the last axis varies fastest). */
+static void point_values(const sweep *w, size_t p, size_t *idx)
+{
+    for (size_t a = w->n_axes; a-- > 0;) {
+        idx[a] = p % w->axes[a].n_values;
+        p /= w->axes[a].n_values;
+    }
+}
+
+/* Load the scenario for task t: the user's --set, the point's values, the
+ * replication's seed. */
+static scenario_error load_task(const sweep *w, size_t t, scenario **out, char *err, size_t errlen)
+{
+    size_t p = t / w->reps, r = t % w->reps, idx[8];
+    point_values(w, p, idx);
+    const char *sets[64];
+    char bufs[9][300];
+    size_t n = 0;
+    for (size_t i = 0; i < w->n_user_sets && n < 50; i++)
+        sets[n++] = w->user_sets[i];
+    for (size_t a = 0; a < w->n_axes; a++) {
+        snprintf(bufs[a], sizeof bufs[a], "%s=%s", w->axes[a].key, w->axes[a].values[idx[a]]);
+        sets[n++] = bufs[a];
+    }
+    if (w->seed_set || r > 0) {
+        /* replication r runs seed + r: deterministic, and r = 0 is the base */
+        scenario *probe = NULL;
+        uint64_t base = w->seed;
+        if (!w->seed_set) {
+            if (scenario_load(&probe, w->path, sets, n, err, errlen) != SCENARIO_OK)
+                return SCENARIO_EINVALID;
+            base = probe->seed;
+            scenario_free(probe);
+        }
+        snprintf(bufs[8], sizeof bufs[8], "scenario.seed=%llu", (unsigned long long)(base + r));
+        sets[n++] = bufs[8];
+    }
+    return scenario_load(out, w->path, sets, n, err, errlen);
+}
+
+/* Run task t and print its result lines: "t i m0 m1 ... m7", or "t E msg". */
+static void run_task(const sweep *w, size_t t, FILE *f)
+{
+    char err[1024];
+    scenario *s;
+    if (load_task(w, t, &s, err, sizeof err) != SCENARIO_OK) {
+        fprintf(f, "%zu E %s\n", t, err);
+        return;
+    }
+    run_result r;
+    if (run_scenario(s, &r, err, sizeof err)) {
+        fprintf(f, "%zu E %s\n", t, err);
+        scenario_free(s);
+        return;
+    }
+    static const uint64_t pn[4][2] = {{1, 2}, {9, 10}, {99, 100}, {999, 1000}};
+    for (size_t i = 0; i < r.n; i++) {
+        const hist *h = r.testers[i].hist;
+        fprintf(f, "%zu %zu %llu %llu %.3f", t, i, (unsigned long long)r.testers[i].sent,
+                (unsigned long long)hist_count(h), hist_mean(h));
+        for (int k = 0; k < 4; k++)
+            fprintf(f, " %lld", (long long)hist_value_at_percentile(h, s->rank_rule, pn[k][0], pn[k][1]));
+        fprintf(f, " %lld\n", (long long)hist_max(h));
+    }
+    run_result_free(&r);
+    scenario_free(s);
+}
+
+static int task_in_shard(const sweep *w, size_t t)
+{
+    return (t / w->reps) % w->n_shards == w->shard;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Fork the workers; collect their lines into w->res. 0, or -1 with err. */
+static int run_workers(sweep *w, char *err, size_t errlen)
+{
+    unsigned jobs = w->jobs;
+    pid_t pids[256];
+    int fds[256];
+    FILE *ins[256];
+    for (unsigned j = 0; j < jobs; j++) {
+        int p[2];
+        if (pipe(p) != 0) {
+            snprintf(err, errlen, "cannot start workers: %s", strerror(errno));
+            return -1;
+        }
+        fflush(NULL);
+        pids[j] = fork();
+        if (pids[j] < 0) {
+            snprintf(err, errlen, "cannot start workers: %s", strerror(errno));
+            return -1;
+        }
+        if (pids[j] == 0) {
+            close(p[0]);
+            FILE *out = fdopen(p[1], "w");
+            for (size_t t = j; out && t < w->n_tasks; t += jobs)
+                if (task_in_shard(w, t)) {
+                    run_task(w, t, out);
+                    fflush(out);
+                }
+            _exit(out && fclose(out) == 0 ? 0 : 1);
+        }
+        close(p[1]);
+        fds[j] = p[0];
+        ins[j] = fdopen(p[0], "r");
+    }
+    size_t todo = 0, done = 0;
+    for (size_t t = 0; t < w->n_tasks; t++)
+        todo += task_in_shard(w, t);
+    int failed = 0, open_fds = (int)jobs;
+    double start = now_s(), last = start;
+    int tty = isatty(2);
+    char line[2048];
+    struct pollfd pf[256];
+    while (open_fds > 0) {
+        for (unsigned j = 0; j < jobs; j++) {
+            pf[j].fd = ins[j] ? fds[j] : -1;
+            pf[j].events = POLLIN;
+        }
+        if (poll(pf, jobs, 1000) < 0 && errno != EINTR)
+            break;
+        for (unsigned j = 0; j < jobs; j++) {
+            if (!ins[j] || !(pf[j].revents & (POLLIN | POLLHUP)))
+                continue;
+            /* a worker writes whole lines per task; read one line */
+            if (!fgets(line, sizeof line, ins[j])) {
+                fclose(ins[j]);
+                ins[j] = NULL;
+                open_fds--;
+                continue;
+            }
+            size_t t, i;
+            int used = 0;
+            if (sscanf(line, "%zu %n", &t, &used) != 1 || t >= w->n_tasks)
+                continue;
+            if (line[used] == 'E') {
+                if (!failed) {
+                    line[strcspn(line, "\n")] = '\0';
+                    snprintf(err, errlen, "%s", line + used + 2);
+                }
+                failed = 1;
+                done++;
+                continue;
+            }
+            double m[N_METRICS];
+            if (sscanf(line, "%zu %zu %lf %lf %lf %lf %lf %lf %lf %lf", &t, &i, &m[0], &m[1], &m[2], &m[3],
+                       &m[4], &m[5], &m[6], &m[7]) == 10 && i < w->n_testers) {
+                memcpy(&w->res[(t * w->n_testers + i) * N_METRICS], m, sizeof m);
+                if (i + 1 == w->n_testers)
+                    done++;
+            }
+        }
+        double nw = now_s();
+        if (tty && nw - start > 1 && nw - last > 0.5 && done > 0) {
+            double eta = (nw - start) / (double)done * (double)(todo - done);
+            fprintf(stderr, "\rcosim: sweep %zu/%zu runs, about %.0f s left   ", done, todo, eta);
+            last = nw;
+        }
+    }
+    if (tty && now_s() - start > 1)
+        fprintf(stderr, "\r%60s\r", "");
+    for (unsigned j = 0; j < jobs; j++) {
+        int st;
+        while (waitpid(pids[j], &st, 0) < 0 && errno == EINTR)
+            ;
+        if (!failed && (!WIFEXITED(st) || WEXITSTATUS(st) != 0)) {
+            snprintf(err, errlen, "a worker failed (status %d)", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+            failed = 1;
+        }
+    }
+    return failed ? -1 : 0;
+}
+
+/* mean and the half-width of its 95% confidence interval over the reps */
+static void mean_ci(const sweep *w, size_t p, size_t i, int m, double *mean, double *ci)
+{
+    double sum = 0, sq = 0;
+    size_t n = w->reps;
+    for (size_t r = 0; r < n; r++)
+        sum += w->res[(((p * n) + r) * w->n_testers + i) * N_METRICS + m];
+    *mean = sum / (double)n;
+    for (size_t r = 0; r < n; r++) {
+        double d = w->res[(((p * n) + r) * w->n_testers + i) * N_METRICS + m] - *mean;
+        sq += d * d;
+    }
+    *ci = n > 1 ? gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) * sqrt(sq / (double)(n - 1)) / sqrt((double)n) : 0;
+}
+
+static int write_csv(FILE *f, const sweep *w)
+{
+    fputs("point", f);
+    for (size_t a = 0; a < w->n_axes; a++)
+        fprintf(f, ",%s", w->axes[a].key);
+    fputs(",tester,kind,replications", f);
+    for (int m = 0; m < N_METRICS; m++)
+        fprintf(f, ",%s,%s_ci95", metric_names[m], metric_names[m]);
+    fputc('\n', f);
+    for (size_t p = 0; p < w->n_points; p++) {
+        if (p % w->n_shards != w->shard)
+            continue;
+        size_t idx[8];
+        point_values(w, p, idx);
+        for (size_t i = 0; i < w->n_testers; i++) {
+            fprintf(f, "%zu", p);
+            for (size_t a = 0; a < w->n_axes; a++)
+                fprintf(f, ",%s", w->axes[a].values[idx[a]]);
+            fprintf(f, ",%s,%s,%zu", w->names[i], tester_kind_name(w->kinds[i]), w->reps);
+            for (int m = 0; m < N_METRICS; m++) {
+                double mean, ci;
+                mean_ci(w, p, i, m, &mean, &ci);
+                double scale = m >= M_MEAN ? 1e-6 : 1; /* ns -> ms */
+                fprintf(f, ",%.6f,%.6f", mean * scale, ci * scale);
+            }
+            fputc('\n', f);
+        }
+    }
+    fflush(f);
+    return ferror(f) ? -EIO : 0;
+}
+
+/* The chart's data: per tester a block "x p99_ms ci p50_ms ci p99.9_ms ci"
+ * along the first axis (the other axes at their first value). */
+static int write_chart_data(FILE *f, const sweep *w)
+{
+    fprintf(f, "# cosim sweep: x = %s; columns: x p99_ms p99_ci95 p50_ms p50_ci95 p99.9_ms p99.9_ci95\n",
+            w->axes[0].key);
+    size_t stride = 1;
+    for (size_t a = 1; a < w->n_axes; a++)
+        stride *= w->axes[a].n_values;
+    for (size_t i = 0; i < w->n_testers; i++) {
+        fprintf(f, "%s# tester %s\n", i ? "\n\n" : "", w->names[i]);
+        for (size_t v = 0; v < w->axes[0].n_values; v++) {
+            size_t p = v * stride;
+            if (p % w->n_shards != w->shard)
+                continue;
+            double x, m99, c99, m50, c50, m999, c999;
+            char unit[32];
+            split_number(w->axes[0].values[v], &x, unit, sizeof unit);
+            mean_ci(w, p, i, M_P99, &m99, &c99);
+            mean_ci(w, p, i, M_P50, &m50, &c50);
+            mean_ci(w, p, i, M_P999, &m999, &c999);
+            fprintf(f, "%.6f %.6f %.6f %.6f %.6f %.6f %.6f\n", x, m99 / 1e6, c99 / 1e6, m50 / 1e6,
+                    c50 / 1e6, m999 / 1e6, c999 / 1e6);
+        }
+    }
+    fflush(f);
+    return ferror(f) ? -EIO : 0;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: cosim sweep [OPTIONS] SCENARIO.ini --vary KEY=FROM..TO:STEPS ...\n"
+            "\n"
+            "Run SCENARIO at every point of a grid of key values, each with N seeds,\n"
+            "and report each tester's percentiles per point (mean and 95%% confidence\n"
+            "interval over the seeds): the hockey stick of the open loop against the\n"
+            "flat closed loop.\n"
+            "\n"
+            "Options:\n"
+            "      --vary KEY=FROM..TO:STEPS   STEPS evenly spaced values (repeatable: a grid)\n"
+            "      --vary KEY=FROM..TO*FACTOR  FROM, FROM x FACTOR, ... up to TO\n"
+            "                         KEY as for --set, e.g. tester.open.rate=100/s..900/s:9\n"
+            "      --replications N   N seeds per point: the scenario's seed + 0, 1, ... N-1\n"
+            "      --jobs J           worker processes (default: the number of cores); the\n"
+            "                         outputs do not depend on J\n"
+            "      --shard K/N        run only the points p with p mod N = K (0 <= K < N), to\n"
+            "                         split a sweep across machines (docs/sweeps.md)\n"
+            "  -o, --output DIR       outputs (default: out/NAME-sweep)\n"
+            "      --set SEC.KEY=VAL  override a key at every point (repeatable)\n"
+            "      --seed N           the base seed\n"
+            "      --no-plot          write sweep.gp and sweep.dat but do not run gnuplot\n"
+            "  -q, --quiet            print no table\n"
+            "  -h, --help             show this help\n"
+            "\n"
+            "Writes sweep.csv (one row per point and tester), sweep.dat, sweep.gp and\n"
+            "sweep.png (p99 against the first varied key, one curve per tester).\n"
+            "Exit status: 0 success, 2 bad command line, 3 a scenario error at some\n"
+            "point, 4 an output could not be written, 5 a run failed.\n");
+}
+
+int sweep_main(int argc, char **argv)
+{
+    sweep w;
+    memset(&w, 0, sizeof w);
+    w.reps = 1;
+    long nproc = sysconf(_SC_NPROCESSORS_ONLN);
+    w.jobs = nproc > 0 ? (unsigned)nproc : 1;
+    w.n_shards = 1;
+    const char *output = NULL;
+    int no_plot = 0, quiet = 0, rc = 2;
+    char err[1200];
+    enum { O_VARY = 256, O_REPS, O_JOBS, O_SHARD, O_SET, O_SEED, O_NOPLOT };
+    static const struct option longopts[] = {
+        {"vary", required_argument, NULL, O_VARY},    {"replications", required_argument, NULL, O_REPS},
+        {"jobs", required_argument, NULL, O_JOBS},    {"shard", required_argument, NULL, O_SHARD},
+        {"set", required_argument, NULL, O_SET},      {"seed", required_argument, NULL, O_SEED},
+        {"no-plot", no_argument, NULL, O_NOPLOT},     {"output", required_argument, NULL, 'o'},
+        {"quiet", no_argument, NULL, 'q'},            {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    const char *sets[64];
+    optind = 1;
+    opterr = 0;
+    int c;
+    while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
+        char *end;
+        switch (c) {
+        case O_VARY:
+            if (w.n_axes == 8) {
+                fprintf(stderr, "cosim: sweep: at most 8 --vary\n");
+                goto out;
+            }
+            if (sweep_axis_parse(optarg, &w.axes[w.n_axes], err, sizeof err)) {
+                fprintf(stderr, "cosim: sweep: %s\n", err);
+                goto out;
+            }
+            w.n_axes++;
+            break;
+        case O_REPS:
+            w.reps = strtoul(optarg, &end, 10);
+            if (*end || w.reps < 1 || w.reps > 10000) {
+                fprintf(stderr, "cosim: sweep: --replications %s: a whole number from 1 to 10000\n", optarg);
+                goto out;
+            }
+            break;
+        case O_JOBS:
+            w.jobs = (unsigned)strtoul(optarg, &end, 10);
+            if (*end || w.jobs < 1 || w.jobs > 256) {
+                fprintf(stderr, "cosim: sweep: --jobs %s: a whole number from 1 to 256\n", optarg);
+                goto out;
+            }
+            break;
+        case O_SHARD:
+            if (sscanf(optarg, "%u/%u", &w.shard, &w.n_shards) != 2 || w.n_shards < 1 ||
+                w.shard >= w.n_shards) {
+                fprintf(stderr, "cosim: sweep: --shard %s: expected K/N with 0 <= K < N, e.g. 0/4\n", optarg);
+                goto out;
+            }
+            break;
+        case O_SET:
+            if (w.n_user_sets == 48) {
+                fprintf(stderr, "cosim: sweep: too many --set\n");
+                goto out;
+            }
+            sets[w.n_user_sets++] = optarg;
+            break;
+        case O_SEED:
+            w.seed = strtoull(optarg, &end, 10);
+            if (*end || !*optarg || *optarg == '-') {
+                fprintf(stderr, "cosim: sweep: --seed %s: expected a whole number\n", optarg);
+                goto out;
+            }
+            w.seed_set = 1;
+            break;
+        case O_NOPLOT:
+            no_plot = 1;
+            break;
+        case 'o':
+            output = optarg;
+            break;
+        case 'q':
+            quiet = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            rc = 0;
+            goto out;
+        case ':':
+            fprintf(stderr, "cosim: sweep: option %s needs a value\n", argv[optind - 1]);
+            goto out;
+        default:
+            fprintf(stderr, "cosim: sweep: unknown option %s; try 'cosim sweep --help'\n", argv[optind - 1]);
+            goto out;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "cosim: sweep: give one scenario; try 'cosim sweep --help'\n");
+        goto out;
+    }
+    if (w.n_axes == 0) {
+        fprintf(stderr, "cosim: sweep: nothing to vary; add --vary KEY=FROM..TO:STEPS\n");
+        goto out;
+    }
+    w.path = argv[optind];
+    w.user_sets = sets;
+    w.n_points = 1;
+    for (size_t a = 0; a < w.n_axes; a++) {
+        w.n_points *= w.axes[a].n_values;
+        if (w.n_points > 100000) {
+            fprintf(stderr, "cosim: sweep: more than 100000 points\n");
+            goto out;
+        }
+    }
+    w.n_tasks = w.n_points * w.reps;
+    if (w.jobs > w.n_tasks)
+        w.jobs = (unsigned)w.n_tasks;
+
+    /* the first and the last point must load: a bad key fails fast */
+    scenario *s;
+    rc = 3;
+    if (load_task(&w, w.n_tasks - 1, &s, err, sizeof err) != SCENARIO_OK) {
+        fprintf(stderr, "cosim: %s\n", err);
+        goto out;
+    }
+    scenario_free(s);
+    if (load_task(&w, 0, &s, err, sizeof err) != SCENARIO_OK) {
+        fprintf(stderr, "cosim: %s\n", err);
+        goto out;
+    }
+    w.n_testers = s->n_testers;
+    w.names = calloc(w.n_testers, sizeof *w.names);
+    w.kinds = calloc(w.n_testers, sizeof *w.kinds);
+    w.res = calloc(w.n_tasks * w.n_testers * N_METRICS, sizeof *w.res);
+    char name[64];
+    snprintf(name, sizeof name, "%s", s->name);
+    if (!w.names || !w.kinds || !w.res) {
+        scenario_free(s);
+        fprintf(stderr, "cosim: sweep: out of memory\n");
+        rc = 5;
+        goto out;
+    }
+    for (size_t i = 0; i < w.n_testers; i++) {
+        snprintf(w.names[i], sizeof w.names[i], "%s", s->testers[i].name);
+        w.kinds[i] = s->testers[i].kind;
+    }
+
+    rc = 5;
+    if (run_workers(&w, err, sizeof err)) {
+        fprintf(stderr, "cosim: sweep: %s\n", err);
+        rc = strstr(err, ".ini:") ? 3 : 5;
+        scenario_free(s);
+        goto out;
+    }
+
+    /* outputs */
+    char dir[4096];
+    if (output)
+        snprintf(dir, sizeof dir, "%s", output);
+    else
+        snprintf(dir, sizeof dir, "out/%s-sweep", name);
+    outdir *d = NULL;
+    FILE *f;
+    rc = 4;
+    char style[4096];
+    int chart = !plot_find_style(NULL, "sweep.gp", style, sizeof style);
+    if (outdir_open(&d, dir, err, sizeof err) == 0 && (f = outdir_create(d, "sweep.csv")) &&
+        !write_csv(f, &w) && !outdir_finish(d, f)) {
+        int ok = 1;
+        if (chart) {
+            char testers[2048] = "";
+            for (size_t i = 0; i < w.n_testers; i++)
+                snprintf(testers + strlen(testers), sizeof testers - strlen(testers), "%s%s", i ? " " : "",
+                         w.names[i]);
+            plot_script ps = {"sweep", "sweep.dat", testers, "sweep.png", PLOT_PNG, 1, 0, 0, NULL,
+                              w.axes[0].key};
+            ok = (f = outdir_create(d, "sweep.dat")) && !write_chart_data(f, &w) && !outdir_finish(d, f) &&
+                 (f = outdir_create(d, "sweep.gp")) && !plot_write_script(f, s, style, &ps) &&
+                 !outdir_finish(d, f);
+        }
+        if (ok && !outdir_commit(d, err, sizeof err)) {
+            rc = 0;
+            if (chart && !no_plot) {
+                char tmp[4200];
+                outdir_tmp_file(d, "sweep.png", tmp, sizeof tmp);
+                int status;
+                if (plot_render(dir, "sweep.gp", ".sweep.png.tmp", &status) == PLOT_RENDERED)
+                    outdir_rename_into_place(d, "sweep.png");
+                else
+                    fprintf(stderr, "cosim: sweep: no chart (gnuplot missing or failed)\n");
+            }
+        }
+    }
+    if (rc)
+        fprintf(stderr, "cosim: sweep: %s: cannot write the outputs\n", dir);
+    else if (!quiet) {
+        printf("sweep of %s: %zu points x %zu replications, %u workers%s\n", w.path, w.n_points, w.reps,
+               w.jobs, w.n_shards > 1 ? " (one shard)" : "");
+        printf("%-6s %-24s %-12s %12s %12s %12s\n", "point", w.axes[0].key, "tester", "p50", "p99", "p99.9");
+        for (size_t p = 0; p < w.n_points; p++) {
+            if (p % w.n_shards != w.shard)
+                continue;
+            size_t idx[8];
+            point_values(&w, p, idx);
+            for (size_t i = 0; i < w.n_testers; i++) {
+                double m[3], ci[3];
+                mean_ci(&w, p, i, M_P50, &m[0], &ci[0]);
+                mean_ci(&w, p, i, M_P99, &m[1], &ci[1]);
+                mean_ci(&w, p, i, M_P999, &m[2], &ci[2]);
+                char b[3][32];
+                for (int k = 0; k < 3; k++)
+                    units_format_duration((int64_t)(m[k] + 0.5), b[k], sizeof b[k]);
+                printf("%-6zu %-24s %-12s %12s %12s %12s\n", p, w.axes[0].values[idx[0]], w.names[i], b[0],
+                       b[1], b[2]);
+            }
+        }
+        printf("\nwrote %s/: sweep.csv%s\n", dir, chart && !no_plot ? ", sweep.png" : "");
+    }
+    outdir_close(d, rc != 0);
+    scenario_free(s);
+out:
+    for (size_t a = 0; a < w.n_axes; a++)
+        sweep_axis_free(&w.axes[a]);
+    free(w.res);
+    free(w.names);
+    free(w.kinds);
+    return rc;
+}
