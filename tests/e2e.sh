@@ -146,6 +146,12 @@ cli)
     grep -q "^testers = 'observed compensated open truth'" "$work/tr/spectrum.gp" || fail "truth not in spectrum.gp"
     grep -q "^# tester truth" "$work/tr/spectrum.dat" || fail "truth not in spectrum.dat"
     grep -q "^p50 .*\|^truth " "$work/tr/summary.dat" || fail "truth not in summary.dat"
+    # an open loop the server cannot keep up with is flagged, not hidden
+    "$cosim" scenarios/one_stall.ini -o "$work/ov" --no-plot --set tester.open.rate=200/s >"$work/ov.out" \
+        || fail "overload run"
+    grep -q "warning: open offers a utilisation of 1.40" "$work/ov.out" || fail "overload not flagged: $(cat "$work/ov.out")"
+    grep -q '"overloaded": true' "$work/ov/summary.json" || fail "overload not in JSON"
+    grep -q '"offered_utilisation": 1.4000' "$work/ov/summary.json" || fail "offered utilisation not in JSON"
     # without gnuplot on PATH: script and data kept, a message, exit 0
     PATH=/nonexistent "$cosim" -q scenarios/one_stall.ini -o "$work/np" 2>"$work/np.err"
     [ $? -eq 0 ] || fail "no gnuplot: exit code"
@@ -167,6 +173,19 @@ check-all)
     done
     [ "$n" -ge 5 ] || fail "only $n scenarios"
     [ -e out ] && [ -n "$(find out -newer "$work" 2>/dev/null)" ] && fail "--check wrote into out/"
+    ;;
+charts-all)
+    # every chart renders from every scenario under scenarios/, quietly
+    cd "$root" || exit 1
+    command -v gnuplot >/dev/null || { echo "gnuplot missing: charts not rendered"; exit 77; }
+    for f in scenarios/*.ini; do
+        n=$(basename "$f" .ini)
+        "$cosim" -q "$f" -o "$work/$n" 2>"$work/$n.err" || fail "$f: exit $? ($(cat "$work/$n.err"))"
+        [ -s "$work/$n.err" ] && fail "$f: stderr: $(cat "$work/$n.err")"
+        for c in spectrum timeline summary; do
+            [ -s "$work/$n/$c.png" ] || fail "$f: no $c.png"
+        done
+    done
     ;;
 check-miss)
     # a deliberately wrong expectation fails with exit 1 and a FILE:LINE line
