@@ -9,6 +9,7 @@
 #   testers         the tester names, space separated, in block order (the
 #                   ground truth, when the scenario has one, is "truth")
 #   ylog            1 for a log latency axis (cosim --latency-axis)
+#   bandfile        (with --replications) per tester: x mean_ms low_ms high_ms
 #   outfile, term   the chart file and gnuplot terminal
 # Restyle freely: cosim reads this file each time it runs.
 
@@ -58,5 +59,14 @@ array colours[8] = ["#009E73", "#E69F00", "#0072B2", "#D55E00", "#CC79A7", "#56B
 is_truth(i) = word(testers, i) eq "truth"
 dash(i) = is_truth(i) ? 2 : 1
 colour(i) = is_truth(i) ? "#000000" : colours[(i-1)%8+1]
-plot for [i=1:words(testers)] datafile index (i-1) using 2:3 with lines \
-     lw 3 dt dash(i) lc rgb colour(i) title word(testers, i)
+# with --replications, each tester's 95% band over the seeds, behind its curve
+if (exists("bandfile")) {
+    set style fill transparent solid 0.2 noborder
+    plot for [i=1:words(testers)] bandfile index (i-1) using 1:3:4 with filledcurves \
+             lc rgb colour(i) notitle, \
+         for [i=1:words(testers)] datafile index (i-1) using 2:3 with lines \
+             lw 3 dt dash(i) lc rgb colour(i) title word(testers, i)
+} else {
+    plot for [i=1:words(testers)] datafile index (i-1) using 2:3 with lines \
+         lw 3 dt dash(i) lc rgb colour(i) title word(testers, i)
+}

@@ -1,5 +1,6 @@
 /* main.c - the cosim command line. */
 #define _POSIX_C_SOURCE 200809L
+#include "band.h"
 #include "expect.h"
 #include "outdir.h"
 #include "plot.h"
@@ -59,6 +60,10 @@ static void usage(FILE *f)
             "                         charts, e.g. 0.9s..1.6s (default: the scenario's\n"
             "                         chart_window, else the whole run and the first stall)\n"
             "      --latency-axis AX  log (default) or linear latency axis\n"
+            "      --replications N   also run seeds SEED+1 .. SEED+N-1: print each tester's\n"
+            "                         p50/p99/p99.9 mean and 95%% confidence interval and\n"
+            "                         draw the spectrum with that band (outputs other than\n"
+            "                         the band are the base seed's)\n"
             "      --plots-dir DIR    take the chart styles (spectrum.gp) from DIR\n"
             "      --check            compare the run with the scenario's [expect NAME]\n"
             "                         sections, print expected / got / verdict, exit 1 on\n"
@@ -98,6 +103,7 @@ typedef struct options {
     unsigned charts;       /* CHART_* bits */
     int charts_set;        /* --charts was given */
     int ylinear;           /* --latency-axis linear */
+    unsigned replications; /* --replications N (0, 1: one seed) */
     int64_t win_from, win_to; /* --window; to 0: none */
     int quiet;
 } options;
@@ -137,7 +143,7 @@ static char *owned[2];
 static int parse_args(int argc, char **argv, options *o)
 {
     enum { OPT_SET = 256, OPT_SEED, OPT_RANK, OPT_FORMAT, OPT_NOPLOT, OPT_PLOTS, OPT_CHECK,
-           OPT_CHARTS, OPT_WINDOW, OPT_AXIS };
+           OPT_CHARTS, OPT_WINDOW, OPT_AXIS, OPT_REPS };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"set", required_argument, NULL, OPT_SET},
@@ -150,6 +156,7 @@ static int parse_args(int argc, char **argv, options *o)
         {"charts", required_argument, NULL, OPT_CHARTS},
         {"window", required_argument, NULL, OPT_WINDOW},
         {"latency-axis", required_argument, NULL, OPT_AXIS},
+        {"replications", required_argument, NULL, OPT_REPS},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
@@ -237,6 +244,16 @@ static int parse_args(int argc, char **argv, options *o)
                 return -1;
             }
             break;
+        case OPT_REPS: {
+            char *end;
+            unsigned long n = strtoul(optarg, &end, 10);
+            if (*end || n < 1 || n > 1000 || *optarg == '-') {
+                fprintf(stderr, "cosim: --replications %s: a whole number from 1 to 1000\n", optarg);
+                return -1;
+            }
+            o->replications = (unsigned)n;
+            break;
+        }
         case OPT_AXIS:
             if (strcmp(optarg, "log") && strcmp(optarg, "linear")) {
                 fprintf(stderr, "cosim: --latency-axis %s: expected log or linear\n", optarg);
@@ -280,6 +297,7 @@ typedef struct chart_data {
     timeline *timeline;          /* the whole run (or --window), binned */
     timeline *bars;              /* the request-bar window, exact */
     int64_t tl_from, tl_to, bars_from, bars_to;
+    band *band;                  /* --replications: the spread over seeds */
 } chart_data;
 
 static void observe(void *ctx, size_t tester, const tester_request *rq)
@@ -339,7 +357,7 @@ static int write_outputs(outdir *d, const scenario *s, const run_result *r, cons
         snprintf(gp, sizeof gp, "%s.gp", chart_names[k]);
         snprintf(charts[k], 64, "%s.%s", chart_names[k], plot_format_ext(o->format));
         plot_script ps = {chart_names[k], dat, all, charts[k], o->format, !o->ylinear, 0, s->duration_ns, NULL,
-                          NULL};
+                          NULL, NULL};
         char counts[2048] = "";
         for (size_t i = 0; (k == 1 || k == 2) && i < s->n_testers; i++) {
             size_t c = k == 1 ? timeline_points(cd->timeline, i) : timeline_bars(cd->bars, i);
@@ -352,6 +370,11 @@ static int write_outputs(outdir *d, const scenario *s, const run_result *r, cons
         case 0:
             ps.testers = spec;
             CLOSE(plot_write_spectrum_data(f, s, r));
+            if (cd->band) {
+                OPEN("spectrum_band.dat");
+                CLOSE(band_write(cd->band, f, s, r));
+                ps.bandfile = "spectrum_band.dat";
+            }
             break;
         case 1:
             ps.from_ns = cd->tl_from;
@@ -392,7 +415,8 @@ static int run(const options *opts);
 static int is_cosim_output(const char *name)
 {
     static const char *const exts[] = {".dat", ".gp", ".png", ".svg", ".pdf", NULL};
-    if (strcmp(name, "summary.json") == 0 || strcmp(name, "stalls.dat") == 0)
+    if (strcmp(name, "summary.json") == 0 || strcmp(name, "stalls.dat") == 0 ||
+        strcmp(name, "spectrum_band.dat") == 0)
         return 1;
     for (int k = 0; k < N_CHARTS; k++) {
         size_t n = strlen(chart_names[k]);
@@ -533,8 +557,16 @@ static int run(const options *opts)
         return EXIT_SIM;
     }
 
+    if (o.replications > 1 && band_run(&cd.band, s, &r, o.replications, err, sizeof err)) {
+        fprintf(stderr, "cosim: %s\n", err);
+        timeline_free(cd.timeline);
+        timeline_free(cd.bars);
+        run_result_free(&r);
+        scenario_free(s);
+        return EXIT_SIM;
+    }
     int exit_code = EXIT_OK;
-    if (!o.quiet && report_text(stdout, s, &r)) {
+    if (!o.quiet && (report_text(stdout, s, &r) || (cd.band && band_report(cd.band, stdout, s)))) {
         fprintf(stderr, "cosim: cannot write the summary to standard output\n");
         exit_code = EXIT_OUTPUT;
     }
@@ -547,6 +579,9 @@ static int run(const options *opts)
         if (misses && exit_code == EXIT_OK)
             exit_code = EXIT_CHECK;
         if (!o.output) {
+            band_free(cd.band);
+            timeline_free(cd.timeline);
+            timeline_free(cd.bars);
             run_result_free(&r);
             scenario_free(s);
             return exit_code;
@@ -588,6 +623,7 @@ static int run(const options *opts)
     if ((exit_code == EXIT_OK || exit_code == EXIT_CHECK) && !o.quiet)
         printf("\nwrote %s/: summary.json, %zu .hgrm spectr%s%s\n", dir, r.n, r.n == 1 ? "um" : "a", drawn);
     outdir_close(d, failed);
+    band_free(cd.band);
     timeline_free(cd.timeline);
     timeline_free(cd.bars);
     run_result_free(&r);

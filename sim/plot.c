@@ -156,6 +156,11 @@ int plot_write_script(FILE *f, const scenario *s, const char *style_path, const 
         gp_string(f, ps->counts);
         fputc('\n', f);
     }
+    if (ps->bandfile) {
+        fputs("bandfile = ", f);
+        gp_string(f, ps->bandfile);
+        fputc('\n', f);
+    }
     if (ps->xlabel) {
         fputs("xkey = ", f);
         gp_string(f, ps->xlabel);

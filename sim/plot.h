@@ -66,6 +66,7 @@ typedef struct plot_script {
     const char *counts;   /**< time charts: rows per block, space separated
                                (a style skips empty blocks); NULL: none */
     const char *xlabel;   /**< sweep: the varied key; NULL: none */
+    const char *bandfile; /**< spectrum: the band over seeds; NULL: none */
 } plot_script;
 
 /**
