@@ -36,12 +36,18 @@ set xrange [1:*]
 set autoscale xfixmax
 
 stats datafile using 3 nooutput
+ymax = STATS_max
+ymin = STATS_min
+if (ymax <= 0) { ylog = 0 }   # every latency 0: nothing to show on a log axis
 if (ylog) {
+    # at most five decades below the largest value: one near-zero sample
+    # must not squash the range that matters
+    lowest = ymax / 1e5
     set logscale y
     set format y "%g"
-    set yrange [STATS_min / 1.5 : STATS_max * 2]
+    set yrange [(ymin > lowest ? ymin / 1.5 : lowest) : ymax * 2]
 } else {
-    set yrange [0 : STATS_max * 1.1]
+    set yrange [0 : (ymax > 0 ? ymax * 1.1 : 1)]
 }
 set grid xtics ytics lc rgb "#a0a0a0" lw 1, lc rgb "#d8d8d8" lw 0.5
 set mytics 10

@@ -408,8 +408,6 @@ fail:
 #undef CLOSE
 }
 
-static int run(const options *opts);
-
 /* The files cosim writes into an output folder (and may therefore remove
  * when a later run does not write them again). */
 static int is_cosim_output(const char *name)
@@ -430,48 +428,37 @@ static int is_cosim_output(const char *name)
     return n > 5 && strcmp(name + n - 5, ".hgrm") == 0 && name[0] != '.';
 }
 
-/* Run gnuplot on the folder's spectrum.gp, writing chart under its
- * temporary name, then put it in place. 0, or -1 after saying why. */
-static int render_chart(outdir *d, const char *dir, char *chart, plot_format format)
+/* Run gnuplot on the staged NAME.gp, writing chart (NAME.EXT) into the
+ * staging folder, and adopt it for the commit. 1 rendered, 0 gnuplot is
+ * missing (said), -1 failed (said). */
+static int render_chart(outdir *d, const char *chart, plot_format format)
 {
-    char tmp[4200], rel[128], script[96];
+    char path[4400], script[96];
     snprintf(script, sizeof script, "%.*s.gp", (int)(strrchr(chart, '.') - chart), chart);
-    outdir_tmp_file(d, chart, tmp, sizeof tmp);
-    snprintf(rel, sizeof rel, ".%s.tmp", chart);
+    outdir_staged_file(d, chart, path, sizeof path);
     int status = 0;
     struct stat st;
-    switch (plot_render(dir, script, rel, &status)) {
+    switch (plot_render(outdir_staging(d), script, chart, &status)) {
     case PLOT_RENDERED:
-        if (stat(tmp, &st) != 0 || st.st_size == 0) {
-            remove(tmp);
-            fprintf(stderr, "cosim: %s/%s: gnuplot wrote an empty chart (is the disk full?)\n", dir,
-                    chart);
-            chart[0] = '\0';
+        if (stat(path, &st) != 0 || st.st_size == 0) {
+            fprintf(stderr, "cosim: %s: gnuplot wrote an empty chart (is the disk full?)\n", chart);
             return -1;
         }
-        if ((format == PLOT_PDF && plot_pdf_clear_date(tmp)) || outdir_rename_into_place(d, chart)) {
-            remove(tmp);
-            fprintf(stderr, "cosim: %s/%s: cannot put the chart in place: %s\n", dir, chart,
-                    strerror(errno));
-            chart[0] = '\0';
+        if ((format == PLOT_PDF && plot_pdf_clear_date(path)) || outdir_adopt(d, chart)) {
+            fprintf(stderr, "cosim: %s: cannot keep the chart: %s\n", chart, strerror(errno));
             return -1;
         }
-        return 0;
+        return 1;
     case PLOT_NO_GNUPLOT:
-        fprintf(stderr, "cosim: gnuplot not found: kept %s/%s and its data; "
-                        "install gnuplot and run 'gnuplot %s' there\n",
-                dir, script, script);
-        chart[0] = '\0';
         return 0;
     case PLOT_FAILED:
-        remove(tmp);
-        fprintf(stderr, "cosim: gnuplot failed (status %d) on %s/%s; no chart written\n",
-                status, dir, script);
-        chart[0] = '\0';
+        fprintf(stderr, "cosim: gnuplot failed (status %d) on %s\n", status, script);
         return -1;
     }
     return -1;
 }
+
+static int run(const options *opts);
 
 int main(int argc, char **argv)
 {
@@ -602,24 +589,37 @@ static int run(const options *opts)
     memset(charts, 0, sizeof charts);
     int failed = 0;
     char drawn[512] = "";
-    if (outdir_open(&d, dir, err, sizeof err) ||
-        write_outputs(d, s, &r, &o, &cd, charts, err, sizeof err) ||
-        outdir_commit(d, err, sizeof err)) {
+    if (outdir_open(&d, dir, err, sizeof err) || write_outputs(d, s, &r, &o, &cd, charts, err, sizeof err)) {
         fprintf(stderr, "cosim: %s; nothing was replaced\n", err);
         exit_code = EXIT_OUTPUT;
         failed = 1;
-    } else {
-        for (int k = 0; k < N_CHARTS && !o.no_plot; k++) {
-            if (!charts[k][0])
-                continue;
-            if (render_chart(d, dir, charts[k], o.format) != 0)
-                exit_code = EXIT_OUTPUT;
-            if (charts[k][0])
-                snprintf(drawn + strlen(drawn), sizeof drawn - strlen(drawn), ", %s", charts[k]);
-        }
-        /* a re-run into the same folder leaves nothing of the run before */
-        outdir_remove_stale(d, is_cosim_output);
     }
+    /* render every chart in the staging folder before anything moves */
+    int no_gnuplot = 0;
+    for (int k = 0; k < N_CHARTS && !failed && !o.no_plot; k++) {
+        if (!charts[k][0])
+            continue;
+        int rendered = render_chart(d, charts[k], o.format);
+        if (rendered < 0) {
+            fprintf(stderr, "cosim: no chart for %s; nothing in %s was replaced\n", charts[k], dir);
+            exit_code = EXIT_OUTPUT;
+            failed = 1;
+        } else if (rendered == 0) {
+            no_gnuplot = 1;
+        } else {
+            snprintf(drawn + strlen(drawn), sizeof drawn - strlen(drawn), ", %s", charts[k]);
+        }
+    }
+    if (no_gnuplot)
+        fprintf(stderr, "cosim: gnuplot not found: kept the charts' .gp and .dat in %s; install gnuplot "
+                        "and run 'gnuplot spectrum.gp' there\n", dir);
+    if (!failed && outdir_commit(d, err, sizeof err)) {
+        fprintf(stderr, "cosim: %s\n", err);
+        exit_code = EXIT_OUTPUT;
+        failed = 1;
+    }
+    if (!failed) /* a re-run into the same folder leaves nothing of the run before */
+        outdir_remove_stale(d, is_cosim_output);
     if ((exit_code == EXIT_OK || exit_code == EXIT_CHECK) && !o.quiet)
         printf("\nwrote %s/: summary.json, %zu .hgrm spectr%s%s\n", dir, r.n, r.n == 1 ? "um" : "a", drawn);
     outdir_close(d, failed);

@@ -1,4 +1,4 @@
-/* outdir.c - temporary names, checked writes, renames into place. */
+/* outdir.c - a staging folder, checked writes, renames into place. */
 #define _POSIX_C_SOURCE 200809L
 #include "outdir.h"
 
@@ -9,25 +9,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_FILES 64
+#define MAX_FILES 512
 
 struct outdir {
     char dir[4096];
-    char *names[MAX_FILES]; /* files started */
+    char staging[4200];
+    char *names[MAX_FILES]; /* files staged */
     FILE *open[MAX_FILES];  /* their streams while open */
     int finished[MAX_FILES];
     int committed[MAX_FILES];
     size_t n;
-    char *kept[MAX_FILES]; /* files put in place by outdir_rename_into_place */
-    size_t n_kept;
-    int created;           /* outdir_open made the folder */
+    int created;            /* outdir_open made the output folder */
 };
 
 /* mkdir -p; *created tells whether the last component was made here. */
 static int make_dirs(const char *path, int *created)
 {
     char buf[4096];
-    if (strlen(path) >= sizeof buf)
+    if (strlen(path) >= sizeof buf || !*path)
         return -ENAMETOOLONG;
     strcpy(buf, path);
     for (char *p = buf + 1; *p; p++) {
@@ -58,31 +57,44 @@ int outdir_open(outdir **out, const char *dir, char *err, size_t errlen)
     int rc = make_dirs(dir, &created);
     if (!rc && access(dir, W_OK | X_OK) != 0)
         rc = -errno;
+    outdir *d = rc ? NULL : calloc(1, sizeof *d);
+    if (!rc && !d)
+        rc = -ENOMEM;
+    if (!rc) {
+        snprintf(d->dir, sizeof d->dir, "%s", dir);
+        snprintf(d->staging, sizeof d->staging, "%s/.cosim-staging-%ld", dir, (long)getpid());
+        d->created = created;
+        if (mkdir(d->staging, 0777) != 0 && errno != EEXIST)
+            rc = -errno;
+    }
     if (rc) {
         snprintf(err, errlen, "%s: cannot write the output folder: %s", dir, strerror(-rc));
+        if (created)
+            rmdir(dir);
+        free(d);
         return rc;
     }
-    outdir *d = calloc(1, sizeof *d);
-    if (!d) {
-        snprintf(err, errlen, "out of memory");
-        return -ENOMEM;
-    }
-    snprintf(d->dir, sizeof d->dir, "%s", dir);
-    d->created = created;
     *out = d;
     return 0;
 }
 
-char *outdir_file(const outdir *d, const char *name, char *buf, size_t len)
+char *outdir_staged_file(const outdir *d, const char *name, char *buf, size_t len)
 {
-    snprintf(buf, len, "%s/%s", d->dir, name);
+    snprintf(buf, len, "%s/%s", d->staging, name);
     return buf;
 }
 
-char *outdir_tmp_file(const outdir *d, const char *name, char *buf, size_t len)
+static int add_name(outdir *d, const char *name, FILE *f)
 {
-    snprintf(buf, len, "%s/.%s.tmp", d->dir, name);
-    return buf;
+    if (d->n == MAX_FILES || strchr(name, '/'))
+        return -EINVAL;
+    d->names[d->n] = strdup(name);
+    if (!d->names[d->n])
+        return -ENOMEM;
+    d->open[d->n] = f;
+    d->finished[d->n] = f == NULL;
+    d->n++;
+    return 0;
 }
 
 FILE *outdir_create(outdir *d, const char *name)
@@ -91,19 +103,17 @@ FILE *outdir_create(outdir *d, const char *name)
         errno = EINVAL;
         return NULL;
     }
-    char path[4200];
-    FILE *f = fopen(outdir_tmp_file(d, name, path, sizeof path), "w");
+    char path[4400];
+    FILE *f = fopen(outdir_staged_file(d, name, path, sizeof path), "w");
     if (!f)
         return NULL;
-    d->names[d->n] = strdup(name);
-    if (!d->names[d->n]) {
+    int rc = add_name(d, name, f);
+    if (rc) {
         fclose(f);
         unlink(path);
-        errno = ENOMEM;
+        errno = -rc;
         return NULL;
     }
-    d->open[d->n] = f;
-    d->n++;
     return f;
 }
 
@@ -114,6 +124,7 @@ int outdir_finish(outdir *d, FILE *f)
             continue;
         d->open[i] = NULL;
         int rc = 0;
+        errno = 0;
         if (fflush(f) != 0 || ferror(f))
             rc = -(errno ? errno : EIO);
         if (fclose(f) != 0 && !rc)
@@ -124,6 +135,11 @@ int outdir_finish(outdir *d, FILE *f)
     return -EINVAL;
 }
 
+int outdir_adopt(outdir *d, const char *name)
+{
+    return add_name(d, name, NULL);
+}
+
 int outdir_commit(outdir *d, char *err, size_t errlen)
 {
     for (size_t i = 0; i < d->n; i++)
@@ -132,23 +148,14 @@ int outdir_commit(outdir *d, char *err, size_t errlen)
             return -EIO;
         }
     for (size_t i = 0; i < d->n; i++) {
-        int rc = outdir_rename_into_place(d, d->names[i]);
-        if (rc) {
-            snprintf(err, errlen, "%s/%s: %s", d->dir, d->names[i], strerror(-rc));
-            return rc;
+        char from[4400], to[4400];
+        snprintf(to, sizeof to, "%s/%s", d->dir, d->names[i]);
+        if (rename(outdir_staged_file(d, d->names[i], from, sizeof from), to) != 0) {
+            snprintf(err, errlen, "%s: %s", to, strerror(errno));
+            return -errno;
         }
         d->committed[i] = 1;
     }
-    return 0;
-}
-
-int outdir_rename_into_place(outdir *d, const char *name)
-{
-    char from[4200], to[4200];
-    if (rename(outdir_tmp_file(d, name, from, sizeof from), outdir_file(d, name, to, sizeof to)) != 0)
-        return -errno;
-    if (d->n_kept < MAX_FILES)
-        d->kept[d->n_kept++] = strdup(name);
     return 0;
 }
 
@@ -163,8 +170,8 @@ int outdir_remove_stale(outdir *d, int (*ours)(const char *name))
         if (!ours(e->d_name))
             continue;
         int current = 0;
-        for (size_t i = 0; i < d->n_kept && !current; i++)
-            current = d->kept[i] && strcmp(d->kept[i], e->d_name) == 0;
+        for (size_t i = 0; i < d->n && !current; i++)
+            current = d->committed[i] && strcmp(d->names[i], e->d_name) == 0;
         if (current)
             continue;
         char path[4400];
@@ -183,14 +190,21 @@ void outdir_close(outdir *d, int failed)
     for (size_t i = 0; i < d->n; i++) {
         if (d->open[i])
             fclose(d->open[i]);
-        if (!d->committed[i]) {
-            char path[4200];
-            unlink(outdir_tmp_file(d, d->names[i], path, sizeof path));
-        }
         free(d->names[i]);
     }
-    for (size_t i = 0; i < d->n_kept; i++)
-        free(d->kept[i]);
+    /* whatever is left in staging (uncommitted files, gnuplot leftovers) */
+    DIR *dir = opendir(d->staging);
+    struct dirent *e;
+    while (dir && (e = readdir(dir)) != NULL) {
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%s", d->staging, e->d_name);
+        unlink(path);
+    }
+    if (dir)
+        closedir(dir);
+    rmdir(d->staging);
     if (failed && d->created)
         rmdir(d->dir); /* only if still empty */
     free(d);
@@ -199,4 +213,9 @@ void outdir_close(outdir *d, int failed)
 const char *outdir_path(const outdir *d)
 {
     return d->dir;
+}
+
+const char *outdir_staging(const outdir *d)
+{
+    return d->staging;
 }

@@ -1,10 +1,12 @@
 /* outdir.h - an output folder written all-or-nothing.
  *
- * Every file is first written under a temporary name in the folder
- * (".NAME.tmp"), checked for write errors (a full disk shows at fflush or
- * fclose), and only when all are complete renamed into place. An earlier
- * good output is therefore never half-overwritten; on failure the temporary
- * files are removed and the old ones stay.
+ * Every file of a run is first written into a staging folder inside the
+ * output folder (".cosim-staging-PID"), under its final name, and checked
+ * for write errors (a full disk shows at fflush or fclose); charts are
+ * rendered there too, from the staged data. Only when everything succeeded
+ * are the files renamed into the output folder, one rename each. An earlier
+ * good output is therefore never half-overwritten: on failure the staging
+ * folder is removed and the old files stay as they were.
  */
 #ifndef COSIM_OUTDIR_H
 #define COSIM_OUTDIR_H
@@ -14,7 +16,8 @@
 typedef struct outdir outdir;
 
 /**
- * Open (creating it and its parents if need be) the output folder dir.
+ * Open (creating it and its parents if need be) the output folder dir and
+ * its staging folder.
  *
  * @param err  on error, "DIR: reason" (no "cosim: " prefix)
  * @return 0, or a negative errno (-EACCES, -ENOTDIR, -EROFS, ...).
@@ -22,7 +25,7 @@ typedef struct outdir outdir;
 int outdir_open(outdir **out, const char *dir, char *err, size_t errlen);
 
 /**
- * Start file name (a plain file name, no '/') under its temporary name.
+ * Start file name (a plain file name, no '/') in the staging folder.
  *
  * @return the stream, or NULL with errno set.
  */
@@ -35,44 +38,41 @@ FILE *outdir_create(outdir *d, const char *name);
 int outdir_finish(outdir *d, FILE *f);
 
 /**
- * Rename every finished file into place.
+ * Add a file that another program wrote into the staging folder (a chart
+ * from gnuplot) to what outdir_commit moves. @return 0 or -errno.
+ */
+int outdir_adopt(outdir *d, const char *name);
+
+/**
+ * Rename every finished file into the output folder.
  * @return 0 or a negative errno (the first failure; err says which file).
  */
 int outdir_commit(outdir *d, char *err, size_t errlen);
 
 /**
- * Remove the temporary files not yet committed and free d; if failed and
- * outdir_open created the folder, remove it too when it is empty. NULL is a
- * no-op.
+ * Remove the staging folder and what it still holds, and free d; if failed
+ * and outdir_open created the output folder, remove it too when empty.
+ * NULL is a no-op.
  */
 void outdir_close(outdir *d, int failed);
 
 /**
  * Delete the files of an earlier run that this run did not write: every
- * file in the folder for which ours(name) is true and that was not put in
- * place through d (a re-run into the same folder leaves no stale spectrum
- * or .hgrm of a tester since removed). Other files are never touched.
+ * file in the output folder for which ours(name) is true and that this run
+ * did not commit (a re-run leaves no stale chart or .hgrm of a tester since
+ * removed). Other files are never touched. Call after outdir_commit.
  *
  * @return the number of files removed, or a negative errno.
  */
 int outdir_remove_stale(outdir *d, int (*ours)(const char *name));
 
-/** The folder's path. */
+/** The output folder's path. */
 const char *outdir_path(const outdir *d);
 
-/**
- * Full path of name in the folder (buf must hold it).
- * @return buf
- */
-char *outdir_file(const outdir *d, const char *name, char *buf, size_t len);
+/** The staging folder's path (where charts are rendered). */
+const char *outdir_staging(const outdir *d);
 
-/**
- * Full temporary path used for name (for files written by another program,
- * such as gnuplot's chart, then put in place with outdir_rename_into_place).
- */
-char *outdir_tmp_file(const outdir *d, const char *name, char *buf, size_t len);
-
-/** Rename the temporary file of name into place. @return 0 or -errno. */
-int outdir_rename_into_place(outdir *d, const char *name);
+/** Full path of name in the staging folder. @return buf */
+char *outdir_staged_file(const outdir *d, const char *name, char *buf, size_t len);
 
 #endif

@@ -273,18 +273,46 @@ plot_render_status plot_render(const char *dir, const char *script, const char *
 {
     char expr[4300];
     snprintf(expr, sizeof expr, "outfile='%s'", outfile);
+    int errpipe[2];
+    if (pipe(errpipe) != 0) {
+        *status = errno;
+        return PLOT_FAILED;
+    }
     fflush(NULL);
     pid_t pid = fork();
     if (pid < 0) {
         *status = errno;
+        close(errpipe[0]);
+        close(errpipe[1]);
         return PLOT_FAILED;
     }
     if (pid == 0) {
+        close(errpipe[0]);
+        dup2(errpipe[1], 2);
+        close(errpipe[1]);
         if (chdir(dir) != 0)
             _exit(126);
         execlp("gnuplot", "gnuplot", "-d", "-e", expr, script, (char *)NULL);
         _exit(errno == ENOENT ? 127 : 126);
     }
+    close(errpipe[1]);
+    /* gnuplot's own messages, each line marked as coming through cosim */
+    FILE *err = fdopen(errpipe[0], "r");
+    char line[1024];
+    int at_start = 1;
+    while (err && fgets(line, sizeof line, err)) {
+        if (at_start && line[0] != '\n')
+            fprintf(stderr, "cosim: gnuplot: %s", line);
+        else if (!at_start)
+            fputs(line, stderr);
+        at_start = strchr(line, '\n') != NULL;
+    }
+    if (!at_start)
+        fputc('\n', stderr);
+    if (err)
+        fclose(err);
+    else
+        close(errpipe[0]);
     int ws;
     while (waitpid(pid, &ws, 0) < 0)
         if (errno != EINTR) {

@@ -44,11 +44,27 @@ static const char *late_label(const tester_spec *t, char *buf, size_t len)
     return buf;
 }
 
-/* The open testers' offered utilisation: rate x mean service. */
+/* The offered utilisation of an open or partly-open tester: its request
+ * rate x the mean service (a partly-open session makes 1 / (1 - p)
+ * requests). */
 static double offered_utilisation(const scenario *s, const tester_spec *t)
 {
     double gap = (double)t->interval.num_ns / (double)t->interval.den;
-    return gap > 0 ? dist_mean_ns(&s->service) / gap : 0;
+    double per_arrival = t->kind == TESTER_PARTLY_OPEN ? 1 / (1 - t->p_continue) : 1;
+    return gap > 0 ? dist_mean_ns(&s->service) * per_arrival / gap : 0;
+}
+
+static int offers_load(const tester_spec *t)
+{
+    return t->kind == TESTER_OPEN || t->kind == TESTER_PARTLY_OPEN;
+}
+
+/* got / want - 1, or 0 when the histogram cannot tell them apart */
+static double relative_error(int64_t got, int64_t want, unsigned sub_bits)
+{
+    if (hist_index_of((uint64_t)got, sub_bits) == hist_index_of((uint64_t)want, sub_bits))
+        return 0;
+    return (double)got / (double)want - 1;
 }
 
 /* One row of the latency table. */
@@ -132,7 +148,7 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
                     if (hist_count(r->testers[i].hist) == 0 || want == 0)
                         fprintf(f, " %9s", "-");
                     else
-                        fprintf(f, " %+8.1f%%", ((double)got / (double)want - 1) * 100);
+                        fprintf(f, " %+8.1f%%", relative_error(got, want, s->sub_bits) * 100);
                 }
                 fputc('\n', f);
             }
@@ -150,7 +166,7 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
                     units_format_duration(t->blocked_ns / (int64_t)t->blocked, c, sizeof c));
             first_note = 0;
         }
-        if (sp->kind == TESTER_OPEN && offered_utilisation(s, sp) >= 1) {
+        if (offers_load(sp) && offered_utilisation(s, sp) >= 1) {
             fprintf(f, "%swarning: %s offers a utilisation of %.2f (rate x mean service): the server "
                        "cannot keep up, so its latencies grow with the run's length and measure the "
                        "test, not the server\n",
@@ -224,7 +240,7 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
         fprintf(f, "      \"blocked\": %llu,\n      \"blocked_ns\": %lld,\n      \"utilisation\": %.4f,\n",
                 (unsigned long long)x->blocked, (long long)x->blocked_ns,
                 (double)x->busy_ns / (double)s->duration_ns);
-        if (t->kind == TESTER_OPEN)
+        if (offers_load(t))
             fprintf(f, "      \"offered_utilisation\": %.4f,\n      \"overloaded\": %s,\n",
                     offered_utilisation(s, t), offered_utilisation(s, t) >= 1 ? "true" : "false");
         if (r->has_truth && hist_count(h) > 0 && hist_count(r->truth) > 0) {
@@ -234,7 +250,7 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
                 int64_t want = percentile_of(r->truth, s->rank_rule, truth_percentiles[k]);
                 fprintf(f, "%s\"%s\": ", k ? ", " : "", truth_percentiles[k]);
                 if (want)
-                    fprintf(f, "%.4f", (double)got / (double)want - 1);
+                    fprintf(f, "%.4f", relative_error(got, want, s->sub_bits));
                 else
                     fputs("null", f);
             }

@@ -66,6 +66,10 @@ int run_scenario_observed(const scenario *s, run_observer observer, void *octx, 
                          "%s: tester %s would send more than %llu requests; shorten [scenario] "
                          "duration or raise [scenario] max_requests",
                          s->path, s->testers[i].name, (unsigned long long)s->max_requests);
+            else if (rc == -ERANGE)
+                snprintf(err, errlen, "%s: tester %s: the stalls never leave the server a gap to "
+                                      "work in; shorten or space them",
+                         s->path, s->testers[i].name);
             else
                 snprintf(err, errlen, "%s: tester %s: %s", s->path, s->testers[i].name,
                          strerror(-rc));

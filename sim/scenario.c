@@ -812,6 +812,17 @@ static void scenario_relative(const ctx *c, const char *name, char *out, size_t 
 static int read_data_file(ctx *c, entry *e, const char *path,
                           int (*fn)(ctx *c, const char *path, int line, char *text, void *arg), void *arg)
 {
+    struct stat st;
+    if (!*e->value) {
+        bad_value(c, e, "give the name of a file");
+        return -1;
+    }
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        char msg[600];
+        snprintf(msg, sizeof msg, "%s is a directory, not a file", path);
+        bad_value(c, e, msg);
+        return -1;
+    }
     FILE *f = fopen(path, "r");
     if (!f) {
         char msg[600];
@@ -823,6 +834,20 @@ static int read_data_file(ctx *c, entry *e, const char *path,
     int line = 0, rc = 0;
     while (!rc && fgets(buf, sizeof buf, f)) {
         line++;
+        size_t got = strlen(buf);
+        if (got + 1 < sizeof buf && !strchr(buf, '\n') && !feof(f)) {
+            fail(c->p, "%s:%d: not a text file (a NUL byte)", path, line);
+            rc = -1;
+            break;
+        }
+        for (size_t q = 0; q < got; q++)
+            if ((unsigned char)buf[q] < 0x20 && buf[q] != '\t' && buf[q] != '\n' && buf[q] != '\r') {
+                fail(c->p, "%s:%d: not a text file (byte 0x%02x)", path, line, (unsigned char)buf[q]);
+                rc = -1;
+                break;
+            }
+        if (rc)
+            break;
         if (!strchr(buf, '\n') && !feof(f)) {
             fail(c->p, "%s:%d: line too long (data files hold one short value per line)", path, line);
             rc = -1;
@@ -862,6 +887,10 @@ static int empirical_line(ctx *c, const char *path, int line, char *text, void *
 {
     int64_t ns;
     const char *why;
+    if (strpbrk(text, ",; \t")) {
+        fail(c->p, "%s:%d: '%s': one duration per line, e.g. 105us", path, line, text);
+        return -1;
+    }
     if (units_parse_duration(text, &ns, &why)) {
         fail(c->p, "%s:%d: '%s': %s (one duration per line, e.g. 105us)", path, line, text, why);
         return -1;
@@ -876,6 +905,10 @@ static int window_line(ctx *c, const char *path, int line, char *text, void *arg
     if (x->n == 0 && strcmp(text, "start,length") == 0)
         return 0;
     char *comma = strchr(text, ',');
+    if (comma && strchr(comma + 1, ',')) {
+        fail(c->p, "%s:%d: '%s': expected two fields, start,length", path, line, text);
+        return -1;
+    }
     int64_t a, b;
     const char *why = "expected start,length such as 2.5s,500ms";
     if (!comma || (*comma = '\0', units_parse_duration(text, &a, &why)) ||
@@ -955,6 +988,25 @@ static int do_stall(ctx *c, const char *name)
             return -1;
         if (st->length_dist.kind == DIST_EMPIRICAL) {
             section_fail(c, "length_distribution = empirical is not supported here");
+            return -1;
+        }
+        /* Windows arrive every `every` on average; if a window lasts about
+         * as long, the next one usually starts before it ends and the
+         * server almost never works again. Ask for a mean length of at most
+         * half the gap (the server then stops at most 1 - exp(-1/2) = 39%
+         * of the time). */
+        double mean_len = dist_mean_ns(&st->length_dist);
+        if (!(mean_len <= (double)st->mean_gap_ns / 2)) {
+            char a[32], b[32];
+            section_fail(c, "stalls of mean length %s every %s on average would overlap into one "
+                            "endless stall; keep the mean length at most half of every",
+                         isfinite(mean_len) ? units_format_duration((int64_t)mean_len, a, sizeof a) : "infinite",
+                         units_format_duration_exact(st->mean_gap_ns, b, sizeof b));
+            return -1;
+        }
+        if ((double)s->duration_ns / (double)st->mean_gap_ns > (double)s->max_requests) {
+            section_fail(c, "every = %s makes more stall windows than max_requests over the run; "
+                            "stall less often", get(c, "every")->value);
             return -1;
         }
         return check_unused(c, "a random stall takes kind, every, length_distribution and its "
@@ -1198,6 +1250,7 @@ static int do_expect(ctx *c, const char *name)
         section_fail(c, "no [tester %s] to check", name);
         return -1;
     }
+    size_t first = s->n_expects;
     for (size_t i = 0; i < c->p->n_e; i++) {
         entry *e = &c->p->e[i];
         if (strcmp(e->section, c->sec->name) != 0)
@@ -1234,7 +1287,19 @@ static int do_expect(ctx *c, const char *name)
         }
         if (parse_expect_value(c, e, x, is_duration) < 0)
             return -1;
+        for (size_t k = first; k < s->n_expects; k++) {
+            const expect_item *y = &s->expects[k];
+            if (y->metric == x->metric &&
+                (x->metric != EXPECT_PERCENTILE || (y->p_num == x->p_num && y->p_den == x->p_den))) {
+                bad_value(c, e, "the same figure is expected twice in this section");
+                return -1;
+            }
+        }
         s->n_expects++;
+    }
+    if (s->n_expects == first) {
+        section_fail(c, "is empty; give the figures to check, e.g. p99 = 1.87ms +- 3%%");
+        return -1;
     }
     return 0;
 }
@@ -1390,9 +1455,11 @@ static int interpret(parser *p, scenario *s)
             expected = (double)t->users * (double)s->duration_ns / cycle;
         } else if ((t->kind == TESTER_OPEN && t->arrivals == TESTER_ARRIVALS_POISSON) ||
                    t->kind == TESTER_PARTLY_OPEN) {
-            /* sessions: the first request of each (continuations are
-             * bounded at run time by max_requests) */
+            /* Poisson arrivals; a partly-open session makes 1 / (1 - p)
+             * requests on average */
             expected = (double)s->duration_ns * (double)t->interval.den / (double)t->interval.num_ns;
+            if (t->kind == TESTER_PARTLY_OPEN)
+                expected /= 1 - t->p_continue;
         } else {
             expected = (double)units_interval_count_before(t->interval, 0, s->duration_ns);
         }

@@ -1,6 +1,7 @@
 /* server.c - FIFO worker with stop-the-world windows and request stalls. */
 #include "server.h"
 #include "rng.h"
+#include "units.h"
 
 #include <errno.h>
 #include <gsl/gsl_randist.h>
@@ -35,7 +36,12 @@ struct server {
     int64_t quiet_from, quiet_until;
     int has_request_stalls;
     int oom;
+    int endless;      /* the stall windows ran past SERVER_HORIZON_NS */
 };
+
+/* Twice the longest scenario: work pushed past it means the stalls never
+ * leave the worker a gap. */
+#define SERVER_HORIZON_NS (2 * UNITS_MAX_DURATION_NS)
 
 int server_new(server **out, const server_config *cfg)
 {
@@ -207,6 +213,10 @@ static int64_t work_until(server *s, int64_t t, int64_t work, int commit)
      * do the work that fits before it starts. Overlapping windows are
      * handled by the loop (their union stops work). */
     while (next_window(s, t, &w, commit)) {
+        if (t > SERVER_HORIZON_NS) { /* stalls that never end: give up, loudly */
+            s->endless = 1;
+            return t;
+        }
         if (w.start_ns <= t) {
             t = w.end_ns;
             continue;
@@ -293,5 +303,5 @@ int64_t server_busy_ns(const server *s)
 
 int server_failed(const server *s)
 {
-    return s->oom ? -ENOMEM : 0;
+    return s->oom ? -ENOMEM : s->endless ? -ERANGE : 0;
 }

@@ -77,7 +77,9 @@ int server_next_window(server *s, int64_t t_ns, stall_window *out);
  *  elapsed time, the utilisation. */
 int64_t server_busy_ns(const server *s);
 
-/** 0, or -ENOMEM if generating random stalls ran out of memory. */
+/** 0; -ENOMEM if generating random stalls ran out of memory; -ERANGE if
+ *  the stalls never left the worker a gap (work pushed past twice the
+ *  longest scenario). */
 int server_failed(const server *s);
 
 /** Number of requests submitted so far (the next request's index k). */

@@ -619,18 +619,15 @@ int sweep_main(int argc, char **argv)
                  (f = outdir_create(d, "sweep.gp")) && !plot_write_script(f, s, style, &ps) &&
                  !outdir_finish(d, f);
         }
-        if (ok && !outdir_commit(d, err, sizeof err)) {
-            rc = 0;
-            if (chart && !no_plot) {
-                char tmp[4200];
-                outdir_tmp_file(d, "sweep.png", tmp, sizeof tmp);
-                int status;
-                if (plot_render(dir, "sweep.gp", ".sweep.png.tmp", &status) == PLOT_RENDERED)
-                    outdir_rename_into_place(d, "sweep.png");
-                else
-                    fprintf(stderr, "cosim: sweep: no chart (gnuplot missing or failed)\n");
-            }
+        if (ok && chart && !no_plot) {
+            int status;
+            if (plot_render(outdir_staging(d), "sweep.gp", "sweep.png", &status) == PLOT_RENDERED)
+                ok = !outdir_adopt(d, "sweep.png");
+            else
+                fprintf(stderr, "cosim: sweep: no chart (gnuplot missing or failed)\n");
         }
+        if (ok && !outdir_commit(d, err, sizeof err))
+            rc = 0;
     }
     if (rc)
         fprintf(stderr, "cosim: sweep: %s: cannot write the outputs\n", dir);

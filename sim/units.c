@@ -108,12 +108,12 @@ int units_parse_duration(const char *text, int64_t *out_ns, const char **why)
     if (rc)
         return rc;
     if (*skip_blanks(s) == '\0') {
-        *why = "a duration needs a unit: ns, us, ms or s (e.g. 500ms)";
+        *why = "a duration needs a unit: ns, us, ms, s or min (e.g. 500ms)";
         return -EINVAL;
     }
     const struct unit *u = match_unit(skip_blanks(s), duration_units);
     if (!u) {
-        *why = "unknown unit; use ns, us, ms or s (e.g. 2.5s, 500ms, 100us)";
+        *why = "unknown unit; use ns, us, ms, s or min (e.g. 2.5s, 500ms, 100us)";
         return -EINVAL;
     }
     u128 total = (u128)d.mant * (uint64_t)u->ns;

@@ -94,6 +94,17 @@ cli)
         chmod u+w "$work/keep"
     fi
     cmp -s "$work/keep/summary.json" "$work/summary.before" || fail "old output was changed"
+    # a chart that fails to render replaces nothing, and leaves no staging folder
+    "$cosim" -q scenarios/one_stall.ini -o "$work/keep2" || fail "keep2 first run"
+    cp "$work/keep2/summary.json" "$work/s2.before"
+    cp "$work/keep2/spectrum.png" "$work/png.before"
+    cp -r plots "$work/broken"
+    echo "this is not gnuplot" >>"$work/broken/spectrum.gp"
+    expect_exit 4 "nothing in $work/keep2 was replaced" -q scenarios/one_stall.ini -o "$work/keep2" \
+        --seed 9 --plots-dir "$work/broken"
+    cmp -s "$work/keep2/summary.json" "$work/s2.before" || fail "a failed chart replaced summary.json"
+    cmp -s "$work/keep2/spectrum.png" "$work/png.before" || fail "a failed chart removed the old chart"
+    ls -A "$work/keep2" | grep -q cosim-staging && fail "a staging folder was left behind"
     # --set overrides and the report names the rank rule it used
     "$cosim" scenarios/one_stall.ini --set scenario.rank_rule=nearest_rank -o "$work/nr" --no-plot \
         >"$work/nr.txt" || fail "--set run"
