@@ -459,6 +459,8 @@ static int render_chart(outdir *d, const char *chart, plot_format format)
 }
 
 static int run(const options *opts);
+static int write_run(const options *opts, const scenario *s, const run_result *rr, chart_data *cdp,
+                     int exit_code);
 
 int main(int argc, char **argv)
 {
@@ -565,22 +567,36 @@ static int run(const options *opts)
         fflush(stdout);
         if (misses && exit_code == EXIT_OK)
             exit_code = EXIT_CHECK;
-        if (!o.output) {
-            band_free(cd.band);
-            timeline_free(cd.timeline);
-            timeline_free(cd.bars);
-            run_result_free(&r);
-            scenario_free(s);
-            return exit_code;
-        }
     }
+    if (!o.check || o.output) /* --check alone writes no folder */
+        exit_code = write_run(&o, s, &r, &cd, exit_code);
+    band_free(cd.band);
+    timeline_free(cd.timeline);
+    timeline_free(cd.bars);
+    run_result_free(&r);
+    scenario_free(s);
+    return exit_code;
+}
+
+/* The output folder of a run: files, charts rendered in staging, commit,
+ * stale files removed. Returns the exit code, given the one so far. */
+static int write_run(const options *opts, const scenario *s, const run_result *rr, chart_data *cdp,
+                     int exit_code)
+{
+    const options o = *opts;
+    const run_result r = *rr;
+    chart_data cd = *cdp;
+    char err[1024];
 
     char dir[4096];
     if (o.output)
         snprintf(dir, sizeof dir, "%s", o.output);
     else
         snprintf(dir, sizeof dir, "out/%s", s->name);
-    if (plot_spectrum_testers(&r) == 0 && want) {
+    int any_chart = 0;
+    for (int k = 0; k < N_CHARTS; k++)
+        any_chart |= cd.style[k] != NULL;
+    if (plot_spectrum_testers(&r) == 0 && any_chart) {
         fprintf(stderr, "cosim: no tester recorded a sample: no chart\n");
         memset(cd.style, 0, sizeof cd.style);
     }
@@ -623,10 +639,5 @@ static int run(const options *opts)
     if ((exit_code == EXIT_OK || exit_code == EXIT_CHECK) && !o.quiet)
         printf("\nwrote %s/: summary.json, %zu .hgrm spectr%s%s\n", dir, r.n, r.n == 1 ? "um" : "a", drawn);
     outdir_close(d, failed);
-    band_free(cd.band);
-    timeline_free(cd.timeline);
-    timeline_free(cd.bars);
-    run_result_free(&r);
-    scenario_free(s);
     return exit_code;
 }

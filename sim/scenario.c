@@ -578,6 +578,9 @@ static void scenario_relative(const ctx *c, const char *name, char *out, size_t 
 static int read_data_file(ctx *c, entry *e, const char *path,
                           int (*fn)(ctx *c, const char *path, int line, char *text, void *arg), void *arg);
 static int empirical_line(ctx *c, const char *path, int line, char *text, void *arg);
+static int read_file_key(ctx *c, const char *example,
+                         int (*fn)(ctx *c, const char *path, int line, char *text, void *arg),
+                         vec64 *x, entry **e);
 
 /* The keys of a distribution, by kind: prefix lets [tester] use
  * think_distribution, think_mean, ... */
@@ -636,16 +639,10 @@ static int do_distribution(ctx *c, dist_spec *d, const char *prefix, const char 
             section_fail(c, "an empirical distribution is accepted for [service] only");
             return -1;
         }
-        if (!need(c, "file", "service_times.txt"))
-            return -1;
-        entry *e = get(c, "file");
-        char path[4096];
-        scenario_relative(c, e->value, path, sizeof path);
+        entry *e;
         vec64 x = {0};
-        if (read_data_file(c, e, path, empirical_line, &x) < 0) {
-            free(x.v);
+        if (read_file_key(c, "service_times.txt", empirical_line, &x, &e) < 0)
             return -1;
-        }
         if (x.n == 0) {
             free(x.v);
             bad_value(c, e, "the file holds no service time");
@@ -927,6 +924,25 @@ static int window_line(ctx *c, const char *path, int line, char *text, void *arg
     return 0;
 }
 
+/* The data file named by the section's `file` key, read line by line with
+ * fn into *x (freed on error); *e receives the key's entry. */
+static int read_file_key(ctx *c, const char *example,
+                         int (*fn)(ctx *c, const char *path, int line, char *text, void *arg),
+                         vec64 *x, entry **e)
+{
+    if (!need(c, "file", example))
+        return -1;
+    *e = get(c, "file");
+    char path[4096];
+    scenario_relative(c, (*e)->value, path, sizeof path);
+    if (read_data_file(c, *e, path, fn, x) < 0) {
+        free(x->v);
+        x->v = NULL;
+        return -1;
+    }
+    return 0;
+}
+
 static int do_stall(ctx *c, const char *name)
 {
     static const char *const kinds[] = {"periodic", "windows", "requests", "random", "file", NULL};
@@ -938,16 +954,12 @@ static int do_stall(ctx *c, const char *name)
         return -1;
     if (v == 4) { /* windows from a CSV of start,length */
         st->kind = STALL_WINDOWS;
-        if (!need(c, "file", "pauses.csv"))
-            return -1;
-        entry *e = get(c, "file");
-        char path[4096];
-        scenario_relative(c, e->value, path, sizeof path);
+        entry *e;
         vec64 x = {0};
-        if (read_data_file(c, e, path, window_line, &x) < 0) {
-            free(x.v);
+        char path[4096];
+        if (read_file_key(c, "pauses.csv", window_line, &x, &e) < 0)
             return -1;
-        }
+        scenario_relative(c, e->value, path, sizeof path);
         st->n_windows = x.n / 3;
         st->windows = calloc(st->n_windows ? st->n_windows : 1, sizeof *st->windows);
         if (!st->windows) {
