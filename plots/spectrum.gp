@@ -10,6 +10,7 @@
 #                   ground truth, when the scenario has one, is "truth")
 #   ylog            1 for a log latency axis (cosim --latency-axis)
 #   bandfile        (with --replications) per tester: x mean_ms low_ms high_ms
+#   slots           each block's tester position in the scenario (its colour)
 #   outfile, term   the chart file and gnuplot terminal
 # Restyle freely: cosim reads this file each time it runs.
 
@@ -64,7 +65,9 @@ array colours[8] = ["#009E73", "#E69F00", "#0072B2", "#D55E00", "#CC79A7", "#56B
 # the truth, when there is one, is the dashed black curve
 is_truth(i) = word(testers, i) eq "truth"
 dash(i) = is_truth(i) ? 2 : 1
-colour(i) = is_truth(i) ? "#000000" : colours[(i-1)%8+1]
+# colour by the tester's place in the scenario (slots), as in every chart
+slot(i) = exists("slots") ? word(slots, i) + 0 : i
+colour(i) = is_truth(i) ? "#000000" : colours[(slot(i)-1)%8+1]
 # with --replications, each tester's 95% band over the seeds, behind its curve
 if (exists("bandfile")) {
     set style fill transparent solid 0.2 noborder

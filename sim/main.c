@@ -344,9 +344,10 @@ static int write_outputs(outdir *d, const scenario *s, const run_result *r, cons
     const char *names[256];
     for (size_t i = 0; i < s->n_testers && i < 256; i++)
         names[i] = s->testers[i].name;
-    char all[4096], spec[4096];
+    char all[4096], spec[4096], slots[1024];
     plot_all_names(s, all, sizeof all);
     plot_spectrum_names(s, r, spec, sizeof spec);
+    plot_spectrum_slots(s, r, slots, sizeof slots);
     int need_stalls = 0;
     for (int k = 0; k < N_CHARTS; k++) {
         charts[k][0] = '\0';
@@ -357,7 +358,7 @@ static int write_outputs(outdir *d, const scenario *s, const run_result *r, cons
         snprintf(gp, sizeof gp, "%s.gp", chart_names[k]);
         snprintf(charts[k], 64, "%s.%s", chart_names[k], plot_format_ext(o->format));
         plot_script ps = {chart_names[k], dat, all, charts[k], o->format, !o->ylinear, 0, s->duration_ns, NULL,
-                          NULL, NULL};
+                          NULL, NULL, NULL};
         char counts[2048] = "";
         for (size_t i = 0; (k == 1 || k == 2) && i < s->n_testers; i++) {
             size_t c = k == 1 ? timeline_points(cd->timeline, i) : timeline_bars(cd->bars, i);
@@ -369,6 +370,7 @@ static int write_outputs(outdir *d, const scenario *s, const run_result *r, cons
         switch (k) {
         case 0:
             ps.testers = spec;
+            ps.slots = slots;
             CLOSE(plot_write_spectrum_data(f, s, r));
             if (cd->band) {
                 OPEN("spectrum_band.dat");

@@ -156,6 +156,11 @@ int plot_write_script(FILE *f, const scenario *s, const char *style_path, const 
         gp_string(f, ps->counts);
         fputc('\n', f);
     }
+    if (ps->slots) {
+        fputs("slots = ", f);
+        gp_string(f, ps->slots);
+        fputc('\n', f);
+    }
     if (ps->bandfile) {
         fputs("bandfile = ", f);
         gp_string(f, ps->bandfile);
@@ -183,6 +188,18 @@ int plot_write_script(FILE *f, const scenario *s, const char *style_path, const 
         return -EIO;
     fflush(f);
     return ferror(f) ? -EIO : 0;
+}
+
+char *plot_spectrum_slots(const scenario *s, const run_result *r, char *buf, size_t len)
+{
+    size_t n = 0;
+    buf[0] = '\0';
+    for (size_t i = 0; i < s->n_testers; i++)
+        if (hist_count(r->testers[i].hist) > 0)
+            n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%zu", n ? " " : "", i + 1);
+    if (r->has_truth && hist_count(r->truth) > 0)
+        snprintf(buf + n, n < len ? len - n : 0, "%s0", n ? " " : "");
+    return buf;
 }
 
 char *plot_spectrum_names(const scenario *s, const run_result *r, char *buf, size_t len)

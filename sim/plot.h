@@ -67,6 +67,9 @@ typedef struct plot_script {
                                (a style skips empty blocks); NULL: none */
     const char *xlabel;   /**< sweep: the varied key; NULL: none */
     const char *bandfile; /**< spectrum: the band over seeds; NULL: none */
+    const char *slots;    /**< spectrum: each block's tester position in the
+                               scenario (1-based; 0 for the truth), so a
+                               tester keeps its colour in every chart */
 } plot_script;
 
 /**
@@ -83,6 +86,10 @@ int plot_write_script(FILE *f, const scenario *s, const char *style_path, const 
 
 /** The spectrum's block names: testers with samples, then "truth" if any. @return buf */
 char *plot_spectrum_names(const scenario *s, const run_result *r, char *buf, size_t len);
+
+/** The scenario positions (1-based, 0 for the truth) of the spectrum's
+ *  blocks, space separated. @return buf */
+char *plot_spectrum_slots(const scenario *s, const run_result *r, char *buf, size_t len);
 
 /** Every tester's name, space separated. @return buf */
 char *plot_all_names(const scenario *s, char *buf, size_t len);

@@ -614,7 +614,7 @@ int sweep_main(int argc, char **argv)
                 snprintf(testers + strlen(testers), sizeof testers - strlen(testers), "%s%s", i ? " " : "",
                          w.names[i]);
             plot_script ps = {"sweep", "sweep.dat", testers, "sweep.png", PLOT_PNG, 1, 0, 0, NULL,
-                              w.axes[0].key, NULL};
+                              w.axes[0].key, NULL, NULL};
             ok = (f = outdir_create(d, "sweep.dat")) && !write_chart_data(f, &w) && !outdir_finish(d, f) &&
                  (f = outdir_create(d, "sweep.gp")) && !plot_write_script(f, s, style, &ps) &&
                  !outdir_finish(d, f);

@@ -155,6 +155,7 @@ cli)
     # the truth is the last, dashed curve of the spectrum
     "$cosim" -q scenarios/compensation.ini -o "$work/tr" --no-plot || fail "truth run"
     grep -q "^testers = 'observed compensated open truth'" "$work/tr/spectrum.gp" || fail "truth not in spectrum.gp"
+    grep -q "^slots = '1 2 3 0'" "$work/tr/spectrum.gp" || fail "spectrum.gp: colour slots"
     grep -q "^# tester truth" "$work/tr/spectrum.dat" || fail "truth not in spectrum.dat"
     grep -q "^p50 .*\|^truth " "$work/tr/summary.dat" || fail "truth not in summary.dat"
     # an open loop the server cannot keep up with is flagged, not hidden
