@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
 
 #ifndef COSIM_VERSION
 #define COSIM_VERSION "0.1.0"
@@ -298,7 +300,41 @@ typedef struct chart_data {
     timeline *bars;              /* the request-bar window, exact */
     int64_t tl_from, tl_to, bars_from, bars_to;
     band *band;                  /* --replications: the spread over seeds */
+    /* progress on a terminal */
+    int tty, printed;
+    const scenario *s;
+    uint64_t seen;
+    size_t tester_now;
+    double started, tester_start, last_print;
 } chart_data;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Progress on a terminal, for runs over a second: checked every 2^18
+ * requests, so it costs nothing noticeable. */
+static void progress(chart_data *c, size_t tester, const tester_request *rq)
+{
+    if (++c->seen & ((1u << 18) - 1))
+        return;
+    double t = now_s();
+    if (tester != c->tester_now) {
+        c->tester_now = tester;
+        c->tester_start = t;
+    }
+    if (t - c->started < 1 || t - c->last_print < 0.5)
+        return;
+    double frac = (double)rq->sent_ns / (double)c->s->duration_ns;
+    double left = frac > 0 ? (t - c->tester_start) * (1 - frac) / frac : 0;
+    fprintf(stderr, "\rcosim: tester %zu/%zu (%s): %3.0f%% simulated, about %.0f s left   ", tester + 1,
+            c->s->n_testers, c->s->testers[tester].name, frac * 100, left);
+    c->last_print = t;
+    c->printed = 1;
+}
 
 static void observe(void *ctx, size_t tester, const tester_request *rq)
 {
@@ -307,6 +343,8 @@ static void observe(void *ctx, size_t tester, const tester_request *rq)
         timeline_observe(c->timeline, tester, rq);
     if (c->bars)
         timeline_observe(c->bars, tester, rq);
+    if (c->tty)
+        progress(c, tester, rq);
 }
 
 /* Write every output file into d (under temporary names); charts[] gets the
@@ -536,10 +574,17 @@ static int run(const options *opts)
     if (!rc && cd.style[2])
         rc = timeline_new(&cd.bars, s->n_testers, cd.bars_from, cd.bars_to, 300);
     run_result r;
-    if (!rc)
-        rc = run_scenario_observed(s, cd.timeline || cd.bars ? observe : NULL, &cd, &r, err, sizeof err);
-    else
+    if (!rc) {
+        cd.tty = isatty(2) && !o.quiet;
+        cd.s = s;
+        cd.started = cd.tester_start = now_s();
+        rc = run_scenario_observed(s, cd.timeline || cd.bars || cd.tty ? observe : NULL, &cd, &r, err,
+                                   sizeof err);
+        if (cd.printed)
+            fprintf(stderr, "\r%78s\r", "");
+    } else {
         snprintf(err, sizeof err, "out of memory");
+    }
     if (rc) {
         fprintf(stderr, "cosim: %s\n", err);
         timeline_free(cd.timeline);
