@@ -30,7 +30,7 @@ set border 3
 set tics nomirror
 set style fill solid 0.25 noborder
 set ylabel "request"
-set key top right noenhanced samplen 1
+set key outside right top noenhanced samplen 1
 do for [i=1:n] {
     set autoscale xy
     if (word(counts, i) + 0 > 0) { stats datafile index (i-1) using 4 nooutput }

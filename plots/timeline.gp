@@ -32,7 +32,7 @@ set border 3
 set tics nomirror
 set style fill solid 0.25 noborder
 set ylabel "latency (ms)"
-set key top right noenhanced samplen 1
+set key outside right top noenhanced samplen 1
 if (ylog) { set logscale y; set format y "%g" } else { unset logscale y }
 do for [i=1:n] {
     set autoscale xy

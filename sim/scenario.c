@@ -210,6 +210,10 @@ static char *reader(char *str, int num, void *stream)
     char *s = str;
     while (*s == ' ' || *s == '\t')
         s++;
+    if (*s == '[' && !strchr(s, ']')) {
+        fail(p, "%s:%d: a section header needs its closing ']', e.g. [tester open]", p->path, p->line);
+        return NULL;
+    }
     if (*s == '[') {
         char name[256];
         char *close = strchr(s, ']');
@@ -312,6 +316,11 @@ static int apply_set(parser *p, const char *arg)
         return -1;
     }
     entry *e = find_entry(p, section, key);
+    if (e && e->set) {
+        fail(p, "--set %s: [%s] %s is already set by --set %s (or --seed, --rank-rule); give it once",
+             arg, section, key, e->set);
+        return -1;
+    }
     if (e && !*value) { /* "--set service.time=" removes the key */
         free(e->section);
         free(e->key);
@@ -392,11 +401,53 @@ static entry *get(ctx *c, const char *key)
     return e;
 }
 
+/* Edit distance of two short keys (Levenshtein; longer keys count as far). */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), row[64];
+    if (la >= 63 || lb >= 63)
+        return 99;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+/* A required key is missing: if the section has an unknown key close to it,
+ * that is surely a typo: report it, at its own line. 1 if reported. */
+static int report_typo(ctx *c, const char *key)
+{
+    for (size_t i = 0; i < c->p->n_e; i++) {
+        entry *e = &c->p->e[i];
+        if (e->used || strcmp(e->section, c->sec->name) != 0 || edit_distance(e->key, key) > 2)
+            continue;
+        char w[512];
+        fail(c->p, "%s: [%s] unknown key '%s'; did you mean '%s'?", where(c, e, w, sizeof w), e->section,
+             e->key, key);
+        return 1;
+    }
+    return 0;
+}
+
 static int need(ctx *c, const char *key, const char *example)
 {
     if (find_entry(c->p, c->sec->name, key))
         return 1;
-    section_fail(c, "needs key '%s' (e.g. %s = %s)", key, key, example);
+    if (!report_typo(c, key))
+        section_fail(c, "needs key '%s' (e.g. %s = %s)", key, key, example);
     return 0;
 }
 
@@ -1065,6 +1116,8 @@ static int get_interval(ctx *c, tester_spec *t)
         return -1;
     }
     if (!r && !iv) {
+        if (report_typo(c, "rate") || report_typo(c, "interval"))
+            return -1;
         section_fail(c, "%s %s tester needs 'rate' (e.g. rate = 1000/s) or 'interval' (e.g. interval = 1ms)",
                      t->kind == TESTER_OPEN ? "an" : "a",
                      tester_kind_name(t->kind));

@@ -370,7 +370,10 @@ static int write_csv(FILE *f, const sweep *w)
                 double mean, ci;
                 mean_ci(w, p, i, m, &mean, &ci);
                 double scale = m >= M_MEAN ? 1e-6 : 1; /* ns -> ms */
-                fprintf(f, ",%.6f,%.6f", mean * scale, ci * scale);
+                if (w->reps > 1)
+                    fprintf(f, ",%.6f,%.6f", mean * scale, ci * scale);
+                else /* one seed: no interval */
+                    fprintf(f, ",%.6f,", mean * scale);
             }
             fputc('\n', f);
         }
@@ -560,12 +563,23 @@ int sweep_main(int argc, char **argv)
     /* the first and the last point must load: a bad key fails fast */
     scenario *s;
     rc = 3;
-    if (load_task(&w, w.n_tasks - 1, &s, err, sizeof err) != SCENARIO_OK) {
-        fprintf(stderr, "cosim: %s\n", err);
-        goto out;
-    }
-    scenario_free(s);
-    if (load_task(&w, 0, &s, err, sizeof err) != SCENARIO_OK) {
+    for (int pass = 0; pass < 2; pass++) {
+        if (load_task(&w, pass ? 0 : w.n_tasks - 1, &s, err, sizeof err) == SCENARIO_OK) {
+            if (!pass)
+                scenario_free(s);
+            continue;
+        }
+        /* an error in a value we set for --vary is the command line's */
+        for (size_t a = 0; a < w.n_axes; a++) {
+            char prefix[200];
+            snprintf(prefix, sizeof prefix, "--set %s=", w.axes[a].key);
+            if (strncmp(err, prefix, strlen(prefix)) == 0) {
+                const char *why = strstr(err, ": ");
+                fprintf(stderr, "cosim: sweep: --vary %s: %s\n", w.axes[a].key, why ? why + 2 : err);
+                rc = 2;
+                goto out;
+            }
+        }
         fprintf(stderr, "cosim: %s\n", err);
         goto out;
     }

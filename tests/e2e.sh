@@ -78,6 +78,7 @@ cli)
     [ -e "$work/x" ] && fail "a failed scenario created its output folder"
     expect_exit 2 "--seed -1: expected a whole number" --seed -1 scenarios/one_stall.ini
     expect_exit 2 "--plots-dir /nonexistent: not a folder" --plots-dir /nonexistent scenarios/one_stall.ini
+    expect_exit 2 "[scenario] seed is already set" --seed 1 --set scenario.seed=2 scenarios/one_stall.ini
     printf '[scenario]\nduration = 2s\n[service]\ndistribution = constant\ntime = 7\n' >"$work/bad.ini"
     expect_exit 3 "bad.ini:5: [service] time = 7: a duration needs a unit" "$work/bad.ini"
     printf '[scenario]\nduration = 100000s\nmax_requests = 1000\n[service]\ndistribution = constant\ntime = 1us\n[tester c]\nkind = closed\n' >"$work/big.ini"
@@ -272,7 +273,7 @@ sweep)
     expect_exit 2 "FROM and TO must be numbers with the same unit" sweep scenarios/one_stall.ini \
         --vary tester.open.rate=1/s..2ms:3
     expect_exit 2 "nothing to vary" sweep scenarios/one_stall.ini
-    expect_exit 3 "[tester open] rate = 0/s" sweep scenarios/one_stall.ini --vary tester.open.rate=0/s..10/s:2
+    expect_exit 2 "--vary tester.open.rate: [tester open] rate = 0/s" sweep scenarios/one_stall.ini --vary tester.open.rate=0/s..10/s:2
     ;;
 *)
     echo "unknown test $test"
