@@ -31,6 +31,9 @@ set tics nomirror
 set style fill solid 0.25 noborder
 set ylabel "request"
 set key outside right top noenhanced samplen 1
+# fixed margins, so the panels line up whatever the names
+set lmargin 12
+set rmargin 18
 do for [i=1:n] {
     set autoscale xy
     if (word(counts, i) + 0 > 0) { stats datafile index (i-1) using 4 nooutput }

@@ -33,6 +33,9 @@ set tics nomirror
 set style fill solid 0.25 noborder
 set ylabel "latency (ms)"
 set key outside right top noenhanced samplen 1
+# fixed margins, so the panels line up whatever the names
+set lmargin 12
+set rmargin 18
 if (ylog) { set logscale y; set format y "%g" } else { unset logscale y }
 do for [i=1:n] {
     set autoscale xy
