@@ -687,7 +687,9 @@ static int do_distribution(ctx *c, dist_spec *d, const char *prefix, const char 
         break;
     case DIST_EMPIRICAL: {
         if (*prefix) {
-            section_fail(c, "an empirical distribution is accepted for [service] only");
+            char dk[64];
+            snprintf(dk, sizeof dk, "%sdistribution", prefix);
+            bad_value(c, get(c, dk), "an empirical distribution is accepted for [service] only");
             return -1;
         }
         entry *e;
@@ -1049,10 +1051,6 @@ static int do_stall(ctx *c, const char *name)
         const char *allowed;
         if (do_distribution(c, &st->length_dist, "length_", &allowed) < 0)
             return -1;
-        if (st->length_dist.kind == DIST_EMPIRICAL) {
-            section_fail(c, "length_distribution = empirical is not supported here");
-            return -1;
-        }
         /* Windows arrive every `every` on average; if a window lasts about
          * as long, the next one usually starts before it ends and the
          * server almost never works again. Ask for a mean length of at most
@@ -1451,6 +1449,14 @@ static int interpret(parser *p, scenario *s)
             serv = c.sec;
         n_stalls += type == 2;
         n_testers += type == 3;
+        if (type == 3 && n_testers > SCENARIO_MAX_TESTERS) {
+            section_fail(&c, "one tester too many: a scenario has at most %d", SCENARIO_MAX_TESTERS);
+            return -1;
+        }
+        if (type == 2 && n_stalls > SCENARIO_MAX_STALLS) {
+            section_fail(&c, "one stall too many: a scenario has at most %d", SCENARIO_MAX_STALLS);
+            return -1;
+        }
     }
     size_t n_expect_lines = 0;
     for (size_t i = 0; i < p->n_e; i++) {

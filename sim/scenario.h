@@ -30,6 +30,10 @@
 #define SCENARIO_DEFAULT_THRESHOLD_NS ((int64_t)100000000)
 /** Default limit on requests per tester: 10^9. */
 #define SCENARIO_DEFAULT_MAX_REQUESTS ((uint64_t)1000000000)
+/** Most testers and stalls a scenario may have (each tester writes files
+ *  and draws a curve and a panel). */
+#define SCENARIO_MAX_TESTERS 64
+#define SCENARIO_MAX_STALLS 64
 /** Longest accepted scenario or tester name. */
 #define SCENARIO_NAME_MAX 40
 
