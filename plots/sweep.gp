@@ -18,14 +18,17 @@ if (term eq "pngcairo") {
     }
 }
 set output outfile
-set title chart_title."\np99 as ".xkey." varies" noenhanced
+set title chart_title."\np99 as ".xkey." varies (error bars: 95% confidence over the seeds)" noenhanced
 set xlabel xkey noenhanced
 set ylabel "p99 latency (ms)"
 if (ylog) { set logscale y; set format y "%g" }
+set autoscale yfix
+set offsets graph 0.03, graph 0.03, graph 0.05, 0
+if (!ylog) { set yrange [0:*] }
 set grid xtics ytics lc rgb "#b0b0b0"
 set border 3
 set tics nomirror
-set key outside right top vertical box noenhanced title "tester"
+set key outside right top vertical box noenhanced title "tester" width 2
 array colours[8] = ["#009E73", "#E69F00", "#0072B2", "#D55E00", "#CC79A7", "#56B4E9", \
                     "#000000", "#F0E442"]
 plot for [i=1:words(testers)] datafile index (i-1) using 1:2:3 with yerrorlines \

@@ -627,8 +627,13 @@ int sweep_main(int argc, char **argv)
             for (size_t i = 0; i < w.n_testers; i++)
                 snprintf(testers + strlen(testers), sizeof testers - strlen(testers), "%s%s", i ? " " : "",
                          w.names[i]);
-            plot_script ps = {"sweep", "sweep.dat", testers, "sweep.png", PLOT_PNG, 1, 0, 0, NULL,
-                              w.axes[0].key, NULL, NULL};
+            /* the x axis: the key and the unit of its values */
+            char xlabel[200], unit[32];
+            double x0;
+            split_number(w.axes[0].values[0], &x0, unit, sizeof unit);
+            snprintf(xlabel, sizeof xlabel, "%s%s%s%s", w.axes[0].key, *unit ? " (" : "", unit, *unit ? ")" : "");
+            plot_script ps = {"sweep", "sweep.dat", testers, "sweep.png", PLOT_PNG, 0, 0, 0, NULL,
+                              xlabel, NULL, NULL};
             ok = (f = outdir_create(d, "sweep.dat")) && !write_chart_data(f, &w) && !outdir_finish(d, f) &&
                  (f = outdir_create(d, "sweep.gp")) && !plot_write_script(f, s, style, &ps) &&
                  !outdir_finish(d, f);
