@@ -384,8 +384,7 @@ static int write_outputs(outdir *d, const scenario *s, const run_result *r, cons
         names[i] = s->testers[i].name;
     char all[4096], spec[4096], slots[1024];
     plot_all_names(s, all, sizeof all);
-    plot_spectrum_names(s, r, spec, sizeof spec);
-    plot_spectrum_slots(s, r, slots, sizeof slots);
+    plot_spectrum_blocks(s, r, spec, sizeof spec, slots, sizeof slots);
     int need_stalls = 0;
     for (int k = 0; k < N_CHARTS; k++) {
         charts[k][0] = '\0';
@@ -499,7 +498,7 @@ static int render_chart(outdir *d, const char *chart, plot_format format)
 }
 
 static int run(const options *opts);
-static int write_run(const options *opts, const scenario *s, const run_result *rr, chart_data *cdp,
+static int write_run(const options *o, const scenario *s, const run_result *r, chart_data *cd,
                      int exit_code);
 
 int main(int argc, char **argv)
@@ -627,42 +626,39 @@ static int run(const options *opts)
 
 /* The output folder of a run: files, charts rendered in staging, commit,
  * stale files removed. Returns the exit code, given the one so far. */
-static int write_run(const options *opts, const scenario *s, const run_result *rr, chart_data *cdp,
+static int write_run(const options *o, const scenario *s, const run_result *r, chart_data *cd,
                      int exit_code)
 {
-    const options o = *opts;
-    const run_result r = *rr;
-    chart_data cd = *cdp;
     char err[1024];
 
     char dir[4096];
-    if (o.output)
-        snprintf(dir, sizeof dir, "%s", o.output);
+    if (o->output)
+        snprintf(dir, sizeof dir, "%s", o->output);
     else
         snprintf(dir, sizeof dir, "out/%s", s->name);
     int any_chart = 0;
     for (int k = 0; k < N_CHARTS; k++)
-        any_chart |= cd.style[k] != NULL;
-    if (plot_spectrum_testers(&r) == 0 && any_chart) {
+        any_chart |= cd->style[k] != NULL;
+    if (plot_spectrum_testers(r) == 0 && any_chart) {
         fprintf(stderr, "cosim: no tester recorded a sample: no chart\n");
-        memset(cd.style, 0, sizeof cd.style);
+        memset(cd->style, 0, sizeof cd->style);
     }
     outdir *d = NULL;
     char charts[N_CHARTS][64];
     memset(charts, 0, sizeof charts);
     int failed = 0;
     char drawn[512] = "";
-    if (outdir_open(&d, dir, err, sizeof err) || write_outputs(d, s, &r, &o, &cd, charts, err, sizeof err)) {
+    if (outdir_open(&d, dir, err, sizeof err) || write_outputs(d, s, r, o, cd, charts, err, sizeof err)) {
         fprintf(stderr, "cosim: %s; nothing was replaced\n", err);
         exit_code = EXIT_OUTPUT;
         failed = 1;
     }
     /* render every chart in the staging folder before anything moves */
     int no_gnuplot = 0;
-    for (int k = 0; k < N_CHARTS && !failed && !o.no_plot; k++) {
+    for (int k = 0; k < N_CHARTS && !failed && !o->no_plot; k++) {
         if (!charts[k][0])
             continue;
-        int rendered = render_chart(d, charts[k], o.format);
+        int rendered = render_chart(d, charts[k], o->format);
         if (rendered < 0) {
             fprintf(stderr, "cosim: no chart for %s; nothing in %s was replaced\n", charts[k], dir);
             exit_code = EXIT_OUTPUT;
@@ -683,8 +679,8 @@ static int write_run(const options *opts, const scenario *s, const run_result *r
     }
     if (!failed) /* a re-run into the same folder leaves nothing of the run before */
         outdir_remove_stale(d, is_cosim_output);
-    if ((exit_code == EXIT_OK || exit_code == EXIT_CHECK) && !o.quiet)
-        printf("\nwrote %s/: summary.json, %zu .hgrm spectr%s%s\n", dir, r.n, r.n == 1 ? "um" : "a", drawn);
+    if ((exit_code == EXIT_OK || exit_code == EXIT_CHECK) && !o->quiet)
+        printf("\nwrote %s/: summary.json, %zu .hgrm spectr%s%s\n", dir, r->n, r->n == 1 ? "um" : "a", drawn);
     outdir_close(d, failed);
     return exit_code;
 }

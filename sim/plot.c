@@ -112,6 +112,16 @@ static void gp_string(FILE *f, const char *s)
     fputc('\'', f);
 }
 
+/* "NAME = 'VALUE'" on a line of its own, when there is a value. */
+static void gp_var(FILE *f, const char *name, const char *value)
+{
+    if (!value)
+        return;
+    fprintf(f, "%s = ", name);
+    gp_string(f, value);
+    fputc('\n', f);
+}
+
 /* "10ms every 1s from 0s; 1000/s; 100s, seed 1, sorted_index rank" */
 static void subtitle(const scenario *s, char *buf, size_t len)
 {
@@ -151,26 +161,10 @@ int plot_write_script(FILE *f, const scenario *s, const char *style_path, const 
     fputs("\ntesters = ", f);
     gp_string(f, ps->testers); /* names are [A-Za-z0-9_-], space separated */
     fprintf(f, "\nxfrom = %.9f\nxto = %.9f\n", (double)ps->from_ns / 1e9, (double)ps->to_ns / 1e9);
-    if (ps->counts) {
-        fputs("counts = ", f);
-        gp_string(f, ps->counts);
-        fputc('\n', f);
-    }
-    if (ps->slots) {
-        fputs("slots = ", f);
-        gp_string(f, ps->slots);
-        fputc('\n', f);
-    }
-    if (ps->bandfile) {
-        fputs("bandfile = ", f);
-        gp_string(f, ps->bandfile);
-        fputc('\n', f);
-    }
-    if (ps->xlabel) {
-        fputs("xkey = ", f);
-        gp_string(f, ps->xlabel);
-        fputc('\n', f);
-    }
+    gp_var(f, "counts", ps->counts);
+    gp_var(f, "slots", ps->slots);
+    gp_var(f, "bandfile", ps->bandfile);
+    gp_var(f, "xkey", ps->xlabel);
     fputs("if (!exists(\"ylog\")) ylog = ", f);
     fputs(ps->ylog ? "1" : "0", f);
     fputs("\nif (!exists(\"outfile\")) outfile = ", f);
@@ -190,28 +184,20 @@ int plot_write_script(FILE *f, const scenario *s, const char *style_path, const 
     return ferror(f) ? -EIO : 0;
 }
 
-char *plot_spectrum_slots(const scenario *s, const run_result *r, char *buf, size_t len)
+void plot_spectrum_blocks(const scenario *s, const run_result *r, char *names, size_t names_len,
+                          char *slots, size_t slots_len)
 {
-    size_t n = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < s->n_testers; i++)
-        if (hist_count(r->testers[i].hist) > 0)
-            n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%zu", n ? " " : "", i + 1);
-    if (r->has_truth && hist_count(r->truth) > 0)
-        snprintf(buf + n, n < len ? len - n : 0, "%s0", n ? " " : "");
-    return buf;
-}
-
-char *plot_spectrum_names(const scenario *s, const run_result *r, char *buf, size_t len)
-{
-    size_t n = 0;
-    buf[0] = '\0';
-    for (size_t i = 0; i < s->n_testers; i++)
-        if (hist_count(r->testers[i].hist) > 0)
-            n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s", n ? " " : "", s->testers[i].name);
-    if (r->has_truth && hist_count(r->truth) > 0)
-        snprintf(buf + n, n < len ? len - n : 0, "%struth", n ? " " : "");
-    return buf;
+    size_t n = 0, m = 0;
+    names[0] = slots[0] = '\0';
+    for (size_t i = 0; i <= s->n_testers; i++) {
+        const hist *h = i < s->n_testers ? r->testers[i].hist : r->has_truth ? r->truth : NULL;
+        if (!h || hist_count(h) == 0)
+            continue;
+        n += (size_t)snprintf(names + n, n < names_len ? names_len - n : 0, "%s%s", n ? " " : "",
+                              i < s->n_testers ? s->testers[i].name : "truth");
+        m += (size_t)snprintf(slots + m, m < slots_len ? slots_len - m : 0, "%s%zu", m ? " " : "",
+                              i < s->n_testers ? i + 1 : 0);
+    }
 }
 
 char *plot_all_names(const scenario *s, char *buf, size_t len)

@@ -84,12 +84,13 @@ typedef struct plot_script {
  */
 int plot_write_script(FILE *f, const scenario *s, const char *style_path, const plot_script *ps);
 
-/** The spectrum's block names: testers with samples, then "truth" if any. @return buf */
-char *plot_spectrum_names(const scenario *s, const run_result *r, char *buf, size_t len);
-
-/** The scenario positions (1-based, 0 for the truth) of the spectrum's
- *  blocks, space separated. @return buf */
-char *plot_spectrum_slots(const scenario *s, const run_result *r, char *buf, size_t len);
+/**
+ * The spectrum's blocks: names (testers with samples, then "truth" if any)
+ * and slots (each one's position in the scenario, 1-based, 0 for the
+ * truth, so a tester keeps its colour), both space separated.
+ */
+void plot_spectrum_blocks(const scenario *s, const run_result *r, char *names, size_t names_len,
+                          char *slots, size_t slots_len);
 
 /** Every tester's name, space separated. @return buf */
 char *plot_all_names(const scenario *s, char *buf, size_t len);

@@ -581,15 +581,17 @@ static int do_scenario(ctx *c)
     int v;
     if (get_count(c, "seed", &s->seed, 0, UINT64_MAX) < 0)
         return -1;
-    if ((v = 0, get_choice(c, "rank_rule", rank_rules, &v)) < 0)
+    int got = get_choice(c, "rank_rule", rank_rules, &v);
+    if (got < 0)
         return -1;
-    if (get(c, "rank_rule"))
+    if (got)
         s->rank_rule = (hist_rank_rule)v;
     if (get_duration(c, "threshold", &s->threshold_ns, 1) < 0)
         return -1;
-    if ((v = 0, get_choice(c, "in_flight_at_end", in_flight_choices, &v)) < 0)
+    got = get_choice(c, "in_flight_at_end", in_flight_choices, &v);
+    if (got < 0)
         return -1;
-    if (get(c, "in_flight_at_end"))
+    if (got)
         s->drop_in_flight = v;
     uint64_t bits = s->sub_bits;
     if (get_count(c, "sub_bucket_bits", &bits, HIST_MIN_SUB_BITS, HIST_MAX_SUB_BITS) < 0)
