@@ -177,16 +177,9 @@ static scenario_error load_task(const sweep *w, size_t t, scenario **out, char *
         sets[n++] = bufs[a];
     }
     if (w->seed_set || r > 0) {
-        /* replication r runs seed + r: deterministic, and r = 0 is the base */
-        scenario *probe = NULL;
-        uint64_t base = w->seed;
-        if (!w->seed_set) {
-            if (scenario_load(&probe, w->path, sets, n, err, errlen) != SCENARIO_OK)
-                return SCENARIO_EINVALID;
-            base = probe->seed;
-            scenario_free(probe);
-        }
-        snprintf(bufs[8], sizeof bufs[8], "scenario.seed=%llu", (unsigned long long)(base + r));
+        /* replication r runs seed + r: deterministic, and r = 0 is the base
+         * (w->seed: --seed, or the scenario's own, read once in sweep_main) */
+        snprintf(bufs[8], sizeof bufs[8], "scenario.seed=%llu", (unsigned long long)(w->seed + r));
         sets[n++] = bufs[8];
     }
     return scenario_load(out, w->path, sets, n, err, errlen);
@@ -563,6 +556,14 @@ int sweep_main(int argc, char **argv)
     /* the first and the last point must load: a bad key fails fast */
     scenario *s;
     rc = 3;
+    if (!w.seed_set) { /* the base seed of the replications: the scenario's */
+        if (scenario_load(&s, w.path, sets, w.n_user_sets, err, sizeof err) != SCENARIO_OK) {
+            fprintf(stderr, "cosim: %s\n", err);
+            goto out;
+        }
+        w.seed = s->seed;
+        scenario_free(s);
+    }
     for (int pass = 0; pass < 2; pass++) {
         if (load_task(&w, pass ? 0 : w.n_tasks - 1, &s, err, sizeof err) == SCENARIO_OK) {
             if (!pass)
