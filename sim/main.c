@@ -14,6 +14,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -47,7 +48,11 @@ static void usage(FILE *f)
             "\n"
             "Options:\n"
             "  -o, --output DIR       write the outputs into DIR (default: out/NAME, NAME\n"
-            "                         being the scenario's name)\n"
+            "                         being the scenario file's name without .ini, or its\n"
+            "                         [scenario] name); see \"Output folder\" below\n"
+            "      --force            also take a folder that holds files cosim did not\n"
+            "                         write (they are kept, never replaced), or a default\n"
+            "                         folder holding another scenario's outputs\n"
             "      --set SEC.KEY=VAL  override a scenario key, e.g. --set scenario.rank_rule=\n"
             "                         nearest_rank or --set tester.open.rate=2000/s\n"
             "                         (repeatable; a '.' in SEC stands for its space)\n"
@@ -56,6 +61,7 @@ static void usage(FILE *f)
             "                         (same as --set scenario.rank_rule=RULE)\n"
             "      --format FMT       chart format: png (default), svg or pdf\n"
             "      --no-plot          write the charts' .gp and .dat but do not run gnuplot\n"
+            "      --plot-timeout S   stop gnuplot after S seconds on one chart (default 60)\n"
             "      --charts LIST      which charts: spectrum,timeline,requests,summary\n"
             "                         (default all; none for none)\n"
             "      --window A..B      the time window of the timeline and request-bar\n"
@@ -78,16 +84,25 @@ static void usage(FILE *f)
             "(HdrHistogram's layout, values in microseconds), and for each chart its .dat,\n"
             ".gp and picture: spectrum (latency by percentile), timeline (latency of each\n"
             "request against its intended send time), requests (bars from intended send\n"
-            "to reply around a stall) and summary (p50/p99/p99.9 bars). Files are written\n"
-            "under temporary names and renamed into place once all are complete.\n"
+            "to reply around a stall) and summary (p50/p99/p99.9 bars).\n"
+            "\n"
+            "Output folder: a run writes all its files (charts checked complete) in a\n"
+            "staging folder, then puts them in place at once; a failure or an interrupt\n"
+            "leaves DIR as it was. DIR/.cosim-manifest lists the files cosim wrote: only\n"
+            "those are ever replaced or removed. A non-empty DIR without one is refused\n"
+            "(unless --force); / and the home folder always are; a second run into a DIR\n"
+            "being written is refused with the first one's pid.\n"
             "\n"
             "Exit status:\n"
             "  0  success\n"
             "  1  an expectation was not met (--check)\n"
             "  2  bad command line\n"
             "  3  the scenario cannot be read or is wrong (the message names FILE:LINE)\n"
-            "  4  an output could not be written (folder, disk, gnuplot failure)\n"
+            "  4  an output could not be written or the folder was refused (folder, disk,\n"
+            "     gnuplot failure or timeout, incomplete chart)\n"
             "  5  the simulation could not run (request limit, memory)\n"
+            "  130, 143, 129  interrupted by SIGINT, SIGTERM, SIGHUP (killed by the signal,\n"
+            "     after removing the staging folder; DIR is left as it was)\n"
             "\n"
             "Example: cosim scenarios/stall_per_second.ini\n"
             "Scenario format: docs/scenario-format.md; manual: man cosim\n");
@@ -108,6 +123,8 @@ typedef struct options {
     unsigned replications; /* --replications N (0, 1: one seed) */
     int64_t win_from, win_to; /* --window; to 0: none */
     int quiet;
+    int force;             /* --force */
+    unsigned plot_timeout_s; /* --plot-timeout; 0: the default */
 } options;
 
 enum { CHART_SPECTRUM = 1, CHART_TIMELINE = 2, CHART_REQUESTS = 4, CHART_SUMMARY = 8 };
@@ -145,7 +162,7 @@ static char *owned[2];
 static int parse_args(int argc, char **argv, options *o)
 {
     enum { OPT_SET = 256, OPT_SEED, OPT_RANK, OPT_FORMAT, OPT_NOPLOT, OPT_PLOTS, OPT_CHECK,
-           OPT_CHARTS, OPT_WINDOW, OPT_AXIS, OPT_REPS };
+           OPT_CHARTS, OPT_WINDOW, OPT_AXIS, OPT_REPS, OPT_FORCE, OPT_PLOT_TIMEOUT };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"set", required_argument, NULL, OPT_SET},
@@ -159,6 +176,8 @@ static int parse_args(int argc, char **argv, options *o)
         {"window", required_argument, NULL, OPT_WINDOW},
         {"latency-axis", required_argument, NULL, OPT_AXIS},
         {"replications", required_argument, NULL, OPT_REPS},
+        {"force", no_argument, NULL, OPT_FORCE},
+        {"plot-timeout", required_argument, NULL, OPT_PLOT_TIMEOUT},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
@@ -256,6 +275,16 @@ static int parse_args(int argc, char **argv, options *o)
             o->replications = (unsigned)n;
             break;
         }
+        case OPT_FORCE:
+            o->force = 1;
+            break;
+        case OPT_PLOT_TIMEOUT:
+            if (plot_parse_timeout(optarg, &o->plot_timeout_s)) {
+                fprintf(stderr, "cosim: --plot-timeout %s: a whole number of seconds from 1 to %u\n", optarg,
+                        PLOT_MAX_TIMEOUT_S);
+                return -1;
+            }
+            break;
         case OPT_AXIS:
             if (strcmp(optarg, "log") && strcmp(optarg, "linear")) {
                 fprintf(stderr, "cosim: --latency-axis %s: expected log or linear\n", optarg);
@@ -366,8 +395,8 @@ static int write_outputs(outdir *d, const scenario *s, const run_result *r, cons
 #define CLOSE(write_rc)                                                                            \
     do {                                                                                           \
         int w_ = (write_rc);                                                                       \
-        int c_ = outdir_finish(d, f);                                                              \
-        if ((rc = w_ ? w_ : c_))                                                                   \
+        int c_ = outdir_finish(d, f); /* the failed write's own errno, e.g. ENOSPC */              \
+        if ((rc = c_ ? c_ : w_))                                                                   \
             goto fail;                                                                             \
     } while (0)
 
@@ -441,65 +470,65 @@ static int write_outputs(outdir *d, const scenario *s, const run_result *r, cons
     }
     return 0;
 fail:
-    snprintf(err, errlen, "%s/%s: cannot write: %s", outdir_path(d), name, strerror(-rc));
+    snprintf(err, errlen, "%s/%s: cannot write: %s", outdir_path(d), name,
+             rc == -EINVAL ? "not a file name cosim writes" : rc == -EEXIST ? "written twice" : strerror(-rc));
     return rc;
 #undef OPEN
 #undef CLOSE
 }
 
-/* The files cosim writes into an output folder (and may therefore remove
- * when a later run does not write them again). */
-static int is_cosim_output(const char *name)
+/* Run gnuplot on the staged NAME.gp and stage the chart (NAME.EXT) it
+ * draws, checked complete. 1 rendered, 0 gnuplot is missing, -1 failed
+ * (err says why). */
+static int render_chart(outdir *d, const char *chart, const options *o, char *err, size_t errlen)
 {
-    static const char *const exts[] = {".dat", ".gp", ".png", ".svg", ".pdf", NULL};
-    if (strcmp(name, "summary.json") == 0 || strcmp(name, "stalls.dat") == 0 ||
-        strcmp(name, "spectrum_band.dat") == 0)
-        return 1;
-    for (int k = 0; k < N_CHARTS; k++) {
-        size_t n = strlen(chart_names[k]);
-        if (strncmp(name, chart_names[k], n) != 0)
-            continue;
-        for (int e = 0; exts[e]; e++)
-            if (strcmp(name + n, exts[e]) == 0)
-                return 1;
-    }
-    size_t n = strlen(name);
-    return n > 5 && strcmp(name + n - 5, ".hgrm") == 0 && name[0] != '.';
-}
-
-/* Run gnuplot on the staged NAME.gp, writing chart (NAME.EXT) into the
- * staging folder, and adopt it for the commit. 1 rendered, 0 gnuplot is
- * missing (said), -1 failed (said). */
-static int render_chart(outdir *d, const char *chart, plot_format format)
-{
-    char path[4400], script[96];
+    char script[96];
     snprintf(script, sizeof script, "%.*s.gp", (int)(strrchr(chart, '.') - chart), chart);
-    outdir_staged_file(d, chart, path, sizeof path);
-    int status = 0;
-    struct stat st;
-    switch (plot_render(outdir_staging(d), script, chart, &status)) {
-    case PLOT_RENDERED:
-        if (stat(path, &st) != 0 || st.st_size == 0) {
-            fprintf(stderr, "cosim: %s: gnuplot wrote an empty chart (is the disk full?)\n", chart);
-            return -1;
-        }
-        if ((format == PLOT_PDF && plot_pdf_clear_date(path)) || outdir_adopt(d, chart)) {
-            fprintf(stderr, "cosim: %s: cannot keep the chart: %s\n", chart, strerror(errno));
-            return -1;
-        }
-        return 1;
-    case PLOT_NO_GNUPLOT:
+    unsigned timeout = o->plot_timeout_s ? o->plot_timeout_s : PLOT_DEFAULT_TIMEOUT_S;
+    char *data;
+    size_t len;
+    int status;
+    plot_render_status st = plot_render(outdir_staging_fd(d), script, o->format, timeout, &data, &len, &status);
+    if (st == PLOT_NO_GNUPLOT)
         return 0;
-    case PLOT_FAILED:
-        fprintf(stderr, "cosim: gnuplot failed (status %d) on %s\n", status, script);
+    if (st != PLOT_RENDERED) {
+        char why[256];
+        snprintf(err, errlen, "%s/%s: %s", outdir_path(d), chart,
+                 plot_render_message(why, sizeof why, st, status, script, o->format, len, timeout));
         return -1;
     }
-    return -1;
+    int rc = outdir_write(d, chart, data, len);
+    free(data);
+    if (rc) {
+        snprintf(err, errlen, "%s/%s: cannot write: %s", outdir_path(d), chart, strerror(-rc));
+        return -1;
+    }
+    return 1;
+}
+
+/* Take the output folder before the run: refused folders fail fast, and a
+ * second writer learns at once. dir gets its name. Returns the exit code. */
+static int open_output(const options *o, const scenario *s, outdir **d, char *dir, size_t dirlen)
+{
+    *d = NULL;
+    if (o->output)
+        snprintf(dir, dirlen, "%s", o->output);
+    else if (outdir_default(dir, dirlen, o->scenario, s->name, SCENARIO_NAME_MAX, "")) {
+        fprintf(stderr, "cosim: %s: the default output folder's name is too long; give -o DIR\n", o->scenario);
+        return EXIT_OUTPUT;
+    }
+    char source[PATH_MAX], err[PATH_MAX + 1024];
+    outdir_options oo = {o->force, realpath(o->scenario, source) ? source : o->scenario, !o->output};
+    if (outdir_open(d, dir, &oo, err, sizeof err)) {
+        fprintf(stderr, "cosim: %s\n", err);
+        return EXIT_OUTPUT;
+    }
+    return EXIT_OK;
 }
 
 static int run(const options *opts);
-static int write_run(const options *o, const scenario *s, const run_result *r, chart_data *cd,
-                     int exit_code);
+static int write_run(const options *o, const scenario *s, const run_result *r, chart_data *cd, outdir *d,
+                     const char *dir, int exit_code);
 
 int main(int argc, char **argv)
 {
@@ -567,6 +596,14 @@ static int run(const options *opts)
                             "(e.g. --window 0.85s..1.6s) or [scenario] chart_window\n");
         cd.style[2] = NULL;
     }
+    /* the output folder is taken before the run, so a refusal costs nothing */
+    outdir *d = NULL;
+    char dir[PATH_MAX];
+    int writes = !o.check || o.output; /* --check alone writes no folder */
+    if (writes && open_output(&o, s, &d, dir, sizeof dir) != EXIT_OK) {
+        scenario_free(s);
+        return EXIT_OUTPUT;
+    }
     int rc = 0;
     if (cd.style[1])
         rc = timeline_new(&cd.timeline, s->n_testers, cd.tl_from, cd.tl_to, 4000);
@@ -586,6 +623,7 @@ static int run(const options *opts)
     }
     if (rc) {
         fprintf(stderr, "cosim: %s\n", err);
+        outdir_close(d);
         timeline_free(cd.timeline);
         timeline_free(cd.bars);
         scenario_free(s);
@@ -594,6 +632,7 @@ static int run(const options *opts)
 
     if (o.replications > 1 && band_run(&cd.band, s, &r, o.replications, err, sizeof err)) {
         fprintf(stderr, "cosim: %s\n", err);
+        outdir_close(d);
         timeline_free(cd.timeline);
         timeline_free(cd.bars);
         run_result_free(&r);
@@ -614,8 +653,8 @@ static int run(const options *opts)
         if (misses && exit_code == EXIT_OK)
             exit_code = EXIT_CHECK;
     }
-    if (!o.check || o.output) /* --check alone writes no folder */
-        exit_code = write_run(&o, s, &r, &cd, exit_code);
+    if (writes)
+        exit_code = write_run(&o, s, &r, &cd, d, dir, exit_code);
     band_free(cd.band);
     timeline_free(cd.timeline);
     timeline_free(cd.bars);
@@ -624,18 +663,13 @@ static int run(const options *opts)
     return exit_code;
 }
 
-/* The output folder of a run: files, charts rendered in staging, commit,
- * stale files removed. Returns the exit code, given the one so far. */
-static int write_run(const options *o, const scenario *s, const run_result *r, chart_data *cd,
-                     int exit_code)
+/* The output folder of a run: files and charts staged (each chart checked
+ * complete), then committed all at once, or nothing changes. Closes d.
+ * Returns the exit code, given the one so far. */
+static int write_run(const options *o, const scenario *s, const run_result *r, chart_data *cd, outdir *d,
+                     const char *dir, int exit_code)
 {
-    char err[1024];
-
-    char dir[4096];
-    if (o->output)
-        snprintf(dir, sizeof dir, "%s", o->output);
-    else
-        snprintf(dir, sizeof dir, "out/%s", s->name);
+    char err[PATH_MAX + 1024];
     int any_chart = 0;
     for (int k = 0; k < N_CHARTS; k++)
         any_chart |= cd->style[k] != NULL;
@@ -643,44 +677,36 @@ static int write_run(const options *o, const scenario *s, const run_result *r, c
         fprintf(stderr, "cosim: no tester recorded a sample: no chart\n");
         memset(cd->style, 0, sizeof cd->style);
     }
-    outdir *d = NULL;
     char charts[N_CHARTS][64];
     memset(charts, 0, sizeof charts);
-    int failed = 0;
-    char drawn[512] = "";
-    if (outdir_open(&d, dir, err, sizeof err) || write_outputs(d, s, r, o, cd, charts, err, sizeof err)) {
-        fprintf(stderr, "cosim: %s; nothing was replaced\n", err);
-        exit_code = EXIT_OUTPUT;
-        failed = 1;
-    }
+    int failed = write_outputs(d, s, r, o, cd, charts, err, sizeof err) != 0;
     /* render every chart in the staging folder before anything moves */
     int no_gnuplot = 0;
+    char drawn[512] = "";
     for (int k = 0; k < N_CHARTS && !failed && !o->no_plot; k++) {
         if (!charts[k][0])
             continue;
-        int rendered = render_chart(d, charts[k], o->format);
-        if (rendered < 0) {
-            fprintf(stderr, "cosim: no chart for %s; nothing in %s was replaced\n", charts[k], dir);
-            exit_code = EXIT_OUTPUT;
+        int rendered = render_chart(d, charts[k], o, err, sizeof err);
+        if (rendered < 0)
             failed = 1;
-        } else if (rendered == 0) {
+        else if (rendered == 0)
             no_gnuplot = 1;
-        } else {
+        else
             snprintf(drawn + strlen(drawn), sizeof drawn - strlen(drawn), ", %s", charts[k]);
-        }
     }
-    if (no_gnuplot)
+    if (!failed && no_gnuplot)
         fprintf(stderr, "cosim: gnuplot not found: kept the charts' .gp and .dat in %s; install gnuplot "
                         "and run 'gnuplot spectrum.gp' there\n", dir);
-    if (!failed && outdir_commit(d, err, sizeof err)) {
-        fprintf(stderr, "cosim: %s\n", err);
+    if (failed) {
+        fprintf(stderr, "cosim: %s; nothing in %s was replaced\n", err, dir);
+        exit_code = EXIT_OUTPUT;
+    } else if (outdir_commit(d, err, sizeof err)) {
+        fprintf(stderr, "cosim: %s; nothing in %s was replaced\n", err, dir);
         exit_code = EXIT_OUTPUT;
         failed = 1;
     }
-    if (!failed) /* a re-run into the same folder leaves nothing of the run before */
-        outdir_remove_stale(d, is_cosim_output);
-    if ((exit_code == EXIT_OK || exit_code == EXIT_CHECK) && !o->quiet)
+    outdir_close(d);
+    if (!failed && (exit_code == EXIT_OK || exit_code == EXIT_CHECK) && !o->quiet)
         printf("\nwrote %s/: summary.json, %zu .hgrm spectr%s%s\n", dir, r->n, r->n == 1 ? "um" : "a", drawn);
-    outdir_close(d, failed);
     return exit_code;
 }

@@ -1,14 +1,19 @@
 /* plot.c - gnuplot data, scripts and rendering. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 #include "plot.h"
 #include "server.h"
 #include "units.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #ifndef COSIM_SOURCE_PLOTS_DIR
@@ -272,89 +277,252 @@ int plot_write_summary_data(FILE *f, const scenario *s, const run_result *r)
     return ferror(f) ? -EIO : 0;
 }
 
-plot_render_status plot_render(const char *dir, const char *script, const char *outfile, int *status)
+int plot_parse_timeout(const char *text, unsigned *seconds)
 {
-    char expr[4300];
-    snprintf(expr, sizeof expr, "outfile='%s'", outfile);
-    int errpipe[2];
-    if (pipe(errpipe) != 0) {
+    size_t n = strlen(text);
+    if (n == 0 || n > 6 || strspn(text, "0123456789") != n)
+        return -EINVAL;
+    unsigned long v = strtoul(text, NULL, 10);
+    if (v < 1 || v > PLOT_MAX_TIMEOUT_S)
+        return -EINVAL;
+    *seconds = (unsigned)v;
+    return 0;
+}
+
+/* Copy gnuplot's stderr to ours, each line marked "cosim: gnuplot: ";
+ * *at_start tells whether the next byte begins a line. */
+static void relay_stderr(const char *buf, size_t n, int *at_start)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (*at_start) {
+            if (buf[i] == '\n')
+                continue; /* gnuplot's blank lines */
+            fputs("cosim: gnuplot: ", stderr);
+            *at_start = 0;
+        }
+        fputc(buf[i], stderr);
+        if (buf[i] == '\n')
+            *at_start = 1;
+    }
+}
+
+static double mono_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+plot_render_status plot_render(int dirfd, const char *script, plot_format format, unsigned timeout_s,
+                               char **chart, size_t *len, int *status)
+{
+    *chart = NULL;
+    *len = 0;
+    *status = 0;
+    int outp[2], errp[2];
+    if (pipe2(outp, O_CLOEXEC) != 0) {
         *status = errno;
+        return PLOT_FAILED;
+    }
+    if (pipe2(errp, O_CLOEXEC) != 0) {
+        *status = errno;
+        close(outp[0]);
+        close(outp[1]);
         return PLOT_FAILED;
     }
     fflush(NULL);
+    pid_t parent = getpid();
     pid_t pid = fork();
     if (pid < 0) {
         *status = errno;
-        close(errpipe[0]);
-        close(errpipe[1]);
+        close(outp[0]);
+        close(outp[1]);
+        close(errp[0]);
+        close(errp[1]);
         return PLOT_FAILED;
     }
     if (pid == 0) {
-        close(errpipe[0]);
-        dup2(errpipe[1], 2);
-        close(errpipe[1]);
-        if (chdir(dir) != 0)
+        /* gnuplot dies with cosim; it reads nothing from a terminal */
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        if (getppid() != parent)
             _exit(126);
-        execlp("gnuplot", "gnuplot", "-d", "-e", expr, script, (char *)NULL);
+        int in = open("/dev/null", O_RDONLY);
+        if (in < 0 || dup2(in, 0) < 0 || dup2(outp[1], 1) < 0 || dup2(errp[1], 2) < 0 || fchdir(dirfd) != 0)
+            _exit(126);
+        execlp("gnuplot", "gnuplot", "-d", "-e", "outfile='/dev/stdout'", script, (char *)NULL);
         _exit(errno == ENOENT ? 127 : 126);
     }
-    close(errpipe[1]);
-    /* gnuplot's own messages, each line marked as coming through cosim */
-    FILE *err = fdopen(errpipe[0], "r");
-    char line[1024];
-    int at_start = 1;
-    while (err && fgets(line, sizeof line, err)) {
-        if (at_start && line[0] != '\n')
-            fprintf(stderr, "cosim: gnuplot: %s", line);
-        else if (!at_start)
-            fputs(line, stderr);
-        at_start = strchr(line, '\n') != NULL;
+    close(outp[1]);
+    close(errp[1]);
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    int at_start = 1, open_fds = 2, timed_out = 0, too_big = 0;
+    struct pollfd pf[2] = {{outp[0], POLLIN, 0}, {errp[0], POLLIN, 0}};
+    double deadline = mono_s() + timeout_s;
+    while (open_fds > 0) {
+        double left = deadline - mono_s();
+        if (left <= 0) {
+            timed_out = 1;
+            break;
+        }
+        int r = poll(pf, 2, left > 1000 ? 1000000 : (int)(left * 1000) + 1);
+        if (r < 0 && errno != EINTR)
+            break;
+        if (r <= 0)
+            continue;
+        if (pf[0].revents) {
+            if (n == cap) {
+                size_t ncap = cap ? 2 * cap : 65536;
+                char *m = ncap <= PLOT_MAX_CHART_BYTES ? realloc(buf, ncap) : NULL;
+                if (!m) {
+                    too_big = 1;
+                    break;
+                }
+                buf = m;
+                cap = ncap;
+            }
+            ssize_t got = read(pf[0].fd, buf + n, cap - n);
+            if (got > 0)
+                n += (size_t)got;
+            else if (got == 0 || errno != EINTR) {
+                close(pf[0].fd);
+                pf[0].fd = -1;
+                open_fds--;
+            }
+        }
+        if (pf[1].revents) {
+            char e[1024];
+            ssize_t got = read(pf[1].fd, e, sizeof e);
+            if (got > 0)
+                relay_stderr(e, (size_t)got, &at_start);
+            else if (got == 0 || errno != EINTR) {
+                close(pf[1].fd);
+                pf[1].fd = -1;
+                open_fds--;
+            }
+        }
     }
     if (!at_start)
         fputc('\n', stderr);
-    if (err)
-        fclose(err);
-    else
-        close(errpipe[0]);
-    int ws;
-    while (waitpid(pid, &ws, 0) < 0)
-        if (errno != EINTR) {
-            *status = errno;
-            return PLOT_FAILED;
+    /* both pipes closed: gnuplot is ending; give it until the deadline */
+    int ws = 0;
+    pid_t w = 0;
+    while (!timed_out && !too_big && (w = waitpid(pid, &ws, WNOHANG)) == 0) {
+        if (mono_s() >= deadline) {
+            timed_out = 1;
+            break;
         }
-    if (WIFEXITED(ws) && WEXITSTATUS(ws) == 0)
-        return PLOT_RENDERED;
-    if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127)
-        return PLOT_NO_GNUPLOT;
-    *status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-    return PLOT_FAILED;
+        usleep(10000);
+    }
+    if (timed_out || too_big || w < 0) {
+        kill(pid, SIGKILL);
+        while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+            ;
+    }
+    for (int i = 0; i < 2; i++)
+        if (pf[i].fd >= 0)
+            close(pf[i].fd);
+    if (timed_out || too_big) {
+        free(buf);
+        return timed_out ? PLOT_TIMEOUT : PLOT_TOO_BIG;
+    }
+    if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+        free(buf);
+        if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127)
+            return PLOT_NO_GNUPLOT;
+        *status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
+        return PLOT_FAILED;
+    }
+    *len = n;
+    if (plot_chart_complete(buf, n, format) != 0) {
+        free(buf);
+        return PLOT_INCOMPLETE;
+    }
+    if (format == PLOT_PDF)
+        plot_pdf_clear_date(buf, n);
+    *chart = buf;
+    return PLOT_RENDERED;
 }
 
-int plot_pdf_clear_date(const char *path)
+/* len without trailing white space */
+static size_t trimmed(const char *data, size_t len)
 {
-    FILE *f = fopen(path, "r+b");
-    if (!f)
-        return -errno;
-    static const char key[] = "/CreationDate (D:";
-    const size_t klen = sizeof key - 1;
-    int rc = 0;
-    long size = -1;
-    char *buf = NULL;
-    if (fseek(f, 0, SEEK_END) == 0)
-        size = ftell(f);
-    if (size > 0)
-        buf = malloc((size_t)size);
-    if (!buf || fseek(f, 0, SEEK_SET) != 0 || fread(buf, 1, (size_t)size, f) != (size_t)size)
-        rc = -EIO;
-    for (size_t i = 0; !rc && i + klen + 14 <= (size_t)size; i++) {
-        if (memcmp(buf + i, key, klen) != 0)
-            continue;
-        if (fseek(f, (long)(i + klen), SEEK_SET) != 0 || fwrite("19700101000000", 1, 14, f) != 14)
-            rc = -EIO;
+    while (len > 0 && (data[len - 1] == '\n' || data[len - 1] == '\r' || data[len - 1] == ' ' ||
+                       data[len - 1] == '\t'))
+        len--;
+    return len;
+}
+
+static int ends_with(const char *data, size_t len, const char *tail, size_t tlen)
+{
+    return len >= tlen && memcmp(data + len - tlen, tail, tlen) == 0;
+}
+
+static int contains(const char *data, size_t len, const char *what)
+{
+    size_t k = strlen(what);
+    for (size_t i = 0; i + k <= len; i++)
+        if (memcmp(data + i, what, k) == 0)
+            return 1;
+    return 0;
+}
+
+static const char png_signature[8] = {(char)0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+static const char png_iend[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', (char)0xae, 0x42, 0x60, (char)0x82};
+
+int plot_chart_complete(const char *data, size_t len, plot_format format)
+{
+    switch (format) {
+    case PLOT_PNG:
+        return len >= 20 && memcmp(data, png_signature, 8) == 0 && ends_with(data, len, png_iend, 12) ? 0 : -EIO;
+    case PLOT_SVG:
+        return contains(data, len, "<svg") && ends_with(data, trimmed(data, len), "</svg>", 6) ? 0 : -EIO;
+    case PLOT_PDF:
+        return len >= 5 && memcmp(data, "%PDF-", 5) == 0 && ends_with(data, trimmed(data, len), "%%EOF", 5)
+                   ? 0 : -EIO;
+    }
+    return -EIO;
+}
+
+char *plot_render_message(char *buf, size_t buflen, plot_render_status st, int status, const char *script,
+                          plot_format format, size_t chart_len, unsigned timeout_s)
+{
+    static const char *const endings[] = {"no IEND chunk at the end", "no closing </svg>",
+                                          "no %%EOF at the end"};
+    switch (st) {
+    case PLOT_RENDERED:
+        snprintf(buf, buflen, "rendered");
+        break;
+    case PLOT_NO_GNUPLOT:
+        snprintf(buf, buflen, "gnuplot is not installed");
+        break;
+    case PLOT_FAILED:
+        if (status > 128)
+            snprintf(buf, buflen, "gnuplot was killed by signal %d on %s", status - 128, script);
+        else
+            snprintf(buf, buflen, "gnuplot failed (exit status %d) on %s", status, script);
+        break;
+    case PLOT_TIMEOUT:
+        snprintf(buf, buflen, "gnuplot did not finish within %u s and was stopped (--plot-timeout)", timeout_s);
+        break;
+    case PLOT_INCOMPLETE:
+        snprintf(buf, buflen, "gnuplot wrote an incomplete chart (%zu bytes, %s)", chart_len, endings[format]);
+        break;
+    case PLOT_TOO_BIG:
+        snprintf(buf, buflen, "gnuplot wrote a chart larger than %zu MiB; stopped", PLOT_MAX_CHART_BYTES >> 20);
         break;
     }
-    free(buf);
-    if (fclose(f) != 0 && !rc)
-        rc = -EIO;
-    return rc;
+    return buf;
+}
+
+void plot_pdf_clear_date(char *data, size_t len)
+{
+    static const char key[] = "/CreationDate (D:";
+    const size_t klen = sizeof key - 1;
+    for (size_t i = 0; i + klen + 14 <= len; i++) {
+        if (memcmp(data + i, key, klen) != 0)
+            continue;
+        memcpy(data + i + klen, "19700101000000", 14);
+        return;
+    }
 }

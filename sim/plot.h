@@ -117,29 +117,75 @@ int plot_write_summary_data(FILE *f, const scenario *s, const run_result *r);
 typedef enum plot_render_status {
     PLOT_RENDERED = 0,
     PLOT_NO_GNUPLOT,  /**< gnuplot is not installed */
-    PLOT_FAILED,      /**< gnuplot ran and failed */
+    PLOT_FAILED,      /**< gnuplot ran and failed (status: its exit status,
+                           or 128 + the signal that ended it) */
+    PLOT_TIMEOUT,     /**< gnuplot was still running after the timeout: killed */
+    PLOT_INCOMPLETE,  /**< gnuplot exited 0 but the chart does not end as its
+                           format must (see plot_chart_complete) */
+    PLOT_TOO_BIG,     /**< the chart passed PLOT_MAX_CHART_BYTES: killed */
 } plot_render_status;
 
+/** Seconds gnuplot may take for one chart before it is killed
+ *  (--plot-timeout changes it). */
+#define PLOT_DEFAULT_TIMEOUT_S 60u
+/** Most seconds --plot-timeout takes (a day). */
+#define PLOT_MAX_TIMEOUT_S 86400u
+/** Largest chart read from gnuplot: 256 MiB. */
+#define PLOT_MAX_CHART_BYTES ((size_t)256 << 20)
+
 /**
- * Run "gnuplot -d -e outfile='OUT' SCRIPT" in folder dir (gnuplot's own
- * init files are skipped, so output depends only on the script).
- *
- * @param dir      the output folder (gnuplot's working folder)
- * @param script   the script's name in dir
- * @param outfile  the file gnuplot writes, relative to dir
- * @param status   receives gnuplot's exit status when it failed
+ * Parse a --plot-timeout value: a whole number of seconds, 1 to
+ * PLOT_MAX_TIMEOUT_S, digits only. @return 0 or -EINVAL.
  */
-plot_render_status plot_render(const char *dir, const char *script, const char *outfile, int *status);
+int plot_parse_timeout(const char *text, unsigned *seconds);
+
+/**
+ * Run "gnuplot -d -e outfile='/dev/stdout' SCRIPT" in the folder dirfd
+ * (gnuplot's own init files are skipped, so the chart depends only on the
+ * script), with standard input from /dev/null, and collect the chart it
+ * writes to its standard output. gnuplot's messages are copied to stderr,
+ * each line marked "cosim: gnuplot: ". gnuplot is killed after timeout_s
+ * seconds, and when cosim dies (PR_SET_PDEATHSIG). A complete chart (see
+ * plot_chart_complete) is returned; a PDF's creation date is cleared (see
+ * plot_pdf_clear_date).
+ *
+ * @param dirfd      the staging folder: the script and its data are there
+ * @param script     the script's name in dirfd
+ * @param timeout_s  seconds allowed, 1 to PLOT_MAX_TIMEOUT_S
+ * @param chart      on PLOT_RENDERED, the chart (malloc'd, the caller frees)
+ * @param len        its length in bytes (also set on PLOT_INCOMPLETE)
+ * @param status     on PLOT_FAILED, the exit status (128 + signal if killed),
+ *                   or an errno if gnuplot could not be started
+ */
+plot_render_status plot_render(int dirfd, const char *script, plot_format format, unsigned timeout_s,
+                               char **chart, size_t *len, int *status);
+
+/**
+ * Whether a chart is complete: a PNG begins with the PNG signature and ends
+ * with the IEND chunk (00 00 00 00 "IEND" AE 42 60 82); an SVG holds "<svg"
+ * and ends with "</svg>"; a PDF begins with "%PDF-" and ends with "%%EOF"
+ * (trailing white space allowed after the last two).
+ *
+ * @return 0 if complete, -EIO if not.
+ */
+int plot_chart_complete(const char *data, size_t len, plot_format format);
+
+/**
+ * Why plot_render did not give a chart, in words, e.g. "gnuplot failed
+ * (exit status 1) on spectrum.gp", "gnuplot did not finish within 60 s and
+ * was stopped", "gnuplot wrote an incomplete chart (1234 bytes, no IEND
+ * chunk at the end)". @return buf
+ */
+char *plot_render_message(char *buf, size_t buflen, plot_render_status st, int status, const char *script,
+                          plot_format format, size_t chart_len, unsigned timeout_s);
 
 /**
  * Make a PDF written by cairo reproducible: overwrite its
  * "/CreationDate (D:YYYYMMDDHHMMSS...)" digits in place with
  * D:19700101000000 (same length, so the cross-reference offsets stay right).
  * Debian's cairo 1.16 stamps the wall-clock time and ignores
- * SOURCE_DATE_EPOCH.
- *
- * @return 0 (also when there is no date), or -errno.
+ * SOURCE_DATE_EPOCH. Nothing changes when there is no date.
  */
-int plot_pdf_clear_date(const char *path);
+void plot_pdf_clear_date(char *data, size_t len);
 
 #endif

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <poll.h>
@@ -404,6 +405,14 @@ static int write_chart_data(FILE *f, const sweep *w)
     return ferror(f) ? -EIO : 0;
 }
 
+/* Finish a staged stream: the stream's own errno first (e.g. ENOSPC),
+ * else the writer's result. */
+static int finish(outdir *d, FILE *f, int write_rc)
+{
+    int c = outdir_finish(d, f);
+    return c ? c : write_rc;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -423,7 +432,11 @@ static void usage(FILE *f)
             "                         outputs do not depend on J\n"
             "      --shard K/N        run only the points p with p mod N = K (0 <= K < N), to\n"
             "                         split a sweep across machines (docs/sweeps.md)\n"
-            "  -o, --output DIR       outputs (default: out/NAME-sweep)\n"
+            "  -o, --output DIR       outputs (default: out/NAME-sweep); the folder is\n"
+            "                         written as by cosim (see cosim --help): all or nothing\n"
+            "      --force            also take a folder holding files cosim did not write\n"
+            "                         (kept, never replaced)\n"
+            "      --plot-timeout S   stop gnuplot after S seconds (default 60)\n"
             "      --set SEC.KEY=VAL  override a key at every point (repeatable)\n"
             "      --seed N           the base seed\n"
             "      --no-plot          write sweep.gp and sweep.dat but do not run gnuplot\n"
@@ -431,9 +444,11 @@ static void usage(FILE *f)
             "  -h, --help             show this help\n"
             "\n"
             "Writes sweep.csv (one row per point and tester), sweep.dat, sweep.gp and\n"
-            "sweep.png (p99 against the first varied key, one curve per tester).\n"
+            "sweep.png (p99 against the first varied key, one curve per tester); if\n"
+            "the chart fails, nothing in the folder changes.\n"
             "Exit status: 0 success, 2 bad command line, 3 a scenario error at some\n"
-            "point, 4 an output could not be written, 5 a run failed.\n");
+            "point, 4 an output could not be written (or the folder was refused, or the\n"
+            "chart failed), 5 a run failed; 130/143 interrupted by SIGINT/SIGTERM.\n");
 }
 
 int sweep_main(int argc, char **argv)
@@ -445,15 +460,18 @@ int sweep_main(int argc, char **argv)
     w.jobs = nproc > 0 ? (unsigned)nproc : 1;
     w.n_shards = 1;
     const char *output = NULL;
-    int no_plot = 0, quiet = 0, rc = 2;
+    int no_plot = 0, quiet = 0, force = 0, rc = 2;
+    unsigned plot_timeout = PLOT_DEFAULT_TIMEOUT_S;
+    outdir *d = NULL;
     char err[1200];
-    enum { O_VARY = 256, O_REPS, O_JOBS, O_SHARD, O_SET, O_SEED, O_NOPLOT };
+    enum { O_VARY = 256, O_REPS, O_JOBS, O_SHARD, O_SET, O_SEED, O_NOPLOT, O_FORCE, O_PLOT_TIMEOUT };
     static const struct option longopts[] = {
         {"vary", required_argument, NULL, O_VARY},    {"replications", required_argument, NULL, O_REPS},
         {"jobs", required_argument, NULL, O_JOBS},    {"shard", required_argument, NULL, O_SHARD},
         {"set", required_argument, NULL, O_SET},      {"seed", required_argument, NULL, O_SEED},
         {"no-plot", no_argument, NULL, O_NOPLOT},     {"output", required_argument, NULL, 'o'},
         {"quiet", no_argument, NULL, 'q'},            {"help", no_argument, NULL, 'h'},
+        {"force", no_argument, NULL, O_FORCE},        {"plot-timeout", required_argument, NULL, O_PLOT_TIMEOUT},
         {NULL, 0, NULL, 0},
     };
     const char *sets[64];
@@ -512,6 +530,16 @@ int sweep_main(int argc, char **argv)
             break;
         case O_NOPLOT:
             no_plot = 1;
+            break;
+        case O_FORCE:
+            force = 1;
+            break;
+        case O_PLOT_TIMEOUT:
+            if (plot_parse_timeout(optarg, &plot_timeout)) {
+                fprintf(stderr, "cosim: sweep: --plot-timeout %s: a whole number of seconds from 1 to %u\n",
+                        optarg, PLOT_MAX_TIMEOUT_S);
+                goto out;
+            }
             break;
         case 'o':
             output = optarg;
@@ -601,6 +629,23 @@ int sweep_main(int argc, char **argv)
         w.kinds[i] = s->testers[i].kind;
     }
 
+    /* the output folder is taken before the runs, so a refusal costs nothing */
+    char dir[PATH_MAX], source[PATH_MAX], oerr[PATH_MAX + 1024];
+    rc = 4;
+    if (output)
+        snprintf(dir, sizeof dir, "%s", output);
+    else if (outdir_default(dir, sizeof dir, w.path, name, SCENARIO_NAME_MAX, "-sweep")) {
+        fprintf(stderr, "cosim: sweep: %s: the default output folder's name is too long; give -o DIR\n", w.path);
+        scenario_free(s);
+        goto out;
+    }
+    outdir_options oo = {force, realpath(w.path, source) ? source : w.path, !output};
+    if (outdir_open(&d, dir, &oo, oerr, sizeof oerr)) {
+        fprintf(stderr, "cosim: sweep: %s\n", oerr);
+        scenario_free(s);
+        goto out;
+    }
+
     rc = 5;
     if (run_workers(&w, err, sizeof err)) {
         fprintf(stderr, "cosim: sweep: %s\n", err);
@@ -609,49 +654,62 @@ int sweep_main(int argc, char **argv)
         goto out;
     }
 
-    /* outputs */
-    char dir[4096];
-    if (output)
-        snprintf(dir, sizeof dir, "%s", output);
-    else
-        snprintf(dir, sizeof dir, "out/%s-sweep", name);
-    outdir *d = NULL;
-    FILE *f;
+    /* outputs: all staged, the chart checked complete, then committed */
     rc = 4;
     char style[4096];
-    int chart = !plot_find_style(NULL, "sweep.gp", style, sizeof style);
-    if (outdir_open(&d, dir, err, sizeof err) == 0 && (f = outdir_create(d, "sweep.csv")) &&
-        !write_csv(f, &w) && !outdir_finish(d, f)) {
-        int ok = 1;
-        if (chart) {
-            char testers[2048] = "";
-            for (size_t i = 0; i < w.n_testers; i++)
-                snprintf(testers + strlen(testers), sizeof testers - strlen(testers), "%s%s", i ? " " : "",
-                         w.names[i]);
-            /* the x axis: the key and the unit of its values */
-            char xlabel[200], unit[32];
-            double x0;
-            split_number(w.axes[0].values[0], &x0, unit, sizeof unit);
-            snprintf(xlabel, sizeof xlabel, "%s%s%s%s", w.axes[0].key, *unit ? " (" : "", unit, *unit ? ")" : "");
-            plot_script ps = {"sweep", "sweep.dat", testers, "sweep.png", PLOT_PNG, 0, 0, 0, NULL,
-                              xlabel, NULL, NULL};
-            ok = (f = outdir_create(d, "sweep.dat")) && !write_chart_data(f, &w) && !outdir_finish(d, f) &&
-                 (f = outdir_create(d, "sweep.gp")) && !plot_write_script(f, s, style, &ps) &&
-                 !outdir_finish(d, f);
+    int chart = !plot_find_style(NULL, "sweep.gp", style, sizeof style), drawn = 0;
+    const char *what = "sweep.csv";
+    FILE *f = outdir_create(d, what);
+    int wrc = f ? finish(d, f, write_csv(f, &w)) : -errno;
+    char testers[2048] = "", xlabel[200], unit[32];
+    if (!wrc && chart) {
+        for (size_t i = 0; i < w.n_testers; i++)
+            snprintf(testers + strlen(testers), sizeof testers - strlen(testers), "%s%s", i ? " " : "",
+                     w.names[i]);
+        /* the x axis: the key and the unit of its values */
+        double x0;
+        split_number(w.axes[0].values[0], &x0, unit, sizeof unit);
+        snprintf(xlabel, sizeof xlabel, "%s%s%s%s", w.axes[0].key, *unit ? " (" : "", unit, *unit ? ")" : "");
+        plot_script ps = {"sweep", "sweep.dat", testers, "sweep.png", PLOT_PNG, 0, 0, 0, NULL, xlabel, NULL, NULL};
+        f = outdir_create(d, what = "sweep.dat");
+        wrc = f ? finish(d, f, write_chart_data(f, &w)) : -errno;
+        if (!wrc) {
+            f = outdir_create(d, what = "sweep.gp");
+            wrc = f ? finish(d, f, plot_write_script(f, s, style, &ps)) : -errno;
         }
-        if (ok && chart && !no_plot) {
-            int status;
-            if (plot_render(outdir_staging(d), "sweep.gp", "sweep.png", &status) == PLOT_RENDERED)
-                ok = !outdir_adopt(d, "sweep.png");
-            else
-                fprintf(stderr, "cosim: sweep: no chart (gnuplot missing or failed)\n");
-        }
-        if (ok && !outdir_commit(d, err, sizeof err))
-            rc = 0;
     }
-    if (rc)
-        fprintf(stderr, "cosim: sweep: %s: cannot write the outputs\n", dir);
-    else if (!quiet) {
+    if (wrc) {
+        fprintf(stderr, "cosim: sweep: %s/%s: cannot write: %s; nothing in %s was replaced\n", dir, what,
+                strerror(-wrc), dir);
+    } else if (chart && !no_plot) {
+        char *png, why[256];
+        size_t len;
+        int status;
+        plot_render_status st = plot_render(outdir_staging_fd(d), "sweep.gp", PLOT_PNG, plot_timeout, &png, &len,
+                                            &status);
+        if (st == PLOT_RENDERED) {
+            wrc = outdir_write(d, "sweep.png", png, len);
+            free(png);
+            if (wrc)
+                fprintf(stderr, "cosim: sweep: %s/sweep.png: cannot write: %s; nothing in %s was replaced\n", dir,
+                        strerror(-wrc), dir);
+            drawn = !wrc;
+        } else if (st == PLOT_NO_GNUPLOT) {
+            fprintf(stderr, "cosim: sweep: gnuplot not found: kept sweep.gp and sweep.dat in %s; install "
+                            "gnuplot and run 'gnuplot sweep.gp' there\n", dir);
+        } else {
+            fprintf(stderr, "cosim: sweep: %s/sweep.png: %s; nothing in %s was replaced\n", dir,
+                    plot_render_message(why, sizeof why, st, status, "sweep.gp", PLOT_PNG, len, plot_timeout), dir);
+            wrc = -EIO;
+        }
+    }
+    if (!wrc && outdir_commit(d, oerr, sizeof oerr))
+        fprintf(stderr, "cosim: sweep: %s; nothing in %s was replaced\n", oerr, dir);
+    else if (!wrc)
+        rc = 0;
+    outdir_close(d);
+    d = NULL;
+    if (rc == 0 && !quiet) {
         printf("sweep of %s: %zu points x %zu replications, %u workers%s\n", w.path, w.n_points, w.reps,
                w.jobs, w.n_shards > 1 ? " (one shard)" : "");
         printf("%-6s %-24s %-12s %12s %12s %12s\n", "point", w.axes[0].key, "tester", "p50", "p99", "p99.9");
@@ -672,11 +730,11 @@ int sweep_main(int argc, char **argv)
                        b[1], b[2]);
             }
         }
-        printf("\nwrote %s/: sweep.csv%s\n", dir, chart && !no_plot ? ", sweep.png" : "");
+        printf("\nwrote %s/: sweep.csv%s\n", dir, drawn ? ", sweep.png" : "");
     }
-    outdir_close(d, rc != 0);
     scenario_free(s);
 out:
+    outdir_close(d);
     for (size_t a = 0; a < w.n_axes; a++)
         sweep_axis_free(&w.axes[a]);
     free(w.res);

@@ -1,0 +1,482 @@
+/* Tests of outdir: the output-folder contract (docs/decisions.md). Each
+ * test works in a fresh temporary folder; messages are asserted exactly. */
+#define _GNU_SOURCE
+#include "outdir.h"
+
+#include <check.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+Suite *test_suite(void);
+
+static char base[PATH_MAX];  /* the test's temporary folder */
+static char err[8192];
+
+static void setup(void)
+{
+    snprintf(base, sizeof base, "/tmp/test_outdir.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(base));
+    ck_assert_int_eq(chdir(base), 0); /* relative names below are in base */
+    err[0] = '\0';
+}
+
+static void teardown(void)
+{
+    char cmd[PATH_MAX + 32];
+    ck_assert_int_eq(chdir("/"), 0);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static void put(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(text, f);
+    ck_assert_int_eq(fclose(f), 0);
+}
+
+/* the text of a file ("" if missing), in a static buffer */
+static const char *get(const char *path)
+{
+    static char buf[8192];
+    buf[0] = '\0';
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return "<missing>";
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* the names in a folder, sorted, space separated ("." and ".." left out) */
+static const char *listing(const char *path)
+{
+    static char buf[8192];
+    struct dirent **list;
+    int n = scandir(path, &list, NULL, alphasort);
+    buf[0] = '\0';
+    if (n < 0)
+        return "<missing>";
+    for (int i = 0; i < n; i++) {
+        if (strcmp(list[i]->d_name, ".") && strcmp(list[i]->d_name, ".."))
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf), "%s%s", buf[0] ? " " : "", list[i]->d_name);
+        free(list[i]);
+    }
+    free(list);
+    return buf;
+}
+
+/* A run writing name=text pairs, committed. */
+static int run_files(const char *dir, const outdir_options *opt, const char *const *files)
+{
+    outdir *d;
+    int rc = outdir_open(&d, dir, opt, err, sizeof err);
+    if (rc)
+        return rc;
+    for (size_t i = 0; files[i]; i += 2) {
+        FILE *f = outdir_create(d, files[i]);
+        ck_assert_ptr_nonnull(f);
+        fputs(files[i + 1], f);
+        ck_assert_int_eq(outdir_finish(d, f), 0);
+    }
+    rc = outdir_commit(d, err, sizeof err);
+    outdir_close(d);
+    return rc;
+}
+
+/* a pid that is certainly dead: a child that exited and was reaped */
+static pid_t dead_pid(void)
+{
+    pid_t pid = fork();
+    if (pid == 0)
+        _exit(0);
+    ck_assert_int_gt(pid, 0);
+    ck_assert_int_eq(waitpid(pid, NULL, 0), pid);
+    return pid;
+}
+
+START_TEST(a_new_folder_is_written_whole_with_its_manifest)
+{
+    const char *files[] = {"summary.json", "{}\n", "open.hgrm", "spectrum\n", NULL};
+    ck_assert_int_eq(run_files("out/run", NULL, files), 0);
+    ck_assert_str_eq(listing("out/run"), ".cosim-manifest open.hgrm summary.json");
+    ck_assert_str_eq(get("out/run/open.hgrm"), "spectrum\n");
+    ck_assert_str_eq(get("out/run/.cosim-manifest"),
+                     "# cosim manifest 1\n"
+                     "# The files the last cosim run wrote in this folder. A later run\n"
+                     "# replaces or removes only these; every other file here is left alone.\n"
+                     "file summary.json\n"
+                     "file open.hgrm\n");
+    ck_assert_str_eq(listing("out"), "run"); /* no staging folder, no lock left */
+}
+END_TEST
+
+START_TEST(a_rerun_replaces_and_removes_only_listed_files)
+{
+    const char *first[] = {"a.hgrm", "1\n", "b.hgrm", "1\n", NULL};
+    const char *second[] = {"a.hgrm", "2\n", NULL};
+    ck_assert_int_eq(run_files("o", NULL, first), 0);
+    put("o/notes.txt", "mine\n"); /* the user's, added later */
+    ck_assert_int_eq(run_files("o", NULL, second), 0);
+    ck_assert_str_eq(listing("o"), ".cosim-manifest a.hgrm notes.txt");
+    ck_assert_str_eq(get("o/a.hgrm"), "2\n");
+    ck_assert_str_eq(get("o/notes.txt"), "mine\n");
+    ck_assert_str_eq(listing("."), "o");
+}
+END_TEST
+
+START_TEST(a_folder_of_cosim_files_only_is_swapped_whole)
+{
+    const char *first[] = {"a.hgrm", "1\n", NULL};
+    const char *second[] = {"c.hgrm", "2\n", NULL};
+    ck_assert_int_eq(run_files("o", NULL, first), 0);
+    ck_assert_int_eq(chmod("o", 0750), 0);
+    struct stat before, after;
+    ck_assert_int_eq(stat("o", &before), 0);
+    ck_assert_int_eq(run_files("o", NULL, second), 0);
+    ck_assert_int_eq(stat("o", &after), 0);
+    ck_assert(before.st_ino != after.st_ino); /* a new folder took its place */
+    ck_assert_int_eq(after.st_mode & 07777, 0750); /* with the same mode */
+    ck_assert_str_eq(listing("o"), ".cosim-manifest c.hgrm");
+    ck_assert_str_eq(listing("."), "o");
+}
+END_TEST
+
+START_TEST(a_foreign_folder_is_refused_naming_its_first_file)
+{
+    ck_assert_int_eq(mkdir("o", 0777), 0);
+    put("o/wrk2.hgrm", "theirs\n");
+    put("o/zz.txt", "theirs\n");
+    const char *files[] = {"summary.json", "{}\n", NULL};
+    ck_assert_int_eq(run_files("o", NULL, files), -EEXIST);
+    ck_assert_str_eq(err, "o: holds wrk2.hgrm, which cosim did not write (the folder has no .cosim-manifest); "
+                          "give a new or empty folder, or --force to write beside its files");
+    ck_assert_str_eq(listing("o"), "wrk2.hgrm zz.txt");
+    ck_assert_str_eq(get("o/wrk2.hgrm"), "theirs\n");
+    put("o/.hidden", "theirs\n"); /* byte order: '.' before letters */
+    ck_assert_int_eq(run_files("o", NULL, files), -EEXIST);
+    ck_assert_str_eq(err, "o: holds .hidden, which cosim did not write (the folder has no .cosim-manifest); "
+                          "give a new or empty folder, or --force to write beside its files");
+}
+END_TEST
+
+START_TEST(force_writes_beside_foreign_files_and_never_over_them)
+{
+    ck_assert_int_eq(mkdir("o", 0777), 0);
+    put("o/wrk2.hgrm", "theirs\n");
+    outdir_options force = {1, NULL, 0};
+    const char *files[] = {"summary.json", "{}\n", NULL};
+    ck_assert_int_eq(run_files("o", &force, files), 0);
+    ck_assert_str_eq(listing("o"), ".cosim-manifest summary.json wrk2.hgrm");
+    ck_assert_str_eq(get("o/wrk2.hgrm"), "theirs\n");
+    /* a run whose file has a foreign file's name replaces nothing */
+    put("o/open.hgrm", "theirs too\n");
+    const char *clash[] = {"summary.json", "{\"x\": 1}\n", "open.hgrm", "ours\n", NULL};
+    ck_assert_int_eq(run_files("o", &force, clash), -EEXIST);
+    ck_assert_str_eq(err, "o/open.hgrm: not written by cosim (not in .cosim-manifest), so not replaced; "
+                          "move it away or give another folder");
+    ck_assert_str_eq(get("o/open.hgrm"), "theirs too\n");
+    ck_assert_str_eq(get("o/summary.json"), "{}\n");
+    ck_assert_str_eq(listing("o"), ".cosim-manifest open.hgrm summary.json wrk2.hgrm");
+}
+END_TEST
+
+START_TEST(root_and_home_are_always_refused)
+{
+    outdir_options force = {1, NULL, 0};
+    outdir *d;
+    ck_assert_int_eq(outdir_open(&d, "/", &force, err, sizeof err), -EPERM);
+    ck_assert_str_eq(err, "/: is the root folder; cosim writes only into a folder of its own (e.g. -o out/NAME)");
+    ck_assert_int_eq(outdir_open(&d, "/tmp/..//", &force, err, sizeof err), -EPERM);
+    ck_assert_str_eq(err, "/tmp/..//: is the root folder; cosim writes only into a folder of its own "
+                          "(e.g. -o out/NAME)");
+    ck_assert_int_eq(mkdir("home", 0777), 0);
+    char home[PATH_MAX + 8];
+    snprintf(home, sizeof home, "%s/home", base);
+    setenv("HOME", home, 1);
+    ck_assert_int_eq(outdir_open(&d, "home/.", &force, err, sizeof err), -EPERM);
+    ck_assert_str_eq(err, "home/.: is your home folder; cosim writes only into a folder of its own "
+                          "(e.g. -o out/NAME)");
+    ck_assert_int_eq(symlink("home", "link-to-home"), 0);
+    ck_assert_int_eq(outdir_open(&d, "link-to-home", &force, err, sizeof err), -EPERM);
+    ck_assert_str_eq(listing("home"), ""); /* not even a lock was made */
+}
+END_TEST
+
+START_TEST(a_planted_staging_link_is_never_followed)
+{
+    ck_assert_int_eq(mkdir("victim", 0777), 0);
+    put("victim/data", "precious\n");
+    const char *files[] = {"open.hgrm", "1\n", NULL};
+    ck_assert_int_eq(run_files("out", NULL, files), 0);
+    char link1[64], link2[64], target[PATH_MAX + 8];
+    snprintf(target, sizeof target, "%s/victim", base);
+    snprintf(link1, sizeof link1, "out/.cosim-staging-%ld", (long)getpid());
+    snprintf(link2, sizeof link2, "out/.cosim-staging-%ld-AAAAAA", (long)getpid());
+    ck_assert_int_eq(symlink(target, link1), 0);
+    ck_assert_int_eq(symlink(target, link2), 0);
+    /* and one named as a dead run's, which stale cleanup must not follow */
+    char link3[64];
+    snprintf(link3, sizeof link3, "out/.cosim-staging-%ld-BBBBBB", (long)dead_pid());
+    ck_assert_int_eq(symlink(target, link3), 0);
+    const char *again[] = {"open.hgrm", "2\n", NULL};
+    ck_assert_int_eq(run_files("out", NULL, again), 0);
+    ck_assert_str_eq(listing("victim"), "data");
+    ck_assert_str_eq(get("victim/data"), "precious\n");
+    ck_assert_str_eq(get("out/open.hgrm"), "2\n");
+    /* in a folder without a manifest, the link is a foreign file */
+    ck_assert_int_eq(mkdir("fresh", 0777), 0);
+    char link4[64];
+    snprintf(link4, sizeof link4, "fresh/.cosim-staging-%ld", (long)getpid());
+    ck_assert_int_eq(symlink(target, link4), 0);
+    ck_assert_int_eq(run_files("fresh", NULL, files), -EEXIST);
+    ck_assert_str_eq(listing("victim"), "data");
+}
+END_TEST
+
+START_TEST(stale_staging_of_dead_runs_is_removed)
+{
+    const char *files[] = {"open.hgrm", "1\n", NULL};
+    ck_assert_int_eq(run_files("out", NULL, files), 0);
+    long dead = (long)dead_pid();
+    char inside[64], sibling[64], legacy[64], live[64];
+    snprintf(inside, sizeof inside, "out/.cosim-staging-%ld-abcdef", dead);
+    snprintf(sibling, sizeof sibling, ".out.cosim-staging-%ld-abcdef", dead);
+    snprintf(legacy, sizeof legacy, "out/.cosim-staging-%ld", dead);
+    snprintf(live, sizeof live, ".out.cosim-staging-%ld-abcdef", (long)getppid()); /* alive */
+    const char *dirs[] = {inside, sibling, legacy, live};
+    for (int i = 0; i < 4; i++) {
+        char f[128];
+        ck_assert_int_eq(mkdir(dirs[i], 0700), 0);
+        snprintf(f, sizeof f, "%s/open.hgrm", dirs[i]);
+        put(f, "half\n");
+    }
+    ck_assert_int_eq(run_files("out", NULL, files), 0);
+    ck_assert_str_eq(listing("out"), ".cosim-manifest open.hgrm");
+    char want[128];
+    snprintf(want, sizeof want, "%s out", live + 0);
+    ck_assert_str_eq(listing("."), want);
+}
+END_TEST
+
+START_TEST(a_second_writer_is_refused_with_the_first_ones_pid)
+{
+    outdir *d;
+    ck_assert_int_eq(outdir_open(&d, "out", NULL, err, sizeof err), 0);
+    pid_t child = fork();
+    if (child == 0) {
+        outdir *d2;
+        char e[1024];
+        int rc = outdir_open(&d2, "out", NULL, e, sizeof e);
+        char want[256];
+        snprintf(want, sizeof want, "out: another cosim (pid %ld) is writing this folder; try again when it "
+                                    "has finished", (long)getppid());
+        _exit(rc == -EBUSY && strcmp(e, want) == 0 ? 0 : 1);
+    }
+    int ws;
+    ck_assert_int_eq(waitpid(child, &ws, 0), child);
+    ck_assert(WIFEXITED(ws) && WEXITSTATUS(ws) == 0);
+    FILE *f = outdir_create(d, "open.hgrm");
+    fputs("1\n", f);
+    ck_assert_int_eq(outdir_finish(d, f), 0);
+    ck_assert_int_eq(outdir_commit(d, err, sizeof err), 0);
+    outdir_close(d);
+    /* the lock went with the writer: the next one is taken */
+    const char *files[] = {"open.hgrm", "2\n", NULL};
+    ck_assert_int_eq(run_files("out", NULL, files), 0);
+    ck_assert_str_eq(get("out/open.hgrm"), "2\n");
+}
+END_TEST
+
+START_TEST(a_failed_run_leaves_the_folder_as_it_was)
+{
+    const char *files[] = {"open.hgrm", "1\n", NULL};
+    ck_assert_int_eq(run_files("out", NULL, files), 0);
+    outdir *d;
+    ck_assert_int_eq(outdir_open(&d, "out", NULL, err, sizeof err), 0);
+    FILE *f = outdir_create(d, "open.hgrm");
+    fputs("2\n", f);
+    ck_assert_int_eq(outdir_finish(d, f), 0);
+    outdir_close(d); /* no commit */
+    ck_assert_str_eq(get("out/open.hgrm"), "1\n");
+    ck_assert_str_eq(listing("out"), ".cosim-manifest open.hgrm");
+    ck_assert_str_eq(listing("."), "out");
+    /* a folder the failed run made is removed again */
+    ck_assert_int_eq(outdir_open(&d, "new/deeper", NULL, err, sizeof err), 0);
+    outdir_close(d);
+    ck_assert_str_eq(listing("new"), "");
+}
+END_TEST
+
+START_TEST(a_write_error_keeps_its_errno)
+{
+    outdir *d;
+    ck_assert_int_eq(outdir_open(&d, "out", NULL, err, sizeof err), 0);
+    /* past RLIMIT_FSIZE: EFBIG (outdir ignores SIGXFSZ), said as such */
+    struct rlimit rl = {4096, 4096};
+    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &rl), 0);
+    FILE *f = outdir_create(d, "big.dat");
+    ck_assert_ptr_nonnull(f);
+    for (int i = 0; i < 1000; i++)
+        fputs("0123456789\n", f);
+    ck_assert_int_eq(outdir_finish(d, f), -EFBIG);
+    ck_assert_int_eq(outdir_commit(d, err, sizeof err), -EIO);
+    ck_assert_str_eq(err, "out/big.dat: not completely written");
+    outdir_close(d);
+    ck_assert_str_eq(listing("."), "");
+}
+END_TEST
+
+START_TEST(names_are_checked)
+{
+    outdir *d;
+    ck_assert_int_eq(outdir_open(&d, "out", NULL, err, sizeof err), 0);
+    const char *bad[] = {"", ".cosim-manifest", ".hidden", "a/b", "../x", "tab\there", "line\nbreak"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        errno = 0;
+        ck_assert_ptr_null(outdir_create(d, bad[i]));
+        ck_assert_int_eq(errno, EINVAL);
+    }
+    FILE *f = outdir_create(d, "open.hgrm");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_null(outdir_create(d, "open.hgrm")); /* written twice */
+    ck_assert_int_eq(errno, EEXIST);
+    ck_assert_int_eq(outdir_finish(d, f), 0);
+    outdir_close(d);
+}
+END_TEST
+
+START_TEST(a_bad_manifest_is_refused)
+{
+    ck_assert_int_eq(mkdir("out", 0777), 0);
+    put("out/.cosim-manifest", "# cosim manifest 1\nfile ../../etc/passwd\n");
+    outdir *d;
+    ck_assert_int_eq(outdir_open(&d, "out", NULL, err, sizeof err), -EINVAL);
+    ck_assert_str_eq(err, "out/.cosim-manifest:2: not a cosim manifest; remove it (cosim then takes the folder "
+                          "only if it is empty, or with --force)");
+    ck_assert_int_eq(unlink("out/.cosim-manifest"), 0);
+    ck_assert_int_eq(symlink("/etc/passwd", "out/.cosim-manifest"), 0);
+    ck_assert_int_eq(outdir_open(&d, "out", NULL, err, sizeof err), -EINVAL);
+    ck_assert_str_eq(err, "out/.cosim-manifest: not a cosim manifest (not a regular file of at most 1 MiB); "
+                          "remove it");
+    ck_assert_str_eq(listing("out"), ".cosim-manifest");
+}
+END_TEST
+
+START_TEST(a_default_folder_of_another_scenario_is_refused)
+{
+    outdir_options a = {0, "/s/exp1/run.ini", 1}, b = {0, "/s/exp2/run.ini", 1}, bf = {1, "/s/exp2/run.ini", 1};
+    const char *files[] = {"open.hgrm", "1\n", NULL};
+    ck_assert_int_eq(run_files("out/run", &a, files), 0);
+    ck_assert_int_eq(run_files("out/run", &a, files), 0); /* the same scenario again */
+    ck_assert_int_eq(run_files("out/run", &b, files), -EEXIST);
+    ck_assert_str_eq(err, "out/run: holds the outputs of /s/exp1/run.ini, not of /s/exp2/run.ini; give -o DIR "
+                          "(or --force to replace them)");
+    ck_assert_int_eq(run_files("out/run", &bf, files), 0);
+    ck_assert(strstr(get("out/run/.cosim-manifest"), "\nsource /s/exp2/run.ini\n") != NULL);
+}
+END_TEST
+
+START_TEST(default_names_are_never_cut)
+{
+    char buf[PATH_MAX];
+    /* two names equal in their first 40 characters */
+    ck_assert_int_eq(outdir_default(buf, sizeof buf, "s/a_very_long_scenario_name_for_the_output_variant_A.ini",
+                                    "a_very_long_scenario_name_for_the_output", 40, ""), 0);
+    ck_assert_str_eq(buf, "out/a_very_long_scenario_name_for_the_output_variant_A");
+    ck_assert_int_eq(outdir_default(buf, sizeof buf, "a_very_long_scenario_name_for_the_output_variant_B.ini",
+                                    "a_very_long_scenario_name_for_the_output", 40, "-sweep"), 0);
+    ck_assert_str_eq(buf, "out/a_very_long_scenario_name_for_the_output_variant_B-sweep");
+    /* the reader's own cut keeps 40 bytes, then drops the extension */
+    ck_assert_int_eq(outdir_default(buf, sizeof buf, "x/my run.v2.ini", "my_run_v2", 40, ""), 0);
+    ck_assert_str_eq(buf, "out/my_run_v2");
+    /* a scenario's own [scenario] name wins */
+    ck_assert_int_eq(outdir_default(buf, sizeof buf, "x/file.ini", "demo", 40, ""), 0);
+    ck_assert_str_eq(buf, "out/demo");
+    ck_assert_int_eq(outdir_default(buf, sizeof buf, "..ini", "_", 40, ""), 0);
+    ck_assert_str_eq(buf, "out/_");
+    ck_assert_int_eq(outdir_default(buf, 8, "x/file.ini", "file", 40, ""), -ENAMETOOLONG);
+}
+END_TEST
+
+START_TEST(a_signal_removes_the_staging_folder)
+{
+    const char *files[] = {"open.hgrm", "1\n", NULL};
+    ck_assert_int_eq(run_files("out", NULL, files), 0);
+    for (int k = 0; k < 2; k++) {
+        const char *dir = k ? "new" : "out";
+        pid_t child = fork();
+        if (child == 0) {
+            outdir *d;
+            if (outdir_open(&d, dir, NULL, err, sizeof err))
+                _exit(1);
+            FILE *f = outdir_create(d, "open.hgrm");
+            fputs("2\n", f);
+            fflush(f);
+            raise(SIGTERM);
+            _exit(2);
+        }
+        int ws;
+        ck_assert_int_eq(waitpid(child, &ws, 0), child);
+        ck_assert(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGTERM);
+    }
+    ck_assert_str_eq(get("out/open.hgrm"), "1\n");
+    ck_assert_str_eq(listing("out"), ".cosim-manifest open.hgrm");
+    ck_assert_str_eq(listing("."), "out"); /* "new" made by the killed run went too */
+}
+END_TEST
+
+START_TEST(a_folder_that_is_a_file_or_a_dangling_link_is_refused)
+{
+    put("file", "x\n");
+    outdir *d;
+    ck_assert_int_eq(outdir_open(&d, "file", NULL, err, sizeof err), -ENOTDIR);
+    ck_assert_str_eq(err, "file: cannot write the output folder: Not a directory");
+    ck_assert_int_eq(outdir_open(&d, "file/sub", NULL, err, sizeof err), -ENOTDIR);
+    ck_assert_str_eq(err, "file/sub: cannot write the output folder: Not a directory");
+    ck_assert_int_eq(symlink("nowhere", "dangling"), 0);
+    ck_assert_int_eq(outdir_open(&d, "dangling", NULL, err, sizeof err), -ENOTDIR);
+    ck_assert_str_eq(err, "dangling: cannot write the output folder: it is a symbolic link to nothing");
+    ck_assert_int_eq(outdir_open(&d, "", NULL, err, sizeof err), -EINVAL);
+    ck_assert_str_eq(err, "an empty output folder name");
+    ck_assert_str_eq(listing("."), "dangling file");
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("outdir");
+    TCase *t = tcase_create("outdir");
+    tcase_add_checked_fixture(t, setup, teardown);
+    tcase_add_test(t, a_new_folder_is_written_whole_with_its_manifest);
+    tcase_add_test(t, a_rerun_replaces_and_removes_only_listed_files);
+    tcase_add_test(t, a_folder_of_cosim_files_only_is_swapped_whole);
+    tcase_add_test(t, a_foreign_folder_is_refused_naming_its_first_file);
+    tcase_add_test(t, force_writes_beside_foreign_files_and_never_over_them);
+    tcase_add_test(t, root_and_home_are_always_refused);
+    tcase_add_test(t, a_planted_staging_link_is_never_followed);
+    tcase_add_test(t, stale_staging_of_dead_runs_is_removed);
+    tcase_add_test(t, a_second_writer_is_refused_with_the_first_ones_pid);
+    tcase_add_test(t, a_failed_run_leaves_the_folder_as_it_was);
+    tcase_add_test(t, a_write_error_keeps_its_errno);
+    tcase_add_test(t, names_are_checked);
+    tcase_add_test(t, a_bad_manifest_is_refused);
+    tcase_add_test(t, a_default_folder_of_another_scenario_is_refused);
+    tcase_add_test(t, default_names_are_never_cut);
+    tcase_add_test(t, a_signal_removes_the_staging_folder);
+    tcase_add_test(t, a_folder_that_is_a_file_or_a_dangling_link_is_refused);
+    suite_add_tcase(s, t);
+    return s;
+}

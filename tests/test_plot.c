@@ -1,0 +1,183 @@
+/* Tests of plot's renderer: chart completeness, gnuplot's timeout and
+ * failures (with stand-in gnuplot scripts on PATH), PDF dates. */
+#define _GNU_SOURCE
+#include "plot.h"
+
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+Suite *test_suite(void);
+
+static const char png_head[8] = {(char)0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+static const char png_tail[12] = {0, 0, 0, 0, 'I', 'E', 'N', 'D', (char)0xae, 0x42, 0x60, (char)0x82};
+
+START_TEST(charts_are_complete_only_with_their_ending)
+{
+    char png[40];
+    memcpy(png, png_head, 8);
+    memset(png + 8, 'x', 20);
+    memcpy(png + 28, png_tail, 12);
+    ck_assert_int_eq(plot_chart_complete(png, 40, PLOT_PNG), 0);
+    ck_assert_int_eq(plot_chart_complete(png, 39, PLOT_PNG), -EIO);  /* one byte short */
+    ck_assert_int_eq(plot_chart_complete(png, 28, PLOT_PNG), -EIO);  /* cut before IEND */
+    ck_assert_int_eq(plot_chart_complete(png + 1, 39, PLOT_PNG), -EIO); /* no signature */
+    ck_assert_int_eq(plot_chart_complete("", 0, PLOT_PNG), -EIO);
+    const char *svg = "<?xml version=\"1.0\"?>\n<svg width=\"10\">\n<g/>\n</svg>\n\n";
+    ck_assert_int_eq(plot_chart_complete(svg, strlen(svg), PLOT_SVG), 0);
+    ck_assert_int_eq(plot_chart_complete(svg, strlen(svg) - 4, PLOT_SVG), -EIO); /* "</sv" */
+    ck_assert_int_eq(plot_chart_complete("</svg>", 6, PLOT_SVG), -EIO);           /* no <svg */
+    const char *pdf = "%PDF-1.5\n1 0 obj\nendobj\nstartxref\n9\n%%EOF\n";
+    ck_assert_int_eq(plot_chart_complete(pdf, strlen(pdf), PLOT_PDF), 0);
+    ck_assert_int_eq(plot_chart_complete(pdf, strlen(pdf) - 3, PLOT_PDF), -EIO); /* "%%E" */
+}
+END_TEST
+
+START_TEST(the_pdf_date_is_cleared_in_place)
+{
+    char pdf[] = "%PDF-1.5\n<< /CreationDate (D:20261201123456+01'00) >>\n%%EOF\n";
+    size_t n = strlen(pdf);
+    plot_pdf_clear_date(pdf, n);
+    ck_assert_str_eq(pdf, "%PDF-1.5\n<< /CreationDate (D:19700101000000+01'00) >>\n%%EOF\n");
+    ck_assert_uint_eq(strlen(pdf), n);
+}
+END_TEST
+
+START_TEST(timeouts_are_whole_seconds)
+{
+    unsigned t = 0;
+    ck_assert_int_eq(plot_parse_timeout("1", &t), 0);
+    ck_assert_uint_eq(t, 1);
+    ck_assert_int_eq(plot_parse_timeout("86400", &t), 0);
+    ck_assert_uint_eq(t, 86400);
+    const char *bad[] = {"0", "86401", "-1", "1.5", "", "1e3", " 5", "5s", "99999999999999999999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        ck_assert_msg(plot_parse_timeout(bad[i], &t) == -EINVAL, "%s accepted", bad[i]);
+}
+END_TEST
+
+/* A folder with a stand-in "gnuplot" running body, first on PATH. */
+static char bin[PATH_MAX];
+static int work_fd = -1;
+
+static void fake_gnuplot(const char *body)
+{
+    snprintf(bin, sizeof bin, "/tmp/test_plot.XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(bin));
+    char path[PATH_MAX + 16];
+    snprintf(path, sizeof path, "%s/gnuplot", bin);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "#!/bin/sh\n%s\n", body);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(chmod(path, 0755), 0);
+    char path_env[PATH_MAX + 32];
+    snprintf(path_env, sizeof path_env, "%s:/usr/bin:/bin", bin);
+    setenv("PATH", path_env, 1);
+    work_fd = open(bin, O_RDONLY | O_DIRECTORY);
+    ck_assert_int_ge(work_fd, 0);
+}
+
+static void cleanup(void)
+{
+    char cmd[PATH_MAX + 32];
+    snprintf(cmd, sizeof cmd, "/bin/rm -rf '%s'", bin);
+    ck_assert_int_eq(system(cmd), 0);
+    close(work_fd);
+}
+
+START_TEST(a_hanging_gnuplot_is_stopped_at_the_timeout)
+{
+    fake_gnuplot("exec sleep 30");
+    char *chart, msg[256];
+    size_t len;
+    int status;
+    struct timespec a, b;
+    clock_gettime(CLOCK_MONOTONIC, &a);
+    plot_render_status st = plot_render(work_fd, "x.gp", PLOT_PNG, 1, &chart, &len, &status);
+    clock_gettime(CLOCK_MONOTONIC, &b);
+    ck_assert_int_eq(st, PLOT_TIMEOUT);
+    ck_assert_ptr_null(chart);
+    double took = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) * 1e-9;
+    ck_assert_msg(took >= 1.0 && took < 5.0, "took %.2f s", took);
+    ck_assert_str_eq(plot_render_message(msg, sizeof msg, st, status, "x.gp", PLOT_PNG, len, 1),
+                     "gnuplot did not finish within 1 s and was stopped (--plot-timeout)");
+    cleanup();
+}
+END_TEST
+
+START_TEST(a_short_chart_with_exit_0_is_incomplete)
+{
+    /* a PNG cut after 100 bytes, as a full disk leaves it, and exit 0 */
+    fake_gnuplot("printf '\\211PNG\\r\\n\\032\\n'; head -c 92 /dev/zero; exit 0");
+    char *chart, msg[256];
+    size_t len;
+    int status;
+    plot_render_status st = plot_render(work_fd, "x.gp", PLOT_PNG, 10, &chart, &len, &status);
+    ck_assert_int_eq(st, PLOT_INCOMPLETE);
+    ck_assert_uint_eq(len, 100);
+    ck_assert_str_eq(plot_render_message(msg, sizeof msg, st, status, "x.gp", PLOT_PNG, len, 10),
+                     "gnuplot wrote an incomplete chart (100 bytes, no IEND chunk at the end)");
+    cleanup();
+}
+END_TEST
+
+START_TEST(a_failing_gnuplot_is_reported_with_its_status)
+{
+    fake_gnuplot("echo 'line 3: undefined variable: x' >&2; exit 1");
+    char *chart, msg[256];
+    size_t len;
+    int status;
+    plot_render_status st = plot_render(work_fd, "spectrum.gp", PLOT_SVG, 10, &chart, &len, &status);
+    ck_assert_int_eq(st, PLOT_FAILED);
+    ck_assert_int_eq(status, 1);
+    ck_assert_str_eq(plot_render_message(msg, sizeof msg, st, status, "spectrum.gp", PLOT_SVG, len, 10),
+                     "gnuplot failed (exit status 1) on spectrum.gp");
+    cleanup();
+}
+END_TEST
+
+START_TEST(a_complete_chart_is_returned_whole)
+{
+    /* the script sees its folder and outfile='/dev/stdout' */
+    fake_gnuplot("[ \"$1 $2 $3\" = \"-d -e outfile='/dev/stdout'\" ] || exit 9\n"
+                 "[ -f \"$4\" ] || exit 8\n"
+                 "printf '<svg>\\n'; cat \"$4\"; printf '</svg>\\n'");
+    int fd = openat(work_fd, "x.gp", O_WRONLY | O_CREAT, 0644);
+    ck_assert_int_eq(write(fd, "<g/>\n", 5), 5);
+    close(fd);
+    char *chart;
+    size_t len;
+    int status;
+    ck_assert_int_eq(plot_render(work_fd, "x.gp", PLOT_SVG, 10, &chart, &len, &status), PLOT_RENDERED);
+    ck_assert_uint_eq(len, 18);
+    ck_assert_int_eq(memcmp(chart, "<svg>\n<g/>\n</svg>\n", 18), 0);
+    free(chart);
+    setenv("PATH", "/nonexistent", 1);
+    ck_assert_int_eq(plot_render(work_fd, "x.gp", PLOT_SVG, 10, &chart, &len, &status), PLOT_NO_GNUPLOT);
+    cleanup();
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("plot");
+    TCase *t = tcase_create("plot");
+    tcase_set_timeout(t, 30);
+    tcase_add_test(t, charts_are_complete_only_with_their_ending);
+    tcase_add_test(t, the_pdf_date_is_cleared_in_place);
+    tcase_add_test(t, timeouts_are_whole_seconds);
+    tcase_add_test(t, a_hanging_gnuplot_is_stopped_at_the_timeout);
+    tcase_add_test(t, a_short_chart_with_exit_0_is_incomplete);
+    tcase_add_test(t, a_failing_gnuplot_is_reported_with_its_status);
+    tcase_add_test(t, a_complete_chart_is_returned_whole);
+    suite_add_tcase(s, t);
+    return s;
+}
