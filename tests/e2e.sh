@@ -21,6 +21,47 @@ expect_exit() {
     return 0
 }
 
+# expect_exact CODE STDERR ARGS...: cosim exits with CODE and its stderr is
+# exactly STDERR (one line, or several joined with newlines).
+# With cosim_path set, cosim runs with PATH=$cosim_path.
+expect_exact() {
+    local want=$1 msg=$2
+    shift 2
+    env ${cosim_path:+PATH="$cosim_path"} "$cosim" "$@" >"$work/out" 2>"$work/err"
+    local rc=$?
+    [ "$rc" -eq "$want" ] || fail "cosim $*: exit $rc, want $want ($(cat "$work/err"))"
+    [ "$(cat "$work/err")" = "$msg" ] || fail "cosim $*: stderr
+  got:  $(cat "$work/err")
+  want: $msg"
+    return 0
+}
+
+# same_tree A B: the two folders hold the same files, hidden ones included
+# (a lock file left by a killed run aside)
+same_tree() { diff -r -x .cosim-lock "$1" "$2" >/dev/null; }
+
+# wait_gnuplot PID: until cosim PID runs gnuplot (at most 10 s)
+wait_gnuplot() {
+    local i
+    for i in $(seq 100); do
+        pgrep -P "$1" -x gnuplot >/dev/null && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# fake_gnuplot MODE: a stand-in gnuplot in $work/fake (put it first on PATH):
+# fail exits 1; short writes a PNG cut after 100 bytes and exits 0, as a
+# gnuplot that met a full disk does.
+fake_gnuplot() {
+    mkdir -p "$work/fake"
+    case $1 in
+    fail) printf '#!/bin/sh\nexit 1\n' ;;
+    short) printf '#!/bin/sh\nprintf "\\211PNG\\r\\n\\032\\n"; head -c 92 /dev/zero; exit 0\n' ;;
+    esac >"$work/fake/gnuplot"
+    chmod +x "$work/fake/gnuplot"
+}
+
 case $test in
 golden)
     # seed 002's deterministic scenario: the text summary, summary.json and
@@ -274,6 +315,220 @@ sweep)
         --vary tester.open.rate=1/s..2ms:3
     expect_exit 2 "nothing to vary" sweep scenarios/one_stall.ini
     expect_exit 2 "--vary tester.open.rate: [tester open] rate = 0/s" sweep scenarios/one_stall.ini --vary tester.open.rate=0/s..10/s:2
+    ;;
+outdir)
+    # The output-folder contract (docs/decisions.md): cosim replaces or
+    # removes only the files its manifest lists; refusals, locks, signals,
+    # timeouts and incomplete charts leave the folder as it was.
+    cd "$root" || exit 1
+    S=scenarios/one_stall.ini
+    nostaging() { ! ls -A "$1" | grep -q cosim-staging || fail "$2: a staging folder was left: $(ls -A "$1")"; }
+
+    # a user's own .hgrm in a folder without a manifest: refused, kept
+    mkdir "$work/f"
+    echo "theirs" >"$work/f/wrk2.hgrm"
+    expect_exact 4 "cosim: $work/f: holds wrk2.hgrm, which cosim did not write (the folder has no .cosim-manifest); give a new or empty folder, or --force to write beside its files" \
+        -q $S -o "$work/f" --no-plot
+    [ "$(ls -A "$work/f")" = wrk2.hgrm ] && [ "$(cat "$work/f/wrk2.hgrm")" = theirs ] || fail "foreign .hgrm not kept"
+    # --force writes beside it; later runs keep it (it is not in the manifest)
+    "$cosim" -q $S -o "$work/f" --no-plot --force || fail "--force: exit $?"
+    "$cosim" -q $S -o "$work/f" --no-plot --seed 7 --charts spectrum || fail "re-run after --force: exit $?"
+    [ "$(cat "$work/f/wrk2.hgrm")" = theirs ] || fail "foreign .hgrm changed by a re-run"
+    [ -e "$work/f/timeline.dat" ] && fail "the previous run's timeline.dat was not removed"
+    grep -q '^file wrk2.hgrm$' "$work/f/.cosim-manifest" && fail "a foreign file in the manifest"
+    # a foreign file where cosim's would go is never replaced, even with --force
+    mkdir "$work/g"
+    echo "theirs" >"$work/g/open.hgrm"
+    expect_exact 4 "cosim: $work/g/open.hgrm: not written by cosim (not in .cosim-manifest), so not replaced; move it away or give another folder; nothing in $work/g was replaced" \
+        -q $S -o "$work/g" --no-plot --force
+    [ "$(ls -A "$work/g")" = open.hgrm ] && [ "$(cat "$work/g/open.hgrm")" = theirs ] || fail "open.hgrm replaced"
+
+    # / and the home folder: always refused, --force or not
+    for d in / /tmp/.. "$work/rootlink"; do
+        ln -sfn / "$work/rootlink"
+        expect_exact 4 "cosim: $d: is the root folder; cosim writes only into a folder of its own (e.g. -o out/NAME)" \
+            -q $S -o "$d" --no-plot --force
+    done
+    mkdir "$work/home"
+    HOME="$work/home" expect_exact 4 "cosim: $work/home: is your home folder; cosim writes only into a folder of its own (e.g. -o out/NAME)" \
+        -q $S -o "$work/home" --no-plot --force
+    [ -z "$(ls -A "$work/home")" ] || fail "wrote into the home folder"
+    realhome=$(getent passwd "$(id -u)" | cut -d: -f6)
+    if [ -d "$realhome" ]; then
+        HOME="$work/home" expect_exact 4 "cosim: $realhome: is your home folder; cosim writes only into a folder of its own (e.g. -o out/NAME)" \
+            -q $S -o "$realhome" --no-plot
+    fi
+
+    # a planted staging link (the pid cosim will have: sh execs it) is not followed
+    mkdir "$work/victim"
+    echo precious >"$work/victim/data"
+    "$cosim" -q $S -o "$work/p" --no-plot || fail "p: first run"
+    sh -c 'ln -s "$1" "$2/.cosim-staging-$$"; exec "$3" -q "$4" -o "$2" --no-plot --seed 3' sh \
+        "$work/victim" "$work/p" "$cosim" $S || fail "p: run beside a planted link: exit $?"
+    [ "$(ls -A "$work/victim")" = data ] && [ "$(cat "$work/victim/data")" = precious ] || fail "victim/ was changed"
+    mkdir "$work/p2"
+    sh -c 'ln -s "$1" "$2/.cosim-staging-$$"; exec "$3" -q "$4" -o "$2" --no-plot 2>/dev/null' sh \
+        "$work/victim" "$work/p2" "$cosim" $S && fail "p2: a folder holding only a planted link was taken"
+    [ "$(ls -A "$work/victim")" = data ] || fail "victim/ was changed"
+
+    # a second writer is refused with the first one's pid; SIGTERM during
+    # rendering leaves the folder as it was, no staging, exit 143
+    cp -r plots "$work/slow"
+    sed -i '1i pause 30' "$work/slow/spectrum.gp"
+    "$cosim" -q $S -o "$work/k" --charts spectrum || fail "k: first run"
+    cp -a "$work/k" "$work/k.before"
+    "$cosim" -q $S -o "$work/k" --charts spectrum --plots-dir "$work/slow" --seed 5 2>/dev/null &
+    pid=$!
+    wait_gnuplot $pid || fail "k: gnuplot never started"
+    expect_exact 4 "cosim: $work/k: another cosim (pid $pid) is writing this folder; try again when it has finished" \
+        -q $S -o "$work/k" --no-plot
+    expect_exact 4 "cosim: sweep: $work/k: another cosim (pid $pid) is writing this folder; try again when it has finished" \
+        sweep -q $S -o "$work/k" --vary tester.open.rate=50/s..60/s:2 --no-plot
+    kill -TERM $pid
+    wait $pid
+    rc=$?
+    [ $rc -eq 143 ] || fail "SIGTERM: exit $rc, want 143"
+    same_tree "$work/k.before" "$work/k" || fail "SIGTERM changed the folder: $(diff -r "$work/k.before" "$work/k")"
+    nostaging "$work" SIGTERM
+    # SIGINT (job control on, so the background job does not ignore it): 130
+    set -m
+    "$cosim" -q $S -o "$work/k" --charts spectrum --plots-dir "$work/slow" --seed 5 2>/dev/null &
+    pid=$!
+    set +m
+    wait_gnuplot $pid || fail "k: gnuplot never started"
+    kill -INT $pid
+    wait $pid
+    rc=$?
+    [ $rc -eq 130 ] || fail "SIGINT: exit $rc, want 130"
+    same_tree "$work/k.before" "$work/k" || fail "SIGINT changed the folder"
+    nostaging "$work" SIGINT
+    # SIGKILL leaves a staging folder; the next run into the folder removes it
+    "$cosim" -q $S -o "$work/k" --charts spectrum --plots-dir "$work/slow" --seed 5 2>/dev/null &
+    pid=$!
+    wait_gnuplot $pid || fail "k: gnuplot never started"
+    kill -KILL $pid
+    { wait $pid; } 2>/dev/null
+    ls -A "$work" | grep -q "^\.k\.cosim-staging-$pid-" || fail "SIGKILL left no staging folder to clean"
+    same_tree "$work/k.before" "$work/k" || fail "SIGKILL changed the folder's files"
+    [ -e "$work/k/.cosim-lock" ] || fail "SIGKILL: no lock file left to test with"
+    "$cosim" -q $S -o "$work/k" --charts spectrum || fail "run after SIGKILL: exit $?"
+    nostaging "$work" "the run after SIGKILL"
+    [ -e "$work/k/.cosim-lock" ] && fail "a lock file left"
+    same_tree "$work/k.before" "$work/k" || fail "the same run does not give the same folder"
+
+    # a hanging gnuplot is stopped after --plot-timeout, naming the chart
+    SECONDS=0
+    expect_exact 4 "cosim: $work/k/spectrum.png: gnuplot did not finish within 1 s and was stopped (--plot-timeout); nothing in $work/k was replaced" \
+        -q $S -o "$work/k" --charts spectrum --plots-dir "$work/slow" --seed 5 --plot-timeout 1
+    [ $SECONDS -lt 10 ] || fail "--plot-timeout 1 took $SECONDS s"
+    same_tree "$work/k.before" "$work/k" || fail "a timed-out chart changed the folder"
+    expect_exact 2 "cosim: --plot-timeout 0: a whole number of seconds from 1 to 86400
+cosim: try 'cosim --help'" -q $S --plot-timeout 0
+    # gnuplot exits 0 after a short write: the chart is not taken
+    fake_gnuplot short
+    PATH="$work/fake:$PATH" expect_exact 4 "cosim: $work/k/spectrum.png: gnuplot wrote an incomplete chart (100 bytes, no IEND chunk at the end); nothing in $work/k was replaced" \
+        -q $S -o "$work/k" --charts spectrum --seed 5
+    same_tree "$work/k.before" "$work/k" || fail "an incomplete chart changed the folder"
+    nostaging "$work" "incomplete chart"
+
+    # a sweep whose chart fails: the previous folder untouched, exit 4
+    sw=(sweep -q $S -o "$work/sw" --vary)
+    "$cosim" "${sw[@]}" tester.open.rate=50/s..60/s:2 || fail "sweep: first run"
+    cp -a "$work/sw" "$work/sw.before"
+    fake_gnuplot fail
+    PATH="$work/fake:$PATH" expect_exact 4 "cosim: sweep: $work/sw/sweep.png: gnuplot failed (exit status 1) on sweep.gp; nothing in $work/sw was replaced" \
+        "${sw[@]}" tester.open.rate=50/s..70/s:2
+    same_tree "$work/sw.before" "$work/sw" || fail "a failed sweep chart changed the folder"
+    nostaging "$work" "sweep"
+    # without gnuplot the sweep keeps its data and script, and no old chart
+    cosim_path=/nonexistent expect_exact 0 "cosim: sweep: gnuplot not found: kept sweep.gp and sweep.dat in $work/sw; install gnuplot and run 'gnuplot sweep.gp' there" \
+        "${sw[@]}" tester.open.rate=50/s..70/s:2
+    [ -e "$work/sw/sweep.png" ] && fail "an old sweep.png beside a new sweep.csv"
+    grep -q ',70/s,' "$work/sw/sweep.csv" || fail "no new sweep.csv"
+
+    # default names are never cut: two names equal in their first 40
+    # characters get two folders; one stem from two folders is refused
+    mkdir "$work/names" "$work/names/e1" "$work/names/e2"
+    a=a_very_long_scenario_name_for_the_output_folder_variant_A b=${a%A}B
+    cp $S "$work/names/$a.ini"
+    cp $S "$work/names/$b.ini"
+    cp $S "$work/names/e1/run.ini"
+    cp $S "$work/names/e2/run.ini"
+    (
+        cd "$work/names" || exit 1
+        "$cosim" -q "$a.ini" --no-plot --charts none || exit 1
+        "$cosim" -q "$b.ini" --no-plot --charts none --seed 2 || exit 1
+        "$cosim" -q e1/run.ini --no-plot --charts none || exit 1
+    ) || fail "default folders: a run failed"
+    [ "$(ls "$work/names/out" | tr '\n' ' ')" = "$a $b run " ] || fail "default folders: $(ls "$work/names/out")"
+    cmp -s "$work/names/out/$a/summary.json" "$work/names/out/$b/summary.json" && fail "A and B share outputs"
+    cd "$work/names" || exit 1
+    expect_exact 4 "cosim: out/run: holds the outputs of $work/names/e1/run.ini, not of $work/names/e2/run.ini; give -o DIR (or --force to replace them)" \
+        -q e2/run.ini --no-plot --charts none
+    cd "$root" || exit 1
+    grep -q "^source $work/names/e1/run.ini$" "$work/names/out/run/.cosim-manifest" || fail "e2 replaced e1's folder"
+
+    # as an attacker: DIR is a file, a link to nothing, a link to a folder
+    touch "$work/afile"
+    expect_exact 4 "cosim: $work/afile: cannot write the output folder: Not a directory" -q $S -o "$work/afile" --no-plot
+    ln -s "$work/nothing" "$work/dangling"
+    expect_exact 4 "cosim: $work/dangling: cannot write the output folder: it is a symbolic link to nothing" \
+        -q $S -o "$work/dangling" --no-plot
+    [ -e "$work/nothing" ] && fail "a dangling link's target was made"
+    mkdir "$work/real"
+    ln -s real "$work/via"
+    "$cosim" -q $S -o "$work/via" --no-plot --charts none || fail "a link to a folder: exit $?"
+    [ -L "$work/via" ] && [ -s "$work/real/summary.json" ] || fail "the link was replaced or not followed"
+    # a manifest that names a path outside the folder is refused
+    mkdir "$work/m"
+    printf '# cosim manifest 1\nfile ../victim/data\n' >"$work/m/.cosim-manifest"
+    expect_exact 4 "cosim: $work/m/.cosim-manifest:2: not a cosim manifest; remove it (cosim then takes the folder only if it is empty, or with --force)" \
+        -q $S -o "$work/m" --no-plot
+    [ "$(cat "$work/victim/data")" = precious ] || fail "victim/ was changed"
+    ;;
+outdir-full-disk)
+    # A full disk (a 512 KiB tmpfs in a private mount namespace) during
+    # rendering or writing: "No space left on device", exit 4, the previous
+    # folder untouched; a read-only folder is refused the same way.
+    cd "$root" || exit 1
+    if [ "${COSIM_IN_NS:-}" != 1 ]; then
+        if unshare -rm true 2>/dev/null; then
+            rm -rf "$work"
+            COSIM_IN_NS=1 exec unshare -rm bash "$0" "$cosim" "$root" "$test"
+        fi
+        echo "no private mount namespace (unshare -rm): the full-disk test cannot run"
+        exit 77
+    fi
+    mnt="$work/mnt"
+    mkdir "$mnt"
+    mount -t tmpfs -o size=512k tmpfs "$mnt" || { echo "cannot mount a tmpfs"; exit 77; }
+    S=scenarios/one_stall.ini
+    "$cosim" -q $S -o "$mnt/o" --charts spectrum || fail "first run: exit $?"
+    cp -a "$mnt/o" "$work/before"
+    # fill the disk, then free 32 KiB: room for the data files (5 pages of
+    # 4 KiB), not for the 59 KiB chart
+    dd if=/dev/zero of="$mnt/fill" bs=4k 2>/dev/null
+    truncate -s $(($(stat -c %s "$mnt/fill") - 32768)) "$mnt/fill"
+    expect_exact 4 "cosim: $mnt/o/spectrum.png: cannot write: No space left on device; nothing in $mnt/o was replaced" \
+        -q $S -o "$mnt/o" --charts spectrum --seed 5
+    same_tree "$work/before" "$mnt/o" || fail "a full disk while rendering changed the folder"
+    [ "$(ls -A "$mnt" | tr '\n' ' ')" = "fill o " ] || fail "staging left: $(ls -A "$mnt")"
+    # 8 KiB free: the lock's pid and summary.json fit, open.hgrm does not
+    dd if=/dev/zero of="$mnt/fill" bs=4k count=6 oflag=append conv=notrunc 2>/dev/null
+    expect_exact 4 "cosim: $mnt/o/open.hgrm: cannot write: No space left on device; nothing in $mnt/o was replaced" \
+        -q $S -o "$mnt/o" --charts spectrum --seed 5
+    same_tree "$work/before" "$mnt/o" || fail "a full disk while writing changed the folder"
+    # a sweep on a full disk
+    expect_exact 4 "cosim: sweep: $mnt/sw/sweep.dat: cannot write: No space left on device; nothing in $mnt/sw was replaced" \
+        sweep -q $S -o "$mnt/sw" --vary tester.open.rate=50/s..60/s:2
+    [ -e "$mnt/sw" ] && fail "a failed sweep left its new folder"
+    # a read-only folder
+    rm "$mnt/fill"
+    mount -o remount,ro "$mnt"
+    expect_exact 4 "cosim: $mnt/o: cannot write the output folder: Read-only file system" \
+        -q $S -o "$mnt/o" --charts spectrum --seed 5
+    same_tree "$work/before" "$mnt/o" || fail "a read-only folder changed"
+    umount "$mnt"
     ;;
 *)
     echo "unknown test $test"
