@@ -89,17 +89,15 @@ static int valid_name(const char *name)
     return 1;
 }
 
-static int in_list(char *const *list, size_t n, const char *name)
+static int cmp_names(const void *a, const void *b)
 {
-    for (size_t i = 0; i < n; i++)
-        if (strcmp(list[i], name) == 0)
-            return 1;
-    return 0;
+    return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* the previous manifest's names are sorted: a lookup is a binary search */
 static int in_old(const outdir *d, const char *name)
 {
-    return in_list(d->old, d->n_old, name);
+    return d->n_old && bsearch(&name, d->old, d->n_old, sizeof *d->old, cmp_names) != NULL;
 }
 
 static int in_new(const outdir *d, const char *name)
@@ -112,10 +110,6 @@ static int in_new(const outdir *d, const char *name)
 
 /* The names in folder fd other than "." and "..", sorted in byte order.
  * @return the count, or a negative errno. */
-static int cmp_names(const void *a, const void *b)
-{
-    return strcmp(*(char *const *)a, *(char *const *)b);
-}
 
 static void free_names(char **names, size_t n)
 {
@@ -614,7 +608,6 @@ static int read_manifest(outdir *d, char *err, size_t errlen)
     if (!text)
         return -ENOMEM;
     size_t cap = 0, line = 0;
-    char *save = NULL;
     rc = 0;
     int header = 0;
     for (char *l = text, *nl; !rc && l && *l; l = nl) {
@@ -633,7 +626,7 @@ static int read_manifest(outdir *d, char *err, size_t errlen)
         if (strncmp(l, "source ", 7) == 0 && !d->old_source) {
             if (!(d->old_source = strdup(l + 7)))
                 rc = -ENOMEM;
-        } else if (strncmp(l, "file ", 5) == 0 && valid_name(l + 5) && !in_old(d, l + 5)) {
+        } else if (strncmp(l, "file ", 5) == 0 && valid_name(l + 5)) {
             if (d->n_old == cap) {
                 cap = cap ? 2 * cap : 32;
                 char **m = realloc(d->old, cap * sizeof *m);
@@ -651,10 +644,20 @@ static int read_manifest(outdir *d, char *err, size_t errlen)
             rc = -EINVAL;
         }
     }
-    (void)save;
     free(text);
     if (!rc && !header)
         rc = -EINVAL;
+    if (!rc && d->n_old) { /* sorted, each name once */
+        qsort(d->old, d->n_old, sizeof *d->old, cmp_names);
+        size_t k = 1;
+        for (size_t i = 1; i < d->n_old; i++) {
+            if (strcmp(d->old[i], d->old[k - 1]) == 0)
+                free(d->old[i]);
+            else
+                d->old[k++] = d->old[i];
+        }
+        d->n_old = k;
+    }
     if (rc == -EINVAL)
         say(err, errlen, "%s/%s:%zu: not a cosim manifest; remove it (cosim then takes the folder only "
                          "if it is empty, or with --force)", d->dir, OUTDIR_MANIFEST, line ? line : 1);

@@ -14,10 +14,32 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 Suite *test_suite(void);
+
+/* Stand-ins for the C library's renameat and renameat2 (this program's
+ * definitions win over libc's), so the tests can make a filesystem without
+ * RENAME_EXCHANGE, or a rename that fails half way through a commit. */
+static int no_exchange;              /* RENAME_EXCHANGE fails with EINVAL */
+static const char *fail_rename_into; /* a rename to this name fails with EIO */
+
+int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags)
+{
+    if ((no_exchange && (flags & RENAME_EXCHANGE)) ||
+        (fail_rename_into && strcmp(newpath, fail_rename_into) == 0)) {
+        errno = no_exchange && (flags & RENAME_EXCHANGE) ? EINVAL : EIO;
+        return -1;
+    }
+    return (int)syscall(SYS_renameat2, olddirfd, oldpath, newdirfd, newpath, flags);
+}
+
+int renameat(int olddirfd, const char *oldpath, int newdirfd, const char *newpath)
+{
+    return renameat2(olddirfd, oldpath, newdirfd, newpath, 0);
+}
 
 static char base[PATH_MAX];  /* the test's temporary folder */
 static char err[8192];
@@ -455,6 +477,78 @@ START_TEST(a_folder_that_is_a_file_or_a_dangling_link_is_refused)
 }
 END_TEST
 
+/* stderr into a file while f runs; its text back */
+static const char *stderr_of(void (*f)(void))
+{
+    static char buf[4096];
+    fflush(stderr);
+    int saved = dup(2);
+    int fd = open("stderr.txt", O_RDWR | O_CREAT | O_TRUNC, 0600);
+    ck_assert_int_ge(fd, 0);
+    dup2(fd, 2);
+    f();
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    buf[n > 0 ? n : 0] = '\0';
+    close(fd);
+    unlink("stderr.txt");
+    return buf;
+}
+
+static void second_run(void)
+{
+    const char *second[] = {"a.hgrm", "2\n", "c.hgrm", "2\n", NULL};
+    ck_assert_int_eq(run_files("o", NULL, second), 0);
+}
+
+START_TEST(without_rename_exchange_the_files_are_replaced_one_by_one)
+{
+    const char *first[] = {"a.hgrm", "1\n", "b.hgrm", "1\n", NULL};
+    ck_assert_int_eq(run_files("o", NULL, first), 0);
+    struct stat before, after;
+    ck_assert_int_eq(stat("o", &before), 0);
+    no_exchange = 1;
+    ck_assert_str_eq(stderr_of(second_run), "cosim: warning: o: the filesystem cannot swap the folder in one step "
+                                            "(Invalid argument); replacing the files one by one\n");
+    ck_assert_int_eq(stat("o", &after), 0);
+    ck_assert(before.st_ino == after.st_ino); /* the same folder, its files replaced */
+    ck_assert_str_eq(listing("o"), ".cosim-manifest a.hgrm c.hgrm");
+    ck_assert_str_eq(get("o/a.hgrm"), "2\n");
+    ck_assert_str_eq(listing("."), "o");
+}
+END_TEST
+
+START_TEST(a_rename_failing_half_way_puts_the_previous_files_back)
+{
+    const char *first[] = {"a.hgrm", "1\n", "b.hgrm", "1\n", NULL};
+    ck_assert_int_eq(run_files("o", NULL, first), 0);
+    put("o/notes.txt", "mine\n"); /* a foreign file: the commit goes file by file */
+    char manifest[4096];
+    snprintf(manifest, sizeof manifest, "%s", get("o/.cosim-manifest"));
+    /* a.hgrm and b.hgrm are moved aside and a.hgrm, b.hgrm put in place
+     * before c.hgrm fails */
+    fail_rename_into = "c.hgrm";
+    const char *second[] = {"a.hgrm", "2\n", "b.hgrm", "2\n", "c.hgrm", "2\n", NULL};
+    ck_assert_int_eq(run_files("o", NULL, second), -EIO);
+    ck_assert_str_eq(err, "o/c.hgrm: cannot replace: Input/output error");
+    ck_assert_str_eq(listing("o"), ".cosim-manifest a.hgrm b.hgrm notes.txt");
+    ck_assert_str_eq(get("o/a.hgrm"), "1\n");
+    ck_assert_str_eq(get("o/b.hgrm"), "1\n");
+    ck_assert_str_eq(get("o/.cosim-manifest"), manifest);
+    ck_assert_str_eq(listing("."), "o");
+    /* the same failure when swapping the whole folder changes nothing either */
+    ck_assert_int_eq(unlink("o/notes.txt"), 0);
+    fail_rename_into = "o";
+    ck_assert_int_eq(run_files("o", NULL, second), -EIO);
+    ck_assert_str_eq(err, "o: cannot replace the output folder: Input/output error");
+    ck_assert_str_eq(listing("o"), ".cosim-manifest a.hgrm b.hgrm");
+    ck_assert_str_eq(get("o/a.hgrm"), "1\n");
+    ck_assert_str_eq(listing("."), "o");
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("outdir");
@@ -477,6 +571,8 @@ Suite *test_suite(void)
     tcase_add_test(t, default_names_are_never_cut);
     tcase_add_test(t, a_signal_removes_the_staging_folder);
     tcase_add_test(t, a_folder_that_is_a_file_or_a_dangling_link_is_refused);
+    tcase_add_test(t, without_rename_exchange_the_files_are_replaced_one_by_one);
+    tcase_add_test(t, a_rename_failing_half_way_puts_the_previous_files_back);
     suite_add_tcase(s, t);
     return s;
 }
