@@ -457,9 +457,11 @@ static int take_lock(outdir *d, char *err, size_t errlen)
         return -e;
     }
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+        /* a hard link could make the pid overwrite another file */
         close(fd);
-        say(err, errlen, "%s: %s is not a regular file, not cosim's lock; remove it", d->dir, OUTDIR_LOCK);
+        say(err, errlen, "%s: %s is not a regular file of its own, not cosim's lock; remove it", d->dir,
+            OUTDIR_LOCK);
         return -EINVAL;
     }
     if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -666,15 +668,25 @@ static int read_manifest(outdir *d, char *err, size_t errlen)
     return rc;
 }
 
-/* Make a staging folder with mkdtemp in folder at (whose path is atpath),
- * named prefix + "PID-XXXXXX". @return 0 or -errno. */
+/* Make a staging folder with mkdtemp in folder at, named prefix +
+ * "PID-XXXXXX". The template goes through /proc/self/fd/AT, which is the
+ * open folder itself, so a folder swapped for a link meanwhile cannot send
+ * it elsewhere; without /proc, atpath is used. @return 0 or -errno. */
 static int make_staging(outdir *d, int at, const char *atpath, const char *prefix)
 {
     char tmpl[PATH_MAX];
-    int n = snprintf(tmpl, sizeof tmpl, "%s%s%s%ld-XXXXXX", atpath, strcmp(atpath, "/") ? "/" : "", prefix,
-                     (long)getpid());
+    int n = snprintf(tmpl, sizeof tmpl, "/proc/self/fd/%d/%s%ld-XXXXXX", at, prefix, (long)getpid());
     if (n < 0 || n >= (int)sizeof tmpl || strlen(strrchr(tmpl, '/') + 1) > NAME_MAX)
         return -ENAMETOOLONG;
+    struct stat pst;
+    char via_proc[64];
+    snprintf(via_proc, sizeof via_proc, "/proc/self/fd/%d", at);
+    if (stat(via_proc, &pst) != 0 || !S_ISDIR(pst.st_mode)) {
+        n = snprintf(tmpl, sizeof tmpl, "%s%s%s%ld-XXXXXX", atpath, strcmp(atpath, "/") ? "/" : "", prefix,
+                     (long)getpid());
+        if (n < 0 || n >= (int)sizeof tmpl)
+            return -ENAMETOOLONG;
+    }
     if (!mkdtemp(tmpl))
         return -errno;
     const char *name = strrchr(tmpl, '/') + 1;

@@ -474,6 +474,16 @@ START_TEST(a_folder_that_is_a_file_or_a_dangling_link_is_refused)
     ck_assert_int_eq(outdir_open(&d, "", NULL, err, sizeof err), -EINVAL);
     ck_assert_str_eq(err, "an empty output folder name");
     ck_assert_str_eq(listing("."), "dangling file");
+    /* a lock that is a link (soft or hard) to another file is not written */
+    ck_assert_int_eq(mkdir("o", 0777), 0);
+    ck_assert_int_eq(link("file", "o/.cosim-lock"), 0);
+    ck_assert_int_eq(outdir_open(&d, "o", NULL, err, sizeof err), -EINVAL);
+    ck_assert_str_eq(err, "o: .cosim-lock is not a regular file of its own, not cosim's lock; remove it");
+    ck_assert_int_eq(unlink("o/.cosim-lock"), 0);
+    ck_assert_int_eq(symlink("../file", "o/.cosim-lock"), 0);
+    ck_assert_int_eq(outdir_open(&d, "o", NULL, err, sizeof err), -ELOOP);
+    ck_assert_str_eq(err, "o: .cosim-lock is a symbolic link, not cosim's lock; remove it");
+    ck_assert_str_eq(get("file"), "x\n");
 }
 END_TEST
 
