@@ -432,7 +432,8 @@ static void usage(FILE *f)
             "                         outputs do not depend on J\n"
             "      --shard K/N        run only the points p with p mod N = K (0 <= K < N), to\n"
             "                         split a sweep across machines (docs/sweeps.md)\n"
-            "  -o, --output DIR       outputs (default: out/NAME-sweep); the folder is\n"
+            "  -o, --output DIR       outputs (default: out/NAME-sweep, with --shard K/N\n"
+            "                         out/NAME-sweep-shard-K-of-N); the folder is\n"
             "                         written as by cosim (see cosim --help): all or nothing\n"
             "      --force            also take a folder holding files cosim did not write\n"
             "                         (kept, never replaced)\n"
@@ -632,9 +633,12 @@ int sweep_main(int argc, char **argv)
     /* the output folder is taken before the runs, so a refusal costs nothing */
     char dir[PATH_MAX], source[PATH_MAX], oerr[PATH_MAX + 1024];
     rc = 4;
+    char suffix[64] = "-sweep"; /* each shard its own default folder */
+    if (w.n_shards > 1)
+        snprintf(suffix, sizeof suffix, "-sweep-shard-%u-of-%u", w.shard, w.n_shards);
     if (output)
         snprintf(dir, sizeof dir, "%s", output);
-    else if (outdir_default(dir, sizeof dir, w.path, name, SCENARIO_NAME_MAX, "-sweep")) {
+    else if (outdir_default(dir, sizeof dir, w.path, name, SCENARIO_NAME_MAX, suffix)) {
         fprintf(stderr, "cosim: sweep: %s: the default output folder's name is too long; give -o DIR\n", w.path);
         scenario_free(s);
         goto out;

@@ -460,7 +460,15 @@ cosim: try 'cosim --help'" -q $S --plot-timeout 0
         "$cosim" -q "$b.ini" --no-plot --charts none --seed 2 || exit 1
         "$cosim" -q e1/run.ini --no-plot --charts none || exit 1
     ) || fail "default folders: a run failed"
-    [ "$(ls "$work/names/out" | tr '\n' ' ')" = "$a $b run " ] || fail "default folders: $(ls "$work/names/out")"
+    # nor do the default folders of two shards of one sweep
+    (
+        cd "$work/names" || exit 1
+        for k in 0 1; do
+            "$cosim" sweep -q e1/run.ini --vary tester.open.rate=50/s..60/s:2 --shard $k/2 --no-plot || exit 1
+        done
+    ) || fail "sharded sweeps: a run failed"
+    [ "$(ls "$work/names/out" | tr '\n' ' ')" = "$a $b run run-sweep-shard-0-of-2 run-sweep-shard-1-of-2 " ] \
+        || fail "default folders: $(ls "$work/names/out")"
     cmp -s "$work/names/out/$a/summary.json" "$work/names/out/$b/summary.json" && fail "A and B share outputs"
     cd "$work/names" || exit 1
     expect_exact 4 "cosim: out/run: holds the outputs of $work/names/e1/run.ini, not of $work/names/e2/run.ini; give -o DIR (or --force to replace them)" \
