@@ -365,11 +365,21 @@ static void block_signals(sigset_t *old)
     sigprocmask(SIG_BLOCK, &s, old);
 }
 
+/* A folder still open when the process exits (an early return that missed
+ * outdir_close) is closed: its staging folder removed, nothing committed. */
+static void close_at_exit(void)
+{
+    if (current)
+        outdir_close(current);
+}
+
 static void install_handlers(void)
 {
-    static int atfork_done;
+    static int atfork_done, atexit_done;
     if (!atfork_done && pthread_atfork(NULL, NULL, on_fork_child) == 0)
         atfork_done = 1;
+    if (!atexit_done && atexit(close_at_exit) == 0)
+        atexit_done = 1;
     for (size_t i = 0; i < N_HANDLED; i++) {
         struct sigaction sa;
         sigaction(handled_signals[i], NULL, &saved_actions[i]);

@@ -58,7 +58,8 @@ typedef struct outdir_options {
  * Take the output folder dir (creating it and its parents if need be):
  * check that cosim may write there, lock it, remove stale staging folders
  * of dead runs, read the previous manifest and make the staging folder.
- * Installs the signal handlers described above until outdir_close.
+ * Installs the signal handlers described above until outdir_close; a
+ * folder still open at exit() is closed then (nothing committed).
  *
  * @param opt  may be NULL (no force, no source)
  * @param err  on error, the message without "cosim: ", e.g.

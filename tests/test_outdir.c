@@ -460,6 +460,24 @@ START_TEST(a_signal_removes_the_staging_folder)
 }
 END_TEST
 
+START_TEST(an_exit_without_close_removes_the_staging_folder)
+{
+    pid_t child = fork();
+    if (child == 0) {
+        outdir *d;
+        if (outdir_open(&d, "new", NULL, err, sizeof err))
+            _exit(1);
+        FILE *f = outdir_create(d, "open.hgrm");
+        fputs("1\n", f);
+        exit(3); /* an early return that forgot outdir_close */
+    }
+    int ws;
+    ck_assert_int_eq(waitpid(child, &ws, 0), child);
+    ck_assert(WIFEXITED(ws) && WEXITSTATUS(ws) == 3);
+    ck_assert_str_eq(listing("."), "");
+}
+END_TEST
+
 START_TEST(a_folder_that_is_a_file_or_a_dangling_link_is_refused)
 {
     put("file", "x\n");
@@ -581,6 +599,7 @@ Suite *test_suite(void)
     tcase_add_test(t, default_names_are_never_cut);
     tcase_add_test(t, a_signal_removes_the_staging_folder);
     tcase_add_test(t, a_folder_that_is_a_file_or_a_dangling_link_is_refused);
+    tcase_add_test(t, an_exit_without_close_removes_the_staging_folder);
     tcase_add_test(t, without_rename_exchange_the_files_are_replaced_one_by_one);
     tcase_add_test(t, a_rename_failing_half_way_puts_the_previous_files_back);
     suite_add_tcase(s, t);
