@@ -532,7 +532,7 @@ outdir-full-disk)
     [ -e "$mnt/sw" ] && fail "a failed sweep left its new folder"
     # a read-only folder
     rm "$mnt/fill"
-    mount -o remount,ro "$mnt"
+    mount -o remount,bind,ro "$mnt"
     expect_exact 4 "cosim: $mnt/o: cannot write the output folder: Read-only file system" \
         -q $S -o "$mnt/o" --charts spectrum --seed 5
     same_tree "$work/before" "$mnt/o" || fail "a read-only folder changed"
