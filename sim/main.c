@@ -188,6 +188,10 @@ static int parse_args(int argc, char **argv, options *o)
     while ((c = getopt_long(argc, argv, ":o:qhV", longopts, NULL)) != -1) {
         switch (c) {
         case 'o':
+            if (!*optarg) {
+                fprintf(stderr, "cosim: -o: an empty folder name\n");
+                return -1;
+            }
             o->output = optarg;
             break;
         case OPT_SET:

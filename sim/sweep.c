@@ -543,6 +543,10 @@ int sweep_main(int argc, char **argv)
             }
             break;
         case 'o':
+            if (!*optarg) {
+                fprintf(stderr, "cosim: sweep: -o: an empty folder name\n");
+                goto out;
+            }
             output = optarg;
             break;
         case 'q':
@@ -665,7 +669,8 @@ int sweep_main(int argc, char **argv)
     const char *what = "sweep.csv";
     FILE *f = outdir_create(d, what);
     int wrc = f ? finish(d, f, write_csv(f, &w)) : -errno;
-    char testers[2048] = "", xlabel[200], unit[32];
+    /* every tester's name and a space: never cut (a cut list loses a curve) */
+    char testers[SCENARIO_MAX_TESTERS * (SCENARIO_NAME_MAX + 1) + 1] = "", xlabel[200], unit[32];
     if (!wrc && chart) {
         for (size_t i = 0; i < w.n_testers; i++)
             snprintf(testers + strlen(testers), sizeof testers - strlen(testers), "%s%s", i ? " " : "",

@@ -487,6 +487,9 @@ cosim: try 'cosim --help'" -q $S --plot-timeout 0
     ln -s real "$work/via"
     "$cosim" -q $S -o "$work/via" --no-plot --charts none || fail "a link to a folder: exit $?"
     [ -L "$work/via" ] && [ -s "$work/real/summary.json" ] || fail "the link was replaced or not followed"
+    expect_exact 2 "cosim: -o: an empty folder name
+cosim: try 'cosim --help'" -q $S -o ""
+    expect_exact 2 "cosim: sweep: -o: an empty folder name" sweep -q $S -o "" --vary tester.open.rate=50/s..60/s:2
     # a manifest that names a path outside the folder is refused
     mkdir "$work/m"
     printf '# cosim manifest 1\nfile ../victim/data\n' >"$work/m/.cosim-manifest"
