@@ -1,6 +1,6 @@
 # Sourced by setup.sh and test.sh: install the Debian packages cosim needs,
 # only those missing (apt-get as root, or through sudo).
-COSIM_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libgsl-dev libinih-dev check gnuplot-nox"
+COSIM_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libgsl-dev libinih-dev zlib1g-dev check gnuplot-nox"
 
 cosim_install_deps() {
     local missing="" p
