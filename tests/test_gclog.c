@@ -361,6 +361,30 @@ START_TEST(errors_name_file_and_line)
 }
 END_TEST
 
+/* scenarios/data/g1_sample.log, the future scenarios/gc_log.ini's pauses
+ * (docs/real-inputs.md lists them): 9 end-stamped pause lines, 566.089 ms in
+ * all, the longest the 452.667 ms full GC [7.503 s - 0.452667 s, 7.503 s). */
+START_TEST(scenario_sample_g1)
+{
+    const char *root = getenv("COSIM_SOURCE_ROOT");
+    char p[1024], err[256];
+    snprintf(p, sizeof p, "%s/scenarios/data/g1_sample.log", root ? root : ".");
+    gclog_result *r;
+    ck_assert_int_eq(gclog_read(&r, p, NULL, err, sizeof err), 0);
+    static const int64_t w[] = {900746000,  912000000,  2020129000, 2035000000, 3099998000, 3118000000,
+                                3335590000, 3342000000, 3370488000, 3371000000, 4528670000, 4550000000,
+                                5682882000, 5707000000, 7050333000, 7503000000, 8824075000, 8841000000};
+    expect_windows(r, w, 9);
+    ck_assert_int_eq(r->total_ns, 566089000);
+    ck_assert_int_eq(r->longest_ns, 452667000);
+    char s[300];
+    gclog_summary(r, 10 * INT64_C(1000000000), s, sizeof s);
+    ck_assert_str_eq(s, "JDK unified logging: 9 pauses from GC pause lines, 9 kept; paused 566.089000 ms in total, "
+                        "longest 452.667000 ms, 5.66% of the run");
+    gclog_free(r);
+}
+END_TEST
+
 static gclog_result *parse_ok(const char *text)
 {
     gclog_result *r;
@@ -427,6 +451,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, options_window_offset_min_scale);
     tcase_add_test(tc, errors_name_file_and_line);
     tcase_add_test(tc, inline_variants);
+    tcase_add_test(tc, scenario_sample_g1);
     suite_add_tcase(s, tc);
     return s;
 }
