@@ -274,8 +274,9 @@ static long parse_decorators(ctx *c, const char *s, size_t n, size_t line, decor
                 d->wall_ms = v;
             else
                 d->up_ms = v;
-        } else if (dg && bn && b[bn - 1] == 's' && textin_decimal_span(b, bn - 1, 0) == bn - 1) {
-            if (textin_decimal(b, bn - 1, NS_PER_S, 0, &v))
+        } else if (dg && bn && b[bn - 1] == 's' && textin_decimal_span(b, bn - 1, 1) == bn - 1) {
+            /* uptime "12.345s" (a decimal comma in some locales) */
+            if (textin_decimal(b, bn - 1, NS_PER_S, 1, &v))
                 return fail(c, -ERANGE, line, "the decorator [%.*s] is beyond 2^63 ns", (int)bn, b), -1;
             d->up_s = v;
         } else if (dg && dg != bn && (memchr(b, ':', bn) || memchr(b, '.', bn) || b[bn - 1] == 's')) {
@@ -362,7 +363,7 @@ static int unified_line(ctx *c, const char *s, size_t n, size_t line)
         int looks = tn && is_digit(sp[0]) && (sp[tn - 1] == 's');
         if (!looks || d.start_tag)
             return 0; /* the line that opens a pause (gc,start): no length */
-        if (parse_length(sp, tn, 0, &len))
+        if (parse_length(sp, tn, 1, &len))
             return fail(c, -EINVAL, line, "the pause length '%.*s' is not a number with a unit", (int)tn, sp);
         kind = KIND_GC;
     } else if (textin_starts(m, mn, "Safepoint \"")) {
@@ -379,10 +380,10 @@ static int unified_line(ctx *c, const char *s, size_t n, size_t line)
     } else if (textin_starts(m, mn, STOPPED)) {
         const char *t = m + strlen(STOPPED);
         size_t rest = (size_t)(m + mn - t);
-        size_t k = textin_decimal_span(t, rest, 0);
+        size_t k = textin_decimal_span(t, rest, 1);
         if (!k || !textin_starts(t + k, rest - k, " seconds"))
             return fail(c, -EINVAL, line, "expected \"%sN seconds\"", STOPPED);
-        if (textin_decimal(t, k, NS_PER_S, 0, &len))
+        if (textin_decimal(t, k, NS_PER_S, 1, &len))
             return fail(c, -ERANGE, line, "the stopped time is beyond 2^63 ns");
         kind = KIND_SAFEPOINT;
     } else {

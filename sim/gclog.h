@@ -11,7 +11,8 @@
  * level, tags. The uptime decorators are preferred (the JVM's monotonic
  * clock); a file with only wall-clock decorators is timed from its first
  * stamp. A "...ms" or "...ns" decorator of 10^12 ms (10^18 ns, the year
- * 2001) or more is the wall clock, below that the uptime.
+ * 2001) or more is the wall clock, below that the uptime. Numbers may
+ * carry a decimal comma ("[1,259s]", "7,105ms"), as JDK 8's do.
  *  - GC pause lines ("GC(3) Pause Young (Normal) (G1 Evacuation Pause)
  *    512M->256M(1024M) 12.345ms"; Parallel and Serial alike; Shenandoah
  *    "Pause Init Mark 0.201ms"; ZGC "Pause Mark Start 0.007ms", generational

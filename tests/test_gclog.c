@@ -414,6 +414,12 @@ START_TEST(inline_variants)
     static const int64_t u[] = {1998000000, 2000000000};
     expect_windows(r, u, 1);
     gclog_free(r);
+    /* a decimal-comma locale in unified logging too */
+    r = parse_ok("[0,011s][info][gc] Using G1\n"
+                 "[1,259s][info][gc] GC(0) Pause Young (Normal) (G1 Evacuation Pause) 24M->3M(256M) 7,105ms\n");
+    static const int64_t dc[] = {1251895000, 1259000000};
+    expect_windows(r, dc, 1);
+    gclog_free(r);
     /* unknown text */
     char err[256];
     const char *junk = "hello\nworld\n";
