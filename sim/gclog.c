@@ -204,8 +204,11 @@ static size_t parse_iso(const char *s, size_t n, int64_t *out)
     } else if (i < n && s[i] == 'Z') {
         i++;
     }
-    int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - zone;
-    *out = secs * NS_PER_S + frac;
+    int64_t secs = days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 + se - zone, ns;
+    /* ns since 1970 fit int64 until the year 2262 */
+    if (__builtin_mul_overflow(secs, NS_PER_S, &ns) || __builtin_add_overflow(ns, frac, &ns))
+        return 0;
+    *out = ns;
     return i;
 }
 
@@ -457,9 +460,12 @@ static int jdk8_scan(ctx *c, jdk8_record *r, const char *s, size_t n, size_t lin
                 while (j > 0 && (is_digit(s[j - 1]) || s[j - 1] == '.' || s[j - 1] == ','))
                     j--;
                 int64_t v;
+                int64_t end;
                 if (j < e && textin_decimal(s + j, e - j, NS_PER_S, 1, &v) == 0) {
                     r->open = 0;
-                    return add_pause(c, KIND_GC, r->start, r->start + v, r->line);
+                    if (__builtin_add_overflow(r->start, v, &end))
+                        return fail(c, -ERANGE, r->line, "the GC record ends beyond 2^63 ns");
+                    return add_pause(c, KIND_GC, r->start, end, r->line);
                 }
             }
             return fail(c, -EINVAL, line, "the GC record of line %zu closes without its length (\", N secs]\")",
@@ -561,10 +567,13 @@ static int go_line(ctx *c, const char *s, size_t n, size_t line)
     if (rc)
         return rc;
     /* sweep termination [@, @ + a) and mark termination [@ + a + b, @ + a + b + c) */
-    if (ph[0] > 0 && (rc = add_pause(c, KIND_GC, at, at + ph[0], line)))
+    int64_t e1, mt, e2;
+    if (__builtin_add_overflow(at, ph[0], &e1) || __builtin_add_overflow(e1, ph[1], &mt) ||
+        __builtin_add_overflow(mt, ph[2], &e2))
+        return fail(c, -ERANGE, line, "the cycle ends beyond 2^63 ns");
+    if (ph[0] > 0 && (rc = add_pause(c, KIND_GC, at, e1, line)))
         return rc;
-    int64_t mt = at + ph[0] + ph[1];
-    if (ph[2] > 0 && (rc = add_pause(c, KIND_GC, mt, mt + ph[2], line)))
+    if (ph[2] > 0 && (rc = add_pause(c, KIND_GC, mt, e2, line)))
         return rc;
     return 0;
 }
@@ -657,7 +666,11 @@ static int finish(ctx *c, const plist *use, const gclog_options *o, gclog_result
     int64_t base = c->clock == CLOCK_WALL && c->have_origin ? c->origin : 0;
     size_t k = 0;
     for (size_t i = 0; i < use->n; i++) {
-        int64_t s = use->p[i].start - base, e = use->p[i].end - base;
+        int64_t s, e;
+        if (__builtin_sub_overflow(use->p[i].start, base, &s) || __builtin_sub_overflow(use->p[i].end, base, &e)) {
+            free(w);
+            return fail(c, -ERANGE, use->p[i].line, "the pause lies beyond 2^63 ns from the log's first stamp");
+        }
         if (e - s <= 0 || e - s < o->min_pause_ns)
             continue;
         if (s < o->from_ns)
