@@ -1,10 +1,14 @@
 # Sourced by setup.sh and test.sh: install the Debian packages cosim needs,
 # only those missing (apt-get as root, or through sudo).
-COSIM_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libgsl-dev libinih-dev check gnuplot-nox procps"
+COSIM_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libgsl-dev libinih-dev zlib1g-dev check gnuplot-nox procps"
+# Only for the test suite (scripts/test.sh sets COSIM_WITH_TESTS=1): Java and
+# HdrHistogram's own implementation, for the .hlog/.hgrm interop test.
+COSIM_TEST_PACKAGES="default-jre-headless libhdrhistogram-java"
 
 cosim_install_deps() {
-    local missing="" p
-    for p in $COSIM_PACKAGES; do
+    local missing="" p wanted="$COSIM_PACKAGES"
+    [ "${COSIM_WITH_TESTS:-0}" = 1 ] && wanted="$wanted $COSIM_TEST_PACKAGES"
+    for p in $wanted; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
     done
     [ -z "$missing" ] && return 0

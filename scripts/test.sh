@@ -4,6 +4,7 @@
 # every test there. .ci/run calls exactly this.
 set -u
 cd "$(dirname "$0")/.."
+COSIM_WITH_TESTS=1
 . scripts/deps.sh
 cosim_install_deps || exit 1
 

@@ -1,0 +1,78 @@
+/* textin.h - reading the text files of other tools: GC logs, HdrHistogram
+ * interval logs (.hlog) and percentile spectra (.hgrm).
+ *
+ * A whole file is read into memory (refusing binary files and files larger
+ * than TEXTIN_MAX_BYTES), then walked line by line with 1-based line
+ * numbers, so every message can name FILE:LINE. Numbers written by other
+ * tools are parsed exactly as decimals, never through a double.
+ */
+#ifndef COSIM_TEXTIN_H
+#define COSIM_TEXTIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** Largest file read: 1 GiB (a long GC log is a few hundred MB). */
+#define TEXTIN_MAX_BYTES ((size_t)1 << 30)
+
+/**
+ * Read the file at path into a NUL-terminated buffer.
+ *
+ * @param path    the file
+ * @param out     receives the buffer (free() it); NULL on error
+ * @param out_len receives the length without the terminating NUL
+ * @param err     on error, receives "PATH: reason"
+ * @return 0; -errno when the file cannot be opened or read; -EISDIR for a
+ *         folder; -EFBIG past TEXTIN_MAX_BYTES; -EINVAL for a file holding
+ *         a NUL byte (binary, or UTF-16).
+ */
+int textin_read_file(const char *path, char **out, size_t *out_len, char *err, size_t errlen);
+
+/** A cursor over the lines of a buffer. */
+typedef struct textin_lines {
+    const char *p, *end;
+    size_t line; /**< 1-based number of the line last returned */
+} textin_lines;
+
+/** Start walking text[0..len). */
+void textin_lines_init(textin_lines *it, const char *text, size_t len);
+
+/**
+ * The next line, without its "\n" or "\r\n".
+ *
+ * @param s    receives the line's first character
+ * @param n    receives its length
+ * @return 1 with a line, 0 at the end of the text.
+ */
+int textin_next_line(textin_lines *it, const char **s, size_t *n);
+
+/**
+ * Parse the decimal s[0..n) ("12", "12.345", and when comma_ok also the
+ * decimal comma of some locales, "12,345") and multiply it by scale,
+ * rounding half up to an integer: textin_decimal("0.0123456", 9, 10^9)
+ * gives 12345600; textin_decimal("1.5", 3, 1000) gives 1500.
+ *
+ * @param s         the text: digits, at most one separator, digits (no
+ *                  sign, no exponent, at most 18 digits after it)
+ * @param scale     what one unit of the decimal is worth (> 0)
+ * @param comma_ok  accept ',' as the separator too
+ * @param out       receives round(value * scale)
+ * @return 0, -EINVAL when s is not such a decimal, -ERANGE when the result
+ *         exceeds INT64_MAX.
+ */
+int textin_decimal(const char *s, size_t n, int64_t scale, int comma_ok, int64_t *out);
+
+/**
+ * Length of the decimal number (digits, optionally one '.' or, when
+ * comma_ok, ',' followed by a digit) at the start of s[0..n); 0 when s does
+ * not start with a digit.
+ */
+size_t textin_decimal_span(const char *s, size_t n, int comma_ok);
+
+/** 1 when s[0..n) starts with the NUL-terminated prefix. */
+int textin_starts(const char *s, size_t n, const char *prefix);
+
+/** Pointer to the first occurrence of needle in s[0..n), or NULL. */
+const char *textin_find(const char *s, size_t n, const char *needle);
+
+#endif

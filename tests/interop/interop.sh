@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# cosim against HdrHistogram's own implementation (Debian's
+# libhdrhistogram-java): cosim -> .hlog -> HistogramLogReader gives the same
+# count, max and percentiles; HistogramLogWriter and
+# outputPercentileDistribution -> .hlog / .hgrm -> cosim gives the same.
+# Usage: interop.sh HLOG_TOOL SOURCE_ROOT. Exit 77 (a skip, said aloud) when
+# Java or the library is missing.
+set -u
+tool=$(realpath "$1") root=$2
+jar=
+for j in /usr/share/java/hdrhistogram.jar /usr/share/java/HdrHistogram.jar; do
+    [ -r "$j" ] && jar=$j && break
+done
+if ! command -v java >/dev/null 2>&1 || [ -z "$jar" ]; then
+    echo "SKIP: the HdrHistogram interop test needs java and libhdrhistogram-java" \
+         "(apt-get install default-jdk-headless libhdrhistogram-java)"
+    exit 77
+fi
+java_src="$root/tests/interop/HlogInterop.java"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+run_java() { java -Xshare:auto -cp "$jar" "$java_src" "$@"; }
+
+# 1. cosim writes, HdrHistogram reads: the same figures, interval by interval
+"$tool" write "$work/cosim.hlog" >"$work/cosim.txt" || fail "hlog_tool write exited $?"
+run_java read "$work/cosim.hlog" >"$work/java.txt" 2>"$work/java.err" || fail "Java could not read cosim.hlog: $(cat "$work/java.err")"
+diff -u "$work/cosim.txt" "$work/java.txt" || fail "HistogramLogReader's figures differ from cosim's"
+[ "$(wc -l <"$work/java.txt")" -eq 6 ] || fail "Java read $(wc -l <"$work/java.txt") intervals, want 6"
+# HdrHistogram's own log processor accepts the whole log
+( cd "$work" && java -cp "$jar" org.HdrHistogram.HistogramLogProcessor -i cosim.hlog -o processed >/dev/null 2>"$work/proc.err" ) \
+    || fail "HistogramLogProcessor failed: $(cat "$work/proc.err")"
+grep -q "Total count" "$work/processed.hgrm" 2>/dev/null || fail "HistogramLogProcessor wrote no processed.hgrm"
+
+# 2. HdrHistogram writes, cosim reads
+mkdir -p "$work/j"
+run_java write "$work/j" >"$work/expect.txt" 2>"$work/java.err" || fail "Java could not write: $(cat "$work/java.err")"
+grep '^tag=' "$work/expect.txt" >"$work/expect_hlog.txt"
+"$tool" read "$work/j/java.hlog" >"$work/got_hlog.txt" || fail "cosim could not read java.hlog"
+diff -u "$work/expect_hlog.txt" "$work/got_hlog.txt" || fail "cosim's figures of java.hlog differ from HdrHistogram's"
+echo "hgrm $("$tool" hgrm "$work/j/java.hgrm" 1)" >"$work/got_hgrm.txt"
+echo "hgrm_ms $("$tool" hgrm "$work/j/java_ms.hgrm" 1000000)" >>"$work/got_hgrm.txt"
+grep '^hgrm' "$work/expect.txt" | diff -u - "$work/got_hgrm.txt" || fail "cosim's figures of java.hgrm differ"
+
+[ "$fails" -eq 0 ] && echo "interop: cosim and HdrHistogram $(basename "$jar" .jar) agree" || exit 1
