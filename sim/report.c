@@ -229,11 +229,11 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
                 (unsigned long long)hist_count(h), (unsigned long long)x->in_flight_at_end);
         if (hist_count(h) == 0) /* no samples: no statistics, rather than zeros */
             fputs("      \"min_ns\": null,\n      \"max_ns\": null,\n      \"mean_ns\": null,\n"
-                  "      \"stddev_ns\": null,\n", f);
+                  "      \"population_stddev_ns\": null,\n", f);
         else
             fprintf(f,
                     "      \"min_ns\": %lld,\n      \"max_ns\": %lld,\n      \"mean_ns\": %.3f,\n"
-                    "      \"stddev_ns\": %.3f,\n",
+                    "      \"population_stddev_ns\": %.3f,\n",
                     (long long)hist_min(h), (long long)hist_max(h), hist_mean(h), hist_stddev(h));
         fprintf(f, "      \"threshold_ns\": %lld,\n      \"over_threshold\": %llu,\n",
                 (long long)s->threshold_ns, (unsigned long long)x->over_threshold);
@@ -309,6 +309,8 @@ int report_hgrm(FILE *f, const hist *h, hist_rank_rule rule)
             (unsigned long long)hist_count(h));
     fprintf(f, "#[Buckets = %12u, SubBuckets     = %12u]\n", 64 - hist_sub_bits(h),
             1u << hist_sub_bits(h));
+    fputs("#[StdDeviation is the population one (divided by n, as HdrHistogram's); 0% is the exact "
+          "min]\n", f);
     fflush(f);
     return ferror(f) ? -EIO : 0;
 }

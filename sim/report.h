@@ -29,7 +29,7 @@ int report_text(FILE *f, const scenario *s, const run_result *r);
  * summary.json: scenario, title, seed, rank_rule, duration_ns,
  * in_flight_at_end, sub_bucket_bits, service, stalls, and a testers array
  * (name, kind, planned, sent, recorded, in_flight_at_end, min_ns, max_ns,
- * mean_ns, stddev_ns, threshold_ns, over_threshold, percentiles_ns keyed
+ * mean_ns, population_stddev_ns, threshold_ns, over_threshold, percentiles_ns keyed
  * "50", "90", "95", "99", "99.9", "99.99").
  *
  * @return 0 or -EIO.
@@ -41,7 +41,8 @@ int report_json(FILE *f, const scenario *s, const run_result *r);
  * HdrHistogram_c's hdr_percentiles_print writes it): a header line, a blank
  * line, rows "Value Percentile TotalCount 1/(1-Percentile)" with 5 ticks per
  * half distance, a final 100% row without the last column, and the
- * Mean/StdDeviation, Max/Total count, Buckets/SubBuckets footer. Values are
+ * Mean/StdDeviation, Max/Total count, Buckets/SubBuckets footer, and a line
+ * naming the StdDeviation the population one. Values are
  * in microseconds with 3 decimals (exact nanoseconds). Row values follow
  * `rule`; under nearest_rank they are HdrHistogram's.
  *
