@@ -8,12 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One user's position in its schedule. Intended send times of a paced user
- * are anchor + floor(j * D_u) (units_interval_at), D_u = U D. */
+/* One user's position in its schedule. A paced user's intended send times
+ * are anchor + floor((base + j U) D), j = 0, 1, ..., with D the tester's
+ * interval and U its users (user_slot): user u starts with anchor 0 and
+ * base u, so it owns exactly the tester's grid instants t_u, t_{u+U}, ...
+ * (t_i = floor(i D), dealt round-robin); a from_now restart at r makes the
+ * anchor r and the base 0 (r + floor(j U D)). */
 typedef struct user {
     int64_t next_ns;     /* when it sends next */
     int64_t intended_ns; /* when it meant to send that request */
     int64_t anchor_ns;
+    uint64_t base;
     uint64_t j;
     uint64_t id;
 } user;
@@ -122,12 +127,29 @@ void tester_result_free(tester_result *r)
     r->hist = NULL;
 }
 
-/* The next send of a paced user whose request intended at u->intended_ns
- * got its reply at reply_ns. */
-static void paced_next(user *u, units_interval du, tester_late late, int64_t reply_ns)
+/* Slot j of a paced user's schedule: anchor + floor((base + j U) D), exact
+ * (units_interval_at); INT64_MAX past the clock's range. */
+static int64_t user_slot(const user *u, units_interval d, uint64_t n_users, uint64_t j)
+{
+    uint64_t i;
+    if (__builtin_mul_overflow(j, n_users, &i) || __builtin_add_overflow(i, u->base, &i))
+        return INT64_MAX;
+    return units_interval_at(d, u->anchor_ns, i);
+}
+
+/* The next send of a paced user whose last request got its reply at
+ * reply_ns (MODEL.md, "paced"; each policy applies to the user's own
+ * schedule, docs/model.md):
+ *  - on time (reply at or before the user's next slot): that slot;
+ *  - from_now: at once; the user's schedule restarts at the reply, and the
+ *    request's intended time is the slot it was due at;
+ *  - next_slot: the user's first slot at or after the reply;
+ *  - catch_up: at once, for the next slot it missed (intended = that slot);
+ *    the schedule is kept. */
+static void paced_next(user *u, units_interval d, uint64_t n_users, tester_late late, int64_t reply_ns)
 {
     uint64_t j1 = u->j + 1;
-    int64_t t1 = units_interval_at(du, u->anchor_ns, j1);
+    int64_t t1 = user_slot(u, d, n_users, j1);
     if (reply_ns <= t1) { /* on time: the next slot */
         u->j = j1;
         u->next_ns = u->intended_ns = t1;
@@ -135,17 +157,22 @@ static void paced_next(user *u, units_interval du, tester_late late, int64_t rep
     }
     switch (late) {
     case TESTER_LATE_FROM_NOW:
-        /* send now; the grid restarts at this instant */
+        /* send now, for the slot it was due at; the schedule restarts here */
         u->intended_ns = t1;
         u->next_ns = reply_ns;
         u->anchor_ns = reply_ns;
+        u->base = 0;
         u->j = 0;
         break;
-    case TESTER_LATE_NEXT_SLOT:
-        /* the first slot at or after the reply: j = #slots before it */
-        u->j = units_interval_count_before(du, u->anchor_ns, reply_ns);
-        u->next_ns = u->intended_ns = units_interval_at(du, u->anchor_ns, u->j);
+    case TESTER_LATE_NEXT_SLOT: {
+        /* the first tester index i with anchor + floor(i D) >= reply, then
+         * the user's first index base + j U at or after it */
+        uint64_t i = units_interval_count_before(d, u->anchor_ns, reply_ns);
+        uint64_t j = i > u->base ? (i - u->base - 1) / n_users + 1 : 0;
+        u->j = j > j1 ? j : j1;
+        u->next_ns = u->intended_ns = user_slot(u, d, n_users, u->j);
         break;
+    }
     case TESTER_LATE_CATCH_UP:
         /* send now for the slot missed; the grid is kept */
         u->j = j1;
@@ -224,9 +251,9 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
     if (rc)
         goto done;
 
-    /* Each user of a paced tester sends every D_u = U D, user u offset by
-     * floor(u D), so together they keep the tester's grid floor(i D). */
-    units_interval du = {1, 1};
+    /* User u of a paced tester owns the tester's grid instants
+     * t_{u + j U} = floor((u + j U) D) (user_slot), so together the users
+     * send on exactly the grid that `planned` counts. */
     int64_t expected_ns = 0;
     const int timed = paced || spec->kind == TESTER_OPEN || partly_open;
     if (timed) {
@@ -234,15 +261,17 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
             rc = -EINVAL;
             goto done;
         }
-        du = units_interval_scale(spec->interval, n_users);
-        expected_ns = spec->expected_interval_ns > 0 ? spec->expected_interval_ns
-                                                     : units_interval_floor_ns(du);
+        /* the correction's D: each user's own interval, floor(U D) */
+        expected_ns = spec->expected_interval_ns > 0
+                          ? spec->expected_interval_ns
+                          : units_interval_at(spec->interval, 0, (uint64_t)n_users);
     }
     for (size_t i = 0; i < n_users; i++) {
         users[i].id = i;
+        users[i].base = i;
         if (paced)
-            users[i].anchor_ns = units_interval_at(spec->interval, 0, i);
-        users[i].next_ns = users[i].intended_ns = users[i].anchor_ns;
+            users[i].next_ns = user_slot(&users[i], spec->interval, n_users, 0);
+        users[i].intended_ns = users[i].next_ns;
     }
     const double mean_gap_ns = timed ? (double)spec->interval.num_ns / (double)spec->interval.den : 0;
     if (partly_open) /* the first session arrives after an exponential gap too */
@@ -342,7 +371,7 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
             break;
         case TESTER_PACED:
         case TESTER_CORRECTED:
-            paced_next(u, du, spec->late, rq.reply_ns);
+            paced_next(u, spec->interval, n_users, spec->late, rq.reply_ns);
             break;
         case TESTER_PARTLY_OPEN:
             if (gsl_rng_uniform(sessions) < spec->p_continue) {

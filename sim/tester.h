@@ -5,9 +5,13 @@
  * same service times s_k and differ only in how they send:
  *  - closed: U users, each sends the instant its previous reply arrives
  *    (plus a think time); latency = reply - actual send time.
- *  - paced: intends one request every interval D (each of U users every
- *    U D) but waits for each reply; a late reply is handled by a named policy
- *    (from_now, next_slot, catch_up); latency = reply - actual send time.
+ *  - paced: intends one request every interval D but waits for each reply;
+ *    with U users the grid t_i = floor(i D) is dealt round-robin (user u owns
+ *    t_u, t_{u+U}, ...), so every on-time send is a grid instant and
+ *    sent <= planned; a late reply is handled by a named policy (from_now,
+ *    next_slot, catch_up) applied to the user's own slots; latency = reply -
+ *    actual send time, or (latency_from = intended) reply - the intended
+ *    time: the slot for catch_up, the instant it was due for from_now.
  *  - open: sends request i at its intended time t_i whatever the replies
  *    (fixed grid, or Poisson arrivals); latency = reply - t_i.
  *  - corrected: paced, every sample recorded with the expected interval

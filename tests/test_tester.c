@@ -201,6 +201,145 @@ START_TEST(late_policies)
 }
 END_TEST
 
+/* Every request a tester sends, for tests that check instants one by one. */
+typedef struct log_obs {
+    size_t n;
+    tester_request rq[64];
+} log_obs;
+
+static void log_request(void *ctx, const tester_request *rq)
+{
+    log_obs *l = ctx;
+    ck_assert_uint_lt(l->n, 64);
+    l->rq[l->n++] = *rq;
+}
+
+static tester_result run_logged(const tester_spec *t, const server_config *srv, int64_t duration_ns,
+                                log_obs *log)
+{
+    tester_run_config c = {.duration_ns = duration_ns, .threshold_ns = 100 * MS, .sub_bits = 14,
+                           .server = srv};
+    tester_result r;
+    memset(log, 0, sizeof *log);
+    ck_assert_int_eq(tester_run(t, &c, log_request, log, &r), 0);
+    return r;
+}
+
+/* Issue 11's example: duration 1 ms, a constant 1 ns service, paced at 3/ms
+ * with 2 users. The tester's grid is t_i = floor(i 10^6 / 3) ns: 0, 333333,
+ * 666666 (t_3 = 10^6 is the end): planned 3. Dealt round-robin, user 0
+ * owns t_0 and t_2, user 1 owns t_1 (and t_3, past the end), so the sends
+ * are exactly 0 (user 0), 333333 (user 1), 666666 (user 0): sent 3. The
+ * old per-user offset sent user 1 again at 333333 + floor(2 x 10^6 / 3) =
+ * 999999: 4 sends for 3 planned. The same under every lateness policy (no
+ * reply is late). */
+START_TEST(users_share_the_tester_grid_exactly)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1}, .generator = "mt19937",
+                         .seed = 1};
+    for (int l = 0; l < 3; l++) {
+        tester_spec t = spec(TESTER_PACED, 0, (tester_late)l);
+        t.interval.num_ns = 1000000;
+        t.interval.den = 3;
+        t.users = 2;
+        log_obs log;
+        tester_result r = run_logged(&t, &srv, MS, &log);
+        ck_assert_uint_eq(r.planned, 3);
+        ck_assert_uint_eq(r.sent, 3);
+        const int64_t at[3] = {0, 333333, 666666};
+        const uint64_t who[3] = {0, 1, 0};
+        for (size_t k = 0; k < 3; k++) {
+            ck_assert_int_eq(log.rq[k].sent_ns, at[k]);
+            ck_assert_int_eq(log.rq[k].intended_ns, at[k]);
+            ck_assert_uint_eq(log.rq[k].user, who[k]);
+        }
+        tester_result_free(&r);
+    }
+}
+END_TEST
+
+/* The kind: for any interval num/den, any number of users and any
+ * duration, a paced tester whose replies are never late sends on exactly the
+ * instants floor(i num / den), i = 0 .. planned - 1, each once, user
+ * i mod U sending t_i. Intervals of 2 ns and up with a 1 ns service keep
+ * every reply on time. */
+START_TEST(users_share_the_tester_grid_for_any_interval)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1}, .generator = "mt19937",
+                         .seed = 1};
+    const uint64_t nums[] = {1000000, 1000000000, 7, 1000, 10, 999999999};
+    const uint64_t dens[] = {3, 7, 3, 999, 3, 4};
+    const uint64_t users[] = {1, 2, 3, 5, 7};
+    for (size_t a = 0; a < 6; a++)
+        for (size_t b = 0; b < 5; b++) {
+            tester_spec t = spec(TESTER_PACED, 0, TESTER_LATE_NEXT_SLOT);
+            t.interval.num_ns = nums[a];
+            t.interval.den = dens[a];
+            t.users = users[b];
+            /* 40 grid instants and a part of the next interval */
+            int64_t end = (int64_t)(40 * nums[a] / dens[a]) + 1;
+            log_obs log;
+            tester_result r = run_logged(&t, &srv, end, &log);
+            ck_assert_uint_eq(r.planned, 41);
+            ck_assert_uint_eq(r.sent, 41);
+            for (size_t k = 0; k < log.n; k++) {
+                int64_t want = (int64_t)((unsigned __int128)k * nums[a] / dens[a]);
+                ck_assert_msg(log.rq[k].sent_ns == want && log.rq[k].user == k % users[b],
+                              "D %llu/%llu, %llu users: send %zu at %lld by user %llu, want %lld by %llu",
+                              (unsigned long long)nums[a], (unsigned long long)dens[a],
+                              (unsigned long long)users[b], k, (long long)log.rq[k].sent_ns,
+                              (unsigned long long)log.rq[k].user, (long long)want,
+                              (unsigned long long)(k % users[b]));
+            }
+            tester_result_free(&r);
+        }
+}
+END_TEST
+
+/* Several users, late replies: each policy applies to the user's own part
+ * of the grid. D = 10 ms, 2 users (user 0 owns 0, 20, 40; user 1 owns 10,
+ * 30, 50), one window [5, 35) ms, 1 ms service, 60 ms: planned 6.
+ * User 0 sends at 0 (reply 1). User 1 sends at 10, in the window: reply 36.
+ * User 0 sends at 20, queued behind it: reply 37; its next slot 40 is on
+ * time: reply 41; 60 is the end. User 1's reply at 36 missed its slot 30:
+ *   from_now:  sends at once (36, due 30), reply 38; its schedule restarts:
+ *              36 + 20 = 56, reply 57. Sends 0, 10, 20, 36, 40, 56: 6.
+ *   next_slot: its first slot at or after 36 is 50: sends 0, 10, 20, 40, 50: 5.
+ *   catch_up:  sends at once for slot 30 (36), reply 38; its next slot 50
+ *              is on time. Sends 0, 10, 20, 36, 40, 50: 6.
+ * Every count stays at or below planned; next_slot and catch_up send for
+ * the user's own grid slots only. */
+START_TEST(late_policies_with_users)
+{
+    stall_window w = {5 * MS, 35 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1 * MS}, .stalls = &st,
+                         .n_stalls = 1, .generator = "mt19937", .seed = 1};
+    const int64_t sends[3][6] = {{0, 10, 20, 36, 40, 56}, /* from_now */
+                                 {0, 10, 20, 40, 50, -1}, /* next_slot */
+                                 {0, 10, 20, 36, 40, 50}}; /* catch_up */
+    const int64_t intended[3][6] = {{0, 10, 20, 30, 40, 56},
+                                    {0, 10, 20, 40, 50, -1},
+                                    {0, 10, 20, 30, 40, 50}};
+    const int64_t latency[3][6] = {{1, 26, 17, 2, 1, 1}, {1, 26, 17, 1, 1, -1}, {1, 26, 17, 2, 1, 1}};
+    const uint64_t want[3] = {6, 5, 6};
+    for (int l = 0; l < 3; l++) {
+        tester_spec t = spec(TESTER_PACED, 10 * MS, (tester_late)l);
+        t.users = 2;
+        log_obs log;
+        tester_result r = run_logged(&t, &srv, 60 * MS, &log);
+        ck_assert_uint_eq(r.planned, 6);
+        ck_assert_uint_eq(r.sent, want[l]);
+        for (size_t k = 0; k < log.n; k++) {
+            ck_assert_int_eq(log.rq[k].sent_ns, sends[l][k] * MS);
+            ck_assert_int_eq(log.rq[k].intended_ns, intended[l][k] * MS);
+            ck_assert_int_eq(log.rq[k].latency_ns, latency[l][k] * MS);
+        }
+        tester_result_free(&r);
+    }
+}
+END_TEST
+
 /* Two closed users on a 1 ms constant server for 10 ms: the server is never
  * idle, so replies come every 1 ms; after the first, each user waits behind
  * the other: latency 2 ms = N / X - Z = 2 / (1/ms) - 0 (the response time
@@ -472,6 +611,9 @@ Suite *test_suite(void)
     tcase_add_test(tc, book_example_5_7_counts);
     tcase_add_test(tc, seed000_paced_from_now_and_open);
     tcase_add_test(tc, late_policies);
+    tcase_add_test(tc, users_share_the_tester_grid_exactly);
+    tcase_add_test(tc, users_share_the_tester_grid_for_any_interval);
+    tcase_add_test(tc, late_policies_with_users);
     tcase_add_test(tc, closed_users_response_time_law);
     tcase_add_test(tc, corrected_users_use_their_own_interval);
     tcase_add_test(tc, limits_and_observer);
