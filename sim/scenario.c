@@ -1231,8 +1231,25 @@ static int do_tester(ctx *c, const char *name)
             if (get_choice(c, "latency_from", froms, &v) < 0)
                 return -1;
             t->latency_from_intended = v;
+            /* MODEL.md: under next_slot every request goes out at its slot,
+             * so "intended" is the actual send and the setting means nothing */
+            if (v && t->late == TESTER_LATE_NEXT_SLOT) {
+                bad_value(c, get(c, "latency_from"),
+                          "with late = next_slot every request is sent at its intended slot, so "
+                          "intended and actual are the same instant and the setting changes nothing; "
+                          "use late = catch_up (wrk2) or from_now, or remove latency_from");
+                return -1;
+            }
             return check_unused(c, "a paced tester takes kind, rate or interval, users, connections, "
                                    "late, latency_from");
+        }
+        /* MODEL.md: corrected over catch_up counts a gap twice */
+        if (t->late == TESTER_LATE_CATCH_UP) {
+            bad_value(c, get(c, "late"),
+                      "a corrected tester that catches up counts each stall twice: it sends the "
+                      "overdue requests late and also adds corrected samples for the same slots; use "
+                      "late = next_slot or from_now, or a paced tester with latency_from = intended");
+            return -1;
         }
         v = 0;
         if (get_choice(c, "correction", corrections, &v) < 0)

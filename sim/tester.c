@@ -222,6 +222,8 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
     size_t n_users = (spec->kind == TESTER_OPEN || partly_open) ? 1 : (size_t)spec->users;
     if (n_users == 0 && spec != &idle)
         return -EINVAL;
+    if (spec->kind == TESTER_CORRECTED && spec->late == TESTER_LATE_CATCH_UP)
+        return -EINVAL; /* it would count each gap twice (MODEL.md) */
     size_t cap_users = n_users ? n_users : 1;
 
     server *srv = NULL;

@@ -148,8 +148,9 @@ typedef struct tester_truth {
  * @param observer  NULL, or called for each request
  * @param out       filled; out->hist is allocated here, free it with
  *                  tester_result_free
- * @return 0, -ENOMEM, -EINVAL (bad spec or generator), -E2BIG when the
- *         tester would send more than cfg->max_requests.
+ * @return 0, -ENOMEM, -EINVAL (bad spec or generator; a corrected tester
+ *         with late = catch_up, which would count each gap twice), -E2BIG
+ *         when the tester would send more than cfg->max_requests.
  */
 int tester_run(const tester_spec *spec, const tester_run_config *cfg,
                tester_observer observer, void *ctx, tester_result *out);

@@ -340,6 +340,46 @@ START_TEST(late_policies_with_users)
 }
 END_TEST
 
+/* latency_from = intended, per policy (docs/scenario-format.md), on the
+ * window [5, 35) ms, 10 ms grid, 1 ms service, 50 ms of late_policies:
+ *   catch_up:  sends 0, 10, 36 (slot 20), 37 (slot 30), 40; replies 1, 36,
+ *              37, 38, 41: from the slots 1, 26, 17, 8, 1 ms (from the
+ *              actual sends 1, 26, 1, 1, 1);
+ *   from_now:  sends 0, 10, 36 (due at 20), 46 (the restarted schedule);
+ *              replies 1, 36, 37, 47: from the due instants 1, 26, 17, 1
+ *              (actual 1, 26, 1, 1);
+ *   next_slot: sends 0, 10, 40, each at its slot: 1, 26, 1 either way (the
+ *              scenario refuses the setting there).
+ * A corrected tester over catch_up would count the gap twice: refused. */
+START_TEST(latency_from_intended_per_policy)
+{
+    stall_window w = {5 * MS, 35 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1 * MS}, .stalls = &st,
+                         .n_stalls = 1, .generator = "mt19937", .seed = 1};
+    const int64_t want[3][5] = {{1, 26, 17, 1, -1}, {1, 26, 1, -1, -1}, {1, 26, 17, 8, 1}};
+    const int64_t actual[3][5] = {{1, 26, 1, 1, -1}, {1, 26, 1, -1, -1}, {1, 26, 1, 1, 1}};
+    const size_t n[3] = {4, 3, 5};
+    for (int l = 0; l < 3; l++)
+        for (int from = 0; from < 2; from++) {
+            tester_spec t = spec(TESTER_PACED, 10 * MS, (tester_late)l);
+            t.latency_from_intended = from;
+            log_obs log;
+            tester_result r = run_logged(&t, &srv, 50 * MS, &log);
+            ck_assert_uint_eq(log.n, n[l]);
+            for (size_t k = 0; k < log.n; k++)
+                ck_assert_msg(log.rq[k].latency_ns == (from ? want : actual)[l][k] * MS,
+                              "%s from %s: request %zu took %lld ns", tester_late_name((tester_late)l),
+                              from ? "intended" : "actual", k, (long long)log.rq[k].latency_ns);
+            tester_result_free(&r);
+        }
+    tester_spec c = spec(TESTER_CORRECTED, 10 * MS, TESTER_LATE_CATCH_UP);
+    tester_run_config cfg = {.duration_ns = 50 * MS, .sub_bits = 8, .server = &srv};
+    tester_result r;
+    ck_assert_int_eq(tester_run(&c, &cfg, NULL, NULL, &r), -EINVAL);
+}
+END_TEST
+
 /* Two closed users on a 1 ms constant server for 10 ms: the server is never
  * idle, so replies come every 1 ms; after the first, each user waits behind
  * the other: latency 2 ms = N / X - Z = 2 / (1/ms) - 0 (the response time
@@ -614,6 +654,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, users_share_the_tester_grid_exactly);
     tcase_add_test(tc, users_share_the_tester_grid_for_any_interval);
     tcase_add_test(tc, late_policies_with_users);
+    tcase_add_test(tc, latency_from_intended_per_policy);
     tcase_add_test(tc, closed_users_response_time_law);
     tcase_add_test(tc, corrected_users_use_their_own_interval);
     tcase_add_test(tc, limits_and_observer);
