@@ -129,9 +129,9 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
     for (size_t i = 0; i < r->n; i++)
         latency_row(f, s, w, s->testers[i].name, r->testers[i].hist, "");
     if (r->has_truth) {
-        snprintf(c, sizeof c, "  (a user arriving every %s, %s)",
+        snprintf(c, sizeof c, "  (users arriving at random, every %s on average; load: %s)",
                  units_format_duration_exact(s->truth_interval_ns, a, sizeof a),
-                 s->truth_load >= 0 ? s->testers[s->truth_load].name : "no other load");
+                 s->truth_load >= 0 ? s->testers[s->truth_load].name : "none");
         latency_row(f, s, w, "truth", r->truth, c);
         if (hist_count(r->truth) > 0) {
             fprintf(f, "\n%-*s ", (int)w, "vs truth");
@@ -269,7 +269,8 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
     fputs("\n  ]", f);
     if (r->has_truth) {
         const hist *h = r->truth;
-        fprintf(f, ",\n  \"truth\": {\n    \"interval_ns\": %lld,\n    \"load\": ",
+        fprintf(f, ",\n  \"truth\": {\n    \"probe_instants\": \"poisson\",\n"
+                   "    \"mean_interval_ns\": %lld,\n    \"load\": ",
                 (long long)s->truth_interval_ns);
         report_json_string(f, s->truth_load >= 0 ? s->testers[s->truth_load].name : "none");
         fprintf(f, ",\n    \"probes\": %llu,\n", (unsigned long long)hist_count(h));

@@ -1386,7 +1386,7 @@ static int do_expect(ctx *c, const char *name)
     return 0;
 }
 
-/* [truth] interval = 100us, load = TESTER | none (default: the first open
+/* [truth] interval = 100us (the mean gap of Poisson probes), load = TESTER | none (default: the first open
  * tester, else none). */
 static int do_truth(ctx *c)
 {

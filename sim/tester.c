@@ -182,20 +182,29 @@ static void paced_next(user *u, units_interval d, uint64_t n_users, tester_late 
     }
 }
 
-/* Probes of the ground truth due before `until`: each asks the server what a
- * user arriving then would wait, without joining the queue. */
+/* Probes of the ground truth due before `until` (and before the end): each
+ * asks the server what a user arriving then would wait, without joining the
+ * queue, and draws the next probe instant an exponential gap later. The
+ * probes form a Poisson process of mean gap truth->interval_ns on their own
+ * stream (RNG_TRUTH), independent of the server's path: given their number
+ * n, they are n independent uniform instants of [0, end) (the order
+ * statistics property), so by PASTA each probe's latency is an independent
+ * draw from the time average of the virtual latency, and no schedule of the
+ * load can alias with them (a grid of probes could: issue 11). */
 static void take_probes(tester_truth *truth, server *srv, gsl_rng *rng, const dist_spec *service,
                         int64_t until, int64_t end)
 {
     if (!truth)
         return;
-    for (;;) {
-        int64_t t = (int64_t)truth->probes * truth->interval_ns;
-        if (t >= until || t >= end)
-            return;
+    const double mean_gap = (double)truth->interval_ns;
+    while (truth->next_ns < until && truth->next_ns < end) {
+        int64_t t = truth->next_ns;
         int64_t work = dist_draw_ns(service, rng);
         hist_record(truth->hist, server_probe(srv, t, work) - t);
         truth->probes++;
+        /* gaps are rounded to whole ns; the clock cannot pass the end by
+         * more than one gap, far below INT64_MAX */
+        truth->next_ns = t + (int64_t)llround(gsl_ran_exponential(rng, mean_gap));
     }
 }
 
@@ -248,7 +257,12 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         rc = rng_new(&sessions, gen, seed, RNG_SESSIONS);
     if (!rc && truth) {
         truth->probes = 0;
-        rc = rng_new(&probe_rng, gen, seed, RNG_TRUTH);
+        if (truth->interval_ns <= 0)
+            rc = -EINVAL;
+        else
+            rc = rng_new(&probe_rng, gen, seed, RNG_TRUTH);
+        if (!rc) /* the first probe, an exponential gap after 0 */
+            truth->next_ns = (int64_t)llround(gsl_ran_exponential(probe_rng, (double)truth->interval_ns));
     }
     if (rc)
         goto done;

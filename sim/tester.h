@@ -129,17 +129,23 @@ typedef struct tester_result {
 } tester_result;
 
 /**
- * Ground truth probes: at every instant j interval_ns before the duration,
- * what a user arriving then would wait: the server's virtual waiting time
- * (the work already in the FIFO queue, stalls included) plus a service time
- * of its own, drawn from the service distribution on the RNG_TRUTH stream so
- * that the tester's s_k are untouched. The probes see the load of the
- * tester they run in, and never join the queue.
+ * Ground truth probes (MODEL.md, "The truth"): at the instants of a Poisson
+ * process of mean gap interval_ns before the duration, what a user arriving
+ * then would wait: the server's virtual waiting time (the work already in
+ * the FIFO queue, stalls included) plus a service time of its own. Gaps and
+ * service times are drawn on the RNG_TRUTH stream, so the tester's s_k are
+ * untouched. The probes see the load of the tester they run in, and never
+ * join the queue. By PASTA, and because the probes are independent of the
+ * server's path, each probe is an independent draw from the time-average
+ * distribution of the virtual latency: the truth does not depend on the
+ * probe interval (only its sampling error does, as 1/sqrt(probes)) and
+ * cannot lock to any schedule of the load.
  */
 typedef struct tester_truth {
-    int64_t interval_ns; /**< probe spacing */
+    int64_t interval_ns; /**< mean gap between probes (> 0) */
     hist *hist;          /**< receives one value per probe (caller's) */
     uint64_t probes;     /**< set by tester_run: probes taken */
+    int64_t next_ns;     /**< internal: the next probe's instant */
 } tester_truth;
 
 /**
