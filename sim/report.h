@@ -19,7 +19,10 @@ extern const size_t report_n_percentiles;
  * The text summary (stdout): a header naming the scenario, seed, service,
  * stalls, rank rule and end-of-run rule; a table of counts per tester
  * (planned, sent, in flight at the end, recorded, over the threshold); a
- * table of latencies (mean, p50, p90, p99, p99.9, p99.99, max) with units.
+ * table of latencies (mean, p50, p90, p99, p99.9, p99.99, max) with units;
+ * the truth and each tester's error against it; then notes: blocked sends,
+ * overloaded testers (offered utilisation >= 1, or a backlog still growing
+ * at the end) and replies dropped at the end that were the largest values.
  *
  * @return 0, or -EIO if writing failed.
  */
@@ -29,10 +32,15 @@ int report_text(FILE *f, const scenario *s, const run_result *r);
  * summary.json: scenario, title, seed, rank_rule, duration_ns,
  * in_flight_at_end, sub_bucket_bits, service, stalls, and a testers array
  * (name, kind, planned, sent, recorded, in_flight_at_end, min_ns, max_ns,
- * mean_ns, population_stddev_ns, threshold_ns, over_threshold, percentiles_ns keyed
- * "50", "90", "95", "99", "99.9", "99.99").
+ * mean_ns, population_stddev_ns, threshold_ns, over_threshold, blocked,
+ * blocked_ns, offered_utilisation (rate x mean service / workers; null for
+ * closed testers), busy_fraction (time worked within the run / its length),
+ * overloaded, backlog_growing_at_end, dropped, drop_hides_largest, and when
+ * replies were dropped dropped_max_ns and percentiles_with_dropped_ns;
+ * percentiles_ns keyed "50", "90", "95", "99", "99.9", "99.99"), and the
+ * truth (probe_instants, mean_interval_ns, load, probes, statistics).
  *
- * @return 0 or -EIO.
+ * @return 0, -ENOMEM or -EIO.
  */
 int report_json(FILE *f, const scenario *s, const run_result *r);
 

@@ -119,12 +119,29 @@ int tester_late_parse(const char *name, tester_late *out)
     return -EINVAL;
 }
 
+double tester_offered_utilisation(const tester_spec *t, const dist_spec *service)
+{
+    if (t->kind == TESTER_CLOSED || t->interval.num_ns == 0 || t->interval.den == 0)
+        return -1;
+    /* rate = den / num per ns; a partly-open session sends 1 / (1 - p) */
+    double per_arrival = t->kind == TESTER_PARTLY_OPEN ? 1 / (1 - t->p_continue) : 1;
+    return dist_mean_ns(service) * per_arrival * (double)t->interval.den / (double)t->interval.num_ns;
+}
+
+int tester_latency_includes_backlog(const tester_spec *t)
+{
+    return t->kind == TESTER_OPEN || t->kind == TESTER_PARTLY_OPEN ||
+           (t->kind == TESTER_PACED && t->latency_from_intended && t->late == TESTER_LATE_CATCH_UP);
+}
+
 void tester_result_free(tester_result *r)
 {
     if (!r)
         return;
     hist_free(r->hist);
     r->hist = NULL;
+    hist_free(r->dropped);
+    r->dropped = NULL;
 }
 
 /* Slot j of a paced user's schedule: anchor + floor((base + j U) D), exact
@@ -247,6 +264,8 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         rc = hist_new(&out->hist, cfg->sub_bits);
     if (!rc)
         rc = server_new(&srv, cfg->server);
+    if (!rc)
+        server_set_run_end(srv, cfg->duration_ns);
     const char *gen = cfg->server->generator;
     uint64_t seed = cfg->server->seed;
     if (!rc && ((spec->kind == TESTER_OPEN && spec->arrivals == TESTER_ARRIVALS_POISSON) || partly_open))
@@ -302,6 +321,10 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
      * others from the actual send */
     const int from_intended = spec->kind == TESTER_OPEN || (paced && spec->latency_from_intended);
     const uint64_t max_requests = cfg->max_requests ? cfg->max_requests : UINT64_MAX;
+    const int64_t mid_ns = end / 2;
+    hist *dropped = NULL; /* latencies of the replies dropped at the end */
+    out->latency_mid_ns = -1;
+    out->last_clear_ns = -1;
     while (n_users > 0 && users[0].next_ns < end) {
         user *u = &users[0];
         if (partly_open && u->id == 0) {
@@ -348,6 +371,10 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         }
         if (truth)
             take_probes(truth, srv, probe_rng, &cfg->server->service, rq.sent_ns, end);
+        /* no backlog: sent on schedule to an idle server (or one in a
+         * window with nothing queued) */
+        if (rq.sent_ns == rq.intended_ns && server_free_at(srv) <= rq.sent_ns)
+            out->last_clear_ns = rq.intended_ns;
         rq.reply_ns = server_submit(srv, rq.sent_ns);
         if (n_conns) {
             conns[0] = rq.reply_ns;
@@ -356,6 +383,9 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         out->sent++;
         out->last_reply_ns = rq.reply_ns;
         rq.latency_ns = rq.reply_ns - (from_intended ? rq.intended_ns : rq.sent_ns);
+        if (out->latency_mid_ns < 0 && rq.intended_ns >= mid_ns)
+            out->latency_mid_ns = rq.latency_ns;
+        out->latency_last_ns = rq.latency_ns;
         int late = rq.reply_ns > end;
         out->in_flight_at_end += late;
         rq.recorded = !(late && cfg->drop_in_flight);
@@ -367,6 +397,14 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
                 hist_record(out->hist, rq.latency_ns);
                 out->over_threshold += rq.latency_ns > cfg->threshold_ns;
             }
+        } else { /* dropped: kept aside, so the report can say what it hides */
+            if (!dropped && (rc = hist_new(&dropped, cfg->sub_bits)) != 0)
+                goto done;
+            if (spec->kind == TESTER_CORRECTED)
+                hist_record_corrected(dropped, rq.latency_ns, expected_ns, spec->correction,
+                                      cfg->threshold_ns, NULL);
+            else
+                hist_record(dropped, rq.latency_ns);
         }
         if (observer)
             observer(ctx, &rq);
@@ -406,6 +444,16 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
     if (!plans)
         out->planned = out->sent;
     out->busy_ns = server_busy_ns(srv);
+    out->busy_in_run_ns = server_busy_in_run_ns(srv);
+    if (tester_latency_includes_backlog(spec)) {
+        /* the queue never drained in the second half, and grew over it */
+        out->backlog_growing = out->latency_mid_ns >= 0 && out->last_clear_ns < mid_ns &&
+                               out->latency_last_ns > out->latency_mid_ns;
+        out->overloaded = out->backlog_growing ||
+                          tester_offered_utilisation(spec, &cfg->server->service) >= 1;
+    }
+    out->dropped = dropped;
+    dropped = NULL;
     if (!rc)
         rc = server_failed(srv);
 
@@ -417,6 +465,7 @@ done:
     rng_free(probe_rng);
     free(users);
     free(conns);
+    hist_free(dropped);
     if (rc)
         tester_result_free(out);
     return rc;

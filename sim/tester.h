@@ -123,8 +123,29 @@ typedef struct tester_result {
     int64_t last_reply_ns;     /**< the last reply's time */
     uint64_t blocked;          /**< sends that waited for a connection */
     int64_t blocked_ns;        /**< total time sends waited for one, ns */
-    int64_t busy_ns;           /**< work the server did for this tester, ns */
+    int64_t busy_ns;           /**< work this tester's requests needed, ns
+                                    (done before or after the end) */
+    int64_t busy_in_run_ns;    /**< time the server worked within the run,
+                                    ns: / duration = measured busy fraction */
     uint64_t max_sessions;     /**< partly_open: most sessions at once */
+    int backlog_growing;       /**< tester_latency_includes_backlog: no request
+                                    from mid-run on found the tester on
+                                    schedule and the server idle, and the
+                                    last latency exceeds the one at mid-run
+                                    (the queue grew over the second half) */
+    int overloaded;            /**< its latencies measure the test's length:
+                                    tester_latency_includes_backlog and
+                                    (offered utilisation >= 1 or
+                                    backlog_growing) */
+    int64_t latency_mid_ns;    /**< latency of the first request intended at
+                                    or after half the duration (-1: none) */
+    int64_t latency_last_ns;   /**< latency of the last request sent */
+    int64_t last_clear_ns;     /**< intended time of the last request that
+                                    found no backlog (-1: none) */
+    hist *dropped;             /**< in_flight_at_end = drop: the latencies
+                                    of the dropped replies (owned; NULL when
+                                    none was dropped), so the report can say
+                                    what the drop hides */
     hist *hist;                /**< every recorded value (owned) */
 } tester_result;
 
@@ -169,6 +190,26 @@ int tester_run(const tester_spec *spec, const tester_run_config *cfg,
 int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
                           tester_observer observer, void *ctx, tester_truth *truth,
                           tester_result *out);
+
+/**
+ * The offered utilisation of a tester (MODEL.md, "What a run writes"): its
+ * request rate x the mean service time / workers (one worker), the rate
+ * being 1 / D for open, paced and corrected testers and
+ * 1 / (D (1 - p_continue)) for partly-open sessions.
+ *
+ * @return the utilisation, or -1 for a closed tester (it has no rate).
+ */
+double tester_offered_utilisation(const tester_spec *t, const dist_spec *service);
+
+/**
+ * 1 if the tester's latencies include its schedule's backlog, so that they
+ * grow with the test's length when the server cannot keep up: open and
+ * partly-open testers (arrivals do not wait for replies), and paced testers
+ * with late = catch_up timed from the intended time (wrk2). Closed testers
+ * and the other paced ones wait for each reply, and a from_now schedule
+ * restarts at each late send, so their latencies stay bounded.
+ */
+int tester_latency_includes_backlog(const tester_spec *t);
 
 /** Free what tester_run allocated; safe on a zeroed or freed result. */
 void tester_result_free(tester_result *r);

@@ -380,6 +380,168 @@ START_TEST(latency_from_intended_per_policy)
 }
 END_TEST
 
+/* Overload (issue 11, item 7), wrk2-like: paced at 1000/s, catch_up, timed
+ * from the intended slot, a constant 0.9 ms service and a 200 ms freeze at
+ * the start of every second. Offered utilisation 1000/s x 0.9 ms = 0.9, but
+ * the freezes leave 800 ms of work a second: the backlog grows by 100 ms a
+ * second and the latency measures the run's length.
+ * By hand: the server is never idle after the first freeze; request n ends
+ * when (n + 1) x 0.9 ms of work fits in the 800 ms after each freeze.
+ * Request 5000 (slot 5 s, the first at mid-run) needs 4500.9 ms: 5 s of
+ * 800 ms + 500.9 ms, ending at 5 s + 200 ms + 500.9 ms: 700.9 ms after its
+ * slot. By 10 s the server has done 8 s of work: 8888 requests end by
+ * 9.9992 s and request 8888 (slot 8.888 s), sent then, works 0.8 ms, waits
+ * out the freeze [10, 10.2) s and ends at 10.2001 s: 1.3121 s. Busy within
+ * the run: exactly 8 s (0.8 of it). Over 20 s the server does 16 s of
+ * work: 17777 requests (15999.3 ms) end by 19.9993 s, and request 17777
+ * (slot 17.777 s) works 0.7 ms, waits out [20, 20.2) s and ends at
+ * 20.2002 s: 2.4232 s. The latency doubles with the run.
+ * The same sends timed from the actual send are bounded (0.9 ms, or
+ * 200.9 ms in a freeze): not flagged. */
+START_TEST(overload_when_the_backlog_grows)
+{
+    stall_spec st = {.kind = STALL_PERIODIC, .length_ns = 200 * MS, .period_ns = S};
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 900 * US}, .stalls = &st,
+                         .n_stalls = 1, .generator = "mt19937", .seed = 1};
+    tester_spec t = spec(TESTER_PACED, MS, TESTER_LATE_CATCH_UP);
+    t.latency_from_intended = 1;
+    ck_assert(tester_latency_includes_backlog(&t));
+    ck_assert_double_eq_tol(tester_offered_utilisation(&t, &srv.service), 0.9, 1e-12);
+    tester_result r = run(&t, &srv, 10 * S, 0, 8);
+    ck_assert_uint_eq(r.sent, 8889);
+    ck_assert_int_eq(r.latency_mid_ns, 700900 * US);
+    ck_assert_int_eq(r.latency_last_ns, 1312100 * US);
+    ck_assert_int_eq(r.busy_in_run_ns, 8 * S);
+    ck_assert(r.backlog_growing);
+    ck_assert(r.overloaded);
+    ck_assert_int_eq(hist_max(r.hist), 1312100000);
+    tester_result_free(&r);
+    r = run(&t, &srv, 20 * S, 0, 8);
+    ck_assert_int_eq(r.latency_last_ns, 2423200000);
+    ck_assert(r.overloaded);
+    tester_result_free(&r);
+
+    t.latency_from_intended = 0; /* from the actual send: bounded */
+    ck_assert(!tester_latency_includes_backlog(&t));
+    r = run(&t, &srv, 10 * S, 0, 8);
+    ck_assert_int_eq(hist_max(r.hist), 200900 * US);
+    ck_assert(!r.overloaded && !r.backlog_growing);
+    tester_result_free(&r);
+
+    /* the open loop at 1000/s sees the same growing backlog */
+    tester_spec o = spec(TESTER_OPEN, MS, 0);
+    r = run(&o, &srv, 10 * S, 0, 8);
+    ck_assert(r.backlog_growing && r.overloaded);
+    tester_result_free(&r);
+
+    /* without the freezes the server keeps up (0.9 ms every 1 ms): every
+     * request finds it idle, nothing is flagged */
+    srv.n_stalls = 0;
+    r = run(&t, &srv, 10 * S, 0, 8);
+    ck_assert(!r.overloaded && !r.backlog_growing);
+    ck_assert_int_eq(r.last_clear_ns, 9999 * MS);
+    tester_result_free(&r);
+}
+END_TEST
+
+/* Overload by offered utilisation: 1.5 ms of work every 1 ms is 1.5 >= 1.
+ * Flagged for the testers whose latency holds the backlog (wrk2-like
+ * catch_up from the intended slot, open, partly-open), not for from_now from
+ * the due instant (its schedule restarts at each late send: each latency is
+ * the previous reply's lateness, 0.5 ms, plus 1.5 ms = 2 ms) nor for a
+ * closed loop (no rate: offered -1). Partly-open: 100 sessions/s x
+ * 1 / (1 - 0.8) requests x 100 us = 0.05. */
+START_TEST(overload_by_offered_utilisation)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1500 * US}, .generator = "mt19937",
+                         .seed = 1};
+    tester_spec t = spec(TESTER_PACED, MS, TESTER_LATE_CATCH_UP);
+    t.latency_from_intended = 1;
+    tester_result r = run(&t, &srv, 2 * S, 0, 8);
+    ck_assert(r.overloaded);
+    /* request n ends at 1.5 (n + 1) ms, slot n ms: the last sent before 2 s
+     * is n = 1333 (sent at 1999.5 ms): 2001 - 1333 = 668 ms */
+    ck_assert_int_eq(r.latency_last_ns, 668 * MS);
+    tester_result_free(&r);
+    t.late = TESTER_LATE_FROM_NOW;
+    ck_assert(!tester_latency_includes_backlog(&t));
+    r = run(&t, &srv, 2 * S, 0, 8);
+    ck_assert(!r.overloaded);
+    ck_assert_int_eq(hist_max(r.hist), 2 * MS);
+    tester_result_free(&r);
+    tester_spec o = spec(TESTER_OPEN, MS, 0);
+    ck_assert_double_eq_tol(tester_offered_utilisation(&o, &srv.service), 1.5, 1e-12);
+    r = run(&o, &srv, 2 * S, 0, 8);
+    ck_assert(r.overloaded);
+    tester_result_free(&r);
+    tester_spec c = spec(TESTER_CLOSED, 0, 0);
+    ck_assert_double_eq(tester_offered_utilisation(&c, &srv.service), -1);
+    r = run(&c, &srv, 2 * S, 0, 8);
+    ck_assert(!r.overloaded);
+    tester_result_free(&r);
+    tester_spec po = spec(TESTER_PARTLY_OPEN, 10 * MS, 0);
+    po.p_continue = 0.8;
+    dist_spec svc = {.kind = DIST_CONSTANT, .a_ns = 100 * US};
+    ck_assert_double_eq_tol(tester_offered_utilisation(&po, &svc), 0.05, 1e-12);
+}
+END_TEST
+
+/* The measured busy fraction is time worked within the run (issue 11,
+ * item 9: work done / run length read 1,000,000 with one 1000 s request in
+ * a 1 ms run). One closed request of 1000 s in a 1 ms run: busy the whole
+ * run, 1 ms. With a window [0.5, 2) ms: 0.5 ms. */
+START_TEST(busy_within_the_run)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1000 * S}, .generator = "mt19937",
+                         .seed = 1};
+    tester_spec c = spec(TESTER_CLOSED, 0, 0);
+    tester_result r = run(&c, &srv, 1 * MS, 0, 8);
+    ck_assert_uint_eq(r.sent, 1);
+    ck_assert_int_eq(r.busy_ns, 1000 * S);
+    ck_assert_int_eq(r.busy_in_run_ns, 1 * MS);
+    tester_result_free(&r);
+    stall_window w = {500 * US, 2 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    srv.stalls = &st;
+    srv.n_stalls = 1;
+    r = run(&c, &srv, 1 * MS, 0, 8);
+    ck_assert_int_eq(r.busy_in_run_ns, 500 * US);
+    tester_result_free(&r);
+}
+END_TEST
+
+/* in_flight_at_end = drop can hide the whole stall (issue 11, item 8): an
+ * open loop at 100/s for 100 ms on a 1 ms service, the server paused over
+ * [20, 200) ms. The requests at 0 and 10 ms take 1 ms; those at 20, 30,
+ * ..., 90 ms (8) wait for the pause's end and reply at 201, 202, ...,
+ * 208 ms, after the end: dropped. Recorded: p50 = max = 1 ms. The dropped
+ * latencies are 181, 172, 163, ..., 118 ms (201 + j - (20 + 10 j)), the
+ * largest 181 ms: all above every recorded value. */
+START_TEST(drop_keeps_what_it_hides)
+{
+    stall_window w = {20 * MS, 200 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1 * MS}, .stalls = &st,
+                         .n_stalls = 1, .generator = "mt19937", .seed = 1};
+    tester_spec o = spec(TESTER_OPEN, 10 * MS, 0);
+    tester_result r = run(&o, &srv, 100 * MS, 1, 14);
+    ck_assert_uint_eq(r.sent, 10);
+    ck_assert_uint_eq(r.in_flight_at_end, 8);
+    ck_assert_uint_eq(hist_count(r.hist), 2);
+    ck_assert_int_eq(hist_value_at_percentile(r.hist, HIST_NEAREST_RANK, 1, 2), 1 * MS);
+    ck_assert_int_eq(hist_max(r.hist), 1 * MS);
+    ck_assert_ptr_nonnull(r.dropped);
+    ck_assert_uint_eq(hist_count(r.dropped), 8);
+    ck_assert_int_eq(hist_max(r.dropped), 181 * MS);
+    ck_assert_int_eq(hist_min(r.dropped), 118 * MS);
+    tester_result_free(&r);
+    r = run(&o, &srv, 100 * MS, 0, 14); /* recorded: nothing dropped */
+    ck_assert_ptr_null(r.dropped);
+    ck_assert_int_eq(hist_max(r.hist), 181 * MS);
+    tester_result_free(&r);
+}
+END_TEST
+
 /* Two closed users on a 1 ms constant server for 10 ms: the server is never
  * idle, so replies come every 1 ms; after the first, each user waits behind
  * the other: latency 2 ms = N / X - Z = 2 / (1/ms) - 0 (the response time
@@ -763,6 +925,10 @@ Suite *test_suite(void)
     tcase_add_test(tc, users_share_the_tester_grid_for_any_interval);
     tcase_add_test(tc, late_policies_with_users);
     tcase_add_test(tc, latency_from_intended_per_policy);
+    tcase_add_test(tc, overload_when_the_backlog_grows);
+    tcase_add_test(tc, overload_by_offered_utilisation);
+    tcase_add_test(tc, busy_within_the_run);
+    tcase_add_test(tc, drop_keeps_what_it_hides);
     tcase_add_test(tc, closed_users_response_time_law);
     tcase_add_test(tc, corrected_users_use_their_own_interval);
     tcase_add_test(tc, limits_and_observer);
