@@ -189,9 +189,9 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
             char m[32], e[32], h[32];
             fprintf(f, "%swarning: %s's backlog was still growing at the end: after %s no request found "
                        "the server idle and the tester on schedule, and its latency rose from %s at "
-                       "mid-run to %s at the end (offered utilisation %.2f, with the stalls more than "
-                       "the server can do): its latencies grow with the run's length and measure the "
-                       "test, not the server\n",
+                       "mid-run to %s at the end: the server did less work than it was sent (offered "
+                       "utilisation %.2f before stalls), so its latencies grow with the run's length "
+                       "and measure the test, not the server\n",
                     first_note ? "\n" : "", sp->name,
                     units_format_duration(s->duration_ns / 2, h, sizeof h),
                     units_format_duration(t->latency_mid_ns, m, sizeof m),
