@@ -380,6 +380,68 @@ START_TEST(latency_from_intended_per_policy)
 }
 END_TEST
 
+/* The kind of issue 11's item 2 under late replies: whatever the service
+ * times and stalls, a paced tester never sends more than it planned, and
+ * under next_slot and catch_up every request is intended for one of its
+ * user's own grid slots t_i, i = u mod U (each slot once). Lognormal
+ * service around the interval (so replies are often late), a periodic
+ * freeze, 1 to 5 users, three intervals, the three policies. */
+typedef struct grid_obs {
+    units_interval d;
+    uint64_t users;
+    tester_late late;
+    uint64_t seen; /* requests checked */
+    int64_t last_intended[8];
+} grid_obs;
+
+static void check_grid(void *ctx, const tester_request *rq)
+{
+    grid_obs *g = ctx;
+    g->seen++;
+    ck_assert_int_ge(rq->sent_ns, rq->intended_ns);
+    if (g->late == TESTER_LATE_FROM_NOW)
+        return;
+    uint64_t i = units_interval_count_before(g->d, 0, rq->intended_ns);
+    ck_assert_int_eq(units_interval_at(g->d, 0, i), rq->intended_ns);
+    ck_assert_uint_eq(i % g->users, rq->user);
+    ck_assert_int_gt(rq->intended_ns, g->last_intended[rq->user]); /* each slot once */
+    g->last_intended[rq->user] = rq->intended_ns;
+}
+
+START_TEST(paced_sends_stay_within_the_plan)
+{
+    stall_spec st = {.kind = STALL_PERIODIC, .length_ns = 30 * MS, .period_ns = 700 * MS,
+                     .first_ns = 100 * MS};
+    const uint64_t nums[] = {1000000, 1000000000, 10000000};
+    const uint64_t dens[] = {3, 701, 7};
+    for (size_t a = 0; a < 3; a++)
+        for (uint64_t users = 1; users <= 5; users++)
+            for (int l = 0; l < 3; l++) {
+                units_interval d = {nums[a], dens[a]};
+                int64_t gap = (int64_t)(nums[a] / dens[a]);
+                server_config srv = {.service = {.kind = DIST_LOGNORMAL, .a_ns = gap * (int64_t)users,
+                                                 .shape = 0.8},
+                                     .stalls = &st, .n_stalls = 1, .generator = "mt19937",
+                                     .seed = 10 + users};
+                tester_spec t = spec(TESTER_PACED, 0, (tester_late)l);
+                t.interval = d;
+                t.users = users;
+                grid_obs g = {.d = d, .users = users, .late = (tester_late)l};
+                for (size_t k = 0; k < 8; k++)
+                    g.last_intended[k] = -1;
+                tester_run_config c = {.duration_ns = 2 * S, .sub_bits = 8, .server = &srv};
+                tester_result r;
+                ck_assert_int_eq(tester_run(&t, &c, check_grid, &g, &r), 0);
+                ck_assert_msg(r.sent <= r.planned, "D %llu/%llu, %llu users, %s: sent %llu > planned %llu",
+                              (unsigned long long)nums[a], (unsigned long long)dens[a],
+                              (unsigned long long)users, tester_late_name((tester_late)l),
+                              (unsigned long long)r.sent, (unsigned long long)r.planned);
+                ck_assert_uint_eq(g.seen, r.sent);
+                tester_result_free(&r);
+            }
+}
+END_TEST
+
 /* Overload (issue 11, item 7), wrk2-like: paced at 1000/s, catch_up, timed
  * from the intended slot, a constant 0.9 ms service and a 200 ms freeze at
  * the start of every second. Offered utilisation 1000/s x 0.9 ms = 0.9, but
@@ -925,6 +987,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, users_share_the_tester_grid_for_any_interval);
     tcase_add_test(tc, late_policies_with_users);
     tcase_add_test(tc, latency_from_intended_per_policy);
+    tcase_add_test(tc, paced_sends_stay_within_the_plan);
     tcase_add_test(tc, overload_when_the_backlog_grows);
     tcase_add_test(tc, overload_by_offered_utilisation);
     tcase_add_test(tc, busy_within_the_run);
