@@ -201,15 +201,18 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
         if (drop_hides_largest(t)) {
             hist *all = with_dropped(t);
             char x[32], y[32], z[32], n[32];
-            fprintf(f, "%swarning: %s dropped %s replies still in flight at the end (in_flight_at_end = "
+            fprintf(f, "%swarning: %s dropped %s %s still in flight at the end (in_flight_at_end = "
                        "drop), and they were its largest latencies: up to %s, against a recorded max "
                        "of %s",
                     first_note ? "\n" : "", sp->name, units_format_count(t->in_flight_at_end, n, sizeof n),
+                    t->in_flight_at_end == 1 ? "reply" : "replies",
                     units_format_duration(hist_max(t->dropped), x, sizeof x),
                     hist_count(t->hist) ? units_format_duration(hist_max(t->hist), y, sizeof y) : "-");
             if (all)
-                fprintf(f, "; with them p99 would be %s", units_format_duration(percentile_of(all, s->rank_rule, "99"), z, sizeof z));
-            fputs(". The drop hides the stall.\n", f);
+                fprintf(f, "; with them p99 would be %s",
+                        units_format_duration(percentile_of(all, s->rank_rule, "99"), z, sizeof z));
+            fputs(": the recorded percentiles leave out the slowest requests (a stall whose replies "
+                  "land after the end vanishes)\n", f);
             hist_free(all);
             first_note = 0;
         }
@@ -295,9 +298,9 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
         if (x->dropped && hist_count(x->dropped) > 0) {
             hist *all = with_dropped(x);
             fprintf(f, "      \"dropped_max_ns\": %lld,\n", (long long)hist_max(x->dropped));
-            if (!all)
+            if (!all) {
                 oom = 1;
-            else {
+            } else {
                 fputs("      \"percentiles_with_dropped_ns\": {", f);
                 for (size_t k = 0; k < report_n_percentiles; k++)
                     fprintf(f, "%s\"%s\": %lld", k ? ", " : "", report_percentiles[k],

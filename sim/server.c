@@ -32,6 +32,7 @@ struct server {
     int64_t free_at;  /* reply time of the last request submitted */
     int64_t busy_ns;  /* work done (service and request stalls), ns */
     int64_t run_end;  /* the run's end, for busy_in_run (INT64_MAX: none) */
+    int past_end;     /* a reply came after run_end: busy_in_run is set */
     int64_t busy_in_run; /* time the worker worked within [0, run_end), ns */
     /* No window meets [quiet_from, quiet_until): work laid there needs no
      * walk over the stalls (the common case, and the fast path). */
@@ -270,15 +271,18 @@ static int64_t stopped_between(server *s, int64_t a, int64_t b)
     return stopped;
 }
 
-/* Count the work of a request that starts at start and ends at reply
- * toward the time worked within the run: all of it when it ends by the
- * run's end; for the one request in service at the end, the part before it
- * (the time from its start to the end, less the windows). */
-static void count_busy_in_run(server *s, int64_t start, int64_t reply, int64_t work)
+/* The first request to end after the run's end (FIFO: every later one does
+ * too) is the one in service at the end, or one that starts after it: the
+ * time worked within the run is the work of the requests before it, plus
+ * its work before the end (the time from its start to the end, less the
+ * windows). Called for every reply after the end; only the first counts. */
+static void note_past_end(server *s, int64_t start, int64_t work)
 {
-    if (reply <= s->run_end)
-        s->busy_in_run += work;
-    else if (start < s->run_end)
+    if (s->past_end)
+        return;
+    s->past_end = 1;
+    s->busy_in_run = s->busy_ns - work;
+    if (start < s->run_end)
         s->busy_in_run += (s->run_end - start) - stopped_between(s, start, s->run_end);
 }
 
@@ -292,11 +296,13 @@ int64_t server_submit(server *s, int64_t arrival_ns)
     int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at;
     if (start >= s->quiet_from && work <= s->quiet_until - start) {
         s->free_at = start + work; /* no stall in the way */
-        count_busy_in_run(s, start, s->free_at, work);
+        if (s->free_at > s->run_end)
+            note_past_end(s, start, work);
         return s->free_at;
     }
     s->free_at = server_work_until(s, start, work);
-    count_busy_in_run(s, start, s->free_at, work);
+    if (s->free_at > s->run_end)
+        note_past_end(s, start, work);
     /* learn the quiet stretch after this reply: up to the next window */
     stall_window w;
     s->quiet_from = s->free_at;
@@ -340,7 +346,7 @@ void server_set_run_end(server *s, int64_t end_ns)
 
 int64_t server_busy_in_run_ns(const server *s)
 {
-    return s->busy_in_run;
+    return s->past_end ? s->busy_in_run : s->busy_ns;
 }
 
 int server_failed(const server *s)

@@ -8,18 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One user's position in its schedule. A paced user's intended send times
- * are anchor + floor((base + j U) D), j = 0, 1, ..., with D the tester's
- * interval and U its users (user_slot): user u starts with anchor 0 and
- * base u, so it owns exactly the tester's grid instants t_u, t_{u+U}, ...
+/* One user's position in its schedule. A paced user's current slot is
+ * anchor + floor(idx D), D the tester's interval (slot_at); its next slots
+ * are idx + U, idx + 2U, ... (U users). User u starts with anchor 0 and
+ * idx u, so it owns exactly the tester's grid instants t_u, t_{u+U}, ...
  * (t_i = floor(i D), dealt round-robin); a from_now restart at r makes the
- * anchor r and the base 0 (r + floor(j U D)). */
+ * anchor r and idx 0 (r + floor(j U D)). */
 typedef struct user {
     int64_t next_ns;     /* when it sends next */
     int64_t intended_ns; /* when it meant to send that request */
     int64_t anchor_ns;
-    uint64_t base;
-    uint64_t j;
+    uint64_t idx;        /* index of its current slot on the anchor's grid */
     uint64_t id;
 } user;
 
@@ -144,19 +143,22 @@ void tester_result_free(tester_result *r)
     r->dropped = NULL;
 }
 
-/* Slot j of a paced user's schedule: anchor + floor((base + j U) D), exact
+/* Slot index i of the grid anchored at anchor: anchor + floor(i D), exact
  * (units_interval_at); INT64_MAX past the clock's range. */
-static int64_t user_slot(const user *u, units_interval d, uint64_t n_users, uint64_t j)
+static int64_t slot_at(units_interval d, int64_t anchor_ns, uint64_t i)
 {
-    uint64_t i;
-    if (__builtin_mul_overflow(j, n_users, &i) || __builtin_add_overflow(i, u->base, &i))
-        return INT64_MAX;
-    return units_interval_at(d, u->anchor_ns, i);
+    return units_interval_at(d, anchor_ns, i);
+}
+
+/* i + U, saturated (a saturated index lies past any end). */
+static uint64_t next_index(uint64_t i, uint64_t n_users)
+{
+    return i > UINT64_MAX - n_users ? UINT64_MAX : i + n_users;
 }
 
 /* The next send of a paced user whose last request got its reply at
  * reply_ns (MODEL.md, "paced"; each policy applies to the user's own
- * schedule, docs/model.md):
+ * slots, docs/model.md):
  *  - on time (reply at or before the user's next slot): that slot;
  *  - from_now: at once; the user's schedule restarts at the reply, and the
  *    request's intended time is the slot it was due at;
@@ -165,10 +167,10 @@ static int64_t user_slot(const user *u, units_interval d, uint64_t n_users, uint
  *    the schedule is kept. */
 static void paced_next(user *u, units_interval d, uint64_t n_users, tester_late late, int64_t reply_ns)
 {
-    uint64_t j1 = u->j + 1;
-    int64_t t1 = user_slot(u, d, n_users, j1);
+    uint64_t i1 = next_index(u->idx, n_users);
+    int64_t t1 = slot_at(d, u->anchor_ns, i1);
     if (reply_ns <= t1) { /* on time: the next slot */
-        u->j = j1;
+        u->idx = i1;
         u->next_ns = u->intended_ns = t1;
         return;
     }
@@ -178,21 +180,24 @@ static void paced_next(user *u, units_interval d, uint64_t n_users, tester_late 
         u->intended_ns = t1;
         u->next_ns = reply_ns;
         u->anchor_ns = reply_ns;
-        u->base = 0;
-        u->j = 0;
+        u->idx = 0;
         break;
     case TESTER_LATE_NEXT_SLOT: {
-        /* the first tester index i with anchor + floor(i D) >= reply, then
-         * the user's first index base + j U at or after it */
+        /* the first grid index at or after the reply, rounded up to the
+         * user's own indices idx + k U */
         uint64_t i = units_interval_count_before(d, u->anchor_ns, reply_ns);
-        uint64_t j = i > u->base ? (i - u->base - 1) / n_users + 1 : 0;
-        u->j = j > j1 ? j : j1;
-        u->next_ns = u->intended_ns = user_slot(u, d, n_users, u->j);
+        if (i > i1) {
+            uint64_t k = (i - u->idx - 1) / n_users + 1; /* ceil((i - idx) / U) */
+            u->idx = k > (UINT64_MAX - u->idx) / n_users ? UINT64_MAX : u->idx + k * n_users;
+        } else {
+            u->idx = i1;
+        }
+        u->next_ns = u->intended_ns = slot_at(d, u->anchor_ns, u->idx);
         break;
     }
     case TESTER_LATE_CATCH_UP:
         /* send now for the slot missed; the grid is kept */
-        u->j = j1;
+        u->idx = i1;
         u->intended_ns = t1;
         u->next_ns = reply_ns;
         break;
@@ -287,7 +292,7 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         goto done;
 
     /* User u of a paced tester owns the tester's grid instants
-     * t_{u + j U} = floor((u + j U) D) (user_slot), so together the users
+     * t_{u + j U} = floor((u + j U) D) (slot_at), so together the users
      * send on exactly the grid that `planned` counts. */
     int64_t expected_ns = 0;
     const int timed = paced || spec->kind == TESTER_OPEN || partly_open;
@@ -303,9 +308,9 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
     }
     for (size_t i = 0; i < n_users; i++) {
         users[i].id = i;
-        users[i].base = i;
+        users[i].idx = i;
         if (paced)
-            users[i].next_ns = user_slot(&users[i], spec->interval, n_users, 0);
+            users[i].next_ns = slot_at(spec->interval, 0, i);
         users[i].intended_ns = users[i].next_ns;
     }
     const double mean_gap_ns = timed ? (double)spec->interval.num_ns / (double)spec->interval.den : 0;
@@ -397,14 +402,11 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
                 hist_record(out->hist, rq.latency_ns);
                 out->over_threshold += rq.latency_ns > cfg->threshold_ns;
             }
-        } else { /* dropped: kept aside, so the report can say what it hides */
+        } else { /* dropped: its latency kept aside, so the report can say
+                  * what the drop hides (the measured value; no backfill) */
             if (!dropped && (rc = hist_new(&dropped, cfg->sub_bits)) != 0)
                 goto done;
-            if (spec->kind == TESTER_CORRECTED)
-                hist_record_corrected(dropped, rq.latency_ns, expected_ns, spec->correction,
-                                      cfg->threshold_ns, NULL);
-            else
-                hist_record(dropped, rq.latency_ns);
+            hist_record(dropped, rq.latency_ns);
         }
         if (observer)
             observer(ctx, &rq);

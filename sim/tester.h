@@ -142,8 +142,9 @@ typedef struct tester_result {
     int64_t latency_last_ns;   /**< latency of the last request sent */
     int64_t last_clear_ns;     /**< intended time of the last request that
                                     found no backlog (-1: none) */
-    hist *dropped;             /**< in_flight_at_end = drop: the latencies
-                                    of the dropped replies (owned; NULL when
+    hist *dropped;             /**< in_flight_at_end = drop: the measured
+                                    latencies of the dropped replies (no
+                                    correction's backfill; owned; NULL when
                                     none was dropped), so the report can say
                                     what the drop hides */
     hist *hist;                /**< every recorded value (owned) */
