@@ -1232,8 +1232,11 @@ static int do_tester(ctx *c, const char *name)
                 return -1;
             t->latency_from_intended = v;
             /* MODEL.md: under next_slot every request goes out at its slot,
-             * so "intended" is the actual send and the setting means nothing */
-            if (v && t->late == TESTER_LATE_NEXT_SLOT) {
+             * so "intended" is the actual send and the setting means nothing
+             * (unless fewer connections than users hold sends back: then it
+             * adds the time blocked, Hyperfoil's compensated figure) */
+            int blocks = t->connections && t->connections < t->users;
+            if (v && t->late == TESTER_LATE_NEXT_SLOT && !blocks) {
                 bad_value(c, get(c, "latency_from"),
                           "with late = next_slot every request is sent at its intended slot, so "
                           "intended and actual are the same instant and the setting changes nothing; "
