@@ -1463,8 +1463,8 @@ static int check_stalls_leave_gaps(ctx *c)
     return 0;
 }
 
-/* [truth] interval = 100us (the mean gap of Poisson probes), load = TESTER | none (default: the first open
- * tester, else none). */
+/* [truth] interval = 100us (the mean gap of Poisson probes), load = TESTER
+ * | none (default: the first open tester, else none). */
 static int do_truth(ctx *c)
 {
     scenario *s = c->s;
