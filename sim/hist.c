@@ -192,16 +192,73 @@ double hist_mean(const hist *h)
     return (double)q + (double)r / (double)h->total;
 }
 
+/* 256-bit unsigned integers as four 64-bit limbs, least significant first:
+ * just what the exact variance needs. */
+typedef struct u256 {
+    uint64_t w[4];
+} u256;
+
+/* a (a 192-bit value hi:lo) times n */
+static u256 mul_192_by_64(u128 lo, uint64_t hi, uint64_t n)
+{
+    uint64_t in[3] = {(uint64_t)lo, (uint64_t)(lo >> 64), hi};
+    u256 out = {{0, 0, 0, 0}};
+    uint64_t carry = 0;
+    for (int i = 0; i < 3; i++) {
+        u128 p = (u128)in[i] * n + carry;
+        out.w[i] = (uint64_t)p;
+        carry = (uint64_t)(p >> 64);
+    }
+    out.w[3] = carry;
+    return out;
+}
+
+/* a * a for a 128-bit a (schoolbook on 64-bit halves) */
+static u256 square_128(u128 a)
+{
+    uint64_t x[2] = {(uint64_t)a, (uint64_t)(a >> 64)};
+    u256 out = {{0, 0, 0, 0}};
+    for (int i = 0; i < 2; i++) {
+        uint64_t carry = 0;
+        for (int j = 0; j < 2; j++) {
+            u128 p = (u128)x[i] * x[j] + out.w[i + j] + carry;
+            out.w[i + j] = (uint64_t)p;
+            carry = (uint64_t)(p >> 64);
+        }
+        out.w[i + 2] = carry;
+    }
+    return out;
+}
+
+/* a - b, for a >= b */
+static u256 sub_256(u256 a, u256 b)
+{
+    u256 out;
+    uint64_t borrow = 0;
+    for (int i = 0; i < 4; i++) {
+        uint64_t d = a.w[i] - b.w[i];
+        uint64_t b1 = a.w[i] < b.w[i];
+        out.w[i] = d - borrow;
+        borrow = b1 | (d < borrow);
+    }
+    return out;
+}
+
+/* The population standard deviation (HdrHistogram's getStdDeviation
+ * divides by n too): var = sum (x - mean)^2 / n = (n S2 - S1^2) / n^2 with
+ * S1 = sum x, S2 = sum x^2. The numerator n S2 - S1^2 is computed exactly in
+ * 256-bit integers (n < 2^64, S2 < 2^192, S1 < 2^127), so identical values
+ * give exactly 0; only its square root is rounded: sd = sqrt(n S2 - S1^2) / n,
+ * with a relative error of about 2^-63 before the final rounding to double. */
 double hist_stddev(const hist *h)
 {
     if (!h->total)
         return 0.0;
-    /* variance = E[x^2] - E[x]^2, with E[x^2] from the exact 192-bit sum */
-    long double n = (long double)h->total;
-    long double sumsq = (long double)h->sumsq_hi * 0x1p128L + (long double)h->sumsq_lo;
-    long double mean = (long double)h->sum / n;
-    long double var = sumsq / n - mean * mean;
-    return var > 0 ? (double)sqrtl(var) : 0.0;
+    u256 num = sub_256(mul_192_by_64(h->sumsq_lo, h->sumsq_hi, h->total), square_128(h->sum));
+    long double v = 0;
+    for (int i = 3; i >= 0; i--)
+        v = v * 0x1p64L + (long double)num.w[i];
+    return (double)(sqrtl(v) / (long double)h->total);
 }
 
 uint64_t hist_rank(hist_rank_rule rule, uint64_t num, uint64_t den, uint64_t n)
@@ -244,6 +301,11 @@ int64_t hist_cursor_value_at_rank(const hist *h, hist_cursor *c, uint64_t rank, 
     }
     if (rank > h->total)
         rank = h->total;
+    if (rank == 1) { /* p0: the exact minimum, as the top is capped by the max */
+        if (cum_out)
+            *cum_out = c->cum;
+        return h->min;
+    }
     while (c->cum < rank)
         c->cum += h->counts[++c->index];
     if (cum_out)

@@ -113,7 +113,9 @@ int64_t hist_min(const hist *h);
 int64_t hist_max(const hist *h);
 /** Exact mean of the recorded values in ns (as a double); 0 when empty. */
 double hist_mean(const hist *h);
-/** Population standard deviation from the exact sums, ns; 0 when empty. */
+/** Population standard deviation (divided by n, as HdrHistogram's
+ *  getStdDeviation) in ns, from the exact integer sums: identical values
+ *  give exactly 0; 0 when empty. */
 double hist_stddev(const hist *h);
 /** S of this histogram. */
 unsigned hist_sub_bits(const hist *h);
@@ -130,7 +132,8 @@ uint64_t hist_rank(hist_rank_rule rule, uint64_t num, uint64_t den, uint64_t n);
 /**
  * The value at rank r: the upper edge of the bucket in which the cumulative
  * count first reaches r, capped by the largest value recorded (the book's
- * section 5.3). Rank 0 or an empty histogram gives 0.
+ * section 5.3); rank 1 (p0) is the exact smallest value recorded, so both
+ * ends are exact (MODEL.md). Rank 0 or an empty histogram gives 0.
  *
  * @param cum  if not NULL, receives the cumulative count up to and including
  *             that bucket
@@ -185,7 +188,8 @@ typedef struct hist_iter {
     /* the row */
     uint64_t p_num, p_den; /**< the row's percentile level as a fraction of 1 */
     double percentile;     /**< the row's level in [0, 1] */
-    int64_t value_ns;      /**< value at that level (upper bucket edge, capped by max) */
+    int64_t value_ns;      /**< value at that level (upper bucket edge, capped by
+                                max; the exact min at rank 1) */
     uint64_t total_count;  /**< cumulative count at the row's bucket */
     int is_final;          /**< the closing 100% row */
 } hist_iter;

@@ -44,19 +44,31 @@ static const char *late_label(const tester_spec *t, char *buf, size_t len)
     return buf;
 }
 
-/* The offered utilisation of an open or partly-open tester: its request
- * rate x the mean service (a partly-open session makes 1 / (1 - p)
- * requests). */
-static double offered_utilisation(const scenario *s, const tester_spec *t)
+/* The recorded latencies with the dropped ones added back (NULL when
+ * nothing was dropped or memory ran out): what the drop hides. */
+static hist *with_dropped(const tester_result *t)
 {
-    double gap = (double)t->interval.num_ns / (double)t->interval.den;
-    double per_arrival = t->kind == TESTER_PARTLY_OPEN ? 1 / (1 - t->p_continue) : 1;
-    return gap > 0 ? dist_mean_ns(&s->service) * per_arrival / gap : 0;
+    hist *h;
+    if (!t->dropped || hist_new(&h, hist_sub_bits(t->hist)))
+        return NULL;
+    hist_merge(h, t->hist);
+    hist_merge(h, t->dropped);
+    return h;
 }
 
-static int offers_load(const tester_spec *t)
+/* 1 when in_flight_at_end = drop threw away the largest latency of the run
+ * (the dropped replies would have been the largest values). */
+static int drop_hides_largest(const tester_result *t)
 {
-    return t->kind == TESTER_OPEN || t->kind == TESTER_PARTLY_OPEN;
+    return t->dropped && hist_count(t->dropped) > 0 &&
+           (hist_count(t->hist) == 0 || hist_max(t->dropped) > hist_max(t->hist));
+}
+
+/* The measured busy fraction: time the worker worked within the run / its
+ * length, in [0, 1]. */
+static double busy_fraction(const scenario *s, const tester_result *t)
+{
+    return (double)t->busy_in_run_ns / (double)s->duration_ns;
 }
 
 /* got / want - 1, or 0 when the histogram cannot tell them apart */
@@ -129,9 +141,9 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
     for (size_t i = 0; i < r->n; i++)
         latency_row(f, s, w, s->testers[i].name, r->testers[i].hist, "");
     if (r->has_truth) {
-        snprintf(c, sizeof c, "  (a user arriving every %s, %s)",
+        snprintf(c, sizeof c, "  (users arriving at random, every %s on average; load: %s)",
                  units_format_duration_exact(s->truth_interval_ns, a, sizeof a),
-                 s->truth_load >= 0 ? s->testers[s->truth_load].name : "no other load");
+                 s->truth_load >= 0 ? s->testers[s->truth_load].name : "none");
         latency_row(f, s, w, "truth", r->truth, c);
         if (hist_count(r->truth) > 0) {
             fprintf(f, "\n%-*s ", (int)w, "vs truth");
@@ -166,11 +178,42 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
                     units_format_duration(t->blocked_ns / (int64_t)t->blocked, c, sizeof c));
             first_note = 0;
         }
-        if (offers_load(sp) && offered_utilisation(s, sp) >= 1) {
-            fprintf(f, "%swarning: %s offers a utilisation of %.2f (rate x mean service): the server "
-                       "cannot keep up, so its latencies grow with the run's length and measure the "
-                       "test, not the server\n",
-                    first_note ? "\n" : "", sp->name, offered_utilisation(s, sp));
+        double offered = tester_offered_utilisation(sp, &s->service);
+        if (t->overloaded && offered >= 1) {
+            fprintf(f, "%swarning: %s offers a utilisation of %.2f (rate x mean service / workers): the "
+                       "server cannot keep up, so its latencies grow with the run's length and measure "
+                       "the test, not the server\n",
+                    first_note ? "\n" : "", sp->name, offered);
+            first_note = 0;
+        } else if (t->overloaded) {
+            char m[32], e[32], h[32];
+            fprintf(f, "%swarning: %s's backlog was still growing at the end: after %s no request found "
+                       "the server idle and the tester on schedule, and its latency rose from %s at "
+                       "mid-run to %s at the end: the server did less work than it was sent (offered "
+                       "utilisation %.2f before stalls), so its latencies grow with the run's length "
+                       "and measure the test, not the server\n",
+                    first_note ? "\n" : "", sp->name,
+                    units_format_duration(s->duration_ns / 2, h, sizeof h),
+                    units_format_duration(t->latency_mid_ns, m, sizeof m),
+                    units_format_duration(t->latency_last_ns, e, sizeof e), offered);
+            first_note = 0;
+        }
+        if (drop_hides_largest(t)) {
+            hist *all = with_dropped(t);
+            char x[32], y[32], z[32], n[32];
+            fprintf(f, "%swarning: %s dropped %s %s still in flight at the end (in_flight_at_end = "
+                       "drop), and they were its largest latencies: up to %s, against a recorded max "
+                       "of %s",
+                    first_note ? "\n" : "", sp->name, units_format_count(t->in_flight_at_end, n, sizeof n),
+                    t->in_flight_at_end == 1 ? "reply" : "replies",
+                    units_format_duration(hist_max(t->dropped), x, sizeof x),
+                    hist_count(t->hist) ? units_format_duration(hist_max(t->hist), y, sizeof y) : "-");
+            if (all)
+                fprintf(f, "; with them p99 would be %s",
+                        units_format_duration(percentile_of(all, s->rank_rule, "99"), z, sizeof z));
+            fputs(": the recorded percentiles leave out the slowest requests (a stall whose replies "
+                  "land after the end vanishes)\n", f);
+            hist_free(all);
             first_note = 0;
         }
     }
@@ -199,6 +242,7 @@ void report_json_string(FILE *f, const char *s)
 int report_json(FILE *f, const scenario *s, const run_result *r)
 {
     char c[512];
+    int oom = 0;
     fputs("{\n  \"scenario\": ", f);
     report_json_string(f, s->name);
     fputs(",\n  \"title\": ", f);
@@ -229,20 +273,42 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
                 (unsigned long long)hist_count(h), (unsigned long long)x->in_flight_at_end);
         if (hist_count(h) == 0) /* no samples: no statistics, rather than zeros */
             fputs("      \"min_ns\": null,\n      \"max_ns\": null,\n      \"mean_ns\": null,\n"
-                  "      \"stddev_ns\": null,\n", f);
+                  "      \"population_stddev_ns\": null,\n", f);
         else
             fprintf(f,
                     "      \"min_ns\": %lld,\n      \"max_ns\": %lld,\n      \"mean_ns\": %.3f,\n"
-                    "      \"stddev_ns\": %.3f,\n",
+                    "      \"population_stddev_ns\": %.3f,\n",
                     (long long)hist_min(h), (long long)hist_max(h), hist_mean(h), hist_stddev(h));
         fprintf(f, "      \"threshold_ns\": %lld,\n      \"over_threshold\": %llu,\n",
                 (long long)s->threshold_ns, (unsigned long long)x->over_threshold);
-        fprintf(f, "      \"blocked\": %llu,\n      \"blocked_ns\": %lld,\n      \"utilisation\": %.4f,\n",
-                (unsigned long long)x->blocked, (long long)x->blocked_ns,
-                (double)x->busy_ns / (double)s->duration_ns);
-        if (offers_load(t))
-            fprintf(f, "      \"offered_utilisation\": %.4f,\n      \"overloaded\": %s,\n",
-                    offered_utilisation(s, t), offered_utilisation(s, t) >= 1 ? "true" : "false");
+        fprintf(f, "      \"blocked\": %llu,\n      \"blocked_ns\": %lld,\n",
+                (unsigned long long)x->blocked, (long long)x->blocked_ns);
+        double offered = tester_offered_utilisation(t, &s->service);
+        if (offered < 0)
+            fputs("      \"offered_utilisation\": null,\n", f);
+        else
+            fprintf(f, "      \"offered_utilisation\": %.4f,\n", offered);
+        fprintf(f, "      \"busy_fraction\": %.4f,\n      \"overloaded\": %s,\n"
+                   "      \"backlog_growing_at_end\": %s,\n",
+                busy_fraction(s, x), x->overloaded ? "true" : "false",
+                x->backlog_growing ? "true" : "false");
+        fprintf(f, "      \"dropped\": %llu,\n      \"drop_hides_largest\": %s,\n",
+                (unsigned long long)(s->drop_in_flight ? x->in_flight_at_end : 0),
+                drop_hides_largest(x) ? "true" : "false");
+        if (x->dropped && hist_count(x->dropped) > 0) {
+            hist *all = with_dropped(x);
+            fprintf(f, "      \"dropped_max_ns\": %lld,\n", (long long)hist_max(x->dropped));
+            if (!all) {
+                oom = 1;
+            } else {
+                fputs("      \"percentiles_with_dropped_ns\": {", f);
+                for (size_t k = 0; k < report_n_percentiles; k++)
+                    fprintf(f, "%s\"%s\": %lld", k ? ", " : "", report_percentiles[k],
+                            (long long)percentile_of(all, s->rank_rule, report_percentiles[k]));
+                fputs("},\n", f);
+                hist_free(all);
+            }
+        }
         if (r->has_truth && hist_count(h) > 0 && hist_count(r->truth) > 0) {
             fputs("      \"error_vs_truth\": {", f);
             for (size_t k = 0; k < 3; k++) {
@@ -269,7 +335,8 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
     fputs("\n  ]", f);
     if (r->has_truth) {
         const hist *h = r->truth;
-        fprintf(f, ",\n  \"truth\": {\n    \"interval_ns\": %lld,\n    \"load\": ",
+        fprintf(f, ",\n  \"truth\": {\n    \"probe_instants\": \"poisson\",\n"
+                   "    \"mean_interval_ns\": %lld,\n    \"load\": ",
                 (long long)s->truth_interval_ns);
         report_json_string(f, s->truth_load >= 0 ? s->testers[s->truth_load].name : "none");
         fprintf(f, ",\n    \"probes\": %llu,\n", (unsigned long long)hist_count(h));
@@ -287,7 +354,7 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
     }
     fputs("\n}\n", f);
     fflush(f);
-    return ferror(f) ? -EIO : 0;
+    return oom ? -ENOMEM : ferror(f) ? -EIO : 0;
 }
 
 int report_hgrm(FILE *f, const hist *h, hist_rank_rule rule)
@@ -309,6 +376,8 @@ int report_hgrm(FILE *f, const hist *h, hist_rank_rule rule)
             (unsigned long long)hist_count(h));
     fprintf(f, "#[Buckets = %12u, SubBuckets     = %12u]\n", 64 - hist_sub_bits(h),
             1u << hist_sub_bits(h));
+    fputs("#[StdDeviation is the population one (divided by n, as HdrHistogram's); 0% is the exact "
+          "min]\n", f);
     fflush(f);
     return ferror(f) ? -EIO : 0;
 }

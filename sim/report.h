@@ -19,7 +19,10 @@ extern const size_t report_n_percentiles;
  * The text summary (stdout): a header naming the scenario, seed, service,
  * stalls, rank rule and end-of-run rule; a table of counts per tester
  * (planned, sent, in flight at the end, recorded, over the threshold); a
- * table of latencies (mean, p50, p90, p99, p99.9, p99.99, max) with units.
+ * table of latencies (mean, p50, p90, p99, p99.9, p99.99, max) with units;
+ * the truth and each tester's error against it; then notes: blocked sends,
+ * overloaded testers (offered utilisation >= 1, or a backlog still growing
+ * at the end) and replies dropped at the end that were the largest values.
  *
  * @return 0, or -EIO if writing failed.
  */
@@ -29,10 +32,15 @@ int report_text(FILE *f, const scenario *s, const run_result *r);
  * summary.json: scenario, title, seed, rank_rule, duration_ns,
  * in_flight_at_end, sub_bucket_bits, service, stalls, and a testers array
  * (name, kind, planned, sent, recorded, in_flight_at_end, min_ns, max_ns,
- * mean_ns, stddev_ns, threshold_ns, over_threshold, percentiles_ns keyed
- * "50", "90", "95", "99", "99.9", "99.99").
+ * mean_ns, population_stddev_ns, threshold_ns, over_threshold, blocked,
+ * blocked_ns, offered_utilisation (rate x mean service / workers; null for
+ * closed testers), busy_fraction (time worked within the run / its length),
+ * overloaded, backlog_growing_at_end, dropped, drop_hides_largest, and when
+ * replies were dropped dropped_max_ns and percentiles_with_dropped_ns;
+ * percentiles_ns keyed "50", "90", "95", "99", "99.9", "99.99"), and the
+ * truth (probe_instants, mean_interval_ns, load, probes, statistics).
  *
- * @return 0 or -EIO.
+ * @return 0, -ENOMEM or -EIO.
  */
 int report_json(FILE *f, const scenario *s, const run_result *r);
 
@@ -41,7 +49,8 @@ int report_json(FILE *f, const scenario *s, const run_result *r);
  * HdrHistogram_c's hdr_percentiles_print writes it): a header line, a blank
  * line, rows "Value Percentile TotalCount 1/(1-Percentile)" with 5 ticks per
  * half distance, a final 100% row without the last column, and the
- * Mean/StdDeviation, Max/Total count, Buckets/SubBuckets footer. Values are
+ * Mean/StdDeviation, Max/Total count, Buckets/SubBuckets footer, and a line
+ * naming the StdDeviation the population one. Values are
  * in microseconds with 3 decimals (exact nanoseconds). Row values follow
  * `rule`; under nearest_rank they are HdrHistogram's.
  *

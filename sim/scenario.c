@@ -1231,8 +1231,28 @@ static int do_tester(ctx *c, const char *name)
             if (get_choice(c, "latency_from", froms, &v) < 0)
                 return -1;
             t->latency_from_intended = v;
+            /* MODEL.md: under next_slot every request goes out at its slot,
+             * so "intended" is the actual send and the setting means nothing
+             * (unless fewer connections than users hold sends back: then it
+             * adds the time blocked, Hyperfoil's compensated figure) */
+            int blocks = t->connections && t->connections < t->users;
+            if (v && t->late == TESTER_LATE_NEXT_SLOT && !blocks) {
+                bad_value(c, get(c, "latency_from"),
+                          "with late = next_slot every request is sent at its intended slot, so "
+                          "intended and actual are the same instant and the setting changes nothing; "
+                          "use late = catch_up (wrk2) or from_now, or remove latency_from");
+                return -1;
+            }
             return check_unused(c, "a paced tester takes kind, rate or interval, users, connections, "
                                    "late, latency_from");
+        }
+        /* MODEL.md: corrected over catch_up counts a gap twice */
+        if (t->late == TESTER_LATE_CATCH_UP) {
+            bad_value(c, get(c, "late"),
+                      "a corrected tester that catches up counts each stall twice: it sends the "
+                      "overdue requests late and also adds corrected samples for the same slots; use "
+                      "late = next_slot or from_now, or a paced tester with latency_from = intended");
+            return -1;
         }
         v = 0;
         if (get_choice(c, "correction", corrections, &v) < 0)
@@ -1369,8 +1389,82 @@ static int do_expect(ctx *c, const char *name)
     return 0;
 }
 
-/* [truth] interval = 100us, load = TESTER | none (default: the first open
- * tester, else none). */
+/* Stalls that together leave the server no gap, found before the run
+ * (issue 11): periodic stalls whose windows close each other's gaps for
+ * good (stall_periodic_union_endless), and random stalls whose merged
+ * Poisson stream of windows breaks the rule each one keeps alone (mean
+ * length at most half the mean gap; merged, the sum of mean length / every
+ * at most 1/2). Reported at the section of the stall that closes the gap,
+ * naming the others. */
+static int check_stalls_leave_gaps(ctx *c)
+{
+    scenario *s = c->s;
+    char others[256], sec[64], a[32];
+    size_t last;
+    int64_t from;
+    if (stall_periodic_union_endless(s->stalls, s->n_stalls, &last, &from)) {
+        size_t n = 0;
+        others[0] = '\0';
+        for (size_t i = 0; i < last; i++)
+            if (s->stalls[i].kind == STALL_PERIODIC && n < sizeof others)
+                n += (size_t)snprintf(others + n, sizeof others - n, "%s[stall %s]", n ? ", " : "",
+                                      s->stalls[i].name);
+        snprintf(sec, sizeof sec, "stall %s", s->stalls[last].name);
+        c->sec = find_section(c->p, sec);
+        section_fail(c, "together with %s this stall stops the server for good: from %s on their "
+                        "windows leave no gap, so no request would ever finish; shorten or space them",
+                     others, units_format_duration_exact(from, a, sizeof a));
+        return -1;
+    }
+    uint64_t used;
+    if (stall_windows_cover(s->stalls, s->n_stalls, 0, s->duration_ns, &used)) {
+        size_t n = 0, first = 64;
+        others[0] = '\0';
+        for (size_t i = 0; i < s->n_stalls && i < 64; i++) {
+            if (!(used >> i & 1))
+                continue;
+            if (first == 64)
+                first = i;
+            else if (n < sizeof others)
+                n += (size_t)snprintf(others + n, sizeof others - n, "%s[stall %s]",
+                                      n ? ", " : " (with ", s->stalls[i].name);
+        }
+        if (n && n < sizeof others - 1)
+            strcat(others, ")");
+        snprintf(sec, sizeof sec, "stall %s", s->stalls[first].name);
+        c->sec = find_section(c->p, sec);
+        section_fail(c, "this stall%s stops the server for the whole run: %s windows cover 0 to the "
+                        "duration %s with no gap, so no request could be served before the end; "
+                        "shorten %s or lengthen the run",
+                     others, n ? "their" : "its", units_format_duration_exact(s->duration_ns, a, sizeof a),
+                     n ? "them" : "it");
+        return -1;
+    }
+    double load = 0;
+    size_t n = 0;
+    others[0] = '\0';
+    for (size_t i = 0; i < s->n_stalls; i++) {
+        const stall_spec *st = &s->stalls[i];
+        if (st->kind != STALL_RANDOM)
+            continue;
+        load += dist_mean_ns(&st->length_dist) / (double)st->mean_gap_ns;
+        if (load > 0.5 && n > 0) { /* alone, each was checked by do_stall */
+            snprintf(sec, sizeof sec, "stall %s", st->name);
+            c->sec = find_section(c->p, sec);
+            section_fail(c, "together with %s these random stalls would overlap into one endless "
+                            "stall: merged, their windows last %.2f of the mean gap between starts (the "
+                            "sum of mean length / every); keep that sum at most 1/2",
+                         others, load);
+            return -1;
+        }
+        if (n < sizeof others)
+            n += (size_t)snprintf(others + n, sizeof others - n, "%s[stall %s]", n ? ", " : "", st->name);
+    }
+    return 0;
+}
+
+/* [truth] interval = 100us (the mean gap of Poisson probes), load = TESTER
+ * | none (default: the first open tester, else none). */
 static int do_truth(ctx *c)
 {
     scenario *s = c->s;
@@ -1510,6 +1604,8 @@ static int interpret(parser *p, scenario *s)
              p->path);
         return -1;
     }
+    if (check_stalls_leave_gaps(&c) < 0)
+        return -1;
     /* refuse, before running, a tester that would exceed max_requests */
     for (size_t i = 0; i < s->n_testers; i++) {
         const tester_spec *t = &s->testers[i];

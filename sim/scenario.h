@@ -93,7 +93,7 @@ typedef struct scenario {
     int64_t chart_window_from; /**< [scenario] chart_window: the time charts'
                                     window (to 0: none) */
     int64_t chart_window_to;
-    int64_t truth_interval_ns; /**< [truth] probe spacing; 0: no truth */
+    int64_t truth_interval_ns; /**< [truth] mean gap of the Poisson probes; 0: no truth */
     int truth_load;           /**< index of the tester loading the truth's
                                    server, or -1 for none */
     expect_item *expects;     /**< [expect TESTER] lines, in file order */

@@ -31,6 +31,9 @@ struct server {
     uint64_t k;       /* index of the next request */
     int64_t free_at;  /* reply time of the last request submitted */
     int64_t busy_ns;  /* work done (service and request stalls), ns */
+    int64_t run_end;  /* the run's end, for busy_in_run (INT64_MAX: none) */
+    int past_end;     /* a reply came after run_end: busy_in_run is set */
+    int64_t busy_in_run; /* time the worker worked within [0, run_end), ns */
     /* No window meets [quiet_from, quiet_until): work laid there needs no
      * walk over the stalls (the common case, and the fast path). */
     int64_t quiet_from, quiet_until;
@@ -60,6 +63,7 @@ int server_new(server **out, const server_config *cfg)
     for (size_t i = 0; i < s->n_stalls; i++)
         s->has_request_stalls |= s->stalls[i].kind == STALL_REQUESTS;
     s->quiet_from = s->quiet_until = 0; /* nothing known yet */
+    s->run_end = INT64_MAX;
     int rc = rng_new(&s->rng, cfg->generator, cfg->seed, RNG_SERVICE);
     for (size_t i = 0; !rc && i < s->n_stalls; i++) {
         if (s->stalls[i].kind != STALL_RANDOM)
@@ -252,6 +256,36 @@ static int64_t request_extra(server *s, uint64_t k)
     return extra;
 }
 
+/* Time within [a, b) that the stop-the-world windows cover (their union),
+ * found without moving the cursors. */
+static int64_t stopped_between(server *s, int64_t a, int64_t b)
+{
+    int64_t stopped = 0, t = a;
+    stall_window w;
+    while (t < b && next_window(s, t, &w, 0) && w.start_ns < b) {
+        int64_t from = w.start_ns > t ? w.start_ns : t;
+        int64_t to = w.end_ns < b ? w.end_ns : b;
+        stopped += to - from;
+        t = w.end_ns;
+    }
+    return stopped;
+}
+
+/* The first request to end after the run's end (FIFO: every later one does
+ * too) is the one in service at the end, or one that starts after it: the
+ * time worked within the run is the work of the requests before it, plus
+ * its work before the end (the time from its start to the end, less the
+ * windows). Called for every reply after the end; only the first counts. */
+static void note_past_end(server *s, int64_t start, int64_t work)
+{
+    if (s->past_end)
+        return;
+    s->past_end = 1;
+    s->busy_in_run = s->busy_ns - work;
+    if (start < s->run_end)
+        s->busy_in_run += (s->run_end - start) - stopped_between(s, start, s->run_end);
+}
+
 int64_t server_submit(server *s, int64_t arrival_ns)
 {
     int64_t work = dist_draw_ns(&s->service, s->rng);
@@ -262,9 +296,13 @@ int64_t server_submit(server *s, int64_t arrival_ns)
     int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at;
     if (start >= s->quiet_from && work <= s->quiet_until - start) {
         s->free_at = start + work; /* no stall in the way */
+        if (s->free_at > s->run_end)
+            note_past_end(s, start, work);
         return s->free_at;
     }
     s->free_at = server_work_until(s, start, work);
+    if (s->free_at > s->run_end)
+        note_past_end(s, start, work);
     /* learn the quiet stretch after this reply: up to the next window */
     stall_window w;
     s->quiet_from = s->free_at;
@@ -299,6 +337,16 @@ int64_t server_free_at(const server *s)
 int64_t server_busy_ns(const server *s)
 {
     return s->busy_ns;
+}
+
+void server_set_run_end(server *s, int64_t end_ns)
+{
+    s->run_end = end_ns;
+}
+
+int64_t server_busy_in_run_ns(const server *s)
+{
+    return s->past_end ? s->busy_in_run : s->busy_ns;
 }
 
 int server_failed(const server *s)

@@ -73,9 +73,23 @@ int64_t server_probe(server *s, int64_t t_ns, int64_t work_ns);
  */
 int server_next_window(server *s, int64_t t_ns, stall_window *out);
 
-/** Work done so far (service times and request stalls), ns: divided by the
- *  elapsed time, the utilisation. */
+/** Work submitted so far (service times and request stalls), ns, whenever
+ *  it is done (after the run's end too). */
 int64_t server_busy_ns(const server *s);
+
+/**
+ * Set the run's end, end_ns, for server_busy_in_run_ns (default: none, all
+ * work counts). Call before the first submission.
+ */
+void server_set_run_end(server *s, int64_t end_ns);
+
+/**
+ * Time the worker spent working within [0, run end), ns: the measured busy
+ * time (stall windows are not work). Divided by the run's length it is the
+ * measured busy fraction, in [0, 1]; a request still in service at the end
+ * counts only up to the end.
+ */
+int64_t server_busy_in_run_ns(const server *s);
 
 /** 0; -ENOMEM if generating random stalls ran out of memory; -ERANGE if
  *  the stalls never left the worker a gap (work pushed past twice the

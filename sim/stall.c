@@ -17,6 +17,129 @@ stall_window stall_periodic_next(const stall_spec *s, int64_t t)
     return w;
 }
 
+static uint64_t gcd_u64(uint64_t a, uint64_t b)
+{
+    while (b) {
+        uint64_t t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Most windows one hyperperiod may hold for the exact check. */
+#define UNION_MAX_WINDOWS 4000000
+
+/* Whether the periodic stalls st[idx[0..m)] cover [T0, infinity):
+ * 1 yes, 0 no or unknown (see stall_periodic_union_endless). */
+static int periodic_cover(const stall_spec *st, const size_t *idx, size_t m, int64_t *from_ns)
+{
+    double fill = 0;
+    int64_t t0 = 0;
+    uint64_t h = 1;
+    for (size_t k = 0; k < m; k++) {
+        const stall_spec *x = &st[idx[k]];
+        fill += (double)x->length_ns / (double)x->period_ns;
+        if (x->first_ns > t0)
+            t0 = x->first_ns;
+        uint64_t p = (uint64_t)x->period_ns;
+        uint64_t g = gcd_u64(h, p);
+        if (__builtin_mul_overflow(h / g, p, &h) || h > ((uint64_t)1 << 62))
+            return 0; /* too long a pattern to check */
+    }
+    /* the windows fill L/P of every long stretch each: below 1 in all,
+     * some time is always left over (1e-9: the exact sweep decides) */
+    if (fill < 1 - 1e-9)
+        return 0;
+    uint64_t windows = 0;
+    for (size_t k = 0; k < m; k++)
+        windows += h / (uint64_t)st[idx[k]].period_ns + 1;
+    if (windows > UNION_MAX_WINDOWS)
+        return 0;
+    /* sweep the windows that meet [t0, t0 + h) in order of start: each
+     * stall's next window is w[k]; a start after the covered prefix is a gap */
+    stall_window w[64];
+    if (m > 64)
+        return 0;
+    for (size_t k = 0; k < m; k++)
+        w[k] = stall_periodic_next(&st[idx[k]], t0);
+    int64_t covered = t0, until = t0 + (int64_t)h;
+    for (;;) {
+        size_t best = 0;
+        for (size_t k = 1; k < m; k++)
+            if (w[k].start_ns < w[best].start_ns)
+                best = k;
+        if (w[best].start_ns > covered)
+            return 0; /* a gap [covered, start) */
+        if (w[best].end_ns > covered)
+            covered = w[best].end_ns;
+        if (covered >= until) {
+            *from_ns = t0;
+            return 1;
+        }
+        w[best].start_ns += st[idx[best]].period_ns;
+        w[best].end_ns += st[idx[best]].period_ns;
+    }
+}
+
+int stall_periodic_union_endless(const stall_spec *st, size_t n, size_t *last, int64_t *from_ns)
+{
+    size_t idx[64], m = 0;
+    for (size_t i = 0; i < n && m < 64; i++) {
+        if (st[i].kind != STALL_PERIODIC || st[i].period_ns <= 0)
+            continue;
+        idx[m++] = i;
+        if (m >= 2 && periodic_cover(st, idx, m, from_ns)) {
+            *last = i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+int stall_windows_cover(const stall_spec *st, size_t n, int64_t from, int64_t until, uint64_t *used)
+{
+    int64_t covered = from;
+    uint64_t mask = 0;
+    for (long steps = 0; covered < until; steps++) {
+        if (steps >= UNION_MAX_WINDOWS)
+            return 0;
+        /* the window, among all stalls, that holds `covered` and ends last */
+        int64_t best_end = covered;
+        size_t best = n;
+        for (size_t i = 0; i < n && i < 64; i++) {
+            stall_window w = {0, 0};
+            if (st[i].kind == STALL_PERIODIC && st[i].period_ns > 0) {
+                w = stall_periodic_next(&st[i], covered);
+            } else if (st[i].kind == STALL_WINDOWS) {
+                size_t lo = 0, hi = st[i].n_windows; /* first ending after covered */
+                while (lo < hi) {
+                    size_t mid = lo + (hi - lo) / 2;
+                    if (st[i].windows[mid].end_ns <= covered)
+                        lo = mid + 1;
+                    else
+                        hi = mid;
+                }
+                if (lo == st[i].n_windows)
+                    continue;
+                w = st[i].windows[lo];
+            } else {
+                continue;
+            }
+            if (w.start_ns <= covered && w.end_ns > best_end) {
+                best_end = w.end_ns;
+                best = i;
+            }
+        }
+        if (best == n)
+            return 0; /* nothing stops the server at `covered` */
+        mask |= (uint64_t)1 << best;
+        covered = best_end;
+    }
+    *used = mask;
+    return 1;
+}
+
 static int cmp_window(const void *a, const void *b)
 {
     const stall_window *x = a, *y = b;

@@ -60,6 +60,42 @@ typedef struct stall_spec {
 stall_window stall_periodic_next(const stall_spec *s, int64_t t_ns);
 
 /**
+ * Whether the periodic stalls among st[0..n) together stop the server for
+ * good: from some instant on their windows (the union) leave no gap, so no
+ * work is ever done again. Each periodic stall alone leaves a gap (L < P);
+ * several can close each other's gaps (600 ms every 1 s from 0 and from
+ * 500 ms). The pattern of the union repeats every H = lcm(P_i) once every
+ * stall has started (from T0 = max O_i), so the union covers [T0, infinity)
+ * iff it covers [T0, T0 + H): checked by a sweep over those windows. Stalls
+ * whose sum of L/P is below 1 cannot cover (their windows fill less than
+ * every long stretch), so the sweep runs only when the sum reaches 1.
+ * Stalls are added in order, so the first set that covers is reported.
+ *
+ * @param last     on 1, the index of the stall that closes the last gap
+ *                 (the stalls up to it, in order, are the ones to blame)
+ * @param from_ns  on 1, T0: from there on there is no gap
+ * @return 1 when they leave no gap; 0 when they leave one, or when it cannot
+ *         be known cheaply (H past 2^62 ns, or more than 4,000,000 windows
+ *         in one H: the server's run-time guard, work pushed past twice the
+ *         longest scenario, remains for those).
+ */
+int stall_periodic_union_endless(const stall_spec *st, size_t n, size_t *last, int64_t *from_ns);
+
+/**
+ * Whether the stop-the-world windows of the periodic and windows stalls
+ * among st[0..n) (their union) cover all of [from_ns, until_ns): the server
+ * could do no work in that stretch. Random stalls are not counted (their
+ * windows are drawn during the run). The sweep jumps from the covered
+ * prefix to the furthest end of a window that contains it.
+ *
+ * @param used  on 1, bit i set for each stall whose windows the cover uses
+ *              (stalls 0..63)
+ * @return 1 covered; 0 a gap, or unknown after 4,000,000 steps.
+ */
+int stall_windows_cover(const stall_spec *st, size_t n, int64_t from_ns, int64_t until_ns,
+                        uint64_t *used);
+
+/**
  * Sort windows by start and check they are disjoint and non-empty.
  *
  * @param bad  on error, the index (after sorting) of the offending window

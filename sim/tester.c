@@ -8,13 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* One user's position in its schedule. Intended send times of a paced user
- * are anchor + floor(j * D_u) (units_interval_at), D_u = U D. */
+/* One user's position in its schedule. A paced user's current slot is
+ * anchor + floor(idx D), D the tester's interval (slot_at); its next slots
+ * are idx + U, idx + 2U, ... (U users). User u starts with anchor 0 and
+ * idx u, so it owns exactly the tester's grid instants t_u, t_{u+U}, ...
+ * (t_i = floor(i D), dealt round-robin); a from_now restart at r makes the
+ * anchor r and idx 0 (r + floor(j U D)). */
 typedef struct user {
     int64_t next_ns;     /* when it sends next */
     int64_t intended_ns; /* when it meant to send that request */
     int64_t anchor_ns;
-    uint64_t j;
+    uint64_t idx;        /* index of its current slot on the anchor's grid */
     uint64_t id;
 } user;
 
@@ -114,61 +118,115 @@ int tester_late_parse(const char *name, tester_late *out)
     return -EINVAL;
 }
 
+double tester_offered_utilisation(const tester_spec *t, const dist_spec *service)
+{
+    if (t->kind == TESTER_CLOSED || t->interval.num_ns == 0 || t->interval.den == 0)
+        return -1;
+    /* rate = den / num per ns; a partly-open session sends 1 / (1 - p) */
+    double per_arrival = t->kind == TESTER_PARTLY_OPEN ? 1 / (1 - t->p_continue) : 1;
+    return dist_mean_ns(service) * per_arrival * (double)t->interval.den / (double)t->interval.num_ns;
+}
+
+int tester_latency_includes_backlog(const tester_spec *t)
+{
+    return t->kind == TESTER_OPEN || t->kind == TESTER_PARTLY_OPEN ||
+           (t->kind == TESTER_PACED && t->latency_from_intended && t->late == TESTER_LATE_CATCH_UP);
+}
+
 void tester_result_free(tester_result *r)
 {
     if (!r)
         return;
     hist_free(r->hist);
     r->hist = NULL;
+    hist_free(r->dropped);
+    r->dropped = NULL;
 }
 
-/* The next send of a paced user whose request intended at u->intended_ns
- * got its reply at reply_ns. */
-static void paced_next(user *u, units_interval du, tester_late late, int64_t reply_ns)
+/* Slot index i of the grid anchored at anchor: anchor + floor(i D), exact
+ * (units_interval_at); INT64_MAX past the clock's range. */
+static int64_t slot_at(units_interval d, int64_t anchor_ns, uint64_t i)
 {
-    uint64_t j1 = u->j + 1;
-    int64_t t1 = units_interval_at(du, u->anchor_ns, j1);
+    return units_interval_at(d, anchor_ns, i);
+}
+
+/* i + U, saturated (a saturated index lies past any end). */
+static uint64_t next_index(uint64_t i, uint64_t n_users)
+{
+    return i > UINT64_MAX - n_users ? UINT64_MAX : i + n_users;
+}
+
+/* The next send of a paced user whose last request got its reply at
+ * reply_ns (MODEL.md, "paced"; each policy applies to the user's own
+ * slots, docs/model.md):
+ *  - on time (reply at or before the user's next slot): that slot;
+ *  - from_now: at once; the user's schedule restarts at the reply, and the
+ *    request's intended time is the slot it was due at;
+ *  - next_slot: the user's first slot at or after the reply;
+ *  - catch_up: at once, for the next slot it missed (intended = that slot);
+ *    the schedule is kept. */
+static void paced_next(user *u, units_interval d, uint64_t n_users, tester_late late, int64_t reply_ns)
+{
+    uint64_t i1 = next_index(u->idx, n_users);
+    int64_t t1 = slot_at(d, u->anchor_ns, i1);
     if (reply_ns <= t1) { /* on time: the next slot */
-        u->j = j1;
+        u->idx = i1;
         u->next_ns = u->intended_ns = t1;
         return;
     }
     switch (late) {
     case TESTER_LATE_FROM_NOW:
-        /* send now; the grid restarts at this instant */
+        /* send now, for the slot it was due at; the schedule restarts here */
         u->intended_ns = t1;
         u->next_ns = reply_ns;
         u->anchor_ns = reply_ns;
-        u->j = 0;
+        u->idx = 0;
         break;
-    case TESTER_LATE_NEXT_SLOT:
-        /* the first slot at or after the reply: j = #slots before it */
-        u->j = units_interval_count_before(du, u->anchor_ns, reply_ns);
-        u->next_ns = u->intended_ns = units_interval_at(du, u->anchor_ns, u->j);
+    case TESTER_LATE_NEXT_SLOT: {
+        /* the first grid index at or after the reply, rounded up to the
+         * user's own indices idx + k U */
+        uint64_t i = units_interval_count_before(d, u->anchor_ns, reply_ns);
+        if (i > i1) {
+            uint64_t k = (i - u->idx - 1) / n_users + 1; /* ceil((i - idx) / U) */
+            u->idx = k > (UINT64_MAX - u->idx) / n_users ? UINT64_MAX : u->idx + k * n_users;
+        } else {
+            u->idx = i1;
+        }
+        u->next_ns = u->intended_ns = slot_at(d, u->anchor_ns, u->idx);
         break;
+    }
     case TESTER_LATE_CATCH_UP:
         /* send now for the slot missed; the grid is kept */
-        u->j = j1;
+        u->idx = i1;
         u->intended_ns = t1;
         u->next_ns = reply_ns;
         break;
     }
 }
 
-/* Probes of the ground truth due before `until`: each asks the server what a
- * user arriving then would wait, without joining the queue. */
+/* Probes of the ground truth due before `until` (and before the end): each
+ * asks the server what a user arriving then would wait, without joining the
+ * queue, and draws the next probe instant an exponential gap later. The
+ * probes form a Poisson process of mean gap truth->interval_ns on their own
+ * stream (RNG_TRUTH), independent of the server's path: given their number
+ * n, they are n independent uniform instants of [0, end) (the order
+ * statistics property), so by PASTA each probe's latency is an independent
+ * draw from the time average of the virtual latency, and no schedule of the
+ * load can alias with them (a grid of probes could: issue 11). */
 static void take_probes(tester_truth *truth, server *srv, gsl_rng *rng, const dist_spec *service,
                         int64_t until, int64_t end)
 {
     if (!truth)
         return;
-    for (;;) {
-        int64_t t = (int64_t)truth->probes * truth->interval_ns;
-        if (t >= until || t >= end)
-            return;
+    const double mean_gap = (double)truth->interval_ns;
+    while (truth->next_ns < until && truth->next_ns < end) {
+        int64_t t = truth->next_ns;
         int64_t work = dist_draw_ns(service, rng);
         hist_record(truth->hist, server_probe(srv, t, work) - t);
         truth->probes++;
+        /* gaps are rounded to whole ns; the clock cannot pass the end by
+         * more than one gap, far below INT64_MAX */
+        truth->next_ns = t + (int64_t)llround(gsl_ran_exponential(rng, mean_gap));
     }
 }
 
@@ -195,6 +253,8 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
     size_t n_users = (spec->kind == TESTER_OPEN || partly_open) ? 1 : (size_t)spec->users;
     if (n_users == 0 && spec != &idle)
         return -EINVAL;
+    if (spec->kind == TESTER_CORRECTED && spec->late == TESTER_LATE_CATCH_UP)
+        return -EINVAL; /* it would count each gap twice (MODEL.md) */
     size_t cap_users = n_users ? n_users : 1;
 
     server *srv = NULL;
@@ -209,6 +269,8 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         rc = hist_new(&out->hist, cfg->sub_bits);
     if (!rc)
         rc = server_new(&srv, cfg->server);
+    if (!rc)
+        server_set_run_end(srv, cfg->duration_ns);
     const char *gen = cfg->server->generator;
     uint64_t seed = cfg->server->seed;
     if (!rc && ((spec->kind == TESTER_OPEN && spec->arrivals == TESTER_ARRIVALS_POISSON) || partly_open))
@@ -219,14 +281,19 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         rc = rng_new(&sessions, gen, seed, RNG_SESSIONS);
     if (!rc && truth) {
         truth->probes = 0;
-        rc = rng_new(&probe_rng, gen, seed, RNG_TRUTH);
+        if (truth->interval_ns <= 0)
+            rc = -EINVAL;
+        else
+            rc = rng_new(&probe_rng, gen, seed, RNG_TRUTH);
+        if (!rc) /* the first probe, an exponential gap after 0 */
+            truth->next_ns = (int64_t)llround(gsl_ran_exponential(probe_rng, (double)truth->interval_ns));
     }
     if (rc)
         goto done;
 
-    /* Each user of a paced tester sends every D_u = U D, user u offset by
-     * floor(u D), so together they keep the tester's grid floor(i D). */
-    units_interval du = {1, 1};
+    /* User u of a paced tester owns the tester's grid instants
+     * t_{u + j U} = floor((u + j U) D) (slot_at), so together the users
+     * send on exactly the grid that `planned` counts. */
     int64_t expected_ns = 0;
     const int timed = paced || spec->kind == TESTER_OPEN || partly_open;
     if (timed) {
@@ -234,15 +301,17 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
             rc = -EINVAL;
             goto done;
         }
-        du = units_interval_scale(spec->interval, n_users);
-        expected_ns = spec->expected_interval_ns > 0 ? spec->expected_interval_ns
-                                                     : units_interval_floor_ns(du);
+        /* the correction's D: each user's own interval, floor(U D) */
+        expected_ns = spec->expected_interval_ns > 0
+                          ? spec->expected_interval_ns
+                          : units_interval_at(spec->interval, 0, (uint64_t)n_users);
     }
     for (size_t i = 0; i < n_users; i++) {
         users[i].id = i;
+        users[i].idx = i;
         if (paced)
-            users[i].anchor_ns = units_interval_at(spec->interval, 0, i);
-        users[i].next_ns = users[i].intended_ns = users[i].anchor_ns;
+            users[i].next_ns = slot_at(spec->interval, 0, i);
+        users[i].intended_ns = users[i].next_ns;
     }
     const double mean_gap_ns = timed ? (double)spec->interval.num_ns / (double)spec->interval.den : 0;
     if (partly_open) /* the first session arrives after an exponential gap too */
@@ -257,6 +326,10 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
      * others from the actual send */
     const int from_intended = spec->kind == TESTER_OPEN || (paced && spec->latency_from_intended);
     const uint64_t max_requests = cfg->max_requests ? cfg->max_requests : UINT64_MAX;
+    const int64_t mid_ns = end / 2;
+    hist *dropped = NULL; /* latencies of the replies dropped at the end */
+    out->latency_mid_ns = -1;
+    out->last_clear_ns = -1;
     while (n_users > 0 && users[0].next_ns < end) {
         user *u = &users[0];
         if (partly_open && u->id == 0) {
@@ -303,6 +376,10 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         }
         if (truth)
             take_probes(truth, srv, probe_rng, &cfg->server->service, rq.sent_ns, end);
+        /* no backlog: sent on schedule to an idle server (or one in a
+         * window with nothing queued) */
+        if (rq.sent_ns == rq.intended_ns && server_free_at(srv) <= rq.sent_ns)
+            out->last_clear_ns = rq.intended_ns;
         rq.reply_ns = server_submit(srv, rq.sent_ns);
         if (n_conns) {
             conns[0] = rq.reply_ns;
@@ -311,6 +388,9 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         out->sent++;
         out->last_reply_ns = rq.reply_ns;
         rq.latency_ns = rq.reply_ns - (from_intended ? rq.intended_ns : rq.sent_ns);
+        if (out->latency_mid_ns < 0 && rq.intended_ns >= mid_ns)
+            out->latency_mid_ns = rq.latency_ns;
+        out->latency_last_ns = rq.latency_ns;
         int late = rq.reply_ns > end;
         out->in_flight_at_end += late;
         rq.recorded = !(late && cfg->drop_in_flight);
@@ -322,6 +402,11 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
                 hist_record(out->hist, rq.latency_ns);
                 out->over_threshold += rq.latency_ns > cfg->threshold_ns;
             }
+        } else { /* dropped: its latency kept aside, so the report can say
+                  * what the drop hides (the measured value; no backfill) */
+            if (!dropped && (rc = hist_new(&dropped, cfg->sub_bits)) != 0)
+                goto done;
+            hist_record(dropped, rq.latency_ns);
         }
         if (observer)
             observer(ctx, &rq);
@@ -342,7 +427,7 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
             break;
         case TESTER_PACED:
         case TESTER_CORRECTED:
-            paced_next(u, du, spec->late, rq.reply_ns);
+            paced_next(u, spec->interval, n_users, spec->late, rq.reply_ns);
             break;
         case TESTER_PARTLY_OPEN:
             if (gsl_rng_uniform(sessions) < spec->p_continue) {
@@ -361,6 +446,16 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
     if (!plans)
         out->planned = out->sent;
     out->busy_ns = server_busy_ns(srv);
+    out->busy_in_run_ns = server_busy_in_run_ns(srv);
+    if (tester_latency_includes_backlog(spec)) {
+        /* the queue never drained in the second half, and grew over it */
+        out->backlog_growing = out->latency_mid_ns >= 0 && out->last_clear_ns < mid_ns &&
+                               out->latency_last_ns > out->latency_mid_ns;
+        out->overloaded = out->backlog_growing ||
+                          tester_offered_utilisation(spec, &cfg->server->service) >= 1;
+    }
+    out->dropped = dropped;
+    dropped = NULL;
     if (!rc)
         rc = server_failed(srv);
 
@@ -372,6 +467,7 @@ done:
     rng_free(probe_rng);
     free(users);
     free(conns);
+    hist_free(dropped);
     if (rc)
         tester_result_free(out);
     return rc;

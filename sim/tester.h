@@ -5,9 +5,13 @@
  * same service times s_k and differ only in how they send:
  *  - closed: U users, each sends the instant its previous reply arrives
  *    (plus a think time); latency = reply - actual send time.
- *  - paced: intends one request every interval D (each of U users every
- *    U D) but waits for each reply; a late reply is handled by a named policy
- *    (from_now, next_slot, catch_up); latency = reply - actual send time.
+ *  - paced: intends one request every interval D but waits for each reply;
+ *    with U users the grid t_i = floor(i D) is dealt round-robin (user u owns
+ *    t_u, t_{u+U}, ...), so every on-time send is a grid instant and
+ *    sent <= planned; a late reply is handled by a named policy (from_now,
+ *    next_slot, catch_up) applied to the user's own slots; latency = reply -
+ *    actual send time, or (latency_from = intended) reply - the intended
+ *    time: the slot for catch_up, the instant it was due for from_now.
  *  - open: sends request i at its intended time t_i whatever the replies
  *    (fixed grid, or Poisson arrivals); latency = reply - t_i.
  *  - corrected: paced, every sample recorded with the expected interval
@@ -119,23 +123,51 @@ typedef struct tester_result {
     int64_t last_reply_ns;     /**< the last reply's time */
     uint64_t blocked;          /**< sends that waited for a connection */
     int64_t blocked_ns;        /**< total time sends waited for one, ns */
-    int64_t busy_ns;           /**< work the server did for this tester, ns */
+    int64_t busy_ns;           /**< work this tester's requests needed, ns
+                                    (done before or after the end) */
+    int64_t busy_in_run_ns;    /**< time the server worked within the run,
+                                    ns: / duration = measured busy fraction */
     uint64_t max_sessions;     /**< partly_open: most sessions at once */
+    int backlog_growing;       /**< tester_latency_includes_backlog: no request
+                                    from mid-run on found the tester on
+                                    schedule and the server idle, and the
+                                    last latency exceeds the one at mid-run
+                                    (the queue grew over the second half) */
+    int overloaded;            /**< its latencies measure the test's length:
+                                    tester_latency_includes_backlog and
+                                    (offered utilisation >= 1 or
+                                    backlog_growing) */
+    int64_t latency_mid_ns;    /**< latency of the first request intended at
+                                    or after half the duration (-1: none) */
+    int64_t latency_last_ns;   /**< latency of the last request sent */
+    int64_t last_clear_ns;     /**< intended time of the last request that
+                                    found no backlog (-1: none) */
+    hist *dropped;             /**< in_flight_at_end = drop: the measured
+                                    latencies of the dropped replies (no
+                                    correction's backfill; owned; NULL when
+                                    none was dropped), so the report can say
+                                    what the drop hides */
     hist *hist;                /**< every recorded value (owned) */
 } tester_result;
 
 /**
- * Ground truth probes: at every instant j interval_ns before the duration,
- * what a user arriving then would wait: the server's virtual waiting time
- * (the work already in the FIFO queue, stalls included) plus a service time
- * of its own, drawn from the service distribution on the RNG_TRUTH stream so
- * that the tester's s_k are untouched. The probes see the load of the
- * tester they run in, and never join the queue.
+ * Ground truth probes (MODEL.md, "The truth"): at the instants of a Poisson
+ * process of mean gap interval_ns before the duration, what a user arriving
+ * then would wait: the server's virtual waiting time (the work already in
+ * the FIFO queue, stalls included) plus a service time of its own. Gaps and
+ * service times are drawn on the RNG_TRUTH stream, so the tester's s_k are
+ * untouched. The probes see the load of the tester they run in, and never
+ * join the queue. By PASTA, and because the probes are independent of the
+ * server's path, each probe is an independent draw from the time-average
+ * distribution of the virtual latency: the truth does not depend on the
+ * probe interval (only its sampling error does, as 1/sqrt(probes)) and
+ * cannot lock to any schedule of the load.
  */
 typedef struct tester_truth {
-    int64_t interval_ns; /**< probe spacing */
+    int64_t interval_ns; /**< mean gap between probes (> 0) */
     hist *hist;          /**< receives one value per probe (caller's) */
     uint64_t probes;     /**< set by tester_run: probes taken */
+    int64_t next_ns;     /**< internal: the next probe's instant */
 } tester_truth;
 
 /**
@@ -144,8 +176,9 @@ typedef struct tester_truth {
  * @param observer  NULL, or called for each request
  * @param out       filled; out->hist is allocated here, free it with
  *                  tester_result_free
- * @return 0, -ENOMEM, -EINVAL (bad spec or generator), -E2BIG when the
- *         tester would send more than cfg->max_requests.
+ * @return 0, -ENOMEM, -EINVAL (bad spec or generator; a corrected tester
+ *         with late = catch_up, which would count each gap twice), -E2BIG
+ *         when the tester would send more than cfg->max_requests.
  */
 int tester_run(const tester_spec *spec, const tester_run_config *cfg,
                tester_observer observer, void *ctx, tester_result *out);
@@ -158,6 +191,26 @@ int tester_run(const tester_spec *spec, const tester_run_config *cfg,
 int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
                           tester_observer observer, void *ctx, tester_truth *truth,
                           tester_result *out);
+
+/**
+ * The offered utilisation of a tester (MODEL.md, "What a run writes"): its
+ * request rate x the mean service time / workers (one worker), the rate
+ * being 1 / D for open, paced and corrected testers and
+ * 1 / (D (1 - p_continue)) for partly-open sessions.
+ *
+ * @return the utilisation, or -1 for a closed tester (it has no rate).
+ */
+double tester_offered_utilisation(const tester_spec *t, const dist_spec *service);
+
+/**
+ * 1 if the tester's latencies include its schedule's backlog, so that they
+ * grow with the test's length when the server cannot keep up: open and
+ * partly-open testers (arrivals do not wait for replies), and paced testers
+ * with late = catch_up timed from the intended time (wrk2). Closed testers
+ * and the other paced ones wait for each reply, and a from_now schedule
+ * restarts at each late send, so their latencies stay bounded.
+ */
+int tester_latency_includes_backlog(const tester_spec *t);
 
 /** Free what tester_run allocated; safe on a zeroed or freed result. */
 void tester_result_free(tester_result *r);

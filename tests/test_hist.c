@@ -147,19 +147,58 @@ START_TEST(rank_rules)
 }
 END_TEST
 
-/* The value at a rank is the bucket's upper edge capped by the max. */
+/* The value at a rank is the bucket's upper edge capped by the max; rank 1
+ * (p0) is the exact min, so both ends are exact (MODEL.md). */
 START_TEST(value_is_upper_edge_capped_by_max)
 {
     hist *h;
     ck_assert_int_eq(hist_new(&h, 8), 0);
     hist_record(h, 1000); /* bucket 1000..1003 */
+    hist_record(h, 1001);
     hist_record(h, 5000);
-    /* rank 1: upper edge 1003 */
-    ck_assert_int_eq(hist_value_at_rank(h, 1, NULL), 1003);
-    /* rank 2: bucket of 5000 is 4992..5023, capped at the max 5000 */
-    ck_assert_int_eq(hist_value_at_rank(h, 2, NULL), 5000);
+    /* rank 1: the exact min 1000, not the bucket's upper edge 1003 */
+    ck_assert_int_eq(hist_value_at_rank(h, 1, NULL), 1000);
+    /* rank 2: in the min's bucket, its upper edge 1003 */
+    ck_assert_int_eq(hist_value_at_rank(h, 2, NULL), 1003);
+    /* rank 3: bucket of 5000 is 4992..5023, capped at the max 5000 */
+    ck_assert_int_eq(hist_value_at_rank(h, 3, NULL), 5000);
+    /* p0 under every rule is rank 1; p50 nearest_rank is ceil(1.5) = 2 */
+    for (int r = 0; r < 3; r++)
+        ck_assert_int_eq(hist_value_at_percentile(h, (hist_rank_rule)r, 0, 1), 1000);
     ck_assert_int_eq(hist_value_at_percentile(h, HIST_NEAREST_RANK, 1, 2), 1003);
-    ck_assert_int_eq(hist_value_at_percentile(h, HIST_SORTED_INDEX, 1, 2), 5000);
+    ck_assert_int_eq(hist_value_at_percentile(h, HIST_SORTED_INDEX, 99, 100), 5000);
+    hist_free(h);
+}
+END_TEST
+
+/* Issue 11's example: a minimum of exactly 1000 ms. With S = 8, 10^9 ns has
+ * bit length 30, shift 30 - 8 = 22, top bits 10^9 >> 22 = 238: its bucket is
+ * 238 x 2^22 = 998,244,352 .. 239 x 2^22 - 1 = 1,002,438,655 ns. The p0 and
+ * the .hgrm's 0% row must say 1000 ms, not 1002.438655 ms. */
+START_TEST(p0_is_the_exact_minimum)
+{
+    hist *h;
+    ck_assert_int_eq(hist_new(&h, 8), 0);
+    uint64_t lo, hi;
+    hist_bucket_range(hist_index_of(1000000000, 8), 8, &lo, &hi);
+    ck_assert_uint_eq(lo, 998244352);
+    ck_assert_uint_eq(hi, 1002438655);
+    hist_record(h, 1000000000);
+    hist_record(h, 1050000000);
+    ck_assert_int_eq(hist_value_at_rank(h, 1, NULL), 1000000000);
+    hist_iter it;
+    hist_iter_init(&it, h, HIST_NEAREST_RANK, 5);
+    ck_assert(hist_iter_next(&it));
+    ck_assert_double_eq(it.percentile, 0.0);
+    ck_assert_int_eq(it.value_ns, 1000000000);
+    ck_assert_uint_eq(it.total_count, 1);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_int_eq(report_hgrm(f, h, HIST_NEAREST_RANK), 0);
+    fclose(f);
+    ck_assert_msg(strstr(buf, "\n 1000000.000 0.000000000000          1           1.00\n"), "%s", buf);
+    free(buf);
     hist_free(h);
 }
 END_TEST
@@ -212,7 +251,7 @@ START_TEST(exact_sums_do_not_overflow)
     ck_assert_int_eq(hist_new(&h, 8), 0);
     hist_record_n(h, 3040000000, 1000000);
     ck_assert_double_eq(hist_mean(h), 3040000000.0);
-    ck_assert_double_eq_tol(hist_stddev(h), 0.0, 1e-3);
+    ck_assert_double_eq(hist_stddev(h), 0.0);
     /* two values 0 and 2^62: mean 2^61, population sd 2^61 */
     hist_reset(h);
     hist_record(h, 0);
@@ -229,11 +268,47 @@ START_TEST(exact_sums_do_not_overflow)
 }
 END_TEST
 
+/* Issue 11's example: five identical latencies of 10.275062694 s. The old
+ * E[x^2] - E[x]^2 in long double gave 2.828 ns; from the exact sums,
+ * n S2 - S1^2 = 5 x 5 x^2 - (5 x)^2 = 0 exactly, so the population sd is 0.
+ * The same for one value, for 10^6 copies of 3.04 s, and for the largest
+ * values a histogram takes. Two values 1 and 2 (n = 2): var = (2 x 5 - 9) / 4
+ * = 1/4, sd 0.5 exactly; the sample sd would be 0.7071. */
+START_TEST(stddev_is_exact_and_population)
+{
+    hist *h;
+    ck_assert_int_eq(hist_new(&h, 8), 0);
+    for (int i = 0; i < 5; i++)
+        hist_record(h, 10275062694);
+    ck_assert_double_eq(hist_stddev(h), 0.0);
+    hist_reset(h);
+    hist_record(h, 10275062694);
+    ck_assert_double_eq(hist_stddev(h), 0.0);
+    hist_reset(h);
+    hist_record_n(h, INT64_MAX, UINT64_MAX / 2);
+    hist_record_n(h, INT64_MAX, UINT64_MAX / 2);
+    ck_assert_double_eq(hist_stddev(h), 0.0);
+    hist_reset(h);
+    hist_record(h, 1);
+    hist_record(h, 2);
+    ck_assert_double_eq(hist_stddev(h), 0.5);
+    /* 10^6 copies of 3.04 s and one of 0: n = 10^6 + 1, mean m = 3.04e15 / n;
+     * var = (n 10^6 x^2 - 10^12 x^2) / n^2 = 10^6 x^2 / n^2, sd = 10^3 x / n
+     * = 3.04e12 / 1000001 = 3039996.960003 ns */
+    hist_reset(h);
+    hist_record_n(h, 3040000000, 1000000);
+    hist_record(h, 0);
+    ck_assert_double_eq_tol(hist_stddev(h), 3.04e12 / 1000001.0, 1e-6);
+    hist_free(h);
+}
+END_TEST
+
 /* The .hgrm layout, checked line by line against HdrHistogram's output for
  * the values 25, 50, 75 (in its classic percentile distribution, as the
  * HdrHistogram JS test suite prints it with values in milliseconds: here the
  * values are 25, 50, 75 us, recorded exactly with S = 17). Only the Buckets
- * line differs, as the bucket layout is cosim's. */
+ * line differs, as the bucket layout is cosim's, and a last comment line
+ * says which standard deviation it is (the population one: sqrt(1250/3)). */
 START_TEST(hgrm_layout_matches_hdrhistogram)
 {
     hist *h;
@@ -263,7 +338,8 @@ START_TEST(hgrm_layout_matches_hdrhistogram)
         "      75.000 1.000000000000          3\n"
         "#[Mean    =       50.000, StdDeviation   =       20.412]\n"
         "#[Max     =       75.000, Total count    =            3]\n"
-        "#[Buckets =           47, SubBuckets     =       131072]\n";
+        "#[Buckets =           47, SubBuckets     =       131072]\n"
+        "#[StdDeviation is the population one (divided by n, as HdrHistogram's); 0% is the exact min]\n";
     ck_assert_str_eq(buf, expected);
     free(buf);
     hist_free(h);
@@ -326,6 +402,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, correction_hdrhistogram_example);
     tcase_add_test(tc, rank_rules);
     tcase_add_test(tc, value_is_upper_edge_capped_by_max);
+    tcase_add_test(tc, p0_is_the_exact_minimum);
+    tcase_add_test(tc, stddev_is_exact_and_population);
     tcase_add_test(tc, rank_rule_decides_at_a_cliff);
     tcase_add_test(tc, merge_adds_counts);
     tcase_add_test(tc, exact_sums_do_not_overflow);

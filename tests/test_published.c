@@ -5,6 +5,7 @@
 #include "scenario.h"
 
 #include <check.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -147,6 +148,73 @@ START_TEST(seed003_compensation)
 }
 END_TEST
 
+/* Issue 11's example: the truth of stall_per_second.ini (the open tester's
+ * load, 1000/s) with probes every 1 ms, 0.999 ms, 0.7 ms and 0.1 ms on
+ * average. A 1 ms grid of probes met every arrival and gave a p50 of
+ * 202.8 us (0.999 ms: 102.9 us) while the server is idle about 89% of the
+ * time. Poisson probes are independent of the server's path: given n of
+ * them, the count at or below x is Binomial(n, F(x)) with F the time
+ * average, whatever the mean gap. So two runs agree at each x within
+ * 5 sd = 5 sqrt(F (1 - F) (1/n_a + 1/n_b)) (F pooled).
+ * The p50 is bounded by hand: a probe's latency is at least its own service
+ * time, so F(100 us) <= P(S <= 100 us) = 1/2 and p50 >= 100 us (the bucket
+ * of 100 us starts at 99,840 ns); the server has work or is stalled at most
+ * utilisation + stall share = 1000/s x 102.0 us (the lognormal mean,
+ * 100 us x e^(0.2^2/2)) + 1% = 11.2% of the time, and otherwise a probe
+ * waits only its service, so F(110 us) >= 0.888 x Phi(ln(1.1) / 0.2)
+ * = 0.888 x 0.683 = 0.607 > 1/2 and p50 <= 110 us (sampling sd 0.0016). */
+START_TEST(truth_does_not_depend_on_the_probe_interval)
+{
+    scenario *s = load("stall_per_second.ini", NULL, 0);
+    server_config srv = run_server_config(s);
+    tester_run_config cfg = run_tester_config(s, &srv);
+    const tester_spec *open = NULL;
+    for (size_t i = 0; i < s->n_testers; i++)
+        if (strcmp(s->testers[i].name, "open") == 0)
+            open = &s->testers[i];
+    ck_assert_ptr_nonnull(open);
+    const int64_t gaps[] = {1000000, 999000, 700000, 100000};
+    hist *h[4];
+    for (size_t g = 0; g < 4; g++) {
+        tester_truth truth = {.interval_ns = gaps[g]};
+        ck_assert_int_eq(hist_new(&truth.hist, s->sub_bits), 0);
+        tester_result r;
+        ck_assert_int_eq(tester_run_with_truth(open, &cfg, NULL, NULL, &truth, &r), 0);
+        tester_result_free(&r);
+        h[g] = truth.hist;
+        int64_t p50 = hist_value_at_percentile(h[g], HIST_SORTED_INDEX, 1, 2);
+        ck_assert_msg(p50 >= 99840 && p50 <= 110000, "gap %lld: p50 %lld ns", (long long)gaps[g],
+                      (long long)p50);
+    }
+    /* the bucket edges at about 100, 150, 200, 500 us and 1, 2, 5, 9 ms */
+    const int64_t xs[] = {100000, 150000, 200000, 500000, 1000000, 2000000, 5000000, 9000000};
+    for (size_t k = 0; k < 8; k++) {
+        size_t idx = hist_index_of((uint64_t)xs[k], s->sub_bits);
+        double F[4], n[4], below_all = 0, n_all = 0;
+        for (size_t g = 0; g < 4; g++) {
+            uint64_t below = 0;
+            for (size_t i = 0; i <= idx; i++)
+                below += hist_count_at_index(h[g], i);
+            n[g] = (double)hist_count(h[g]);
+            F[g] = (double)below / n[g];
+            below_all += (double)below;
+            n_all += n[g];
+        }
+        double f = below_all / n_all;
+        for (size_t a = 0; a < 4; a++)
+            for (size_t b = a + 1; b < 4; b++) {
+                double sd = sqrt(f * (1 - f) * (1 / n[a] + 1 / n[b]));
+                ck_assert_msg(fabs(F[a] - F[b]) <= 5 * sd,
+                              "F(%lld ns): %.5f at a gap of %lld ns, %.5f at %lld ns (sd %.5f)",
+                              (long long)xs[k], F[a], (long long)gaps[a], F[b], (long long)gaps[b], sd);
+            }
+    }
+    for (size_t g = 0; g < 4; g++)
+        hist_free(h[g]);
+    scenario_free(s);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("published");
@@ -156,6 +224,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, book_example_5_7_nearest_rank);
     tcase_add_test(tc, seed002_one_stall);
     tcase_add_test(tc, seed003_compensation);
+    tcase_add_test(tc, truth_does_not_depend_on_the_probe_interval);
     suite_add_tcase(s, tc);
     return s;
 }

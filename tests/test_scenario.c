@@ -255,6 +255,32 @@ static void teardown(void)
     rmdir(tmpdir);
 }
 
+/* Issue 11: combinations that double count or mean nothing are refused at
+ * the key's line (or its --set): corrected over catch_up; latency_from =
+ * intended under next_slot, unless fewer connections than users make
+ * sends wait (then it adds the wait, Hyperfoil's compensated figure). */
+START_TEST(combinations_that_mean_nothing)
+{
+    expect_error(GOOD_HEAD "[tester c]\nkind = corrected\nrate = 10/s\nlate = catch_up\n", SCENARIO_EINVALID,
+                 ":9: [tester c] late = catch_up: a corrected tester that catches up counts each stall twice",
+                 NULL);
+    expect_error(GOOD_HEAD "[tester p]\nkind = paced\nrate = 10/s\nlate = next_slot\nlatency_from = intended\n",
+                 SCENARIO_EINVALID, ":10: [tester p] latency_from = intended: with late = next_slot", NULL);
+    scenario *s;
+    const char *sets[] = {"tester.c.late=catch_up"};
+    ck_assert_int_eq(load_text(GOOD_HEAD "[tester c]\nkind = corrected\nrate = 10/s\nlate = next_slot\n", sets, 1,
+                               &s),
+                     SCENARIO_EINVALID);
+    ck_assert_msg(strstr(err, "--set tester.c.late=catch_up: [tester c] late = catch_up: a corrected") != NULL,
+                  "%s", err);
+    const char *ok = GOOD_HEAD "[tester p]\nkind = paced\nrate = 10/s\nusers = 4\nconnections = 2\n"
+                               "late = next_slot\nlatency_from = intended\n";
+    ck_assert_msg(load_text(ok, NULL, 0, &s) == SCENARIO_OK, "%s", err);
+    ck_assert_int_eq(s->testers[0].latency_from_intended, 1);
+    scenario_free(s);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("scenario");
@@ -268,6 +294,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, set_errors);
     tcase_add_test(tc, data_files);
     tcase_add_test(tc, truth_and_new_tester_keys);
+    tcase_add_test(tc, combinations_that_mean_nothing);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -153,6 +153,110 @@ START_TEST(same_seed_same_service_times)
 }
 END_TEST
 
+static stall_spec periodic(int64_t length, int64_t period, int64_t first)
+{
+    stall_spec st = {.kind = STALL_PERIODIC, .length_ns = length, .period_ns = period, .first_ns = first};
+    return st;
+}
+
+/* Periodic stalls that together leave no gap, found before the run (issue
+ * 11, item 10). Worked by hand:
+ *  - 600 ms every 1 s from 0 and from 500 ms: [0, 0.6) u [0.5, 1.1) u
+ *    [1, 1.6) ...: no gap from 500 ms (the later start) on. With a 1 ms
+ *    period (0.6 ms from 0 and from 0.5 ms) the same: the server used to
+ *    step through every window up to 2e15 ns (2e12 of them) to find out.
+ *  - 500 ms from 0 and from 500 ms: touching windows, no gap of any length.
+ *  - 499 ms from 500 ms instead: a 1 ms gap [999, 1000) ms every second.
+ *  - the same 600 ms stall twice: fill 1.2 but the union is one stall's.
+ *  - 1 ms every 2 ms from 0 and 2 ms every 3 ms from 1 ms: [0,1), [1,3),
+ *    [2,3), [4,5), [4,6): the gap [3, 4) ms.
+ *  - 1 ms every 3 ms from 0, 1 and 2 ms: the third closes the gaps; from
+ *    2 ms on none is left (reported: stall 2).
+ *  - a windows stall and a random stall never make it endless (finite
+ *    windows; Poisson gaps). */
+START_TEST(periodic_stalls_that_close_each_others_gaps)
+{
+    size_t last = 99;
+    int64_t from = -1;
+    stall_spec a[2] = {periodic(600 * MS, 1000 * MS, 0), periodic(600 * MS, 1000 * MS, 500 * MS)};
+    ck_assert_int_eq(stall_periodic_union_endless(a, 2, &last, &from), 1);
+    ck_assert_uint_eq(last, 1);
+    ck_assert_int_eq(from, 500 * MS);
+    stall_spec fast[2] = {periodic(600000, 1000000, 0), periodic(600000, 1000000, 500000)};
+    ck_assert_int_eq(stall_periodic_union_endless(fast, 2, &last, &from), 1);
+    ck_assert_int_eq(from, 500000);
+    stall_spec touching[2] = {periodic(500 * MS, 1000 * MS, 0), periodic(500 * MS, 1000 * MS, 500 * MS)};
+    ck_assert_int_eq(stall_periodic_union_endless(touching, 2, &last, &from), 1);
+    stall_spec gap[2] = {periodic(500 * MS, 1000 * MS, 0), periodic(499 * MS, 1000 * MS, 500 * MS)};
+    ck_assert_int_eq(stall_periodic_union_endless(gap, 2, &last, &from), 0);
+    stall_spec same[2] = {periodic(600 * MS, 1000 * MS, 0), periodic(600 * MS, 1000 * MS, 0)};
+    ck_assert_int_eq(stall_periodic_union_endless(same, 2, &last, &from), 0);
+    stall_spec mixed[2] = {periodic(1 * MS, 2 * MS, 0), periodic(2 * MS, 3 * MS, 1 * MS)};
+    ck_assert_int_eq(stall_periodic_union_endless(mixed, 2, &last, &from), 0);
+    stall_spec thirds[3] = {periodic(1 * MS, 3 * MS, 0), periodic(1 * MS, 3 * MS, 1 * MS),
+                            periodic(1 * MS, 3 * MS, 2 * MS)};
+    ck_assert_int_eq(stall_periodic_union_endless(thirds, 2, &last, &from), 0);
+    ck_assert_int_eq(stall_periodic_union_endless(thirds, 3, &last, &from), 1);
+    ck_assert_uint_eq(last, 2);
+    ck_assert_int_eq(from, 2 * MS);
+    /* the server agrees, at the scale of seconds (its run-time guard steps
+     * through every window up to 2e15 ns: 2e6 of them here): work after 2 s
+     * never ends */
+    const int64_t SEC = 1000 * MS;
+    stall_spec slow[3] = {periodic(SEC, 3 * SEC, 0), periodic(SEC, 3 * SEC, SEC),
+                          periodic(SEC, 3 * SEC, 2 * SEC)};
+    ck_assert_int_eq(stall_periodic_union_endless(slow, 3, &last, &from), 1);
+    server *sv = make(slow, 3, 1);
+    server_submit(sv, 5 * SEC);
+    ck_assert_int_eq(server_failed(sv), -ERANGE);
+    server_free(sv);
+    sv = make(slow, 2, 1); /* the first two leave [2, 3) s free */
+    ck_assert_int_eq(server_submit(sv, 5 * SEC), 5 * SEC + 1);
+    ck_assert_int_eq(server_failed(sv), 0);
+    server_free(sv);
+    stall_window w = {0, 5 * MS};
+    stall_spec others[3] = {periodic(1 * MS, 3 * MS, 0),
+                            {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1},
+                            {.kind = STALL_RANDOM, .mean_gap_ns = 10 * MS,
+                             .length_dist = {.kind = DIST_CONSTANT, .a_ns = 5 * MS}}};
+    ck_assert_int_eq(stall_periodic_union_endless(others, 3, &last, &from), 0);
+}
+END_TEST
+
+/* Windows that cover the whole run (issue 11, item 10), by hand:
+ *  - one window 0..1,000,000 s over a 1 s run: covered, by stall 0;
+ *  - windows [0, 1.005) and [1.008, 3) s with a 10 ms freeze every second
+ *    filling the gap [1.005, 1.008): covered to 3.01 s (the freeze at
+ *    3 s touches the last window), by both;
+ *  - without the freeze: the gap at 1.005 s;
+ *  - a window from 1 ms: the gap [0, 1) ms;
+ *  - a random stall is not counted (its windows come during the run). */
+START_TEST(windows_that_cover_the_run)
+{
+    const int64_t SEC = 1000 * MS;
+    uint64_t used = 0;
+    stall_window all = {0, 1000000 * SEC};
+    stall_spec one = {.kind = STALL_WINDOWS, .windows = &all, .n_windows = 1};
+    ck_assert_int_eq(stall_windows_cover(&one, 1, 0, SEC, &used), 1);
+    ck_assert_uint_eq(used, 1);
+    stall_window two[2] = {{0, 1005 * MS}, {1008 * MS, 3 * SEC}};
+    stall_spec st[2] = {{.kind = STALL_WINDOWS, .windows = two, .n_windows = 2},
+                        periodic(10 * MS, SEC, 0)};
+    ck_assert_int_eq(stall_windows_cover(st, 2, 0, 2 * SEC, &used), 1);
+    ck_assert_uint_eq(used, 3);
+    /* the freeze [3, 3.01) s carries the cover on to 3.01 s */
+    ck_assert_int_eq(stall_windows_cover(st, 2, 0, 3010 * MS, &used), 1);
+    ck_assert_int_eq(stall_windows_cover(st, 2, 0, 3010 * MS + 1, &used), 0);
+    ck_assert_int_eq(stall_windows_cover(st, 1, 0, 2 * SEC, &used), 0);
+    stall_window late = {1 * MS, 10 * SEC};
+    stall_spec l = {.kind = STALL_WINDOWS, .windows = &late, .n_windows = 1};
+    ck_assert_int_eq(stall_windows_cover(&l, 1, 0, SEC, &used), 0);
+    stall_spec r = {.kind = STALL_RANDOM, .mean_gap_ns = 10 * MS,
+                    .length_dist = {.kind = DIST_CONSTANT, .a_ns = 5 * MS}};
+    ck_assert_int_eq(stall_windows_cover(&r, 1, 0, SEC, &used), 0);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("server");
@@ -165,6 +269,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, request_stall_and_window_agree);
     tcase_add_test(tc, normalise_rejects_overlaps);
     tcase_add_test(tc, same_seed_same_service_times);
+    tcase_add_test(tc, periodic_stalls_that_close_each_others_gaps);
+    tcase_add_test(tc, windows_that_cover_the_run);
     suite_add_tcase(s, tc);
     return s;
 }
