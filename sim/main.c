@@ -32,7 +32,8 @@ enum {
     EXIT_USAGE = 2,    /* bad command line */
     EXIT_SCENARIO = 3, /* the scenario cannot be read or is wrong */
     EXIT_OUTPUT = 4,   /* an output could not be written */
-    EXIT_SIM = 5,      /* the simulation could not run (limits, memory) */
+    EXIT_SIM = 5,      /* the simulation could not run (limits, the work
+                          budget without --allow-long, memory) */
 };
 
 static void usage(FILE *f)
@@ -67,6 +68,9 @@ static void usage(FILE *f)
             "                         draw the spectrum with that band (outputs other than\n"
             "                         the band are the base seed's)\n"
             "      --plots-dir DIR    take the chart styles (spectrum.gp) from DIR\n"
+            "      --allow-long       run a job over the work budget (10^10 units: simulated\n"
+            "                         requests, truth probes, correction buckets; all\n"
+            "                         testers and replications together)\n"
             "      --check            compare the run with the scenario's [expect NAME]\n"
             "                         sections, print expected / got / verdict, exit 1 on\n"
             "                         any miss; writes no output folder unless -o is given\n"
@@ -87,7 +91,8 @@ static void usage(FILE *f)
             "  2  bad command line\n"
             "  3  the scenario cannot be read or is wrong (the message names FILE:LINE)\n"
             "  4  an output could not be written (folder, disk, gnuplot failure)\n"
-            "  5  the simulation could not run (request limit, memory)\n"
+            "  5  the simulation could not run (max_requests, the work budget without\n"
+            "     --allow-long, a backlog past the time limit, memory)\n"
             "\n"
             "Example: cosim scenarios/stall_per_second.ini\n"
             "Scenario format: docs/scenario-format.md; manual: man cosim\n");
@@ -108,6 +113,7 @@ typedef struct options {
     unsigned replications; /* --replications N (0, 1: one seed) */
     int64_t win_from, win_to; /* --window; to 0: none */
     int quiet;
+    int allow_long;        /* --allow-long: no work budget */
 } options;
 
 enum { CHART_SPECTRUM = 1, CHART_TIMELINE = 2, CHART_REQUESTS = 4, CHART_SUMMARY = 8 };
@@ -145,7 +151,7 @@ static char *owned[2];
 static int parse_args(int argc, char **argv, options *o)
 {
     enum { OPT_SET = 256, OPT_SEED, OPT_RANK, OPT_FORMAT, OPT_NOPLOT, OPT_PLOTS, OPT_CHECK,
-           OPT_CHARTS, OPT_WINDOW, OPT_AXIS, OPT_REPS };
+           OPT_CHARTS, OPT_WINDOW, OPT_AXIS, OPT_REPS, OPT_LONG };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"set", required_argument, NULL, OPT_SET},
@@ -159,6 +165,7 @@ static int parse_args(int argc, char **argv, options *o)
         {"window", required_argument, NULL, OPT_WINDOW},
         {"latency-axis", required_argument, NULL, OPT_AXIS},
         {"replications", required_argument, NULL, OPT_REPS},
+        {"allow-long", no_argument, NULL, OPT_LONG},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
@@ -256,6 +263,9 @@ static int parse_args(int argc, char **argv, options *o)
             o->replications = (unsigned)n;
             break;
         }
+        case OPT_LONG:
+            o->allow_long = 1;
+            break;
         case OPT_AXIS:
             if (strcmp(optarg, "log") && strcmp(optarg, "linear")) {
                 fprintf(stderr, "cosim: --latency-axis %s: expected log or linear\n", optarg);
@@ -300,12 +310,15 @@ typedef struct chart_data {
     timeline *bars;              /* the request-bar window, exact */
     int64_t tl_from, tl_to, bars_from, bars_to;
     band *band;                  /* --replications: the spread over seeds */
-    /* progress on a terminal */
-    int tty, printed;
+    /* progress on a terminal, over the whole job */
+    int tty, printed;            /* printed: the widest progress line, 0: none */
     const scenario *s;
     uint64_t seen;
-    size_t tester_now;
-    double started, tester_start, last_print;
+    run_work work;               /* the estimate of one run */
+    unsigned reps, rep;          /* runs in the job; the current one (0-based) */
+    size_t cur;                  /* the tester running (n_testers: the truth) */
+    int any;                     /* a tester run has been seen */
+    double started, last_print;
 } chart_data;
 
 static double now_s(void)
@@ -315,25 +328,64 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Progress on a terminal, for runs over a second: checked every 2^18
- * requests, so it costs nothing noticeable. */
+/* "42 s", "17 min", "3.5 h", "21.0 days". */
+static const char *format_left(double sec, char *buf, size_t len)
+{
+    if (sec < 100)
+        snprintf(buf, len, "%.0f s", sec);
+    else if (sec < 6000)
+        snprintf(buf, len, "%.0f min", sec / 60);
+    else if (sec < 48 * 3600)
+        snprintf(buf, len, "%.1f h", sec / 3600);
+    else
+        snprintf(buf, len, "%.1f days", sec / 86400);
+    return buf;
+}
+
+/* Progress on a terminal, for jobs over a second: the share of the whole
+ * job done (every tester, the truth and every replication, weighted by the
+ * estimate run_estimate made before the start) and the time left at the
+ * pace so far. A new tester run is seen at its request 0: the runs come in
+ * order (testers, then the truth's load, then the next replication), so a
+ * tester index that does not grow starts the next replication. Checked
+ * every 2^18 requests, so it costs nothing noticeable. */
 static void progress(chart_data *c, size_t tester, const tester_request *rq)
 {
+    if (rq->index == 0) {
+        if (c->any && tester <= c->cur && c->rep + 1 < c->reps)
+            c->rep++;
+        c->cur = tester;
+        c->any = 1;
+    }
     if (++c->seen & ((1u << 18) - 1))
         return;
     double t = now_s();
-    if (tester != c->tester_now) {
-        c->tester_now = tester;
-        c->tester_start = t;
-    }
     if (t - c->started < 1 || t - c->last_print < 0.5)
         return;
-    double frac = (double)rq->sent_ns / (double)c->s->duration_ns;
-    double left = frac > 0 ? (t - c->tester_start) * (1 - frac) / frac : 0;
-    fprintf(stderr, "\rcosim: tester %zu/%zu (%s): %3.0f%% simulated, about %.0f s left   ", tester + 1,
-            c->s->n_testers, c->s->testers[tester].name, frac * 100, left);
+    const scenario *s = c->s;
+    double frac = (double)rq->sent_ns / (double)s->duration_ns;
+    frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+    double done = (double)c->rep * c->work.total;
+    for (size_t i = 0; i < c->cur && i < s->n_testers; i++)
+        done += c->work.tester[i];
+    done += frac * (tester < s->n_testers ? c->work.tester[tester] : c->work.truth);
+    double total = (double)c->reps * c->work.total;
+    if (!(done > 0) || !(total > 0))
+        return;
+    char rep[48] = "", left[32];
+    if (c->reps > 1)
+        snprintf(rep, sizeof rep, "replication %u/%u, ", c->rep + 1, c->reps);
+    char who[48];
+    if (tester < s->n_testers)
+        snprintf(who, sizeof who, "tester %zu/%zu", tester + 1, s->n_testers);
+    else
+        snprintf(who, sizeof who, "ground truth");
+    double share = done < total ? done / total : 1;
+    int n = fprintf(stderr, "\rcosim: %3.0f%% of the job (%s%s), about %s left   ", share * 100, rep, who,
+                    format_left((t - c->started) * (1 - share) / share, left, sizeof left));
     c->last_print = t;
-    c->printed = 1;
+    if (n > c->printed)
+        c->printed = n;
 }
 
 static void observe(void *ctx, size_t tester, const tester_request *rq)
@@ -533,9 +585,22 @@ static int run(const options *opts)
         return se == SCENARIO_EUSAGE ? EXIT_USAGE : se == SCENARIO_ENOMEM ? EXIT_SIM : EXIT_SCENARIO;
     }
 
-    /* the charts asked for, and their style scripts */
+    /* the whole job's work, before anything starts: every tester, the truth,
+     * every replication */
     chart_data cd;
     memset(&cd, 0, sizeof cd);
+    run_estimate(s, &cd.work);
+    cd.reps = o.replications > 1 ? o.replications : 1;
+    char what[96];
+    snprintf(what, sizeof what, "%zu tester%s%s x %u replication%s", s->n_testers, s->n_testers == 1 ? "" : "s",
+             s->truth_interval_ns > 0 ? " and the truth" : "", cd.reps, cd.reps == 1 ? "" : "s");
+    if (run_check_budget(cd.work.total * cd.reps, what, o.allow_long, err, sizeof err)) {
+        fprintf(stderr, "cosim: %s: %s\n", s->path, err);
+        scenario_free(s);
+        return EXIT_SIM;
+    }
+
+    /* the charts asked for, and their style scripts */
     unsigned want = o.charts_set ? o.charts : (CHART_SPECTRUM | CHART_TIMELINE | CHART_REQUESTS | CHART_SUMMARY);
     if (o.check && !o.output)
         want = 0;
@@ -576,11 +641,11 @@ static int run(const options *opts)
     if (!rc) {
         cd.tty = isatty(2) && !o.quiet;
         cd.s = s;
-        cd.started = cd.tester_start = now_s();
+        cd.started = now_s();
         rc = run_scenario_observed(s, cd.timeline || cd.bars || cd.tty ? observe : NULL, &cd, &r, err,
                                    sizeof err);
-        if (cd.printed)
-            fprintf(stderr, "\r%78s\r", "");
+        if (cd.printed && (rc || o.replications <= 1))
+            fprintf(stderr, "\r%*s\r", cd.printed, "");
     } else {
         snprintf(err, sizeof err, "out of memory");
     }
@@ -592,7 +657,17 @@ static int run(const options *opts)
         return EXIT_SIM;
     }
 
-    if (o.replications > 1 && band_run(&cd.band, s, &r, o.replications, err, sizeof err)) {
+    /* the other replications: timelines and charts are the base seed's */
+    timeline *tl = cd.timeline, *bars = cd.bars;
+    cd.timeline = cd.bars = NULL;
+    rc = o.replications > 1 ? band_run(&cd.band, s, &r, o.replications, cd.tty ? observe : NULL, &cd, err,
+                                       sizeof err)
+                            : 0;
+    cd.timeline = tl;
+    cd.bars = bars;
+    if (cd.printed && o.replications > 1)
+        fprintf(stderr, "\r%*s\r", cd.printed, "");
+    if (rc) {
         fprintf(stderr, "cosim: %s\n", err);
         timeline_free(cd.timeline);
         timeline_free(cd.bars);
