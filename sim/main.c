@@ -328,20 +328,6 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* "42 s", "17 min", "3.5 h", "21.0 days". */
-static const char *format_left(double sec, char *buf, size_t len)
-{
-    if (sec < 100)
-        snprintf(buf, len, "%.0f s", sec);
-    else if (sec < 6000)
-        snprintf(buf, len, "%.0f min", sec / 60);
-    else if (sec < 48 * 3600)
-        snprintf(buf, len, "%.1f h", sec / 3600);
-    else
-        snprintf(buf, len, "%.1f days", sec / 86400);
-    return buf;
-}
-
 /* Progress on a terminal, for jobs over a second: the share of the whole
  * job done (every tester, the truth and every replication, weighted by the
  * estimate run_estimate made before the start) and the time left at the
@@ -363,14 +349,9 @@ static void progress(chart_data *c, size_t tester, const tester_request *rq)
     if (t - c->started < 1 || t - c->last_print < 0.5)
         return;
     const scenario *s = c->s;
-    double frac = (double)rq->sent_ns / (double)s->duration_ns;
-    frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
-    double done = (double)c->rep * c->work.total;
-    for (size_t i = 0; i < c->cur && i < s->n_testers; i++)
-        done += c->work.tester[i];
-    done += frac * (tester < s->n_testers ? c->work.tester[tester] : c->work.truth);
-    double total = (double)c->reps * c->work.total;
-    if (!(done > 0) || !(total > 0))
+    double share = run_job_share(&c->work, s->n_testers, c->reps, c->rep, tester,
+                                 (double)rq->sent_ns / (double)s->duration_ns);
+    if (!(share > 0))
         return;
     char rep[48] = "", left[32];
     if (c->reps > 1)
@@ -380,9 +361,8 @@ static void progress(chart_data *c, size_t tester, const tester_request *rq)
         snprintf(who, sizeof who, "tester %zu/%zu", tester + 1, s->n_testers);
     else
         snprintf(who, sizeof who, "ground truth");
-    double share = done < total ? done / total : 1;
     int n = fprintf(stderr, "\rcosim: %3.0f%% of the job (%s%s), about %s left   ", share * 100, rep, who,
-                    format_left((t - c->started) * (1 - share) / share, left, sizeof left));
+                    run_format_time_left(t - c->started, share, left, sizeof left));
     c->last_print = t;
     if (n > c->printed)
         c->printed = n;

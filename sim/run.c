@@ -230,3 +230,35 @@ int run_check_budget(double work, const char *what, int allow_long, char *err, s
              work, what, RUN_WORK_BUDGET);
     return -EFBIG;
 }
+
+double run_job_share(const run_work *w, size_t n_testers, unsigned reps, unsigned rep, size_t tester,
+                     double frac)
+{
+    double total = (double)reps * w->total;
+    if (!(total > 0))
+        return 0;
+    frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+    double done = (double)rep * w->total;
+    for (size_t i = 0; i < tester && i < n_testers && i < SCENARIO_MAX_TESTERS; i++)
+        done += w->tester[i];
+    done += frac * (tester < n_testers ? w->tester[tester] : w->truth);
+    return done < total ? done / total : 1;
+}
+
+char *run_format_time_left(double elapsed_s, double share, char *buf, size_t len)
+{
+    if (!(share > 0)) {
+        snprintf(buf, len, "unknown");
+        return buf;
+    }
+    double sec = elapsed_s * (1 - share) / share;
+    if (sec < 100)
+        snprintf(buf, len, "%.0f s", sec);
+    else if (sec < 6000)
+        snprintf(buf, len, "%.0f min", sec / 60);
+    else if (sec < 48 * 3600)
+        snprintf(buf, len, "%.1f h", sec / 3600);
+    else
+        snprintf(buf, len, "%.1f days", sec / 86400);
+    return buf;
+}

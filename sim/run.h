@@ -96,6 +96,26 @@ void run_estimate(const scenario *s, run_work *out);
  */
 int run_check_budget(double work, const char *what, int allow_long, char *err, size_t errlen);
 
+/**
+ * The share of a job done, in [0, 1], for its progress line: reps runs of
+ * one scenario (estimate w, n_testers testers), run rep (0-based) going on,
+ * in it tester `tester` (n_testers: the ground truth) with the fraction
+ * frac of its duration simulated. Every run, tester and the truth weigh
+ * their estimated work. Example: 64 testers of equal work, 1000
+ * replications, the first tester half done: 0.5 / 64000.
+ */
+double run_job_share(const run_work *w, size_t n_testers, unsigned reps, unsigned rep, size_t tester,
+                     double frac);
+
+/**
+ * The time left at the pace so far, for people: elapsed_s (1 - share) /
+ * share, as "42 s", "17 min", "3.5 h" or "21.0 days" (a share of 0 gives
+ * "unknown").
+ *
+ * @return buf
+ */
+char *run_format_time_left(double elapsed_s, double share, char *buf, size_t len);
+
 /** Free the results; safe on a zeroed result. */
 void run_result_free(run_result *r);
 
