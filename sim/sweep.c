@@ -648,13 +648,20 @@ static void usage(FILE *f)
             "      --set SEC.KEY=VAL  override a key at every point (repeatable)\n"
             "      --seed N           the base seed\n"
             "      --no-plot          write sweep.gp and sweep.dat but do not run gnuplot\n"
+            "      --allow-long       run a sweep over the work budget (10^10 units: simulated\n"
+            "                         requests, truth probes, correction buckets, over every\n"
+            "                         point and replication; estimated before any run)\n"
             "  -q, --quiet            print no table\n"
             "  -h, --help             show this help\n"
             "\n"
             "Writes sweep.csv (one row per point and tester), sweep.dat, sweep.gp and\n"
             "sweep.png (p99 against the first varied key, one curve per tester).\n"
+            "Limits: 8 --vary, 10000 values each, 100000 points, 10000 replications,\n"
+            "256 jobs. Workers die with cosim; the first failed run or worker stops the\n"
+            "others and the message names the points left without a result.\n"
             "Exit status: 0 success, 2 bad command line, 3 a scenario error at some\n"
-            "point, 4 an output could not be written, 5 a run failed.\n");
+            "point, 4 an output could not be written, 5 a run or worker failed, or the\n"
+            "work budget was passed without --allow-long.\n");
 }
 
 int sweep_main(int argc, char **argv)

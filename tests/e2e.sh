@@ -362,6 +362,7 @@ workers)
     }
     # stop what this test started, whatever happens
     trap 'for k in $parent $kids; do alive $k && kill -KILL $k; done 2>/dev/null; rm -rf "$work"' EXIT
+    trap 'exit 1' TERM INT
     # 1. SIGKILL the parent: no worker survives it
     "$cosim" "${args[@]}" -o "$work/k1" 2>"$work/k1.err" &
     parent=$!
