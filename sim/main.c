@@ -572,8 +572,12 @@ static int run(const options *opts)
     run_estimate(s, &cd.work);
     cd.reps = o.replications > 1 ? o.replications : 1;
     char what[96];
-    snprintf(what, sizeof what, "%zu tester%s%s x %u replication%s", s->n_testers, s->n_testers == 1 ? "" : "s",
-             s->truth_interval_ns > 0 ? " and the truth" : "", cd.reps, cd.reps == 1 ? "" : "s");
+    if (s->truth_interval_ns > 0)
+        snprintf(what, sizeof what, "%zu tester%s and the truth x %u replication%s", s->n_testers,
+                 s->n_testers == 1 ? "" : "s", cd.reps, cd.reps == 1 ? "" : "s");
+    else
+        snprintf(what, sizeof what, "%zu tester%s x %u replication%s", s->n_testers, s->n_testers == 1 ? "" : "s",
+                 cd.reps, cd.reps == 1 ? "" : "s");
     if (run_check_budget(cd.work.total * cd.reps, what, o.allow_long, err, sizeof err)) {
         fprintf(stderr, "cosim: %s: %s\n", s->path, err);
         scenario_free(s);

@@ -304,6 +304,11 @@ limits)
         -q --no-plot -o "$work/b" "$work/big64.ini" --replications 1000
     expect_exact 5 "cosim: $work/big64.ini: the job would take about 6.4e+10 units of work (64 testers x 1 replication), $budget" \
         -q --no-plot -o "$work/b" "$work/big64.ini"
+    # the truth counts: scenarios/mm1_rho08.ini for 100,000 s is 8e7 open-loop
+    # requests, 5e7 probes (every 2 ms) and 8e7 more for the truth's load:
+    # 2.1e8 a run, 2.1e11 for 1000 replications
+    expect_exact 5 "cosim: scenarios/mm1_rho08.ini: the job would take about 2.1e+11 units of work (1 tester and the truth x 1000 replications), $budget" \
+        -q --no-plot -o "$work/b" scenarios/mm1_rho08.ini --replications 1000 --set scenario.duration=100000s
     # --allow-long runs a job over the budget: a paced tester that plans
     # 2e10 sends (20,000,000/s for 1000 s) but is stalled until 999.99 s
     # sends 1 + (0.01 s - 10 ns) / 50 ns rounded up = 200,001
