@@ -182,7 +182,8 @@ START_TEST(series_matches_loop_edge_cases)
     static const unsigned bits[] = {1, 2, 3, 8, 11};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int64_t v = cases[i][0], d = cases[i][1];
-        int64_t overs[] = {-1, 0, d, d + 1, v / 2, v - d, v - 1, v, INT64_MAX};
+        int64_t overs[] = {-1, 0, d, d < INT64_MAX ? d + 1 : d, v / 2, d > 0 && v >= d ? v - d : v, v - 1, v,
+                           INT64_MAX};
         for (int rule = 0; rule < 2; rule++)
             for (size_t k = 0; k < sizeof bits / sizeof bits[0]; k++)
                 for (size_t o = 0; o < sizeof overs / sizeof overs[0]; o++) {
@@ -202,15 +203,24 @@ END_TEST
  * run): v of any bit length, D from 1 ns up to v and beyond, a fifth of
  * them exact multiples k D, S from 1 to 11, both rules, thresholds around
  * the terms. Up to 2^14 added values each, so the loop stays quick. */
+static uint64_t xorshift(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
 START_TEST(series_matches_loop_random)
 {
     uint64_t x = 0x9e3779b97f4a7c15ull;
-#define NEXT() (x ^= x << 13, x ^= x >> 7, x ^= x << 17, x)
+#define NEXT() xorshift(&x)
     for (int i = 0; i < 4000; i++) {
         unsigned vbits = (unsigned)(NEXT() % 63);
         int64_t v = (int64_t)(NEXT() & (((uint64_t)1 << vbits) - 1));
         uint64_t kmax = (uint64_t)1 << (NEXT() % 15);
-        int64_t d = (int64_t)((uint64_t)v / (NEXT() % kmax + 1)) + (int64_t)(NEXT() % 3);
+        int64_t d = (int64_t)((uint64_t)v / (NEXT() % kmax + 1));
+        d += (int64_t)(NEXT() % 3);
         if (d < 1)
             d = 1;
         if (NEXT() % 5 == 0 && (uint64_t)v / (uint64_t)d < kmax) /* an exact multiple */
