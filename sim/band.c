@@ -36,7 +36,8 @@ static void gather(band *b, unsigned seed, const scenario *s, const run_result *
     }
 }
 
-int band_run(band **out, const scenario *s, const run_result *r, unsigned n, char *err, size_t errlen)
+int band_run(band **out, const scenario *s, const run_result *r, unsigned n, run_observer observer, void *ctx,
+             char *err, size_t errlen)
 {
     *out = NULL;
     band *b = calloc(1, sizeof *b);
@@ -55,7 +56,7 @@ int band_run(band **out, const scenario *s, const run_result *r, unsigned n, cha
     for (unsigned k = 1; k < n; k++) {
         copy.seed = s->seed + k;
         run_result rk;
-        int rc = run_scenario(&copy, &rk, err, errlen);
+        int rc = run_scenario_observed(&copy, observer, ctx, &rk, err, errlen);
         if (rc) {
             band_free(b);
             return rc;

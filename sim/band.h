@@ -22,10 +22,13 @@ typedef struct band band;
  * Run scenario s with seeds s->seed + 1 .. s->seed + n - 1 and gather, with
  * the run already made (r, seed s->seed), the values at band_levels.
  *
+ * @param observer  NULL, or called for every request of those runs (as by
+ *                  run_scenario_observed), e.g. for progress
  * @param err  on error, a message
  * @return 0, or a negative errno (run errors as run_scenario's).
  */
-int band_run(band **out, const scenario *s, const run_result *r, unsigned n, char *err, size_t errlen);
+int band_run(band **out, const scenario *s, const run_result *r, unsigned n, run_observer observer, void *ctx,
+             char *err, size_t errlen);
 
 /** Free; band_free(NULL) does nothing. */
 void band_free(band *b);

@@ -128,29 +128,155 @@ void hist_record_n(hist *h, int64_t value_ns, uint64_t count)
         add_value(h, value_ns < 0 ? 0 : (uint64_t)value_ns, count);
 }
 
+/* A 192-bit unsigned value hi 2^128 + lo: a sum of squares. */
+typedef struct u192 {
+    u128 lo;
+    uint64_t hi;
+} u192;
+
+/* x y exactly, for x < 2^128 and y < 2^64 (x = a 2^64 + b). */
+static u192 mul_128_64(u128 x, uint64_t y)
+{
+    uint64_t a = (uint64_t)(x >> 64), b = (uint64_t)x;
+    u128 pb = (u128)b * y, pa = (u128)a * y;
+    u192 r;
+    r.lo = pb + (pa << 64);
+    r.hi = (uint64_t)(pa >> 64) + (r.lo < pb);
+    return r;
+}
+
+/* The histogram's sum of squares += x (the caller keeps it below 2^192). */
+static void add_sumsq(hist *h, u192 x)
+{
+    u128 before = h->sumsq_lo;
+    h->sumsq_lo += x.lo;
+    h->sumsq_hi += x.hi + (h->sumsq_lo < before);
+}
+
+/* The largest value in v's bucket (the book's Listing 5.1 layout). */
+static inline uint64_t bucket_top(uint64_t v, unsigned s)
+{
+    if (v < ((uint64_t)1 << s))
+        return v;
+    unsigned shift = bit_length(v) - s;
+    return ((v >> shift) << shift) | (((uint64_t)1 << shift) - 1);
+}
+
+/* Sum of squares of a, a + d, ..., a + (n-1) d, for n >= 1:
+ *   n a^2 + a d n(n-1) + d^2 (n-1) n (2n-1) / 6
+ * (the sum of i and of i^2 for i < n). Bounds, with L = a + (n-1) d the last
+ * term < 2^63: a^2 < 2^126; a n < 2^127 and (n-1) d <= L; for the last
+ * term, (n-1) n (2n-1) is divided by 6 first (one of n-1, n is even; one of
+ * n-1, n, 2n-1 is a multiple of 3), then (n-1)' d <= L < 2^63,
+ * n' d <= L + d < 2^64, 2n-1 < 2^64. Every product is below 2^190. */
+static void add_series_sumsq(hist *h, uint64_t a, uint64_t d, uint64_t n)
+{
+    add_sumsq(h, mul_128_64((u128)a * a, n));
+    if (n < 2)
+        return;
+    add_sumsq(h, mul_128_64((u128)a * n, (n - 1) * d));
+    uint64_t p = n - 1, q = n, r = 2 * n - 1;
+    if (p % 2 == 0)
+        p /= 2;
+    else
+        q /= 2;
+    if (p % 3 == 0)
+        p /= 3;
+    else if (q % 3 == 0)
+        q /= 3;
+    else
+        r /= 3;
+    add_sumsq(h, mul_128_64((u128)(p * d) * (q * d), r));
+}
+
+int hist_record_series(hist *h, int64_t first_ns, int64_t step_ns, uint64_t n)
+{
+    if (n == 0)
+        return 0;
+    if (first_ns < 0 || (n > 1 && step_ns <= 0))
+        return -EINVAL;
+    uint64_t a = (uint64_t)first_ns, d = n > 1 ? (uint64_t)step_ns : 0, span, last, total;
+    if (__builtin_mul_overflow(n - 1, d, &span) || __builtin_add_overflow(a, span, &last) ||
+        last > (uint64_t)INT64_MAX || __builtin_add_overflow(h->total, n, &total))
+        return -EOVERFLOW;
+    /* Walk the buckets the series crosses, from the smallest term up: the
+     * terms x, x + d, ... in x's bucket [.., top] number (top - x) / d + 1.
+     * Each step fills one bucket, so there are at most min(n, buckets)
+     * steps. */
+    uint64_t x = a, left = n;
+    for (;;) {
+        uint64_t top = bucket_top(x, h->sub_bits);
+        uint64_t m = d ? (top - x) / d + 1 : left;
+        if (m > left)
+            m = left;
+        h->counts[index_of(x, h->sub_bits)] += m;
+        left -= m;
+        if (!left)
+            break;
+        x += m * d; /* <= last: no overflow */
+    }
+    h->total = total;
+    if ((int64_t)a < h->min)
+        h->min = (int64_t)a;
+    if ((int64_t)last > h->max)
+        h->max = (int64_t)last;
+    /* sum = n a + d n (n-1) / 2; n a < 2^127, d (n-1) <= last < 2^63 */
+    u128 tri = n % 2 == 0 ? (u128)(n / 2) * (n - 1) : (u128)n * ((n - 1) / 2);
+    h->sum += (u128)a * n + tri * d;
+    add_series_sumsq(h, a, d, n);
+    return 0;
+}
+
+uint64_t hist_correction_count(int64_t value_ns, int64_t interval_ns, hist_correction rule)
+{
+    if (interval_ns <= 0 || value_ns <= interval_ns)
+        return 0;
+    uint64_t v = (uint64_t)value_ns, d = (uint64_t)interval_ns;
+    /* HdrHistogram: v - k d >= d  <=>  k <= v/d - 1;
+     * the book:     v - k d >  d  <=>  k d <= v - d - 1  <=>  k <= (v-1)/d - 1 */
+    uint64_t q = rule == HIST_CORRECT_BOOK ? (v - 1) / d : v / d;
+    return q >= 1 ? q - 1 : 0;
+}
+
 /* Tene's correction (HdrHistogram's recordValueWithExpectedInterval; the
  * book's Listing 5.2): a reply that took v at expected interval D stands for
  * the requests that would have been sent at D, 2D, ... into the wait, which
  * would have waited v - D, v - 2D, ... The HdrHistogram rule keeps adding
- * while the value is >= D, the book's while it is > D. */
+ * while the value is >= D, the book's while it is > D. The added values are
+ * the arithmetic series from v - K D up to v - D (K = hist_correction_count),
+ * recorded per bucket by hist_record_series. */
 uint64_t hist_record_corrected(hist *h, int64_t value_ns, int64_t interval_ns,
                                hist_correction rule, int64_t over_ns, uint64_t *over)
 {
-    uint64_t n = 1;
+    uint64_t k = hist_correction_count(value_ns, interval_ns, rule), total;
+    if (__builtin_add_overflow(k, 1, &total) || __builtin_add_overflow(h->total, total, &total))
+        return 0;
     hist_record(h, value_ns);
     if (over && value_ns > over_ns)
         (*over)++;
-    if (interval_ns <= 0)
-        return n;
-    for (int64_t missing = value_ns - interval_ns;
-         rule == HIST_CORRECT_HDR ? missing >= interval_ns : missing > interval_ns;
-         missing -= interval_ns) {
-        hist_record(h, missing);
-        if (over && missing > over_ns)
-            (*over)++;
-        n++;
+    if (!k)
+        return 1;
+    /* k d <= v - d, so the smallest term v - k d >= d > 0 */
+    int64_t first = value_ns - (int64_t)(k * (uint64_t)interval_ns);
+    hist_record_series(h, first, interval_ns, k); /* cannot fail: checked above */
+    if (over) {
+        /* terms first + i D > over_ns: all of them when first > over_ns,
+         * else those with i > (over_ns - first) / D */
+        uint64_t n_over = k;
+        if (over_ns >= first) {
+            uint64_t at_most = (uint64_t)(over_ns - first) / (uint64_t)interval_ns + 1;
+            n_over = at_most >= k ? 0 : k - at_most;
+        }
+        *over += n_over;
     }
-    return n;
+    return k + 1;
+}
+
+int hist_equal(const hist *a, const hist *b)
+{
+    return a->sub_bits == b->sub_bits && a->total == b->total && a->min == b->min && a->max == b->max &&
+           a->sum == b->sum && a->sumsq_lo == b->sumsq_lo && a->sumsq_hi == b->sumsq_hi &&
+           memcmp(a->counts, b->counts, a->n_counters * sizeof a->counts[0]) == 0;
 }
 
 int hist_merge(hist *dst, const hist *src)

@@ -86,21 +86,60 @@ typedef enum hist_correction {
 } hist_correction;
 
 /**
+ * Record the arithmetic series first_ns, first_ns + step_ns, ...,
+ * first_ns + (n - 1) step_ns in O(buckets), not O(n): the terms that fall
+ * in each bucket are counted with one division, and the exact count, min,
+ * max, sum and sum of squares are updated by closed forms (sum of an
+ * arithmetic series, and of its squares: n a^2 + a d n(n-1) +
+ * d^2 (n-1) n (2n-1) / 6) in 128- and 192-bit integers. The result is
+ * exactly that of recording the n values one by one with hist_record.
+ *
+ * @param first_ns  the smallest term, >= 0
+ * @param step_ns   the common difference d, > 0 (ignored when n <= 1)
+ * @param n         the number of terms (0 records nothing)
+ * @return 0; -EINVAL for first_ns < 0 or step_ns <= 0 with n > 1;
+ *         -EOVERFLOW when the last term passes INT64_MAX or the count
+ *         would pass UINT64_MAX (nothing is recorded then).
+ */
+int hist_record_series(hist *h, int64_t first_ns, int64_t step_ns, uint64_t n);
+
+/**
+ * How many values a coordinated-omission correction adds to a reply of
+ * value_ns at expected interval interval_ns: the number of k >= 1 with
+ * value_ns - k interval_ns >= interval_ns (HIST_CORRECT_HDR), or
+ * > interval_ns (HIST_CORRECT_BOOK). That is floor(v / D) - 1 and
+ * floor((v - 1) / D) - 1, and 0 when interval_ns <= 0 or v < 2D (v <= 2D
+ * for the book's rule). Example: 9 ms at 2 ms gives 3 under both rules;
+ * 6 ms at 2 ms gives 2 and 1.
+ */
+uint64_t hist_correction_count(int64_t value_ns, int64_t interval_ns, hist_correction rule);
+
+/**
  * Record value_ns and the samples a tester with expected interval
  * interval_ns failed to send while waiting for it (Tene's correction for
  * coordinated omission; HdrHistogram's recordValueWithExpectedInterval and
- * the book's Listing 5.2). Example: 9 ms at 2 ms adds 7, 5 and 3 ms under
- * both rules; 6 ms at 2 ms adds 4 and 2 ms under HIST_CORRECT_HDR and only
- * 4 ms under HIST_CORRECT_BOOK.
+ * the book's Listing 5.2): value_ns - interval_ns, value_ns - 2 interval_ns,
+ * ..., hist_correction_count of them, recorded as one series with
+ * hist_record_series, so a reply of 1000 s at 1 ns costs O(buckets), not
+ * 10^12 steps. Example: 9 ms at 2 ms adds 7, 5 and 3 ms under both rules;
+ * 6 ms at 2 ms adds 4 and 2 ms under HIST_CORRECT_HDR and only 4 ms under
+ * HIST_CORRECT_BOOK.
  *
  * @param interval_ns  expected interval D; 0 or less records value_ns only
  * @param over_ns      threshold for *over: values > over_ns are counted
  * @param over         if not NULL, incremented once per recorded value
  *                     (real or added) above over_ns
- * @return the number of values recorded (1 + added).
+ * @return the number of values recorded (1 + added), or 0 when the count
+ *         would pass UINT64_MAX (then nothing is recorded).
  */
 uint64_t hist_record_corrected(hist *h, int64_t value_ns, int64_t interval_ns,
                                hist_correction rule, int64_t over_ns, uint64_t *over);
+
+/**
+ * 1 if a and b have the same S and hold exactly the same counters, count,
+ * min, max, sum and sum of squares; else 0.
+ */
+int hist_equal(const hist *a, const hist *b);
 
 /** Add every count of src into dst (same S). @return 0 or -EINVAL. */
 int hist_merge(hist *dst, const hist *src);

@@ -33,7 +33,8 @@ enum {
     EXIT_USAGE = 2,    /* bad command line */
     EXIT_SCENARIO = 3, /* the scenario cannot be read or is wrong */
     EXIT_OUTPUT = 4,   /* an output could not be written */
-    EXIT_SIM = 5,      /* the simulation could not run (limits, memory) */
+    EXIT_SIM = 5,      /* the simulation could not run (limits, the work
+                          budget without --allow-long, memory) */
 };
 
 static void usage(FILE *f)
@@ -73,6 +74,9 @@ static void usage(FILE *f)
             "                         draw the spectrum with that band (outputs other than\n"
             "                         the band are the base seed's)\n"
             "      --plots-dir DIR    take the chart styles (spectrum.gp) from DIR\n"
+            "      --allow-long       run a job over the work budget (10^10 units: simulated\n"
+            "                         requests, truth probes, correction buckets; all\n"
+            "                         testers and replications together)\n"
             "      --check            compare the run with the scenario's [expect NAME]\n"
             "                         sections, print expected / got / verdict, exit 1 on\n"
             "                         any miss; writes no output folder unless -o is given\n"
@@ -100,7 +104,8 @@ static void usage(FILE *f)
             "  3  the scenario cannot be read or is wrong (the message names FILE:LINE)\n"
             "  4  an output could not be written or the folder was refused (folder, disk,\n"
             "     gnuplot failure or timeout, incomplete chart)\n"
-            "  5  the simulation could not run (request limit, memory)\n"
+            "  5  the simulation could not run (max_requests, the work budget without\n"
+            "     --allow-long, a backlog past the time limit, memory)\n"
             "  130, 143, 129  interrupted by SIGINT, SIGTERM, SIGHUP (killed by the signal,\n"
             "     after removing the staging folder; DIR is left as it was)\n"
             "\n"
@@ -125,6 +130,7 @@ typedef struct options {
     int quiet;
     int force;             /* --force */
     unsigned plot_timeout_s; /* --plot-timeout; 0: the default */
+    int allow_long;        /* --allow-long: no work budget */
 } options;
 
 enum { CHART_SPECTRUM = 1, CHART_TIMELINE = 2, CHART_REQUESTS = 4, CHART_SUMMARY = 8 };
@@ -162,7 +168,7 @@ static char *owned[2];
 static int parse_args(int argc, char **argv, options *o)
 {
     enum { OPT_SET = 256, OPT_SEED, OPT_RANK, OPT_FORMAT, OPT_NOPLOT, OPT_PLOTS, OPT_CHECK,
-           OPT_CHARTS, OPT_WINDOW, OPT_AXIS, OPT_REPS, OPT_FORCE, OPT_PLOT_TIMEOUT };
+           OPT_CHARTS, OPT_WINDOW, OPT_AXIS, OPT_REPS, OPT_FORCE, OPT_PLOT_TIMEOUT, OPT_LONG };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"set", required_argument, NULL, OPT_SET},
@@ -178,6 +184,7 @@ static int parse_args(int argc, char **argv, options *o)
         {"replications", required_argument, NULL, OPT_REPS},
         {"force", no_argument, NULL, OPT_FORCE},
         {"plot-timeout", required_argument, NULL, OPT_PLOT_TIMEOUT},
+        {"allow-long", no_argument, NULL, OPT_LONG},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
@@ -289,6 +296,9 @@ static int parse_args(int argc, char **argv, options *o)
                 return -1;
             }
             break;
+        case OPT_LONG:
+            o->allow_long = 1;
+            break;
         case OPT_AXIS:
             if (strcmp(optarg, "log") && strcmp(optarg, "linear")) {
                 fprintf(stderr, "cosim: --latency-axis %s: expected log or linear\n", optarg);
@@ -333,12 +343,15 @@ typedef struct chart_data {
     timeline *bars;              /* the request-bar window, exact */
     int64_t tl_from, tl_to, bars_from, bars_to;
     band *band;                  /* --replications: the spread over seeds */
-    /* progress on a terminal */
-    int tty, printed;
+    /* progress on a terminal, over the whole job */
+    int tty, printed;            /* printed: the widest progress line, 0: none */
     const scenario *s;
     uint64_t seen;
-    size_t tester_now;
-    double started, tester_start, last_print;
+    run_work work;               /* the estimate of one run */
+    unsigned reps, rep;          /* runs in the job; the current one (0-based) */
+    size_t cur;                  /* the tester running (n_testers: the truth) */
+    int any;                     /* a tester run has been seen */
+    double started, last_print;
 } chart_data;
 
 static double now_s(void)
@@ -348,25 +361,44 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Progress on a terminal, for runs over a second: checked every 2^18
- * requests, so it costs nothing noticeable. */
+/* Progress on a terminal, for jobs over a second: the share of the whole
+ * job done (every tester, the truth and every replication, weighted by the
+ * estimate run_estimate made before the start) and the time left at the
+ * pace so far. A new tester run is seen at its request 0: the runs come in
+ * order (testers, then the truth's load, then the next replication), so a
+ * tester index that does not grow starts the next replication. Checked
+ * every 2^18 requests, so it costs nothing noticeable. */
 static void progress(chart_data *c, size_t tester, const tester_request *rq)
 {
+    if (rq->index == 0) {
+        if (c->any && tester <= c->cur && c->rep + 1 < c->reps)
+            c->rep++;
+        c->cur = tester;
+        c->any = 1;
+    }
     if (++c->seen & ((1u << 18) - 1))
         return;
     double t = now_s();
-    if (tester != c->tester_now) {
-        c->tester_now = tester;
-        c->tester_start = t;
-    }
     if (t - c->started < 1 || t - c->last_print < 0.5)
         return;
-    double frac = (double)rq->sent_ns / (double)c->s->duration_ns;
-    double left = frac > 0 ? (t - c->tester_start) * (1 - frac) / frac : 0;
-    fprintf(stderr, "\rcosim: tester %zu/%zu (%s): %3.0f%% simulated, about %.0f s left   ", tester + 1,
-            c->s->n_testers, c->s->testers[tester].name, frac * 100, left);
+    const scenario *s = c->s;
+    double share = run_job_share(&c->work, s->n_testers, c->reps, c->rep, tester,
+                                 (double)rq->sent_ns / (double)s->duration_ns);
+    if (!(share > 0))
+        return;
+    char rep[48] = "", left[32];
+    if (c->reps > 1)
+        snprintf(rep, sizeof rep, "replication %u/%u, ", c->rep + 1, c->reps);
+    char who[48];
+    if (tester < s->n_testers)
+        snprintf(who, sizeof who, "tester %zu/%zu", tester + 1, s->n_testers);
+    else
+        snprintf(who, sizeof who, "ground truth");
+    int n = fprintf(stderr, "\rcosim: %3.0f%% of the job (%s%s), about %s left   ", share * 100, rep, who,
+                    run_format_time_left(t - c->started, share, left, sizeof left));
     c->last_print = t;
-    c->printed = 1;
+    if (n > c->printed)
+        c->printed = n;
 }
 
 static void observe(void *ctx, size_t tester, const tester_request *rq)
@@ -566,9 +598,26 @@ static int run(const options *opts)
         return se == SCENARIO_EUSAGE ? EXIT_USAGE : se == SCENARIO_ENOMEM ? EXIT_SIM : EXIT_SCENARIO;
     }
 
-    /* the charts asked for, and their style scripts */
+    /* the whole job's work, before anything starts: every tester, the truth,
+     * every replication */
     chart_data cd;
     memset(&cd, 0, sizeof cd);
+    run_estimate(s, &cd.work);
+    cd.reps = o.replications > 1 ? o.replications : 1;
+    char what[96];
+    if (s->truth_interval_ns > 0)
+        snprintf(what, sizeof what, "%zu tester%s and the truth x %u replication%s", s->n_testers,
+                 s->n_testers == 1 ? "" : "s", cd.reps, cd.reps == 1 ? "" : "s");
+    else
+        snprintf(what, sizeof what, "%zu tester%s x %u replication%s", s->n_testers, s->n_testers == 1 ? "" : "s",
+                 cd.reps, cd.reps == 1 ? "" : "s");
+    if (run_check_budget(cd.work.total * cd.reps, what, o.allow_long, err, sizeof err)) {
+        fprintf(stderr, "cosim: %s: %s\n", s->path, err);
+        scenario_free(s);
+        return EXIT_SIM;
+    }
+
+    /* the charts asked for, and their style scripts */
     unsigned want = o.charts_set ? o.charts : (CHART_SPECTRUM | CHART_TIMELINE | CHART_REQUESTS | CHART_SUMMARY);
     if (o.check && !o.output)
         want = 0;
@@ -617,11 +666,11 @@ static int run(const options *opts)
     if (!rc) {
         cd.tty = isatty(2) && !o.quiet;
         cd.s = s;
-        cd.started = cd.tester_start = now_s();
+        cd.started = now_s();
         rc = run_scenario_observed(s, cd.timeline || cd.bars || cd.tty ? observe : NULL, &cd, &r, err,
                                    sizeof err);
-        if (cd.printed)
-            fprintf(stderr, "\r%78s\r", "");
+        if (cd.printed && (rc || o.replications <= 1))
+            fprintf(stderr, "\r%*s\r", cd.printed, "");
     } else {
         snprintf(err, sizeof err, "out of memory");
     }
@@ -634,7 +683,17 @@ static int run(const options *opts)
         return EXIT_SIM;
     }
 
-    if (o.replications > 1 && band_run(&cd.band, s, &r, o.replications, err, sizeof err)) {
+    /* the other replications: timelines and charts are the base seed's */
+    timeline *tl = cd.timeline, *bars = cd.bars;
+    cd.timeline = cd.bars = NULL;
+    rc = o.replications > 1 ? band_run(&cd.band, s, &r, o.replications, cd.tty ? observe : NULL, &cd, err,
+                                       sizeof err)
+                            : 0;
+    cd.timeline = tl;
+    cd.bars = bars;
+    if (cd.printed && o.replications > 1)
+        fprintf(stderr, "\r%*s\r", cd.printed, "");
+    if (rc) {
         fprintf(stderr, "cosim: %s\n", err);
         outdir_close(d);
         timeline_free(cd.timeline);

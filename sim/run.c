@@ -2,6 +2,7 @@
 #include "run.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +42,34 @@ static void forward(void *ctx, const tester_request *rq)
     o->fn(o->ctx, o->tester, rq);
 }
 
+/* A corrected tester whose added values would pass max_requests. */
+static void correction_message(const scenario *s, const tester_spec *t, const tester_result *r, char *err,
+                               size_t errlen)
+{
+    int64_t d = t->expected_interval_ns > 0 ? t->expected_interval_ns
+                                            : units_interval_floor_ns(units_interval_scale(t->interval, t->users));
+    char v[32], dd[32];
+    snprintf(err, errlen,
+             "%s: tester %s: its correction would record more than max_requests = %llu values: a reply of "
+             "%s at the expected interval %s adds %llu, after %llu sent and %llu added; raise [scenario] "
+             "max_requests or lengthen expected_interval",
+             s->path, t->name, (unsigned long long)s->max_requests,
+             units_format_duration_exact(r->refused_latency_ns, v, sizeof v),
+             units_format_duration_exact(d, dd, sizeof dd), (unsigned long long)r->refused_added,
+             (unsigned long long)r->sent, (unsigned long long)r->added);
+}
+
+/* A backlog past the server's clock limit. */
+static void backlog_message(const scenario *s, const char *who, char *err, size_t errlen)
+{
+    char lim[32];
+    snprintf(err, errlen,
+             "%s: %s: the backlog passes the time limit: the server's queued work would end after %s "
+             "(twice the longest duration); the server cannot keep up with the load: lower the rate, the "
+             "service time or the request stalls' extra work",
+             s->path, who, units_format_duration_exact(SERVER_HORIZON_NS, lim, sizeof lim));
+}
+
 int run_scenario(const scenario *s, run_result *out, char *err, size_t errlen)
 {
     return run_scenario_observed(s, NULL, NULL, out, err, errlen);
@@ -66,6 +95,13 @@ int run_scenario_observed(const scenario *s, run_observer observer, void *octx, 
                          "%s: tester %s would send more than %llu requests; shorten [scenario] "
                          "duration or raise [scenario] max_requests",
                          s->path, s->testers[i].name, (unsigned long long)s->max_requests);
+            else if (rc == -EOVERFLOW)
+                correction_message(s, &s->testers[i], &out->testers[i], err, errlen);
+            else if (rc == -ETIME) {
+                char who[64];
+                snprintf(who, sizeof who, "tester %s", s->testers[i].name);
+                backlog_message(s, who, err, errlen);
+            }
             else if (rc == -ERANGE)
                 snprintf(err, errlen, "%s: tester %s: the stalls never leave the server a gap to "
                                       "work in; shorten or space them",
@@ -84,12 +120,16 @@ int run_scenario_observed(const scenario *s, run_observer observer, void *octx, 
         tester_truth truth = {.interval_ns = s->truth_interval_ns};
         tester_result load;
         int rc = hist_new(&truth.hist, s->sub_bits);
+        observe_ctx o = {observer, octx, s->n_testers};
         if (!rc)
             rc = tester_run_with_truth(s->truth_load >= 0 ? &s->testers[s->truth_load] : NULL, &cfg,
-                                       NULL, NULL, &truth, &load);
+                                       observer ? forward : NULL, &o, &truth, &load);
         if (rc) {
             hist_free(truth.hist);
-            snprintf(err, errlen, "%s: ground truth: %s", s->path, strerror(-rc));
+            if (rc == -ETIME)
+                backlog_message(s, "ground truth", err, errlen);
+            else
+                snprintf(err, errlen, "%s: ground truth: %s", s->path, strerror(-rc));
             run_result_free(out);
             return rc;
         }
@@ -108,4 +148,117 @@ void run_result_free(run_result *r)
     free(r->testers);
     hist_free(r->truth);
     memset(r, 0, sizeof *r);
+}
+
+/* The mean of a service or think time for the estimate: a Pareto of tail
+ * index a <= 1 has no mean, but its draws are capped at C =
+ * UNITS_MAX_DURATION_NS, and E[min(X, C)] = m + integral from m to C of
+ * (m/x)^a dx = m + m ((C/m)^(1-a) - 1) / (1 - a), or m + m ln(C/m) for a = 1. */
+static double mean_for_estimate(const dist_spec *d)
+{
+    double mean = dist_mean_ns(d);
+    if (d->kind == DIST_PARETO && !isfinite(mean)) {
+        double m = (double)d->a_ns, c = (double)UNITS_MAX_DURATION_NS, a = d->shape;
+        mean = fabs(a - 1) < 1e-12 ? m + m * log(c / m) : m + m * (pow(c / m, 1 - a) - 1) / (1 - a);
+    }
+    return isfinite(mean) && mean > 0 ? mean : 0;
+}
+
+double run_tester_requests(const scenario *s, const tester_spec *t)
+{
+    double duration = (double)s->duration_ns;
+    switch (t->kind) {
+    case TESTER_CLOSED: {
+        double service = mean_for_estimate(&s->service);
+        double cycle = service + (t->has_think ? mean_for_estimate(&t->think) : 0);
+        double users = (double)t->users;
+        double full_rate = cycle > 0 ? users * duration / cycle : INFINITY;
+        double capacity = service > 0 ? duration / service + users : INFINITY;
+        return full_rate < capacity ? full_rate : capacity;
+    }
+    case TESTER_PARTLY_OPEN:
+        return duration * (double)t->interval.den / (double)t->interval.num_ns / (1 - t->p_continue);
+    case TESTER_OPEN:
+    case TESTER_PACED:
+    case TESTER_CORRECTED:
+    default:
+        if (t->kind == TESTER_OPEN && t->arrivals == TESTER_ARRIVALS_POISSON)
+            return duration * (double)t->interval.den / (double)t->interval.num_ns;
+        return (double)units_interval_count_before(t->interval, 0, s->duration_ns); /* the grid */
+    }
+}
+
+double run_tester_work(const scenario *s, const tester_spec *t)
+{
+    double requests = run_tester_requests(s, t);
+    if (t->kind != TESTER_CORRECTED)
+        return requests;
+    int64_t d = t->expected_interval_ns > 0 ? t->expected_interval_ns
+                                            : units_interval_floor_ns(units_interval_scale(t->interval, t->users));
+    if (d < 1)
+        d = 1;
+    double buckets = (double)(hist_counter_count(s->sub_bits) - hist_index_of((uint64_t)d, s->sub_bits));
+    double per_request = requests * buckets;
+    double per_user = (double)t->users * ((double)s->duration_ns / (double)d + buckets);
+    return requests + (per_request < per_user ? per_request : per_user);
+}
+
+void run_estimate(const scenario *s, run_work *out)
+{
+    memset(out, 0, sizeof *out);
+    for (size_t i = 0; i < s->n_testers && i < SCENARIO_MAX_TESTERS; i++) {
+        out->tester[i] = run_tester_work(s, &s->testers[i]);
+        out->total += out->tester[i];
+    }
+    if (s->truth_interval_ns > 0) {
+        /* probes at j interval for every j interval < duration */
+        out->truth = ceil((double)s->duration_ns / (double)s->truth_interval_ns);
+        if (s->truth_load >= 0)
+            out->truth += run_tester_work(s, &s->testers[s->truth_load]);
+        out->total += out->truth;
+    }
+}
+
+int run_check_budget(double work, const char *what, int allow_long, char *err, size_t errlen)
+{
+    if (allow_long || !(work > RUN_WORK_BUDGET))
+        return 0;
+    snprintf(err, errlen,
+             "the job would take about %.3g units of work (%s), more than the budget of %.3g (a unit is "
+             "a simulated request, a truth probe or a histogram bucket of a correction); shorten it, or "
+             "give --allow-long to run it anyway",
+             work, what, RUN_WORK_BUDGET);
+    return -EFBIG;
+}
+
+double run_job_share(const run_work *w, size_t n_testers, unsigned reps, unsigned rep, size_t tester,
+                     double frac)
+{
+    double total = (double)reps * w->total;
+    if (!(total > 0))
+        return 0;
+    frac = frac < 0 ? 0 : frac > 1 ? 1 : frac;
+    double done = (double)rep * w->total;
+    for (size_t i = 0; i < tester && i < n_testers && i < SCENARIO_MAX_TESTERS; i++)
+        done += w->tester[i];
+    done += frac * (tester < n_testers ? w->tester[tester] : w->truth);
+    return done < total ? done / total : 1;
+}
+
+char *run_format_time_left(double elapsed_s, double share, char *buf, size_t len)
+{
+    if (!(share > 0)) {
+        snprintf(buf, len, "unknown");
+        return buf;
+    }
+    double sec = elapsed_s * (1 - share) / share;
+    if (sec < 100)
+        snprintf(buf, len, "%.0f s", sec);
+    else if (sec < 6000)
+        snprintf(buf, len, "%.0f min", sec / 60);
+    else if (sec < 48 * 3600)
+        snprintf(buf, len, "%.1f h", sec / 3600);
+    else
+        snprintf(buf, len, "%.1f days", sec / 86400);
+    return buf;
 }

@@ -26,16 +26,95 @@ typedef struct run_result {
  *
  * @param err  on error, a one-line message (no "cosim: " prefix)
  * @return 0, -ENOMEM, -E2BIG (a tester would exceed s->max_requests),
- *         -EINVAL (bad generator).
+ *         -EOVERFLOW (a correction would), -ERANGE (endless stalls), -ETIME
+ *         (a backlog past the server's time limit), -EINVAL (bad generator).
  */
 int run_scenario(const scenario *s, run_result *out, char *err, size_t errlen);
 
-/** Called for every request of tester `tester` (its index in the scenario). */
+/** Called for every request of tester `tester` (its index in the scenario;
+ *  s->n_testers for the ground truth's run of its load tester). */
 typedef void (*run_observer)(void *ctx, size_t tester, const tester_request *rq);
 
 /** run_scenario with an observer of every request (NULL: none). */
 int run_scenario_observed(const scenario *s, run_observer observer, void *ctx, run_result *out,
                           char *err, size_t errlen);
+
+/**
+ * The work budget of one job: a single run with its replications
+ * (cosim --replications), or a sweep's points and replications (of its
+ * shard). A unit of work is one simulated request, one ground-truth probe
+ * or one histogram bucket that a correction's backfill fills. Over it,
+ * cosim refuses to start unless given --allow-long (docs/cosim.1).
+ */
+#define RUN_WORK_BUDGET 1e10
+
+/** The estimated work of one run of a scenario, in units (RUN_WORK_BUDGET). */
+typedef struct run_work {
+    double tester[SCENARIO_MAX_TESTERS]; /**< per tester, in the scenario's order */
+    double truth;                        /**< the ground truth: its probes and the
+                                              run of its load tester */
+    double total;                        /**< the sum: one run */
+} run_work;
+
+/**
+ * The requests tester t of s is expected to send:
+ *  - paced, corrected and open on a fixed grid: the planned count (sends
+ *    never pass it);
+ *  - open with Poisson arrivals: duration / mean interval; partly-open:
+ *    that times 1 / (1 - p_continue), the requests of a session;
+ *  - closed: U duration / (service + think), every user at full rate, but
+ *    at most what the server can serve, duration / mean service + U (one
+ *    request in flight per user at the end). A Pareto service of infinite
+ *    mean counts with its mean below the draws' cap.
+ */
+double run_tester_requests(const scenario *s, const tester_spec *t);
+
+/**
+ * The work of tester t of s: its requests, and for a corrected tester the
+ * buckets its backfill fills. A backfill of a reply v at expected interval
+ * D fills at most min(added values, buckets from D up) buckets; one user's
+ * replies but the last come one after another before the duration, so its
+ * added values add up to at most duration / D; hence at most
+ * min(requests B, U (duration / D + B)) with B the buckets from D's bucket
+ * to the histogram's last.
+ */
+double run_tester_work(const scenario *s, const tester_spec *t);
+
+/** Estimate one run of s (every tester, then the ground truth). */
+void run_estimate(const scenario *s, run_work *out);
+
+/**
+ * Refuse a job over RUN_WORK_BUDGET.
+ *
+ * @param work        the job's estimated units
+ * @param what        the job's shape for the message ("64 testers x 1000
+ *                    replications")
+ * @param allow_long  1: never refuse (--allow-long)
+ * @param err         on refusal: "the job would take about 6.4e+13 units of
+ *                    work (WHAT), more than the budget of 1e+10 ..."
+ * @return 0, or -EFBIG when refused.
+ */
+int run_check_budget(double work, const char *what, int allow_long, char *err, size_t errlen);
+
+/**
+ * The share of a job done, in [0, 1], for its progress line: reps runs of
+ * one scenario (estimate w, n_testers testers), run rep (0-based) going on,
+ * in it tester `tester` (n_testers: the ground truth) with the fraction
+ * frac of its duration simulated. Every run, tester and the truth weigh
+ * their estimated work. Example: 64 testers of equal work, 1000
+ * replications, the first tester half done: 0.5 / 64000.
+ */
+double run_job_share(const run_work *w, size_t n_testers, unsigned reps, unsigned rep, size_t tester,
+                     double frac);
+
+/**
+ * The time left at the pace so far, for people: elapsed_s (1 - share) /
+ * share, as "42 s", "17 min", "3.5 h" or "21.0 days" (a share of 0 gives
+ * "unknown").
+ *
+ * @return buf
+ */
+char *run_format_time_left(double elapsed_s, double share, char *buf, size_t len);
 
 /** Free the results; safe on a zeroed result. */
 void run_result_free(run_result *r);

@@ -40,11 +40,8 @@ struct server {
     int has_request_stalls;
     int oom;
     int endless;      /* the stall windows ran past SERVER_HORIZON_NS */
+    int backlog;      /* the queued work alone ran past SERVER_HORIZON_NS */
 };
-
-/* Twice the longest scenario: work pushed past it means the stalls never
- * leave the worker a gap. */
-#define SERVER_HORIZON_NS (2 * UNITS_MAX_DURATION_NS)
 
 int server_new(server **out, const server_config *cfg)
 {
@@ -292,8 +289,14 @@ int64_t server_submit(server *s, int64_t arrival_ns)
     if (s->has_request_stalls)
         work += request_extra(s, s->k);
     s->k++;
+    int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at, end;
+    if (s->backlog || __builtin_add_overflow(start, work, &end) || end > SERVER_HORIZON_NS) {
+        /* the queue's work alone ends past the time limit: the clock would
+         * overflow in the end; stop here, loudly (server_failed) */
+        s->backlog = 1;
+        return s->free_at = SERVER_HORIZON_NS;
+    }
     s->busy_ns += work;
-    int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at;
     if (start >= s->quiet_from && work <= s->quiet_until - start) {
         s->free_at = start + work; /* no stall in the way */
         if (s->free_at > s->run_end)
@@ -301,6 +304,13 @@ int64_t server_submit(server *s, int64_t arrival_ns)
         return s->free_at;
     }
     s->free_at = server_work_until(s, start, work);
+    if (s->endless && start > UNITS_MAX_DURATION_NS) {
+        /* the windows pushed past the limit work that was queued past the
+         * longest scenario: the backlog's fault more than the stalls' */
+        s->endless = 0;
+        s->backlog = 1;
+        return s->free_at = SERVER_HORIZON_NS;
+    }
     if (s->free_at > s->run_end)
         note_past_end(s, start, work);
     /* learn the quiet stretch after this reply: up to the next window */
@@ -351,5 +361,5 @@ int64_t server_busy_in_run_ns(const server *s)
 
 int server_failed(const server *s)
 {
-    return s->oom ? -ENOMEM : s->endless ? -ERANGE : 0;
+    return s->oom ? -ENOMEM : s->endless ? -ERANGE : s->backlog ? -ETIME : 0;
 }

@@ -13,6 +13,7 @@
 
 #include "dist.h"
 #include "stall.h"
+#include "units.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -91,9 +92,15 @@ void server_set_run_end(server *s, int64_t end_ns);
  */
 int64_t server_busy_in_run_ns(const server *s);
 
+/** The time limit of the server's clock, ns: twice the longest scenario
+ *  (2 x 10^6 s). A reply past it is an error, not an overflow. */
+#define SERVER_HORIZON_NS (2 * UNITS_MAX_DURATION_NS)
+
 /** 0; -ENOMEM if generating random stalls ran out of memory; -ERANGE if
- *  the stalls never left the worker a gap (work pushed past twice the
- *  longest scenario). */
+ *  the stalls never left the worker a gap (work pushed past
+ *  SERVER_HORIZON_NS by the stall windows); -ETIME if the backlog passes
+ *  the time limit (the work queued, without the windows, would end past
+ *  SERVER_HORIZON_NS; later submissions then return SERVER_HORIZON_NS). */
 int server_failed(const server *s);
 
 /** Number of requests submitted so far (the next request's index k). */

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -137,6 +138,12 @@ int sweep_axis_parse(const char *text, sweep_axis *out, char *err, size_t errlen
 
 /* ---- the sweep ----------------------------------------------------------- */
 
+/** The most points a sweep may have (all --vary together). */
+#define SWEEP_MAX_POINTS 100000
+/** Work units counted per run for loading the scenario and setting up (a
+ *  scenario load costs about as much as a thousand simulated requests). */
+#define SWEEP_RUN_SETUP_WORK 1000.0
+
 typedef struct sweep {
     const char *path;
     sweep_axis axes[8];
@@ -148,6 +155,8 @@ typedef struct sweep {
     int seed_set;
     unsigned jobs;
     unsigned shard, n_shards;
+    int allow_long;   /* --allow-long: no work budget */
+    double *work;     /* [point]: the estimate of one run (run_estimate) */
     double *res;      /* [task][tester][metric] */
     char (*names)[48];
     tester_kind *kinds;
@@ -186,18 +195,19 @@ static scenario_error load_task(const sweep *w, size_t t, scenario **out, char *
     return scenario_load(out, w->path, sets, n, err, errlen);
 }
 
-/* Run task t and print its result lines: "t i m0 m1 ... m7", or "t E msg". */
+/* Run task t and print its result lines: "t i m0 m1 ... m7", or "t E3 msg"
+ * (the scenario did not load) or "t E5 msg" (the run failed). */
 static void run_task(const sweep *w, size_t t, FILE *f)
 {
     char err[1024];
     scenario *s;
     if (load_task(w, t, &s, err, sizeof err) != SCENARIO_OK) {
-        fprintf(f, "%zu E %s\n", t, err);
+        fprintf(f, "%zu E3 %s\n", t, err);
         return;
     }
     run_result r;
     if (run_scenario(s, &r, err, sizeof err)) {
-        fprintf(f, "%zu E %s\n", t, err);
+        fprintf(f, "%zu E5 %s\n", t, err);
         scenario_free(s);
         return;
     }
@@ -226,104 +236,261 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* Fork the workers; collect their lines into w->res. 0, or -1 with err. */
+/* Append the points from..to to buf, or count them in *more once 24 runs
+ * are shown. */
+static void add_points(char *buf, size_t len, size_t from, size_t to, size_t *shown, size_t *more)
+{
+    if ((*shown)++ >= 24) {
+        *more += to - from + 1;
+        return;
+    }
+    size_t n = strlen(buf);
+    if (to == from)
+        snprintf(buf + n, len - n, "%s%zu", n ? ", " : "", from);
+    else
+        snprintf(buf + n, len - n, "%s%zu..%zu", n ? ", " : "", from, to);
+}
+
+/* The points of the shard with a replication not done, as "0, 3..7, 9"
+ * (runs of consecutive points; at most 24 runs, then "and N more"). */
+static void lost_points(const sweep *w, const unsigned char *done, char *buf, size_t len)
+{
+    size_t shown = 0, more = 0, from = SIZE_MAX, prev = 0;
+    buf[0] = '\0';
+    for (size_t p = w->shard;; p += w->n_shards) {
+        int lost = 0;
+        for (size_t r = 0; p < w->n_points && r < w->reps && !lost; r++)
+            lost = !done[p * w->reps + r];
+        if (lost && from != SIZE_MAX && p == prev + 1) {
+            prev = p;
+            continue;
+        }
+        if (from != SIZE_MAX)
+            add_points(buf, len, from, prev, &shown, &more);
+        from = SIZE_MAX;
+        if (p >= w->n_points)
+            break;
+        if (lost)
+            from = prev = p;
+    }
+    if (more) {
+        size_t n = strlen(buf);
+        snprintf(buf + n, len - n, " and %zu more", more);
+    }
+}
+
+/* One worker as the parent sees it. */
+typedef struct worker {
+    pid_t pid;       /* 0 once reaped */
+    int fd;          /* its pipe, -1 once closed */
+    char buf[4096];  /* the start of a line not yet complete */
+    size_t len;
+} worker;
+
+/* The body of worker j: run its tasks (j, j + jobs, ... in the shard) and
+ * write their lines to fd. It dies with the parent (PR_SET_PDEATHSIG), and
+ * checks that the parent did not die before that was set. */
+static void worker_main(const sweep *w, unsigned j, unsigned jobs, int fd, pid_t parent)
+{
+    if (prctl(PR_SET_PDEATHSIG, SIGKILL) != 0 || getppid() != parent)
+        _exit(1);
+    FILE *out = fdopen(fd, "w");
+    for (size_t t = j; out && t < w->n_tasks; t += jobs)
+        if (task_in_shard(w, t)) {
+            run_task(w, t, out);
+            if (fflush(out) != 0)
+                _exit(1);
+        }
+    _exit(out && fclose(out) == 0 ? 0 : 1);
+}
+
+/* Fork the workers; collect their lines into w->res. The first failure (an
+ * error line, or a worker that ends before its tasks are done) stops the
+ * other workers at once, and the message names the points left without a
+ * result. Returns 0, or the exit status (3: a point's scenario, 5: a run or
+ * a worker failed) with err. */
 static int run_workers(sweep *w, char *err, size_t errlen)
 {
     unsigned jobs = w->jobs;
-    pid_t pids[256];
-    int fds[256];
-    FILE *ins[256];
+    worker *wk = calloc(jobs, sizeof *wk);
+    unsigned char *done = calloc(w->n_tasks, 1);
+    struct pollfd *pf = calloc(jobs, sizeof *pf);
+    if (!wk || !done || !pf) {
+        free(wk);
+        free(done);
+        free(pf);
+        snprintf(err, errlen, "out of memory");
+        return 5;
+    }
+    int failed = 0; /* the exit status of the first failure */
+    pid_t parent = getpid();
+    unsigned started = 0;
     for (unsigned j = 0; j < jobs; j++) {
         int p[2];
         if (pipe(p) != 0) {
             snprintf(err, errlen, "cannot start workers: %s", strerror(errno));
-            return -1;
+            failed = 5;
+            break;
         }
         fflush(NULL);
-        pids[j] = fork();
-        if (pids[j] < 0) {
+        pid_t pid = fork();
+        if (pid < 0) {
             snprintf(err, errlen, "cannot start workers: %s", strerror(errno));
-            return -1;
-        }
-        if (pids[j] == 0) {
             close(p[0]);
-            FILE *out = fdopen(p[1], "w");
-            for (size_t t = j; out && t < w->n_tasks; t += jobs)
-                if (task_in_shard(w, t)) {
-                    run_task(w, t, out);
-                    fflush(out);
-                }
-            _exit(out && fclose(out) == 0 ? 0 : 1);
+            close(p[1]);
+            failed = 5;
+            break;
+        }
+        if (pid == 0) {
+            close(p[0]);
+            for (unsigned k = 0; k < j; k++) /* the other workers' pipes */
+                close(wk[k].fd);
+            worker_main(w, j, jobs, p[1], parent);
         }
         close(p[1]);
-        fds[j] = p[0];
-        ins[j] = fdopen(p[0], "r");
+        wk[j].pid = pid;
+        wk[j].fd = p[0];
+        started = j + 1;
     }
-    size_t todo = 0, done = 0;
+    double todo = 0, work_done = 0;
+    size_t tasks_done = 0, tasks_todo = 0;
     for (size_t t = 0; t < w->n_tasks; t++)
-        todo += task_in_shard(w, t);
-    int failed = 0, open_fds = (int)jobs;
-    double start = now_s(), last = start;
-    int tty = isatty(2);
-    char line[2048];
-    struct pollfd pf[256];
-    while (open_fds > 0) {
-        for (unsigned j = 0; j < jobs; j++) {
-            pf[j].fd = ins[j] ? fds[j] : -1;
-            pf[j].events = POLLIN;
+        if (task_in_shard(w, t)) {
+            todo += w->work[t / w->reps];
+            tasks_todo++;
         }
-        if (poll(pf, jobs, 1000) < 0 && errno != EINTR)
+    double start = now_s(), last = start;
+    int tty = isatty(2), printed = 0;
+    unsigned open_fds = started;
+    while (open_fds > 0 && !failed) {
+        for (unsigned j = 0; j < started; j++) {
+            pf[j].fd = wk[j].fd;
+            pf[j].events = POLLIN;
+            pf[j].revents = 0;
+        }
+        if (poll(pf, started, 1000) < 0 && errno != EINTR) {
+            snprintf(err, errlen, "cannot read the workers: %s", strerror(errno));
+            failed = 5;
             break;
-        for (unsigned j = 0; j < jobs; j++) {
-            if (!ins[j] || !(pf[j].revents & (POLLIN | POLLHUP)))
+        }
+        for (unsigned j = 0; j < started && !failed; j++) {
+            worker *x = &wk[j];
+            if (x->fd < 0 || !(pf[j].revents & (POLLIN | POLLHUP | POLLERR)))
                 continue;
-            /* a worker writes whole lines per task; read one line */
-            if (!fgets(line, sizeof line, ins[j])) {
-                fclose(ins[j]);
-                ins[j] = NULL;
+            ssize_t got = read(x->fd, x->buf + x->len, sizeof x->buf - 1 - x->len);
+            if (got < 0 && errno == EINTR)
+                continue;
+            if (got <= 0) {
+                /* the worker closed its pipe: it ended; had it done its tasks? */
+                close(x->fd);
+                x->fd = -1;
                 open_fds--;
-                continue;
-            }
-            size_t t, i;
-            int used = 0;
-            if (sscanf(line, "%zu %n", &t, &used) != 1 || t >= w->n_tasks)
-                continue;
-            if (line[used] == 'E') {
-                if (!failed) {
-                    line[strcspn(line, "\n")] = '\0';
-                    snprintf(err, errlen, "%s", line + used + 2);
+                int st = 0;
+                pid_t pid = x->pid;
+                while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+                    ;
+                x->pid = 0;
+                size_t missing = 0;
+                for (size_t t = j; t < w->n_tasks; t += jobs)
+                    missing += task_in_shard(w, t) && !done[t];
+                if (missing || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+                    if (WIFSIGNALED(st))
+                        snprintf(err, errlen, "worker pid %ld was killed by signal %d (%s)", (long)pid,
+                                 WTERMSIG(st), strsignal(WTERMSIG(st)));
+                    else
+                        snprintf(err, errlen, "worker pid %ld ended with status %d before its last %zu "
+                                              "run%s", (long)pid, WIFEXITED(st) ? WEXITSTATUS(st) : -1,
+                                 missing, missing == 1 ? "" : "s");
+                    failed = 5;
                 }
-                failed = 1;
-                done++;
                 continue;
             }
-            double m[N_METRICS];
-            if (sscanf(line, "%zu %zu %lf %lf %lf %lf %lf %lf %lf %lf", &t, &i, &m[0], &m[1], &m[2], &m[3],
-                       &m[4], &m[5], &m[6], &m[7]) == 10 && i < w->n_testers) {
-                memcpy(&w->res[(t * w->n_testers + i) * N_METRICS], m, sizeof m);
-                if (i + 1 == w->n_testers)
-                    done++;
+            x->len += (size_t)got;
+            x->buf[x->len] = '\0';
+            char *line = x->buf, *nl;
+            while (!failed && (nl = strchr(line, '\n'))) {
+                *nl = '\0';
+                size_t t, i;
+                int used = 0;
+                if (sscanf(line, "%zu %n", &t, &used) == 1 && t < w->n_tasks) {
+                    if (line[used] == 'E') {
+                        size_t p = t / w->reps, idx[8];
+                        point_values(w, p, idx);
+                        char where[600] = "";
+                        for (size_t a = 0; a < w->n_axes; a++)
+                            snprintf(where + strlen(where), sizeof where - strlen(where), "%s%s=%s",
+                                     a ? ", " : "", w->axes[a].key, w->axes[a].values[idx[a]]);
+                        snprintf(err, errlen, "point %zu (%s), replication %zu: %s", p, where, t % w->reps,
+                                 line + used + 3);
+                        failed = line[used + 1] == '3' ? 3 : 5;
+                    } else {
+                        double m[N_METRICS];
+                        if (sscanf(line, "%zu %zu %lf %lf %lf %lf %lf %lf %lf %lf", &t, &i, &m[0], &m[1],
+                                   &m[2], &m[3], &m[4], &m[5], &m[6], &m[7]) == 10 &&
+                            i < w->n_testers) {
+                            memcpy(&w->res[(t * w->n_testers + i) * N_METRICS], m, sizeof m);
+                            if (i + 1 == w->n_testers && !done[t]) {
+                                done[t] = 1;
+                                tasks_done++;
+                                work_done += w->work[t / w->reps];
+                            }
+                        }
+                    }
+                }
+                line = nl + 1;
+            }
+            /* keep the incomplete line; one longer than the buffer is an error */
+            x->len = strlen(line);
+            memmove(x->buf, line, x->len + 1);
+            if (!failed && x->len >= sizeof x->buf - 1) {
+                snprintf(err, errlen, "worker pid %ld wrote a line longer than %zu bytes", (long)x->pid,
+                         sizeof x->buf);
+                failed = 5;
             }
         }
         double nw = now_s();
-        if (tty && nw - start > 1 && nw - last > 0.5 && done > 0) {
-            double eta = (nw - start) / (double)done * (double)(todo - done);
-            fprintf(stderr, "\rcosim: sweep %zu/%zu runs, about %.0f s left   ", done, todo, eta);
+        if (tty && nw - start > 1 && nw - last > 0.5 && work_done > 0 && todo > 0) {
+            /* the time left over the whole sweep, from the estimated work */
+            double share = work_done < todo ? work_done / todo : 1;
+            char left[32];
+            int n = fprintf(stderr, "\rcosim: sweep %zu/%zu runs, %3.0f%% of the work, about %s left   ",
+                            tasks_done, tasks_todo, share * 100,
+                            run_format_time_left(nw - start, share, left, sizeof left));
+            if (n > printed)
+                printed = n;
             last = nw;
         }
     }
-    if (tty && now_s() - start > 1)
-        fprintf(stderr, "\r%60s\r", "");
-    for (unsigned j = 0; j < jobs; j++) {
-        int st;
-        while (waitpid(pids[j], &st, 0) < 0 && errno == EINTR)
-            ;
-        if (!failed && (!WIFEXITED(st) || WEXITSTATUS(st) != 0)) {
-            snprintf(err, errlen, "a worker failed (status %d)", WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
-            failed = 1;
+    if (printed)
+        fprintf(stderr, "\r%*s\r", printed, "");
+    /* stop every worker still running (the first failure stops the rest) */
+    for (unsigned j = 0; j < started; j++) {
+        if (wk[j].pid > 0) {
+            if (failed)
+                kill(wk[j].pid, SIGKILL);
+            int st;
+            while (waitpid(wk[j].pid, &st, 0) < 0 && errno == EINTR)
+                ;
+            if (!failed && (!WIFEXITED(st) || WEXITSTATUS(st) != 0)) {
+                snprintf(err, errlen, "worker pid %ld failed (status %d)", (long)wk[j].pid,
+                         WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+                failed = 5;
+            }
         }
+        if (wk[j].fd >= 0)
+            close(wk[j].fd);
     }
-    return failed ? -1 : 0;
+    if (failed && tasks_done < tasks_todo) {
+        char lost[512];
+        lost_points(w, done, lost, sizeof lost);
+        size_t n = strlen(err);
+        snprintf(err + n, errlen - n, "\ncosim: sweep: stopped the other workers; lost points (no result): %s",
+                 lost);
+    }
+    free(pf);
+    free(wk);
+    free(done);
+    return failed;
 }
 
 /* mean and the half-width of its 95% confidence interval over the reps */
@@ -413,6 +580,60 @@ static int finish(outdir *d, FILE *f, int write_rc)
     return c ? c : write_rc;
 }
 
+/* What an error in loading a point means: an error in a value we set for
+ * --vary is the command line's (2), else the scenario's (3). Prints it. */
+static int point_error(const sweep *w, const char *err)
+{
+    for (size_t a = 0; a < w->n_axes; a++) {
+        char prefix[200];
+        snprintf(prefix, sizeof prefix, "--set %s=", w->axes[a].key);
+        if (strncmp(err, prefix, strlen(prefix)) == 0) {
+            const char *why = strstr(err, ": ");
+            fprintf(stderr, "cosim: sweep: --vary %s: %s\n", w->axes[a].key, why ? why + 2 : err);
+            return 2;
+        }
+    }
+    fprintf(stderr, "cosim: %s\n", err);
+    return 3;
+}
+
+/* Load every point of the shard (its first replication: the seed changes
+ * nothing in the estimate), keep its run_estimate in w->work, and refuse
+ * the sweep over RUN_WORK_BUDGET. 0, or an exit status with the message
+ * printed (2 or 3: a point does not load; 5: the budget, memory). */
+static int estimate_sweep(sweep *w)
+{
+    w->work = calloc(w->n_points, sizeof *w->work);
+    if (!w->work) {
+        fprintf(stderr, "cosim: sweep: out of memory\n");
+        return 5;
+    }
+    double total = 0;
+    size_t n = 0;
+    for (size_t p = w->shard; p < w->n_points; p += w->n_shards) {
+        scenario *s;
+        char lerr[1024];
+        if (load_task(w, p * w->reps, &s, lerr, sizeof lerr) != SCENARIO_OK)
+            return point_error(w, lerr);
+        run_work rw;
+        run_estimate(s, &rw);
+        scenario_free(s);
+        /* and the cost of loading and setting up each run */
+        w->work[p] = rw.total + SWEEP_RUN_SETUP_WORK;
+        total += w->work[p] * (double)w->reps;
+        n++;
+    }
+    char what[96];
+    snprintf(what, sizeof what, "%zu point%s x %zu replication%s", n, n == 1 ? "" : "s", w->reps,
+             w->reps == 1 ? "" : "s");
+    char msg[768];
+    if (run_check_budget(total, what, w->allow_long, msg, sizeof msg)) {
+        fprintf(stderr, "cosim: sweep: %s\n", msg);
+        return 5;
+    }
+    return 0;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
@@ -441,15 +662,22 @@ static void usage(FILE *f)
             "      --set SEC.KEY=VAL  override a key at every point (repeatable)\n"
             "      --seed N           the base seed\n"
             "      --no-plot          write sweep.gp and sweep.dat but do not run gnuplot\n"
+            "      --allow-long       run a sweep over the work budget (10^10 units: simulated\n"
+            "                         requests, truth probes, correction buckets, over every\n"
+            "                         point and replication; estimated before any run)\n"
             "  -q, --quiet            print no table\n"
             "  -h, --help             show this help\n"
             "\n"
             "Writes sweep.csv (one row per point and tester), sweep.dat, sweep.gp and\n"
             "sweep.png (p99 against the first varied key, one curve per tester); if\n"
             "the chart fails, nothing in the folder changes.\n"
+            "Limits: 8 --vary, 10000 values each, 100000 points, 10000 replications,\n"
+            "256 jobs. Workers die with cosim; the first failed run or worker stops the\n"
+            "others and the message names the points left without a result.\n"
             "Exit status: 0 success, 2 bad command line, 3 a scenario error at some\n"
             "point, 4 an output could not be written (or the folder was refused, or the\n"
-            "chart failed), 5 a run failed; 130/143 interrupted by SIGINT/SIGTERM.\n");
+            "chart failed), 5 a run or worker failed, or the work budget was passed\n"
+            "without --allow-long; 130/143 interrupted by SIGINT/SIGTERM.\n");
 }
 
 int sweep_main(int argc, char **argv)
@@ -465,12 +693,13 @@ int sweep_main(int argc, char **argv)
     unsigned plot_timeout = PLOT_DEFAULT_TIMEOUT_S;
     outdir *d = NULL;
     char err[1200];
-    enum { O_VARY = 256, O_REPS, O_JOBS, O_SHARD, O_SET, O_SEED, O_NOPLOT, O_FORCE, O_PLOT_TIMEOUT };
+    enum { O_VARY = 256, O_REPS, O_JOBS, O_SHARD, O_SET, O_SEED, O_NOPLOT, O_FORCE, O_PLOT_TIMEOUT, O_LONG };
     static const struct option longopts[] = {
         {"vary", required_argument, NULL, O_VARY},    {"replications", required_argument, NULL, O_REPS},
         {"jobs", required_argument, NULL, O_JOBS},    {"shard", required_argument, NULL, O_SHARD},
         {"set", required_argument, NULL, O_SET},      {"seed", required_argument, NULL, O_SEED},
         {"no-plot", no_argument, NULL, O_NOPLOT},     {"output", required_argument, NULL, 'o'},
+        {"allow-long", no_argument, NULL, O_LONG},
         {"quiet", no_argument, NULL, 'q'},            {"help", no_argument, NULL, 'h'},
         {"force", no_argument, NULL, O_FORCE},        {"plot-timeout", required_argument, NULL, O_PLOT_TIMEOUT},
         {NULL, 0, NULL, 0},
@@ -542,6 +771,9 @@ int sweep_main(int argc, char **argv)
                 goto out;
             }
             break;
+        case O_LONG:
+            w.allow_long = 1;
+            break;
         case 'o':
             if (!*optarg) {
                 fprintf(stderr, "cosim: sweep: -o: an empty folder name\n");
@@ -574,15 +806,24 @@ int sweep_main(int argc, char **argv)
     }
     w.path = argv[optind];
     w.user_sets = sets;
+    /* the grid's size, said in full when it is too big */
     w.n_points = 1;
+    int too_many = 0;
+    char shape[200] = "";
     for (size_t a = 0; a < w.n_axes; a++) {
-        w.n_points *= w.axes[a].n_values;
-        if (w.n_points > 100000) {
-            fprintf(stderr, "cosim: sweep: more than 100000 points\n");
-            goto out;
-        }
+        too_many |= __builtin_mul_overflow(w.n_points, w.axes[a].n_values, &w.n_points);
+        snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%zu", a ? " x " : "", w.axes[a].n_values);
     }
-    w.n_tasks = w.n_points * w.reps;
+    if (too_many || w.n_points > SWEEP_MAX_POINTS) {
+        if (too_many)
+            fprintf(stderr, "cosim: sweep: the --vary grid has %s points, more than the %d a sweep may have\n",
+                    shape, SWEEP_MAX_POINTS);
+        else
+            fprintf(stderr, "cosim: sweep: the --vary grid has %zu points (%s), more than the %d a sweep may "
+                            "have; split it into several sweeps\n", w.n_points, shape, SWEEP_MAX_POINTS);
+        goto out;
+    }
+    w.n_tasks = w.n_points * w.reps; /* <= 10^5 x 10^4 */
     if (w.jobs > w.n_tasks)
         w.jobs = (unsigned)w.n_tasks;
 
@@ -603,18 +844,14 @@ int sweep_main(int argc, char **argv)
                 scenario_free(s);
             continue;
         }
-        /* an error in a value we set for --vary is the command line's */
-        for (size_t a = 0; a < w.n_axes; a++) {
-            char prefix[200];
-            snprintf(prefix, sizeof prefix, "--set %s=", w.axes[a].key);
-            if (strncmp(err, prefix, strlen(prefix)) == 0) {
-                const char *why = strstr(err, ": ");
-                fprintf(stderr, "cosim: sweep: --vary %s: %s\n", w.axes[a].key, why ? why + 2 : err);
-                rc = 2;
-                goto out;
-            }
-        }
-        fprintf(stderr, "cosim: %s\n", err);
+        rc = point_error(&w, err);
+        goto out;
+    }
+    /* the whole job's work, before anything starts: every point of the
+     * shard loads (so a bad value anywhere fails now) and is estimated */
+    rc = estimate_sweep(&w);
+    if (rc) {
+        scenario_free(s);
         goto out;
     }
     w.n_testers = s->n_testers;
@@ -654,10 +891,9 @@ int sweep_main(int argc, char **argv)
         goto out;
     }
 
-    rc = 5;
-    if (run_workers(&w, err, sizeof err)) {
+    rc = run_workers(&w, err, sizeof err);
+    if (rc) {
         fprintf(stderr, "cosim: sweep: %s\n", err);
-        rc = strstr(err, ".ini:") ? 3 : 5;
         scenario_free(s);
         goto out;
     }
@@ -747,6 +983,7 @@ out:
     for (size_t a = 0; a < w.n_axes; a++)
         sweep_axis_free(&w.axes[a]);
     free(w.res);
+    free(w.work);
     free(w.names);
     free(w.kinds);
     return rc;

@@ -358,7 +358,7 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
                 out->max_sessions = n_users - 1;
             continue;
         }
-        if (out->sent >= max_requests) {
+        if (out->sent + out->added >= max_requests) { /* the correction's values count too */
             rc = -E2BIG;
             goto done;
         }
@@ -381,6 +381,8 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         if (rq.sent_ns == rq.intended_ns && server_free_at(srv) <= rq.sent_ns)
             out->last_clear_ns = rq.intended_ns;
         rq.reply_ns = server_submit(srv, rq.sent_ns);
+        if (rq.reply_ns > end && (rc = server_failed(srv))) /* e.g. a backlog past the clock's limit */
+            goto done;
         if (n_conns) {
             conns[0] = rq.reply_ns;
             times_sift_down(conns, n_conns, 0);
@@ -396,8 +398,18 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         rq.recorded = !(late && cfg->drop_in_flight);
         if (rq.recorded) {
             if (spec->kind == TESTER_CORRECTED) {
-                hist_record_corrected(out->hist, rq.latency_ns, expected_ns, spec->correction,
-                                      cfg->threshold_ns, &out->over_threshold);
+                /* the added values count against max_requests with the
+                 * requests sent (sent + added <= max_requests holds here) */
+                uint64_t added = hist_correction_count(rq.latency_ns, expected_ns, spec->correction);
+                if (added > max_requests - out->sent - out->added ||
+                    !hist_record_corrected(out->hist, rq.latency_ns, expected_ns, spec->correction,
+                                           cfg->threshold_ns, &out->over_threshold)) {
+                    out->refused_latency_ns = rq.latency_ns;
+                    out->refused_added = added;
+                    rc = -EOVERFLOW;
+                    goto done;
+                }
+                out->added += added;
             } else {
                 hist_record(out->hist, rq.latency_ns);
                 out->over_threshold += rq.latency_ns > cfg->threshold_ns;

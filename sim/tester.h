@@ -120,6 +120,11 @@ typedef struct tester_result {
     uint64_t in_flight_at_end; /**< sent, but replied after the duration */
     uint64_t over_threshold;   /**< recorded values > threshold (correction's
                                     added values included) */
+    uint64_t added;            /**< corrected: values the correction added;
+                                    sent + added never passes max_requests */
+    int64_t refused_latency_ns; /**< on -EOVERFLOW: the reply whose correction
+                                     would have passed max_requests, ns */
+    uint64_t refused_added;    /**< on -EOVERFLOW: the values it would add */
     int64_t last_reply_ns;     /**< the last reply's time */
     uint64_t blocked;          /**< sends that waited for a connection */
     int64_t blocked_ns;        /**< total time sends waited for one, ns */
@@ -177,8 +182,14 @@ typedef struct tester_truth {
  * @param out       filled; out->hist is allocated here, free it with
  *                  tester_result_free
  * @return 0, -ENOMEM, -EINVAL (bad spec or generator; a corrected tester
- *         with late = catch_up, which would count each gap twice), -E2BIG
- *         when the tester would send more than cfg->max_requests.
+ *         with late = catch_up, which would count each gap twice), -E2BIG when the
+ *         tester would send more than cfg->max_requests (a corrected
+ *         tester: requests sent plus values its correction added),
+ *         -EOVERFLOW when a corrected tester's correction would take the
+ *         requests sent plus the values added past cfg->max_requests (see
+ *         out->refused_latency_ns and out->refused_added), or the server's
+ *         failure (server_failed: -ERANGE, -ETIME). On an error the counts
+ *         in out stay readable; the histogram is freed.
  */
 int tester_run(const tester_spec *spec, const tester_run_config *cfg,
                tester_observer observer, void *ctx, tester_result *out);

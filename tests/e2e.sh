@@ -571,6 +571,127 @@ outdir-full-disk)
         -q $S -o "$mnt/o" --charts spectrum --seed 5
     same_tree "$work/before" "$mnt/o" || fail "a read-only folder changed"
     umount "$mnt"
+limits)
+    # The bounds on work (issue 10, "Hangs and unbounded work").
+    cd "$root" || exit 1
+    # A 1000 s stall at expected_interval 1 ns: 10^12 added values, recorded
+    # per bucket at once (figures by hand in the file); they count against
+    # max_requests, so the default 10^9 refuses the run, at once too.
+    "$cosim" --check -q tests/data/backfill_1000s_at_1ns.ini --set scenario.max_requests=1000000000000 \
+        >"$work/out" 2>"$work/err" || fail "1000 s at 1 ns: exit $? ($(cat "$work/err"))"
+    grep -q "check: 5 of 5 expectations met (all)" "$work/out" || fail "1000 s at 1 ns: $(cat "$work/out")"
+    expect_exact() { # CODE MESSAGE ARGS...: exactly MESSAGE on stderr, exit CODE
+        local want=$1 msg=$2
+        shift 2
+        "$cosim" "$@" >"$work/out" 2>"$work/err"
+        local rc=$?
+        [ "$rc" -eq "$want" ] || fail "cosim $*: exit $rc, want $want ($(cat "$work/err"))"
+        printf '%s\n' "$msg" | diff -u - "$work/err" >/dev/null || fail "cosim $*: stderr: $(cat "$work/err"), want: $msg"
+    }
+    expect_exact 5 "cosim: tests/data/backfill_1000s_at_1ns.ini: tester corrected: its correction would record more than max_requests = 1000000000 values: a reply of 999.501s at the expected interval 1ns adds 999500999999, after 2 sent and 999999 added; raise [scenario] max_requests or lengthen expected_interval" \
+        -q --no-plot -o "$work/b" tests/data/backfill_1000s_at_1ns.ini
+    [ -e "$work/b" ] && fail "a refused run wrote its folder"
+    # 64 testers x 10^9 requests x 1000 replications: 6.4e13 units, refused
+    # before anything runs; one replication is still 6.4e10
+    { printf '[scenario]\nduration = 1000s\n[service]\ndistribution = constant\ntime = 100ns\n'
+      for i in $(seq 1 64); do printf '[tester t%d]\nkind = open\nrate = 1000000/s\n' "$i"; done; } >"$work/big64.ini"
+    budget="more than the budget of 1e+10 (a unit is a simulated request, a truth probe or a histogram bucket of a correction); shorten it, or give --allow-long to run it anyway"
+    expect_exact 5 "cosim: $work/big64.ini: the job would take about 6.4e+13 units of work (64 testers x 1000 replications), $budget" \
+        -q --no-plot -o "$work/b" "$work/big64.ini" --replications 1000
+    expect_exact 5 "cosim: $work/big64.ini: the job would take about 6.4e+10 units of work (64 testers x 1 replication), $budget" \
+        -q --no-plot -o "$work/b" "$work/big64.ini"
+    # the truth counts: scenarios/mm1_rho08.ini for 100,000 s is 8e7 open-loop
+    # requests, 5e7 probes (every 2 ms) and 8e7 more for the truth's load:
+    # 2.1e8 a run, 2.1e11 for 1000 replications
+    expect_exact 5 "cosim: scenarios/mm1_rho08.ini: the job would take about 2.1e+11 units of work (1 tester and the truth x 1000 replications), $budget" \
+        -q --no-plot -o "$work/b" scenarios/mm1_rho08.ini --replications 1000 --set scenario.duration=100000s
+    # --allow-long runs a job over the budget: a paced tester that plans
+    # 2e10 sends (20,000,000/s for 1000 s) but is stalled until 999.99 s
+    # sends 1 + (0.01 s - 10 ns) / 50 ns rounded up = 200,001
+    printf '[scenario]\nduration = 1000s\nmax_requests = 100000000000\n[service]\ndistribution = constant\ntime = 10ns\n[stall gc]\nkind = windows\nwindows = 0s..999.99s\n[tester paced]\nkind = paced\nrate = 20000000/s\nlate = from_now\n[expect paced]\nsent = 200001\n' >"$work/long.ini"
+    expect_exact 5 "cosim: $work/long.ini: the job would take about 2e+10 units of work (1 tester x 1 replication), $budget" \
+        --check -q "$work/long.ini"
+    "$cosim" --check -q --allow-long "$work/long.ini" >"$work/out" 2>"$work/err" || fail "--allow-long: exit $? ($(cat "$work/err"))"
+    grep -q "check: 1 of 1 expectations met (all)" "$work/out" || fail "--allow-long: $(cat "$work/out")"
+    # sweeps: a grid of 10^7 points is refused with its size; a sweep over
+    # the budget with its estimate: scenarios/mm1_rho08.ini at 100..800/s
+    # runs 8000 s of Poisson arrivals at rate r twice (the open loop and the
+    # truth's load) and 4e6 truth probes, plus 1000 for loading: over the 8
+    # rates (sum 3600/s) 16000 x 3600 + 8 x (4e6 + 1000) = 8.9608e7, x 200
+    # replications = 1.79e10
+    expect_exact 2 "cosim: sweep: the --vary grid has 10000000 points (10000 x 1000), more than the 100000 a sweep may have; split it into several sweeps" \
+        sweep scenarios/one_stall.ini --vary tester.open.rate=1/s..10000/s:10000 --vary stall.request90.extra=1ms..1000ms:1000
+    expect_exact 5 "cosim: sweep: the job would take about 1.79e+10 units of work (8 points x 200 replications), $budget" \
+        sweep scenarios/mm1_rho08.ini --vary tester.open.rate=100/s..800/s:8 --replications 200 -q --no-plot -o "$work/b"
+    [ -e "$work/b" ] && fail "a refused sweep wrote its folder"
+    # a bad value at a middle point (1.5; the ends 1 and 20 are good) is
+    # found before any run starts (it failed in a worker, exit 5)
+    expect_exact 2 "cosim: sweep: --vary scenario.sub_bucket_bits: [scenario] sub_bucket_bits = 1.5: expected a whole number (digits only)" \
+        sweep scenarios/one_stall.ini --vary scenario.sub_bucket_bits=1..20:39 -q -o "$work/b"
+    ;;
+workers)
+    # A sweep's workers die with their parent, and the first failure stops
+    # the others and names the points left without a result. Each run here
+    # sends 5e8 requests (many seconds), so no run can finish before the
+    # kill: every point is lost.
+    cd "$root" || exit 1
+    printf '[scenario]\nduration = 100s\n[service]\ndistribution = constant\ntime = 100ns\n[tester open]\nkind = open\nrate = 5000000/s\n' >"$work/slow.ini"
+    args=(sweep "$work/slow.ini" --vary tester.open.rate=5000000/s..5000003/s:4 --jobs 2 -q --no-plot)
+    children() { # PID: its child processes, from /proc
+        local want=$1 p st
+        for p in /proc/[0-9]*; do
+            read -r st <"$p/stat" 2>/dev/null || continue
+            st=${st##*) }  # after the command name: state, ppid, ...
+            set -- $st
+            [ "$2" = "$want" ] && echo "${p#/proc/}"
+        done
+    }
+    alive() { # PID: running (not gone, not a zombie)
+        local st
+        read -r st <"/proc/$1/stat" 2>/dev/null || return 1
+        st=${st##*) }
+        [ "${st%% *}" != Z ]
+    }
+    wait_workers() { # PID: wait until it has 2 children; print them
+        local i kids
+        for i in $(seq 1 600); do
+            kids=$(children "$1")
+            [ "$(echo $kids | wc -w)" -ge 2 ] && { echo $kids; return 0; }
+            sleep 0.1
+        done
+        return 1
+    }
+    # stop what this test started, whatever happens
+    trap 'for k in $parent $kids; do alive $k && kill -KILL $k; done 2>/dev/null; rm -rf "$work"' EXIT
+    trap 'exit 1' TERM INT
+    # 1. SIGKILL the parent: no worker survives it
+    "$cosim" "${args[@]}" -o "$work/k1" 2>"$work/k1.err" &
+    parent=$!
+    kids=$(wait_workers $parent) || fail "the workers did not start"
+    kill -KILL $parent
+    wait $parent 2>/dev/null
+    for i in $(seq 1 50); do
+        left=""
+        for k in $kids; do alive $k && left="$left $k"; done
+        [ -z "$left" ] && break
+        sleep 0.1
+    done
+    [ -n "$left" ] && { fail "workers survived their parent:$left"; kill -KILL $left 2>/dev/null; }
+    # 2. SIGKILL one worker: the parent stops the other at once and names
+    # the lost points (all four: the other worker had not finished its
+    # first run), exit 5
+    "$cosim" "${args[@]}" -o "$work/k2" 2>"$work/k2.err" &
+    parent=$!
+    kids=$(wait_workers $parent) || fail "the workers did not start"
+    victim=${kids##* }
+    kill -KILL $victim
+    wait $parent
+    rc=$?
+    [ "$rc" -eq 5 ] || fail "a killed worker: exit $rc, want 5"
+    printf 'cosim: sweep: worker pid %s was killed by signal 9 (Killed)\ncosim: sweep: stopped the other workers; lost points (no result): 0..3\n' "$victim" \
+        | diff -u - "$work/k2.err" || fail "a killed worker: message"
+    for k in $kids; do alive $k && { fail "worker $k survived"; kill -KILL $k; }; done
+    [ -e "$work/k2" ] && fail "a failed sweep wrote its folder"
     ;;
 *)
     echo "unknown test $test"

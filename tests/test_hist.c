@@ -117,6 +117,253 @@ START_TEST(correction_hdrhistogram_example)
 }
 END_TEST
 
+/* The correction as it was recorded before it became a series: one
+ * hist_record per added value (HdrHistogram's recordValueWithExpectedInterval
+ * loop, and the book's Listing 5.2 with > instead of >=). The reference the
+ * per-bucket version must match exactly. */
+static uint64_t record_one_by_one(hist *h, int64_t v, int64_t d, hist_correction rule, int64_t over_ns,
+                                  uint64_t *over)
+{
+    uint64_t n = 1;
+    hist_record(h, v);
+    if (v > over_ns)
+        (*over)++;
+    if (d <= 0 || v < d)
+        return n;
+    for (int64_t missing = v - d; rule == HIST_CORRECT_HDR ? missing >= d : missing > d; missing -= d) {
+        hist_record(h, missing);
+        if (missing > over_ns)
+            (*over)++;
+        n++;
+    }
+    return n;
+}
+
+/* Record (v, D, rule, threshold) both ways into histograms of S bits that
+ * already hold the same few values, and require identical results: every
+ * counter, the count, min, max, exact sum and sum of squares, the returned
+ * count and the over-threshold count. */
+static void check_same_as_loop(int64_t v, int64_t d, unsigned s, hist_correction rule, int64_t over_ns)
+{
+    hist *a, *b;
+    ck_assert_int_eq(hist_new(&a, s), 0);
+    ck_assert_int_eq(hist_new(&b, s), 0);
+    hist_record(a, 12345);
+    hist_record(b, 12345);
+    uint64_t over_a = 7, over_b = 7;
+    uint64_t na = hist_record_corrected(a, v, d, rule, over_ns, &over_a);
+    uint64_t nb = record_one_by_one(b, v, d, rule, over_ns, &over_b);
+    if (na != nb || over_a != over_b || !hist_equal(a, b))
+        ck_abort_msg("v=%lld D=%lld S=%u rule=%d over=%lld: series %llu values (%llu over), loop %llu (%llu over)%s",
+                     (long long)v, (long long)d, s, (int)rule, (long long)over_ns, (unsigned long long)na,
+                     (unsigned long long)over_a, (unsigned long long)nb, (unsigned long long)over_b,
+                     hist_equal(a, b) ? "" : ", histograms differ");
+    ck_assert_uint_eq(na - 1, hist_correction_count(v, d, rule));
+    hist_free(a);
+    hist_free(b);
+}
+
+/* The edge cases by hand: exact multiples v = k D (where the rules differ),
+ * D = 1 ns, v below, at and just above D and 2D, intervals of 0 and less,
+ * negative values, and values near INT64_MAX at an interval that keeps the
+ * loop short (2^40: 8,388,607 added values). Thresholds below, on, between
+ * and above the terms. */
+START_TEST(series_matches_loop_edge_cases)
+{
+    static const int64_t cases[][2] = {
+        {9000000, 2000000}, {6000000, 2000000}, {6, 2}, {7, 2}, {8, 2}, {4, 2}, {5, 2}, {3, 2}, {2, 2},
+        {1, 2}, {0, 2}, {-5, 2}, {100, 0}, {100, -3}, {100000, 1}, {2, 1}, {3, 1}, {1, 1}, {0, 1},
+        {1000, 1000}, {2000, 1000}, {2001, 1000}, {1999, 1000}, {3000, 1000}, {1000000, 1000},
+        {1000001, 999}, {255, 1}, {256, 1}, {257, 1}, {65536, 3}, {65535, 256}, {INT64_MAX, (int64_t)1 << 40},
+        {INT64_MAX - 1, (int64_t)1 << 40}, {(INT64_MAX >> 40) << 40, (int64_t)1 << 40},
+        {INT64_MAX, INT64_MAX}, {INT64_MAX, INT64_MAX / 2}, {INT64_MAX, INT64_MAX / 3}, {INT64_MAX, INT64_MAX - 1},
+        {INT64_MAX, (INT64_MAX / 5) + 7}, {INT64_MAX - 5, 1000000000000007},
+    };
+    static const unsigned bits[] = {1, 2, 3, 8, 11};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        int64_t v = cases[i][0], d = cases[i][1];
+        int64_t overs[] = {-1, 0, d, d < INT64_MAX ? d + 1 : d, v / 2, d > 0 && v >= d ? v - d : v, v - 1, v,
+                           INT64_MAX};
+        for (int rule = 0; rule < 2; rule++)
+            for (size_t k = 0; k < sizeof bits / sizeof bits[0]; k++)
+                for (size_t o = 0; o < sizeof overs / sizeof overs[0]; o++) {
+                    /* long series (up to 8 million values one by one): S = 8
+                     * and three thresholds only */
+                    int64_t terms = d > 0 ? v / d : 0;
+                    if ((terms > 10000 && (k != 3 || (o != 0 && o != 4 && o != 6))) ||
+                        (terms > 1000000 && (o != 4)))
+                        continue;
+                    check_same_as_loop(v, d, bits[k], (hist_correction)rule, overs[o]);
+                }
+    }
+}
+END_TEST
+
+/* 4000 random cases (a fixed xorshift stream, so the test is the same every
+ * run): v of any bit length, D from 1 ns up to v and beyond, a fifth of
+ * them exact multiples k D, S from 1 to 11, both rules, thresholds around
+ * the terms. Up to 2^14 added values each, so the loop stays quick. */
+static uint64_t xorshift(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+START_TEST(series_matches_loop_random)
+{
+    uint64_t x = 0x9e3779b97f4a7c15ull;
+#define NEXT() xorshift(&x)
+    for (int i = 0; i < 4000; i++) {
+        unsigned vbits = (unsigned)(NEXT() % 63);
+        int64_t v = (int64_t)(NEXT() & (((uint64_t)1 << vbits) - 1));
+        uint64_t kmax = (uint64_t)1 << (NEXT() % 15);
+        int64_t d = (int64_t)((uint64_t)v / (NEXT() % kmax + 1));
+        d += (int64_t)(NEXT() % 3);
+        if (d < 1)
+            d = 1;
+        if (NEXT() % 5 == 0 && (uint64_t)v / (uint64_t)d < kmax) /* an exact multiple */
+            v = (v / d) * d;
+        unsigned s = 1 + (unsigned)(NEXT() % 11);
+        int64_t over_ns = v ? (int64_t)(NEXT() % ((uint64_t)v + 3)) - 1 : (int64_t)(NEXT() % 3) - 1;
+        check_same_as_loop(v, d, s, (hist_correction)(NEXT() % 2), over_ns);
+    }
+#undef NEXT
+}
+END_TEST
+
+/* Series too long for the loop: v = INT64_MAX at D = 1 ns adds 2^63 - 2
+ * values, 1 .. 2^63 - 2. Checked against sums composed from pieces (the
+ * series recorded as several shorter series must give the same exact sums,
+ * which the closed forms only do if they are right for every n mod 6), and
+ * every bucket's count against an independent count of the integers in its
+ * range. */
+START_TEST(series_too_long_for_a_loop)
+{
+    const unsigned s = 8;
+    hist *whole, *parts;
+    ck_assert_int_eq(hist_new(&whole, s), 0);
+    ck_assert_int_eq(hist_new(&parts, s), 0);
+    uint64_t over = 0;
+    ck_assert_uint_eq(hist_record_corrected(whole, INT64_MAX, 1, HIST_CORRECT_HDR, 100000000, &over),
+                      (uint64_t)INT64_MAX);
+    /* 2^63 - 1 values in all; over 100 ms: all but 1 .. 10^8 */
+    ck_assert_uint_eq(hist_count(whole), (uint64_t)INT64_MAX);
+    ck_assert_uint_eq(over, (uint64_t)INT64_MAX - 100000000);
+    ck_assert_int_eq(hist_min(whole), 1);
+    ck_assert_int_eq(hist_max(whole), INT64_MAX);
+    for (size_t i = 0; i < hist_counter_count(s); i++) {
+        uint64_t lo, hi, want;
+        hist_bucket_range(i, s, &lo, &hi);
+        /* the integers 1 .. 2^63 - 2 in [lo, hi], plus INT64_MAX itself */
+        uint64_t from = lo < 1 ? 1 : lo, to = hi > (uint64_t)INT64_MAX - 1 ? (uint64_t)INT64_MAX - 1 : hi;
+        want = from <= to ? to - from + 1 : 0;
+        want += lo <= (uint64_t)INT64_MAX && (uint64_t)INT64_MAX <= hi;
+        ck_assert_uint_eq(hist_count_at_index(whole, i), want);
+    }
+    /* the same values as pieces of n = 1, 2, ..., 11 terms and the rest */
+    hist_record(parts, INT64_MAX);
+    int64_t next = 1;
+    for (uint64_t n = 1; n <= 11; n++) {
+        ck_assert_int_eq(hist_record_series(parts, next, 1, n), 0);
+        next += (int64_t)n;
+    }
+    ck_assert_int_eq(hist_record_series(parts, next, 1, (uint64_t)(INT64_MAX - 1 - next + 1)), 0);
+    ck_assert(hist_equal(whole, parts));
+    /* and as odd and even terms: two series of step 2 */
+    hist_reset(parts);
+    hist_record(parts, INT64_MAX);
+    ck_assert_int_eq(hist_record_series(parts, 1, 2, ((uint64_t)1 << 62) - 1), 0); /* 1, 3, .. 2^63 - 3 */
+    ck_assert_int_eq(hist_record_series(parts, 2, 2, ((uint64_t)1 << 62) - 1), 0); /* 2, 4, .. 2^63 - 2 */
+    ck_assert(hist_equal(whole, parts));
+    /* mean of 1 .. 2^63 - 2 and 2^63 - 1 together: exactly 2^62 */
+    ck_assert_double_eq(hist_mean(whole), 0x1p62);
+    hist_free(whole);
+    hist_free(parts);
+}
+END_TEST
+
+/* The issue's examples: a reply of 1000 s at expected interval 1 ns adds
+ * 10^12 - 1 values (999,999,999,999 .. 1), 1 h at 1 us adds 3.6e9 - 1; each
+ * recorded in O(buckets). Counts, bounds and the over-threshold count
+ * (100 ms: the terms 1 .. 10^8 ns are not over it) by hand. */
+START_TEST(correction_of_long_stalls_is_a_series)
+{
+    hist *h;
+    ck_assert_int_eq(hist_new(&h, 8), 0);
+    uint64_t over = 0;
+    ck_assert_uint_eq(hist_record_corrected(h, 1000000000000, 1, HIST_CORRECT_HDR, 100000000, &over),
+                      1000000000000ull);
+    ck_assert_uint_eq(hist_count(h), 1000000000000ull);
+    ck_assert_uint_eq(over, 1000000000000ull - 100000000);
+    ck_assert_int_eq(hist_min(h), 1);
+    ck_assert_int_eq(hist_max(h), 1000000000000);
+    /* values 1 .. 10^12: mean (10^12 + 1) / 2 */
+    ck_assert_double_eq(hist_mean(h), 500000000000.5);
+    /* the book's rule: 1000 s - k ns > 1 ns, so one fewer (no 1 ns) */
+    hist_reset(h);
+    over = 0;
+    ck_assert_uint_eq(hist_record_corrected(h, 1000000000000, 1, HIST_CORRECT_BOOK, 100000000, &over),
+                      999999999999ull);
+    ck_assert_int_eq(hist_min(h), 2);
+    /* 1 h at 1 us: 3600 s - k us >= 1 us for k = 1 .. 3.6e9 - 1 */
+    hist_reset(h);
+    over = 0;
+    ck_assert_uint_eq(hist_record_corrected(h, 3600000000000, 1000, HIST_CORRECT_HDR, 100000000, &over),
+                      3600000000ull);
+    ck_assert_int_eq(hist_min(h), 1000);
+    /* over 100 ms: the terms k us with k > 10^5, i.e. 3.6e9 - 1 - 10^5, and
+     * the reply itself */
+    ck_assert_uint_eq(over, 3600000000ull - 100000);
+    hist_free(h);
+}
+END_TEST
+
+/* Bad series are refused and record nothing; a count that would pass
+ * 2^64 - 1 is refused by the correction (returns 0). */
+START_TEST(series_refuses_what_it_cannot_record)
+{
+    hist *h;
+    ck_assert_int_eq(hist_new(&h, 8), 0);
+    ck_assert_int_eq(hist_record_series(h, -1, 1, 2), -EINVAL);
+    ck_assert_int_eq(hist_record_series(h, 1, 0, 2), -EINVAL);
+    ck_assert_int_eq(hist_record_series(h, INT64_MAX - 1, 2, 2), -EOVERFLOW);
+    ck_assert_int_eq(hist_record_series(h, 5, 0, 1), 0); /* one term: the step does not matter */
+    ck_assert_int_eq(hist_record_series(h, 5, 3, 0), 0);
+    ck_assert_uint_eq(hist_count(h), 1);
+    /* 2^63 - 1 values, then 2^63 - 1 more: 2^64 - 2 fits; then 2 more do not */
+    hist_reset(h);
+    ck_assert_uint_eq(hist_record_corrected(h, INT64_MAX, 1, HIST_CORRECT_HDR, 0, NULL), (uint64_t)INT64_MAX);
+    ck_assert_uint_eq(hist_record_corrected(h, INT64_MAX, 1, HIST_CORRECT_HDR, 0, NULL), (uint64_t)INT64_MAX);
+    ck_assert_uint_eq(hist_count(h), UINT64_MAX - 1);
+    ck_assert_uint_eq(hist_record_corrected(h, 2, 1, HIST_CORRECT_HDR, 0, NULL), 0);
+    ck_assert_uint_eq(hist_count(h), UINT64_MAX - 1);
+    ck_assert_uint_eq(hist_record_corrected(h, 1, 1, HIST_CORRECT_HDR, 0, NULL), 1);
+    ck_assert_uint_eq(hist_count(h), UINT64_MAX);
+    hist_free(h);
+}
+END_TEST
+
+/* hist_correction_count in closed form, by hand: 9 at 2 -> 3 (7, 5, 3) both
+ * rules; 6 at 2 -> 2 (4, 2) under HdrHistogram's, 1 (4) under the book's. */
+START_TEST(correction_count_by_hand)
+{
+    ck_assert_uint_eq(hist_correction_count(9, 2, HIST_CORRECT_HDR), 3);
+    ck_assert_uint_eq(hist_correction_count(9, 2, HIST_CORRECT_BOOK), 3);
+    ck_assert_uint_eq(hist_correction_count(6, 2, HIST_CORRECT_HDR), 2);
+    ck_assert_uint_eq(hist_correction_count(6, 2, HIST_CORRECT_BOOK), 1);
+    ck_assert_uint_eq(hist_correction_count(4, 2, HIST_CORRECT_HDR), 1);  /* 2 */
+    ck_assert_uint_eq(hist_correction_count(4, 2, HIST_CORRECT_BOOK), 0);
+    ck_assert_uint_eq(hist_correction_count(3, 2, HIST_CORRECT_HDR), 0);
+    ck_assert_uint_eq(hist_correction_count(2, 2, HIST_CORRECT_HDR), 0);
+    ck_assert_uint_eq(hist_correction_count(-9, 2, HIST_CORRECT_HDR), 0);
+    ck_assert_uint_eq(hist_correction_count(9, 0, HIST_CORRECT_HDR), 0);
+    ck_assert_uint_eq(hist_correction_count(INT64_MAX, 1, HIST_CORRECT_HDR), (uint64_t)INT64_MAX - 1);
+    ck_assert_uint_eq(hist_correction_count(INT64_MAX, 1, HIST_CORRECT_BOOK), (uint64_t)INT64_MAX - 2);
+}
+END_TEST
+
 /* Ranks are integers: p99.9 of 1000 samples is rank 999 (0.999 * 1000 in
  * doubles is 999.0000000000001, whose ceiling would be 1000). */
 START_TEST(rank_rules)
@@ -394,12 +641,19 @@ Suite *test_suite(void)
 {
     Suite *s = suite_create("hist");
     TCase *tc = tcase_create("hist");
+    tcase_set_timeout(tc, 120); /* the one-by-one references under the sanitizers */
     tcase_add_test(tc, index_of_1000_is_506);
     tcase_add_test(tc, counter_counts);
     tcase_add_test(tc, buckets_tile_and_bound_width);
     tcase_add_test(tc, correction_9ms_at_2ms_adds_7_5_3);
     tcase_add_test(tc, correction_exact_multiple_differs_by_rule);
     tcase_add_test(tc, correction_hdrhistogram_example);
+    tcase_add_test(tc, series_matches_loop_edge_cases);
+    tcase_add_test(tc, series_matches_loop_random);
+    tcase_add_test(tc, series_too_long_for_a_loop);
+    tcase_add_test(tc, correction_of_long_stalls_is_a_series);
+    tcase_add_test(tc, series_refuses_what_it_cannot_record);
+    tcase_add_test(tc, correction_count_by_hand);
     tcase_add_test(tc, rank_rules);
     tcase_add_test(tc, value_is_upper_edge_capped_by_max);
     tcase_add_test(tc, p0_is_the_exact_minimum);

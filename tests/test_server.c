@@ -5,6 +5,7 @@
 #include <check.h>
 #include <errno.h>
 #include <stdlib.h>
+#include "units.h"
 
 Suite *test_suite(void);
 
@@ -131,6 +132,47 @@ START_TEST(normalise_rejects_overlaps)
     stall_range r[2] = {{5, 9}, {9, 12}};
     ck_assert_int_eq(stall_ranges_normalise(r, 2, &bad), -EINVAL);
     server_free(NULL);
+}
+END_TEST
+
+/* The clock's limit, SERVER_HORIZON_NS = 2 x 10^6 s, under a backlog: 10^6 s
+ * of work per request, all arriving at 0. The first two end at 10^6 s and
+ * exactly 2 x 10^6 s (allowed); the third would end at 3 x 10^6 s: refused
+ * as a backlog (-ETIME), not an overflow and not the stalls' fault, and the
+ * clock stops at the limit. With 1 ms stalls every second the same queue is
+ * still a backlog; stalls of 999 ms a second, that leave 1 ms of work per
+ * second, are the stalls' fault (-ERANGE). */
+START_TEST(backlog_past_the_time_limit)
+{
+    const int64_t work = UNITS_MAX_DURATION_NS;
+    server *s = make(NULL, 0, work);
+    ck_assert_int_eq(server_submit(s, 0), work);
+    ck_assert_int_eq(server_submit(s, 0), 2 * work);
+    ck_assert_int_eq(server_failed(s), 0);
+    ck_assert_int_eq(server_submit(s, 0), SERVER_HORIZON_NS);
+    ck_assert_int_eq(server_failed(s), -ETIME);
+    ck_assert_int_eq(server_busy_ns(s), 2 * work);
+    for (int i = 0; i < 1000; i++) /* and it stays there, however many follow */
+        ck_assert_int_eq(server_submit(s, 0), SERVER_HORIZON_NS);
+    ck_assert_int_eq(server_busy_ns(s), 2 * work);
+    server_free(s);
+
+    stall_spec st = {.kind = STALL_PERIODIC, .length_ns = MS, .period_ns = 1000 * MS, .first_ns = 0};
+    s = make(&st, 1, work);
+    ck_assert_int_gt(server_submit(s, 0), work); /* 10^6 s of work and 10^6 windows */
+    ck_assert_int_eq(server_failed(s), 0);
+    ck_assert_int_eq(server_submit(s, 0), SERVER_HORIZON_NS);
+    ck_assert_int_eq(server_failed(s), -ETIME);
+    server_free(s);
+
+    stall_spec heavy = {.kind = STALL_PERIODIC, .length_ns = 999 * MS, .period_ns = 1000 * MS, .first_ns = 0};
+    s = make(&heavy, 1, work / 1000);
+    ck_assert_int_eq(server_submit(s, 0), work); /* 10^3 s of work at 1 ms a second: 10^6 s */
+    server_free(s);
+    s = make(&heavy, 1, 3 * (work / 1000));      /* 3 x 10^3 s: would end at 3 x 10^6 s */
+    server_submit(s, 0);
+    ck_assert_int_eq(server_failed(s), -ERANGE);
+    server_free(s);
 }
 END_TEST
 
@@ -271,6 +313,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, same_seed_same_service_times);
     tcase_add_test(tc, periodic_stalls_that_close_each_others_gaps);
     tcase_add_test(tc, windows_that_cover_the_run);
+    tcase_add_test(tc, backlog_past_the_time_limit);
     suite_add_tcase(s, tc);
     return s;
 }

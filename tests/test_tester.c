@@ -671,6 +671,53 @@ START_TEST(limits_and_observer)
 }
 END_TEST
 
+/* A 1000 s stall at an expected interval of 1 ns, recorded as a series.
+ * Corrected, 1/s, from_now, 1 ms service, a window [0.5 s, 1000.5 s):
+ * request 0 (t = 0) takes 1 ms and adds 10^6 - 1 values (999,999 .. 1 ns);
+ * request 1 (t = 1 s) waits for the window's end: reply at 1000.501 s,
+ * latency 999.501 s = 999,501,000,000 ns, adding 999,500,999,999 values;
+ * its next send would be after the 2 s duration. Recorded:
+ * 2 + 999,999 + 999,500,999,999 = 999,502,000,000. Over 100 ms: the
+ * second reply and its terms above 10^8 ns: 1 + 999,500,999,999 - 10^8
+ * = 999,401,000,000. The added values count against max_requests: one
+ * fewer than that and the second reply is refused (-EOVERFLOW, with its
+ * figures); 10^6 allows request 0 and its 999,999 only (-E2BIG at the
+ * second send). */
+START_TEST(corrected_backfill_counts_against_max_requests)
+{
+    stall_window w = {500 * MS, 1000 * S + 500 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = MS}, .stalls = &st, .n_stalls = 1,
+                         .generator = "mt19937", .seed = 1};
+    tester_spec t = spec(TESTER_CORRECTED, S, TESTER_LATE_FROM_NOW);
+    t.expected_interval_ns = 1;
+    tester_run_config c = {.duration_ns = 2 * S, .threshold_ns = 100 * MS, .sub_bits = 8,
+                           .max_requests = 999502000000ull, .server = &srv};
+    tester_result r;
+    ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &r), 0);
+    ck_assert_uint_eq(r.sent, 2);
+    ck_assert_uint_eq(r.added, 999502000000ull - 2);
+    ck_assert_uint_eq(hist_count(r.hist), 999502000000ull);
+    ck_assert_uint_eq(r.over_threshold, 999401000000ull);
+    ck_assert_int_eq(hist_min(r.hist), 1);
+    ck_assert_int_eq(hist_max(r.hist), 999501000000);
+    tester_result_free(&r);
+
+    c.max_requests = 999502000000ull - 1;
+    ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &r), -EOVERFLOW);
+    ck_assert_ptr_null(r.hist);
+    ck_assert_uint_eq(r.sent, 2);
+    ck_assert_uint_eq(r.added, 999999);
+    ck_assert_int_eq(r.refused_latency_ns, 999501000000);
+    ck_assert_uint_eq(r.refused_added, 999500999999ull);
+
+    c.max_requests = 1000000;
+    ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &r), -E2BIG);
+    ck_assert_uint_eq(r.sent, 1);
+    ck_assert_uint_eq(r.added, 999999);
+}
+END_TEST
+
 /* Poisson arrivals: the mean gap is D (within 1% over 10^5 arrivals: the
  * standard error of the mean of exponentials is D / sqrt(n) = 0.3%). */
 START_TEST(poisson_arrivals_mean_gap)
@@ -995,6 +1042,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, closed_users_response_time_law);
     tcase_add_test(tc, corrected_users_use_their_own_interval);
     tcase_add_test(tc, limits_and_observer);
+    tcase_add_test(tc, corrected_backfill_counts_against_max_requests);
     tcase_add_test(tc, poisson_arrivals_mean_gap);
     tcase_add_test(tc, closed_response_time_law_with_think);
     tcase_add_test(tc, md1_pollaczek_khinchine);

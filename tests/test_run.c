@@ -1,0 +1,181 @@
+/* Tests of run: the work estimate of a job, the budget, and the share of
+ * the job a progress line reports. Figures derived by hand in comments. */
+#define _POSIX_C_SOURCE 200809L
+#include "run.h"
+
+#include <check.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+Suite *test_suite(void);
+
+static scenario *load(const char *text)
+{
+    char err[1024];
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    ck_assert_ptr_nonnull(f);
+    scenario *s = NULL;
+    scenario_error e = scenario_load_stream(&s, f, "t.ini", NULL, 0, err, sizeof err);
+    fclose(f);
+    ck_assert_msg(e == SCENARIO_OK, "%s", err);
+    return s;
+}
+
+/* A closed tester is bounded by the server, not by its users at full rate:
+ * 1000 users against a 1 ms service for 10 s would be 1000 x 10 s / 1 ms
+ * = 10^7 at full rate, but the server completes at most 10 s / 1 ms =
+ * 10,000 requests, plus one in flight per user: 11,000. One user with a
+ * 9 ms think time is slower than the server: 10 s / 10 ms = 1,000. A zero
+ * service leaves only the think time: 5 users x 10 s / 1 ms = 50,000. */
+START_TEST(closed_estimate_uses_server_capacity)
+{
+    scenario *s = load("[scenario]\nduration = 10s\n[service]\ndistribution = constant\ntime = 1ms\n"
+                       "[tester many]\nkind = closed\nusers = 1000\n"
+                       "[tester thinking]\nkind = closed\nthink_distribution = constant\nthink_time = 9ms\n");
+    ck_assert_double_eq(run_tester_requests(s, &s->testers[0]), 11000);
+    ck_assert_double_eq(run_tester_requests(s, &s->testers[1]), 1000);
+    scenario_free(s);
+    s = load("[scenario]\nduration = 10s\n[service]\ndistribution = constant\ntime = 0ns\n"
+             "[tester c]\nkind = closed\nusers = 5\nthink_distribution = constant\nthink_time = 1ms\n");
+    ck_assert_double_eq(run_tester_requests(s, &s->testers[0]), 50000);
+    scenario_free(s);
+}
+END_TEST
+
+/* Testers on a schedule send at most their plan: open 1000/s for 10 s plans
+ * 10,000; paced 3/s for 20 s plans 60 (t_i = floor(i 10^9 / 3) < 20 s for
+ * i < 60). Poisson 800/s for 8000 s: 6.4 million on average. Partly-open
+ * sessions at 10/s for 100 s, each of 1 / (1 - 0.5) = 2 requests on
+ * average: 2,000. */
+START_TEST(scheduled_estimates_are_the_plan)
+{
+    scenario *s = load("[scenario]\nduration = 10s\n[service]\ndistribution = constant\ntime = 1ms\n"
+                       "[tester open]\nkind = open\nrate = 1000/s\n");
+    ck_assert_double_eq(run_tester_requests(s, &s->testers[0]), 10000);
+    scenario_free(s);
+    s = load("[scenario]\nduration = 20s\n[service]\ndistribution = constant\ntime = 1ms\n"
+             "[tester paced]\nkind = paced\nrate = 3/s\nlate = from_now\n");
+    ck_assert_double_eq(run_tester_requests(s, &s->testers[0]), 60);
+    scenario_free(s);
+    s = load("[scenario]\nduration = 8000s\n[service]\ndistribution = constant\ntime = 1ms\n"
+             "[tester p]\nkind = open\nrate = 800/s\narrivals = poisson\n");
+    ck_assert_double_eq_tol(run_tester_requests(s, &s->testers[0]), 6.4e6, 1e-3);
+    scenario_free(s);
+    s = load("[scenario]\nduration = 100s\n[service]\ndistribution = constant\ntime = 1ms\n"
+             "[tester po]\nkind = partly_open\nrate = 10/s\np_continue = 0.5\n");
+    ck_assert_double_eq_tol(run_tester_requests(s, &s->testers[0]), 2000, 1e-6);
+    scenario_free(s);
+}
+END_TEST
+
+/* A corrected tester's backfill counts as the buckets it fills, not as the
+ * values it adds. 1000/s for 10 s, D = 1 ms, S = 8: 10,000 requests.
+ * 1,000,000 ns has bit length 20, shift 12, top bits 244: bucket
+ * 256 + 11 x 128 + 116 = 1780 of 7424, so B = 5644 buckets from D up. Per
+ * request at most B: 5.644e7; one user's added values at most
+ * 10 s / 1 ms = 10,000, plus B for its last reply: 15,644. Work:
+ * 10,000 + 15,644 = 25,644. A 1000 s stall at 1 ns adds 10^12 values but
+ * costs at most a few thousand buckets. */
+START_TEST(corrected_backfill_counts_buckets)
+{
+    scenario *s = load("[scenario]\nduration = 10s\n[service]\ndistribution = constant\ntime = 100us\n"
+                       "[tester c]\nkind = corrected\nrate = 1000/s\nlate = from_now\n");
+    ck_assert_double_eq(run_tester_work(s, &s->testers[0]), 25644);
+    scenario_free(s);
+    /* expected_interval = 1 ns, one request a second for 2 s: B = 7424 - 1;
+     * per request 2 x 7423 = 14,846 is less than 2 s / 1 ns = 2 x 10^9 */
+    s = load("[scenario]\nduration = 2s\n[service]\ndistribution = constant\ntime = 1ms\n"
+             "[tester c]\nkind = corrected\nrate = 1/s\nlate = from_now\nexpected_interval = 1ns\n");
+    ck_assert_double_eq(run_tester_work(s, &s->testers[0]), 2 + 2 * 7423);
+    scenario_free(s);
+}
+END_TEST
+
+/* The truth is part of the job: scenarios/mm1_rho08.ini runs its open loop
+ * (800/s Poisson for 8000 s: 6.4e6), then the truth's probes every 2 ms
+ * (8000 s / 2 ms = 4e6) on a second run of the open loop (6.4e6):
+ * 6.4e6 + 4e6 + 6.4e6 = 1.68e7 per run. */
+START_TEST(truth_probes_and_load_count)
+{
+    char path[1024], err[1024];
+    const char *root = getenv("COSIM_SOURCE_ROOT");
+    snprintf(path, sizeof path, "%s/scenarios/mm1_rho08.ini", root ? root : ".");
+    scenario *s;
+    ck_assert_msg(scenario_load(&s, path, NULL, 0, err, sizeof err) == SCENARIO_OK, "%s", err);
+    run_work w;
+    run_estimate(s, &w);
+    ck_assert_double_eq_tol(w.tester[0], 6.4e6, 1e-3);
+    ck_assert_double_eq_tol(w.truth, 4e6 + 6.4e6, 1e-3);
+    ck_assert_double_eq_tol(w.total, 1.68e7, 1e-3);
+    scenario_free(s);
+}
+END_TEST
+
+/* The budget: 64 testers x 10^9 requests x 1000 replications is 6.4e13
+ * units, refused with the figures; 10^10 itself is allowed; --allow-long
+ * allows anything. */
+START_TEST(budget_refuses_with_the_estimate)
+{
+    char err[1024];
+    ck_assert_int_eq(run_check_budget(6.4e13, "64 testers x 1000 replications", 0, err, sizeof err), -EFBIG);
+    ck_assert_str_eq(err, "the job would take about 6.4e+13 units of work (64 testers x 1000 replications), "
+                          "more than the budget of 1e+10 (a unit is a simulated request, a truth probe or a "
+                          "histogram bucket of a correction); shorten it, or give --allow-long to run it "
+                          "anyway");
+    ck_assert_int_eq(run_check_budget(1e10, "x", 0, err, sizeof err), 0);
+    ck_assert_int_eq(run_check_budget(6.4e13, "x", 1, err, sizeof err), 0);
+}
+END_TEST
+
+/* The progress line's share covers the whole job. 64 testers of 10^9
+ * requests each, 1000 replications: when the first tester of the first
+ * replication is half done, 0.5 / 64,000 of the job is; after 3 s that
+ * leaves 3 (1 - s) / s = 383,997 s, 4.4 days (the per-tester ETA said
+ * "3 s left"). Replication 3 of 10 with a truth: the runs before, the
+ * testers before, and the part of the one running. */
+START_TEST(progress_share_covers_the_job)
+{
+    run_work w;
+    memset(&w, 0, sizeof w);
+    for (int i = 0; i < 64; i++)
+        w.tester[i] = 1e9;
+    w.total = 64e9;
+    double share = run_job_share(&w, 64, 1000, 0, 0, 0.5);
+    ck_assert_double_eq_tol(share, 0.5 / 64000, 1e-15);
+    char buf[32];
+    ck_assert_str_eq(run_format_time_left(3, share, buf, sizeof buf), "4.4 days");
+    ck_assert_double_eq(run_job_share(&w, 64, 1000, 999, 63, 1), 1);
+
+    /* two testers of 100 and 300 units and a truth of 600: 1000 a run; in
+     * replication 3 (rep = 2) of 10, the truth a quarter done:
+     * (2 x 1000 + 100 + 300 + 150) / 10000 = 0.255 */
+    memset(&w, 0, sizeof w);
+    w.tester[0] = 100;
+    w.tester[1] = 300;
+    w.truth = 600;
+    w.total = 1000;
+    ck_assert_double_eq_tol(run_job_share(&w, 2, 10, 2, 2, 0.25), 0.255, 1e-12);
+    /* tester 2 of 2 half done: (2000 + 100 + 150) / 10000 */
+    ck_assert_double_eq_tol(run_job_share(&w, 2, 10, 2, 1, 0.5), 0.225, 1e-12);
+    ck_assert_str_eq(run_format_time_left(10, 0.5, buf, sizeof buf), "10 s");
+    ck_assert_str_eq(run_format_time_left(600, 0.5, buf, sizeof buf), "10 min");
+    ck_assert_str_eq(run_format_time_left(7200, 0.5, buf, sizeof buf), "2.0 h");
+    ck_assert_str_eq(run_format_time_left(5, 0, buf, sizeof buf), "unknown");
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("run");
+    TCase *tc = tcase_create("run");
+    tcase_add_test(tc, closed_estimate_uses_server_capacity);
+    tcase_add_test(tc, scheduled_estimates_are_the_plan);
+    tcase_add_test(tc, corrected_backfill_counts_buckets);
+    tcase_add_test(tc, truth_probes_and_load_count);
+    tcase_add_test(tc, budget_refuses_with_the_estimate);
+    tcase_add_test(tc, progress_share_covers_the_job);
+    suite_add_tcase(s, tc);
+    return s;
+}
