@@ -571,6 +571,7 @@ outdir-full-disk)
         -q $S -o "$mnt/o" --charts spectrum --seed 5
     same_tree "$work/before" "$mnt/o" || fail "a read-only folder changed"
     umount "$mnt"
+    ;;
 limits)
     # The bounds on work (issue 10, "Hangs and unbounded work").
     cd "$root" || exit 1
