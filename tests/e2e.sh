@@ -127,7 +127,7 @@ cli)
         --set service.distribution=exponential --set service.mean=7ms || fail "switching distributions"
     grep -q '"service": "exponential (mean 7.000 ms)"' "$work/sw/summary.json" || fail "switched service"
     # no samples at all: said plainly, nulls in JSON, no chart, exit 0
-    "$cosim" scenarios/one_stall.ini -o "$work/none" --set scenario.duration=10ms \
+    "$cosim" scenarios/one_stall.ini -o "$work/none" --set scenario.duration=10ms --set scenario.chart_window= \
         --set stall.request90.requests=0 --set scenario.in_flight_at_end=drop >"$work/none.out" 2>"$work/none.err"
     [ $? -eq 0 ] || fail "no samples: exit code ($(cat "$work/none.err"))"
     grep -q "no samples recorded" "$work/none.out" || fail "no samples: not said"
