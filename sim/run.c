@@ -61,18 +61,30 @@ int run_scenario_observed(const scenario *s, run_observer observer, void *octx, 
         observe_ctx o = {observer, octx, i};
         int rc = tester_run(&s->testers[i], &cfg, observer ? forward : NULL, &o, &out->testers[i]);
         if (rc) {
+            /* "FILE:LINE: [tester NAME]": the tester's header, or the file
+             * alone for a tester made by --set */
+            char at[SCENARIO_PATH_MAX + 80];
+            if (s->tester_line[i] > 0)
+                snprintf(at, sizeof at, "%s:%d: [tester %s]", s->path, s->tester_line[i], s->testers[i].name);
+            else
+                snprintf(at, sizeof at, "%s: [tester %s]", s->path, s->testers[i].name);
             if (rc == -E2BIG)
                 snprintf(err, errlen,
-                         "%s: tester %s would send more than %llu requests; shorten [scenario] "
+                         "%s would send more than %llu requests; shorten [scenario] "
                          "duration or raise [scenario] max_requests",
-                         s->path, s->testers[i].name, (unsigned long long)s->max_requests);
+                         at, (unsigned long long)s->max_requests);
             else if (rc == -ERANGE)
-                snprintf(err, errlen, "%s: tester %s: the stalls never leave the server a gap to "
+                snprintf(err, errlen, "%s the stalls never leave the server a gap to "
                                       "work in; shorten or space them",
-                         s->path, s->testers[i].name);
+                         at);
+            else if (rc == -EOVERFLOW)
+                snprintf(err, errlen, "%s the server's backlog passes the time limit: a reply would "
+                                      "come after 2000000s (twice the longest duration), because requests "
+                                      "arrive faster than the server serves them; lower the load (rate, "
+                                      "users) or the service time, or shorten the run",
+                         at);
             else
-                snprintf(err, errlen, "%s: tester %s: %s", s->path, s->testers[i].name,
-                         strerror(-rc));
+                snprintf(err, errlen, "%s %s", at, strerror(-rc));
             run_result_free(out);
             return rc;
         }

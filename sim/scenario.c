@@ -1176,7 +1176,8 @@ static int read_data_file(ctx *c, entry *e, const char *path,
     if (!f) {
         char msg[SCENARIO_PATH_MAX + 128];
         if (what)
-            snprintf(msg, sizeof msg, "%s %s", path, what);
+            snprintf(msg, sizeof msg, "%s %s%s", path, what,
+                     strcmp(what, "is a directory") == 0 ? ", not a file" : "");
         else
             snprintf(msg, sizeof msg, "cannot read %s: %s", path, strerror(errnum));
         bad_value(c, e, msg);
@@ -1593,8 +1594,11 @@ static int parse_expect_text(ctx *c, entry *e, expect_item *x, int is_duration, 
     if (n > 1 && tol[n - 1] == '%') {
         tol[n - 1] = '\0';
         double pct;
-        if (units_parse_number(tol, &pct, &why) || pct < 0 || pct > 1000) {
-            bad_value(c, e, "a relative tolerance is a percentage such as 3%");
+        if (units_parse_number(tol, &pct, &why) || pct > 1000) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "a relative tolerance is a percentage from 0 to 1000 such as 3%%%s%s",
+                     pct > 1000 ? "" : ": ", pct > 1000 ? "" : why);
+            bad_value(c, e, msg);
             return -1;
         }
         x->tol = EXPECT_RELATIVE;

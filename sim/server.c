@@ -37,6 +37,7 @@ struct server {
     int has_request_stalls;
     int oom;
     int endless;      /* the stall windows ran past SERVER_HORIZON_NS */
+    int backlog;      /* queued work alone ran past SERVER_HORIZON_NS */
 };
 
 /* Twice the longest scenario: work pushed past it means the stalls never
@@ -209,12 +210,23 @@ static int next_window(server *s, int64_t t, stall_window *out, int commit)
 static int64_t work_until(server *s, int64_t t, int64_t work, int commit)
 {
     stall_window w = {0, 0};
+    const int64_t t0 = t, work0 = work;
+    if (t > SERVER_HORIZON_NS - work) { /* the work alone ends past the horizon */
+        s->backlog = 1;
+        return SERVER_HORIZON_NS;
+    }
     /* Walk the windows ahead of t: inside one, jump to its end; before one,
      * do the work that fits before it starts. Overlapping windows are
      * handled by the loop (their union stops work). */
     while (next_window(s, t, &w, commit)) {
-        if (t > SERVER_HORIZON_NS) { /* stalls that never end: give up, loudly */
-            s->endless = 1;
+        if (t > SERVER_HORIZON_NS) { /* past the horizon: give up, loudly, with the cause */
+            /* the stalls are to blame if they took most of the time walked;
+             * else the queued work is (a backlog of years under short stalls) */
+            int64_t stalled = (t - t0) - (work0 - work);
+            if (stalled > (t - t0) / 2)
+                s->endless = 1;
+            else
+                s->backlog = 1;
             return t;
         }
         if (w.start_ns <= t) {
@@ -260,6 +272,11 @@ int64_t server_submit(server *s, int64_t arrival_ns)
     s->k++;
     s->busy_ns += work;
     int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at;
+    if (start > SERVER_HORIZON_NS - work) { /* checked, never wrapped: the clock stays bounded */
+        s->backlog = 1;
+        s->free_at = SERVER_HORIZON_NS;
+        return s->free_at;
+    }
     if (start >= s->quiet_from && work <= s->quiet_until - start) {
         s->free_at = start + work; /* no stall in the way */
         return s->free_at;
@@ -303,5 +320,5 @@ int64_t server_busy_ns(const server *s)
 
 int server_failed(const server *s)
 {
-    return s->oom ? -ENOMEM : s->endless ? -ERANGE : 0;
+    return s->oom ? -ENOMEM : s->endless ? -ERANGE : s->backlog ? -EOVERFLOW : 0;
 }
