@@ -329,7 +329,7 @@ static int parse_args(int argc, char **argv, options *o)
  * a message on stderr, *exit_code set (2, 3, 1 or 5). */
 static scenario *load_checked(const options *o, int *exit_code)
 {
-    char err[2048];
+    char err[SCENARIO_PATH_MAX + 4096]; /* a long path is named whole */
     scenario *s = NULL;
     scenario_error se = scenario_load(&s, o->scenario, o->sets, o->n_sets, err, sizeof err);
     if (se != SCENARIO_OK) {

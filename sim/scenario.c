@@ -255,7 +255,7 @@ static int section_type(const char *name, const char **arg)
  * at the first wrong header. NULL on error (message set). */
 static section_rec *add_section(parser *p, const char *name, int line, const char *set)
 {
-    char w[512];
+    char w[SCENARIO_PATH_MAX + 64];
     const char *arg;
     int type = section_type(name, &arg);
     origin(p, line, set, w, sizeof w);
@@ -324,7 +324,7 @@ static entry *add_entry(parser *p, section_rec *rec, const char *key, const char
                         const char *set)
 {
     if (p->n_e >= SCENARIO_MAX_KEYS) {
-        char w[512];
+        char w[SCENARIO_PATH_MAX + 64];
         fail(p, "%s: [%s] %s: one key too many: a scenario has at most %d keys", origin(p, line, set, w, sizeof w),
              rec->name, key, SCENARIO_MAX_KEYS);
         return NULL;
@@ -426,7 +426,11 @@ static int classify_line(parser *p, const char *line)
     if (*s == '[') {
         const char *close = ini_find(s + 1, "]");
         if (*close != ']') {
-            fail(p, "%s:%d: a section header needs its closing ']', e.g. [tester open]", p->path, p->line);
+            if (*close == ';' && strchr(close, ']'))
+                fail(p, "%s:%d: a ';' after a blank starts a comment, so this section header has no closing "
+                        "']'; names have no ';'", p->path, p->line);
+            else
+                fail(p, "%s:%d: a section header needs its closing ']', e.g. [tester open]", p->path, p->line);
             return -1;
         }
         size_t len = (size_t)(close - s - 1);
@@ -576,7 +580,7 @@ out:
 static int apply_set(parser *p, const char *arg)
 {
     const char *eq = strchr(arg, '=');
-    char w[512];
+    char w[SCENARIO_PATH_MAX + 64];
     if (!eq) {
         fail(p, "%s: expected SECTION.KEY=VALUE (e.g. --set scenario.rank_rule=nearest_rank)",
              origin(p, 0, arg, w, sizeof w));
@@ -637,7 +641,7 @@ static int apply_set(parser *p, const char *arg)
     section_rec *rec = find_section(p, section);
     entry *e = rec ? find_entry_any(p, (size_t)(rec - p->sec), key) : NULL;
     if (e && e->set) {
-        char w2[512];
+        char w2[SCENARIO_PATH_MAX + 64];
         fail(p, "%s: [%s] %s is already set by %s (or --seed, --rank-rule); give it once",
              origin(p, 0, arg, w, sizeof w), section, key, origin(p, 0, e->set, w2, sizeof w2));
         goto out;
@@ -690,7 +694,7 @@ static const char *sec_of(const ctx *c, const entry *e)
 
 static void bad_value(ctx *c, const entry *e, const char *why)
 {
-    char w[512], v[80];
+    char w[SCENARIO_PATH_MAX + 64], v[80];
     if (strlen(e->value) > 60)
         snprintf(v, sizeof v, "%.57s...", e->value);
     else
@@ -703,7 +707,7 @@ static void bad_value(ctx *c, const entry *e, const char *why)
 
 static void section_fail(ctx *c, const char *fmt, ...)
 {
-    char msg[512], w[512];
+    char msg[512], w[SCENARIO_PATH_MAX + 64];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
@@ -752,7 +756,7 @@ static int report_typo(ctx *c, const char *key)
         entry *e = &c->p->e[i];
         if (e->used || e->removed || edit_distance(e->key, key) > 2)
             continue;
-        char w[512];
+        char w[SCENARIO_PATH_MAX + 64];
         fail(c->p, "%s: [%s] unknown key '%s'; did you mean '%s'?", where(c, e, w, sizeof w), sec_of(c, e),
              e->key, key);
         return 1;
@@ -854,7 +858,7 @@ static int check_unused(ctx *c, const char *allowed)
         entry *e = &c->p->e[i];
         if (e->used || e->removed)
             continue;
-        char w[512];
+        char w[SCENARIO_PATH_MAX + 64];
         fail(c->p, "%s: [%s] unknown key '%s'; %s", where(c, e, w, sizeof w), sec_of(c, e), e->key,
              allowed);
         return -1;
@@ -1120,7 +1124,10 @@ static int parse_ranges(ctx *c, entry *e, stall_spec *st)
             *dots = '\0';
         if (units_parse_count(tok, UINT64_MAX / 2, &a, &why) ||
             (dots && units_parse_count(dots + 2, UINT64_MAX / 2, &b, &why))) {
-            bad_value(c, e, "expected request indices such as 90 or 90..95, separated by commas");
+            char msg[200];
+            snprintf(msg, sizeof msg, "expected request indices such as 90 or 90..95, separated by commas "
+                                      "(%s%s)", why, strcmp(why, "number too large") ? "" : ": at most 2^63 - 1");
+            bad_value(c, e, msg);
             rc = -1;
             break;
         }
@@ -1662,8 +1669,8 @@ static int do_expect(ctx *c, const char *name)
                 found = is_duration = 1;
             }
         const char *why;
-        char w[512];
-        if (!found && e->key[0] == 'p' && isdigit((unsigned char)e->key[1])) {
+        char w[SCENARIO_PATH_MAX + 64];
+        if (!found && e->key[0] == 'p' && e->key[1] && strchr("0123456789.+-", e->key[1])) {
             /* a percentile key: a wrong one says what is wrong with it */
             if (units_parse_percentile(e->key + 1, &x->p_num, &x->p_den, &why) != 0) {
                 fail(c->p, "%s: [%s] %s: %s (percentiles such as p50, p99.9)", where(c, e, w, sizeof w),
@@ -1862,7 +1869,7 @@ static int interpret(parser *p, scenario *s)
     /* a key nothing asked for (every section checks its own; a guard) */
     for (size_t i = 0; i < p->n_e; i++)
         if (!p->e[i].used && !p->e[i].removed) {
-            char w[512];
+            char w[SCENARIO_PATH_MAX + 64];
             c.sec = &p->sec[p->e[i].sec];
             fail(p, "%s: [%s] unknown key '%s'", where(&c, &p->e[i], w, sizeof w), c.sec->name, p->e[i].key);
             return -1;

@@ -572,6 +572,11 @@ static int parse_sweep_args(sweep *w, const char **sets, const char **output, in
                 return -1;
             }
             w->n_axes++;
+            for (size_t a = 0; a + 1 < w->n_axes; a++)
+                if (strcmp(w->axes[a].key, w->axes[w->n_axes - 1].key) == 0) {
+                    fprintf(stderr, "cosim: sweep: --vary %s given twice; vary a key once\n", w->axes[a].key);
+                    return -1;
+                }
             break;
         case O_REPS:
             if (units_parse_count(optarg, 10000, &v, &why) || v < 1) {
