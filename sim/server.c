@@ -38,7 +38,18 @@ struct server {
     int oom;
     int endless;      /* the stall windows ran past SERVER_HORIZON_NS */
     int backlog;      /* queued work alone ran past SERVER_HORIZON_NS */
+    int64_t stalled_ns; /* time the stall windows held submitted work back */
 };
+
+/* Past the horizon: blame the stalls if they held work back longer than
+ * the work itself took (they leave no gap), else the backlog of work. */
+static void past_horizon(server *s, int64_t stalled_ns)
+{
+    if (stalled_ns > s->busy_ns)
+        s->endless = 1;
+    else
+        s->backlog = 1;
+}
 
 /* Twice the longest scenario: work pushed past it means the stalls never
  * leave the worker a gap. */
@@ -212,7 +223,7 @@ static int64_t work_until(server *s, int64_t t, int64_t work, int commit)
     stall_window w = {0, 0};
     const int64_t t0 = t, work0 = work;
     if (t > SERVER_HORIZON_NS - work) { /* the work alone ends past the horizon */
-        s->backlog = 1;
+        past_horizon(s, s->stalled_ns);
         return SERVER_HORIZON_NS;
     }
     /* Walk the windows ahead of t: inside one, jump to its end; before one,
@@ -220,13 +231,7 @@ static int64_t work_until(server *s, int64_t t, int64_t work, int commit)
      * handled by the loop (their union stops work). */
     while (next_window(s, t, &w, commit)) {
         if (t > SERVER_HORIZON_NS) { /* past the horizon: give up, loudly, with the cause */
-            /* the stalls are to blame if they took most of the time walked;
-             * else the queued work is (a backlog of years under short stalls) */
-            int64_t stalled = (t - t0) - (work0 - work);
-            if (stalled > (t - t0) / 2)
-                s->endless = 1;
-            else
-                s->backlog = 1;
+            past_horizon(s, s->stalled_ns + (t - t0) - (work0 - work));
             return t;
         }
         if (w.start_ns <= t) {
@@ -234,10 +239,12 @@ static int64_t work_until(server *s, int64_t t, int64_t work, int commit)
             continue;
         }
         if (work <= w.start_ns - t)
-            return t + work;
+            break;
         work -= w.start_ns - t;
         t = w.end_ns;
     }
+    if (commit) /* the time the windows took from this work */
+        s->stalled_ns += t + work - t0 - work0;
     return t + work;
 }
 
@@ -273,7 +280,7 @@ int64_t server_submit(server *s, int64_t arrival_ns)
     s->busy_ns += work;
     int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at;
     if (start > SERVER_HORIZON_NS - work) { /* checked, never wrapped: the clock stays bounded */
-        s->backlog = 1;
+        past_horizon(s, s->stalled_ns);
         s->free_at = SERVER_HORIZON_NS;
         return s->free_at;
     }

@@ -79,9 +79,9 @@ int64_t server_busy_ns(const server *s);
 
 /** 0; -ENOMEM if generating random stalls ran out of memory; -ERANGE if
  *  the stalls never left the worker a gap (work pushed past twice the
- *  longest scenario, 2,000,000 s, mostly by stall windows);
- *  -EOVERFLOW if the queued work itself would end past it (a backlog of
- *  years: more load than the server can serve). */
+ *  longest scenario, 2,000,000 s, the stall windows having held work back
+ *  longer than the work took); -EOVERFLOW if it is the queued work that
+ *  passes it (a backlog of years: more load than the server can serve). */
 int server_failed(const server *s);
 
 /** Number of requests submitted so far (the next request's index k). */
