@@ -56,14 +56,16 @@ static int split_number(const char *s, long double *v, unsigned *decimals, char 
 }
 
 /* v with `decimals` decimals, trailing zeros (and a bare point) dropped:
- * 0.1, 250, 1000000. At most 18 significant digits, as the grammar wants:
- * decimals beyond them are rounded away. */
+ * 0.1, 250, 1000000. At most 18 significant digits and 18 decimals, as the
+ * grammar wants: decimals beyond them are rounded away. */
 static void format_decimal(long double v, unsigned decimals, char *buf, size_t len)
 {
-    int int_digits = v >= 1 ? (int)floorl(log10l(v)) + 1 : 1;
-    int d = (int)decimals;
-    if (int_digits + d > 18)
-        d = 18 - int_digits > 0 ? 18 - int_digits : 0;
+    int d = decimals > 18 ? 18 : (int)decimals;
+    if (v >= 1) { /* below 1 the zeros after the point are not significant */
+        int int_digits = (int)floorl(log10l(v)) + 1;
+        if (int_digits + d > 18)
+            d = 18 - int_digits > 0 ? 18 - int_digits : 0;
+    }
     snprintf(buf, len, "%.*Lf", d, v);
     char *dot = strchr(buf, '.');
     if (dot) {
