@@ -22,6 +22,7 @@ struct band {
     size_t n_testers;
     double *v;          /* [seed][tester][level], ns */
     uint64_t *min_count; /* per tester: the fewest samples over the seeds */
+    unsigned *empty;     /* per tester: the seeds in which it recorded none */
 };
 
 static void gather(band *b, unsigned seed, const scenario *s, const run_result *r)
@@ -30,6 +31,7 @@ static void gather(band *b, unsigned seed, const scenario *s, const run_result *
         const hist *h = r->testers[i].hist;
         if (seed == 0 || hist_count(h) < b->min_count[i])
             b->min_count[i] = hist_count(h);
+        b->empty[i] += hist_count(h) == 0;
         for (size_t k = 0; k < band_n_levels; k++)
             b->v[((size_t)seed * b->n_testers + i) * band_n_levels + k] =
                 (double)hist_value_at_percentile(h, s->rank_rule, level_num[k], 100000);
@@ -47,7 +49,8 @@ int band_run(band **out, const scenario *s, const run_result *r, unsigned n, run
     b->n_testers = s->n_testers;
     b->v = calloc((size_t)n * s->n_testers * band_n_levels, sizeof *b->v);
     b->min_count = calloc(s->n_testers ? s->n_testers : 1, sizeof *b->min_count);
-    if (!b->v || !b->min_count) {
+    b->empty = calloc(s->n_testers ? s->n_testers : 1, sizeof *b->empty);
+    if (!b->v || !b->min_count || !b->empty) {
         band_free(b);
         return -ENOMEM;
     }
@@ -74,6 +77,7 @@ void band_free(band *b)
         return;
     free(b->v);
     free(b->min_count);
+    free(b->empty);
     free(b);
 }
 
@@ -105,6 +109,11 @@ int band_write(const band *b, FILE *f, const scenario *s, const run_result *r)
     for (size_t i = 0; i < b->n_testers; i++) {
         if (hist_count(r->testers[i].hist) == 0)
             continue; /* the spectrum has no block for it either */
+        if (b->min_count[i] == 0) { /* a seed without samples: no mean to draw */
+            fprintf(f, "%s# tester %s: a seed recorded no sample\nnan nan nan nan\n", block++ ? "\n\n" : "",
+                    s->testers[i].name);
+            continue;
+        }
         fprintf(f, "%s# tester %s\n", block++ ? "\n\n" : "", s->testers[i].name);
         for (size_t k = 0; k < band_n_levels; k++) {
             /* only levels below the last sample of the smallest run */
@@ -128,6 +137,15 @@ int band_report(const band *b, FILE *f, const scenario *s)
     fprintf(f, "%-12s %22s %22s %22s\n", "tester", "p50", "p99", "p99.9");
     for (size_t i = 0; i < b->n_testers; i++) {
         fprintf(f, "%-12s", s->testers[i].name);
+        if (b->empty[i]) { /* never "0 ns +- 0 ns": there is no figure to average */
+            char cell[48];
+            if (b->empty[i] == b->seeds)
+                snprintf(cell, sizeof cell, "no samples");
+            else
+                snprintf(cell, sizeof cell, "no samples in %u seed%s", b->empty[i], b->empty[i] > 1 ? "s" : "");
+            fprintf(f, " %22s %22s %22s\n", cell, cell, cell);
+            continue;
+        }
         for (int k = 0; k < 3; k++) {
             double m, c;
             char a[32], d[32], cell[80];

@@ -26,7 +26,9 @@ int expect_meets(const expect_item *x, int64_t got, const hist *h);
 
 /**
  * Check every expectation of s against r; print the table to out and each
- * miss to err.
+ * miss to err. A latency (min, mean, max, a percentile) expected of a
+ * tester that recorded no sample is a miss, its "got" printed as "no
+ * samples", never as 0 ns.
  *
  * @return the number of misses (0: all met).
  */

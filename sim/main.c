@@ -99,7 +99,7 @@ static void usage(FILE *f)
             "\n"
             "Exit status:\n"
             "  0  success\n"
-            "  1  an expectation was not met (--check)\n"
+            "  1  an expectation was not met, or there was none to check (--check)\n"
             "  2  bad command line\n"
             "  3  the scenario cannot be read or is wrong (the message names FILE:LINE)\n"
             "  4  an output could not be written or the folder was refused (folder, disk,\n"
@@ -108,6 +108,9 @@ static void usage(FILE *f)
             "     --allow-long, a backlog past the time limit, memory)\n"
             "  130, 143, 129  interrupted by SIGINT, SIGTERM, SIGHUP (killed by the signal,\n"
             "     after removing the staging folder; DIR is left as it was)\n"
+            "\n"
+            "Each option is given once (--set once per key). Numbers are digits with at\n"
+            "most one '.' (no sign, exponent, hex, inf, nan); limits: docs/scenario-format.md.\n"
             "\n"
             "Example: cosim scenarios/stall_per_second.ini\n"
             "Scenario format: docs/scenario-format.md; manual: man cosim\n");
@@ -126,31 +129,23 @@ typedef struct options {
     int charts_set;        /* --charts was given */
     int ylinear;           /* --latency-axis linear */
     unsigned replications; /* --replications N (0, 1: one seed) */
+    const char *window;    /* --window A..B, checked against the run once loaded */
     int64_t win_from, win_to; /* --window; to 0: none */
     int quiet;
     int force;             /* --force */
     unsigned plot_timeout_s; /* --plot-timeout; 0: the default */
     int allow_long;        /* --allow-long: no work budget */
+    int help, version;     /* -h, -V: print and exit 0 */
+    char *owned[2];        /* the --set text of --seed and --rank-rule */
 } options;
 
 enum { CHART_SPECTRUM = 1, CHART_TIMELINE = 2, CHART_REQUESTS = 4, CHART_SUMMARY = 8 };
 static const char *const chart_names[] = {"spectrum", "timeline", "requests", "summary"};
 #define N_CHARTS 4
 
-/* "0.9s..1.6s" */
-static int parse_window(const char *text, int64_t *from, int64_t *to)
-{
-    char buf[128];
-    snprintf(buf, sizeof buf, "%s", text);
-    char *dots = strstr(buf, "..");
-    const char *why;
-    if (!dots)
-        return -1;
-    *dots = '\0';
-    if (units_parse_duration(buf, from, &why) || units_parse_duration(dots + 2, to, &why) || *to <= *from)
-        return -1;
-    return 0;
-}
+/* Longest -o or --plots-dir path: the files written there get names of
+ * their own, and a path is never cut. */
+#define MAX_DIR_PATH 3800
 
 static int add_set(options *o, const char *s)
 {
@@ -162,13 +157,21 @@ static int add_set(options *o, const char *s)
     return 0;
 }
 
-/* --seed and --rank-rule become --set entries; their strings are kept here. */
-static char *owned[2];
+static void options_free(options *o)
+{
+    free(o->sets);
+    free(o->owned[0]);
+    free(o->owned[1]);
+    memset(o, 0, sizeof *o);
+}
 
+/* The command line into o (owned strings freed by options_free). Every
+ * option may be given once, except --set (each key once, checked by the
+ * scenario reader). 0, or -1 after a message on stderr (exit 2). */
 static int parse_args(int argc, char **argv, options *o)
 {
     enum { OPT_SET = 256, OPT_SEED, OPT_RANK, OPT_FORMAT, OPT_NOPLOT, OPT_PLOTS, OPT_CHECK,
-           OPT_CHARTS, OPT_WINDOW, OPT_AXIS, OPT_REPS, OPT_FORCE, OPT_PLOT_TIMEOUT, OPT_LONG };
+           OPT_CHARTS, OPT_WINDOW, OPT_AXIS, OPT_REPS, OPT_FORCE, OPT_PLOT_TIMEOUT, OPT_LONG, OPT_END };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"set", required_argument, NULL, OPT_SET},
@@ -190,13 +193,25 @@ static int parse_args(int argc, char **argv, options *o)
         {"version", no_argument, NULL, 'V'},
         {NULL, 0, NULL, 0},
     };
+    unsigned char seen[OPT_END] = {0};
     opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":o:qhV", longopts, NULL)) != -1) {
+    optind = 0; /* a fresh scan (GNU getopt), so parse_args may run again */
+    int c, li = -1;
+    while ((c = getopt_long(argc, argv, ":o:qhV", longopts, &li)) != -1) {
+        if (c > 0 && c < OPT_END && c != OPT_SET && c != ':' && c != '?' && seen[c]++) {
+            /* a second value would silently replace the first */
+            if (li >= 0)
+                fprintf(stderr, "cosim: --%s given twice; give each option once\n", longopts[li].name);
+            else
+                fprintf(stderr, "cosim: -%c given twice; give each option once\n", c);
+            return -1;
+        }
+        li = -1;
         switch (c) {
         case 'o':
-            if (!*optarg) {
-                fprintf(stderr, "cosim: -o: an empty folder name\n");
+            if (!*optarg || strlen(optarg) > MAX_DIR_PATH) {
+                fprintf(stderr, "cosim: -o: %s\n", *optarg ? "the folder's path is longer than 3800 bytes"
+                                                           : "an empty folder name");
                 return -1;
             }
             o->output = optarg;
@@ -208,9 +223,12 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_SEED:
         case OPT_RANK: {
             hist_rank_rule rule;
-            if (c == OPT_SEED && (!*optarg || strspn(optarg, "0123456789") != strlen(optarg) ||
-                                  strlen(optarg) > 19)) {
-                fprintf(stderr, "cosim: --seed %s: expected a whole number such as 42\n", optarg);
+            uint64_t seed;
+            const char *why;
+            if (c == OPT_SEED && (strspn(optarg, "0123456789") != strlen(optarg) ||
+                                  units_parse_count(optarg, UINT64_MAX, &seed, &why))) {
+                fprintf(stderr, "cosim: --seed %s: expected a whole number such as 42 (at most %llu)\n", optarg,
+                        (unsigned long long)UINT64_MAX);
                 return -1;
             }
             if (c == OPT_RANK && hist_rank_rule_parse(optarg, &rule)) {
@@ -220,12 +238,11 @@ static int parse_args(int argc, char **argv, options *o)
             }
             int k = c == OPT_SEED ? 0 : 1;
             size_t len = strlen(optarg) + 32;
-            free(owned[k]);
-            owned[k] = malloc(len);
-            if (!owned[k])
+            o->owned[k] = malloc(len);
+            if (!o->owned[k])
                 return -1;
-            snprintf(owned[k], len, "%s=%s", k ? "scenario.rank_rule" : "scenario.seed", optarg);
-            if (add_set(o, owned[k]))
+            snprintf(o->owned[k], len, "%s=%s", k ? "scenario.rank_rule" : "scenario.seed", optarg);
+            if (add_set(o, o->owned[k]))
                 return -1;
             break;
         }
@@ -240,6 +257,10 @@ static int parse_args(int argc, char **argv, options *o)
             break;
         case OPT_PLOTS: {
             struct stat st;
+            if (strlen(optarg) > MAX_DIR_PATH) {
+                fprintf(stderr, "cosim: --plots-dir: the folder's path is longer than 3800 bytes\n");
+                return -1;
+            }
             if (stat(optarg, &st) != 0 || !S_ISDIR(st.st_mode)) {
                 fprintf(stderr, "cosim: --plots-dir %s: not a folder\n", optarg);
                 return -1;
@@ -253,33 +274,39 @@ static int parse_args(int argc, char **argv, options *o)
         case OPT_CHARTS: {
             o->charts = 0;
             o->charts_set = 1;
-            char buf[256];
-            snprintf(buf, sizeof buf, "%s", optarg);
-            for (char *save = NULL, *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+            /* a word at a time, straight from the argument: nothing is cut */
+            for (const char *q = optarg;;) {
+                size_t n = strcspn(q, ",");
                 int k;
-                for (k = 0; k < N_CHARTS && strcmp(tok, chart_names[k]) != 0; k++)
+                for (k = 0; k < N_CHARTS && (strlen(chart_names[k]) != n || strncmp(q, chart_names[k], n)); k++)
                     ;
-                if (k == N_CHARTS && strcmp(tok, "none") != 0) {
+                if (k == N_CHARTS && !(n == 4 && strncmp(q, "none", 4) == 0)) {
                     fprintf(stderr, "cosim: --charts %s: expected a list of spectrum, timeline, requests, "
                                     "summary (or none)\n", optarg);
                     return -1;
                 }
                 if (k < N_CHARTS)
                     o->charts |= 1u << k;
+                if (!q[n])
+                    break;
+                q += n + 1;
             }
             break;
         }
-        case OPT_WINDOW:
-            if (parse_window(optarg, &o->win_from, &o->win_to)) {
-                fprintf(stderr, "cosim: --window %s: expected START..END with units, e.g. 0.9s..1.6s\n",
-                        optarg);
+        case OPT_WINDOW: {
+            /* the form now; against the run's duration once it is read */
+            char why[160];
+            if (scenario_parse_window(optarg, INT64_MAX, &o->win_from, &o->win_to, why, sizeof why)) {
+                fprintf(stderr, "cosim: --window %s: %s\n", optarg, why);
                 return -1;
             }
+            o->window = optarg;
             break;
+        }
         case OPT_REPS: {
-            char *end;
-            unsigned long n = strtoul(optarg, &end, 10);
-            if (*end || n < 1 || n > 1000 || *optarg == '-') {
+            uint64_t n;
+            const char *why;
+            if (units_parse_count(optarg, 1000, &n, &why) || n < 1 || strspn(optarg, "0123456789") != strlen(optarg)) {
                 fprintf(stderr, "cosim: --replications %s: a whole number from 1 to 1000\n", optarg);
                 return -1;
             }
@@ -310,11 +337,11 @@ static int parse_args(int argc, char **argv, options *o)
             o->quiet = 1;
             break;
         case 'h':
-            usage(stdout);
-            exit(EXIT_OK);
+            o->help = 1;
+            return 0;
         case 'V':
-            printf("cosim %s\n", COSIM_VERSION);
-            exit(EXIT_OK);
+            o->version = 1;
+            return 0;
         case ':':
             fprintf(stderr, "cosim: option %s needs a value\n", argv[optind - 1]);
             return -1;
@@ -333,6 +360,40 @@ static int parse_args(int argc, char **argv, options *o)
     }
     o->scenario = argv[optind];
     return 0;
+}
+
+/* Read the scenario the options name and check the options that depend on
+ * it: --window inside the run, --check with something to check. NULL after
+ * a message on stderr, *exit_code set (2, 3, 1 or 5). */
+static scenario *load_checked(const options *o, int *exit_code)
+{
+    char err[SCENARIO_PATH_MAX + 4096]; /* a long path is named whole */
+    scenario *s = NULL;
+    scenario_error se = scenario_load(&s, o->scenario, o->sets, o->n_sets, err, sizeof err);
+    if (se != SCENARIO_OK) {
+        fprintf(stderr, "cosim: %s\n", err);
+        *exit_code = se == SCENARIO_EUSAGE ? EXIT_USAGE : se == SCENARIO_ENOMEM ? EXIT_SIM : EXIT_SCENARIO;
+        return NULL;
+    }
+    if (o->window) {
+        char why[160];
+        int64_t from, to;
+        if (scenario_parse_window(o->window, s->duration_ns, &from, &to, why, sizeof why)) {
+            fprintf(stderr, "cosim: --window %s: %s\n", o->window, why);
+            *exit_code = EXIT_USAGE;
+            scenario_free(s);
+            return NULL;
+        }
+    }
+    if (o->check && s->n_expects == 0) {
+        /* a CI job whose [expect] sections went missing must not pass */
+        fprintf(stderr, "cosim: %s: --check: the scenario has no [expect NAME] section, so nothing would be "
+                        "checked; add one (docs/scenario-format.md) or drop --check\n", s->path);
+        *exit_code = EXIT_CHECK;
+        scenario_free(s);
+        return NULL;
+    }
+    return s;
 }
 
 /* What the charts need from the run. */
@@ -577,12 +638,14 @@ int main(int argc, char **argv)
     if (parse_args(argc, argv, &o)) {
         fprintf(stderr, "cosim: try 'cosim --help'\n");
         exit_code = EXIT_USAGE;
+    } else if (o.help) {
+        usage(stdout);
+    } else if (o.version) {
+        printf("cosim %s\n", COSIM_VERSION);
     } else {
         exit_code = run(&o);
     }
-    free(o.sets);
-    free(owned[0]);
-    free(owned[1]);
+    options_free(&o);
     return exit_code;
 }
 
@@ -591,12 +654,10 @@ static int run(const options *opts)
 {
     const options o = *opts;
     char err[1024];
-    scenario *s = NULL;
-    scenario_error se = scenario_load(&s, o.scenario, o.sets, o.n_sets, err, sizeof err);
-    if (se != SCENARIO_OK) {
-        fprintf(stderr, "cosim: %s\n", err);
-        return se == SCENARIO_EUSAGE ? EXIT_USAGE : se == SCENARIO_ENOMEM ? EXIT_SIM : EXIT_SCENARIO;
-    }
+    int load_rc;
+    scenario *s = load_checked(&o, &load_rc);
+    if (!s)
+        return load_rc;
 
     /* the whole job's work, before anything starts: every tester, the truth,
      * every replication */

@@ -101,20 +101,37 @@ int plot_write_spectrum_data(FILE *f, const scenario *s, const run_result *r)
     return ferror(f) ? -EIO : 0;
 }
 
-/* A gnuplot single-quoted string: the only escape is '' for a quote, and,
- * unlike double quotes, no `command` substitution happens inside, so text
- * from a scenario can never run a command. Control characters (which the
- * scenario reader already refuses) are dropped. */
+/* A gnuplot string expression for any text: single-quoted pieces, inside
+ * which no `command` substitution and no @macro expansion happen, joined
+ * with '.' to sprintf('%c',39) for each quote. A quote is never written
+ * as '' inside a piece: gnuplot reads a leading '' as an empty string and
+ * fails on the rest ("'quoted' title" broke every chart), and its macro
+ * scanner loses track of quotes mixed within a line. Control characters
+ * (which the scenario reader already refuses) are dropped. */
 static void gp_string(FILE *f, const char *s)
 {
-    fputc('\'', f);
+    int first = 1, open = 0;
     for (; *s; s++) {
-        if (*s == '\'')
-            fputc('\'', f);
-        if ((unsigned char)*s >= 0x20)
-            fputc(*s, f);
+        if (*s == '\'') {
+            if (open)
+                fputc('\'', f);
+            fputs(first ? "sprintf('%c',39)" : ".sprintf('%c',39)", f);
+            open = first = 0;
+            continue;
+        }
+        if ((unsigned char)*s < 0x20)
+            continue;
+        if (!open) {
+            fputs(first ? "'" : ".'", f);
+            open = 1;
+            first = 0;
+        }
+        fputc(*s, f);
     }
-    fputc('\'', f);
+    if (open)
+        fputc('\'', f);
+    if (first)
+        fputs("''", f);
 }
 
 /* "NAME = 'VALUE'" on a line of its own, when there is a value. */

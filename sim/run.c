@@ -60,14 +60,14 @@ static void correction_message(const scenario *s, const tester_spec *t, const te
 }
 
 /* A backlog past the server's clock limit. */
-static void backlog_message(const scenario *s, const char *who, char *err, size_t errlen)
+static void backlog_message(const char *at, char *err, size_t errlen)
 {
     char lim[32];
     snprintf(err, errlen,
-             "%s: %s: the backlog passes the time limit: the server's queued work would end after %s "
-             "(twice the longest duration); the server cannot keep up with the load: lower the rate, the "
-             "service time or the request stalls' extra work",
-             s->path, who, units_format_duration_exact(SERVER_HORIZON_NS, lim, sizeof lim));
+             "%s the server's backlog passes the time limit: a reply would come after %s (twice the "
+             "longest duration), because requests arrive faster than the server serves them; lower the "
+             "load (rate, users) or the service time, or shorten the run",
+             at, units_format_duration_exact(SERVER_HORIZON_NS, lim, sizeof lim));
 }
 
 int run_scenario(const scenario *s, run_result *out, char *err, size_t errlen)
@@ -90,25 +90,28 @@ int run_scenario_observed(const scenario *s, run_observer observer, void *octx, 
         observe_ctx o = {observer, octx, i};
         int rc = tester_run(&s->testers[i], &cfg, observer ? forward : NULL, &o, &out->testers[i]);
         if (rc) {
+            /* "FILE:LINE: [tester NAME]": the tester's header, or the file
+             * alone for a tester made by --set */
+            char at[SCENARIO_PATH_MAX + 80];
+            if (s->tester_line[i] > 0)
+                snprintf(at, sizeof at, "%s:%d: [tester %s]", s->path, s->tester_line[i], s->testers[i].name);
+            else
+                snprintf(at, sizeof at, "%s: [tester %s]", s->path, s->testers[i].name);
             if (rc == -E2BIG)
                 snprintf(err, errlen,
-                         "%s: tester %s would send more than %llu requests; shorten [scenario] "
+                         "%s would send more than %llu requests; shorten [scenario] "
                          "duration or raise [scenario] max_requests",
-                         s->path, s->testers[i].name, (unsigned long long)s->max_requests);
+                         at, (unsigned long long)s->max_requests);
             else if (rc == -EOVERFLOW)
                 correction_message(s, &s->testers[i], &out->testers[i], err, errlen);
-            else if (rc == -ETIME) {
-                char who[64];
-                snprintf(who, sizeof who, "tester %s", s->testers[i].name);
-                backlog_message(s, who, err, errlen);
-            }
             else if (rc == -ERANGE)
-                snprintf(err, errlen, "%s: tester %s: the stalls never leave the server a gap to "
+                snprintf(err, errlen, "%s the stalls never leave the server a gap to "
                                       "work in; shorten or space them",
-                         s->path, s->testers[i].name);
+                         at);
+            else if (rc == -ETIME)
+                backlog_message(at, err, errlen);
             else
-                snprintf(err, errlen, "%s: tester %s: %s", s->path, s->testers[i].name,
-                         strerror(-rc));
+                snprintf(err, errlen, "%s %s", at, strerror(-rc));
             run_result_free(out);
             return rc;
         }
@@ -126,8 +129,11 @@ int run_scenario_observed(const scenario *s, run_observer observer, void *octx, 
                                        observer ? forward : NULL, &o, &truth, &load);
         if (rc) {
             hist_free(truth.hist);
-            if (rc == -ETIME)
-                backlog_message(s, "ground truth", err, errlen);
+            if (rc == -ETIME) {
+                char at[SCENARIO_PATH_MAX + 32];
+                snprintf(at, sizeof at, "%s: ground truth:", s->path);
+                backlog_message(at, err, errlen);
+            }
             else
                 snprintf(err, errlen, "%s: ground truth: %s", s->path, strerror(-rc));
             run_result_free(out);

@@ -12,37 +12,68 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* ---- phase 1: the raw entries, each with its line ---------------------- */
 
+/* The section types, in the order section_type knows them. */
+enum { SEC_SCENARIO = 0, SEC_SERVICE, SEC_STALL, SEC_TESTER, SEC_EXPECT, SEC_TRUTH, N_SEC_TYPES };
+static const char *const sec_types[N_SEC_TYPES] = {"scenario", "service", "stall", "tester", "expect", "truth"};
+
+#define NONE ((size_t)-1)
+
 typedef struct entry {
-    char *section, *key, *value;
+    size_t sec;       /* its section (index into parser.sec) */
+    char *key, *value;
     int line;         /* 0 when it came from --set */
     const char *set;  /* the --set argument, or NULL */
     int used;
+    int removed;      /* "--set KEY=" removed it */
+    size_t next;      /* the next entry of its section, or NONE */
+    uint64_t hash;
 } entry;
 
 typedef struct section_rec {
-    char *name;
+    char *name;       /* canonical: blanks trimmed, inner runs of blanks one space */
     int line;         /* 0 when created by --set */
     const char *set;
+    int type;         /* SEC_* */
+    const char *arg;  /* the NAME part of name ("" if none) */
+    size_t first, last; /* its entries in order, linked by entry.next */
+    uint64_t hash;
 } section_rec;
+
+/* An open-addressing hash table of indices (slot: index + 1, 0 empty), so
+ * that finding a section or a key costs O(1): reading stays linear in the
+ * size of the file however many sections and keys it has. */
+typedef struct index_table {
+    size_t *slot;
+    size_t cap; /* a power of two, or 0 */
+    size_t n;
+} index_table;
 
 typedef struct parser {
     const char *path;
     FILE *f;
     int line;            /* line the reader last returned */
-    int line_indented;   /* it started with a blank (a continuation) */
+    int line_kind;       /* LINE_* of that line, as inih will read it */
+    int after_key;       /* inih's prev_name is set: an indented line continues it */
+    uint64_t bytes;      /* read so far */
     entry *e;
     size_t n_e, cap_e;
     section_rec *sec;
     size_t n_sec, cap_sec;
+    size_t n_type[N_SEC_TYPES];
+    index_table sec_index, entry_index;
     char *err;
     size_t errlen;
     int failed;          /* an error message is set */
     int oom;
 } parser;
+
+enum { LINE_OTHER = 0, LINE_SECTION, LINE_KEY, LINE_CONTINUATION };
 
 static void fail(parser *p, const char *fmt, ...)
 {
@@ -73,16 +104,192 @@ static char *trim(char *s)
     return s;
 }
 
+/* The canonical form of a section name, in place: blanks at either end
+ * dropped, every inner run of blanks one space ("tester  c" is "tester c"),
+ * so that the header, its keys and --set all name one record. */
+static char *canonical_section(char *s)
+{
+    s = trim(s);
+    char *o = s;
+    for (const char *q = s; *q; q++) {
+        if (*q == ' ' || *q == '\t') {
+            if (o > s && o[-1] == ' ')
+                continue;
+            *o++ = ' ';
+        } else {
+            *o++ = *q;
+        }
+    }
+    *o = '\0';
+    return s;
+}
+
+/* FNV-1a, 64 bits (Fowler, Noll, Vo). */
+static uint64_t fnv1a(const char *s, uint64_t h)
+{
+    for (; *s; s++) {
+        h ^= (unsigned char)*s;
+        h *= 0x100000001b3ull;
+    }
+    return h;
+}
+#define FNV_OFFSET 0xcbf29ce484222325ull
+
+static uint64_t entry_hash(size_t sec, const char *key)
+{
+    return fnv1a(key, FNV_OFFSET ^ ((uint64_t)sec * 0x9e3779b97f4a7c15ull));
+}
+
+/* Insert index i (with hash h) into t; hash_of gives the hash of a stored
+ * index when the table grows. 0 or -ENOMEM. */
+static int table_insert(parser *p, index_table *t, size_t i, uint64_t h, uint64_t (*hash_of)(parser *, size_t))
+{
+    if (2 * (t->n + 1) > t->cap) {
+        size_t cap = t->cap ? 2 * t->cap : 64;
+        size_t *slot = calloc(cap, sizeof *slot);
+        if (!slot) {
+            p->oom = 1;
+            return -ENOMEM;
+        }
+        for (size_t k = 0; k < t->cap; k++) {
+            if (!t->slot[k])
+                continue;
+            size_t j = (size_t)hash_of(p, t->slot[k] - 1) & (cap - 1);
+            while (slot[j])
+                j = (j + 1) & (cap - 1);
+            slot[j] = t->slot[k];
+        }
+        free(t->slot);
+        t->slot = slot;
+        t->cap = cap;
+    }
+    size_t j = (size_t)h & (t->cap - 1);
+    while (t->slot[j])
+        j = (j + 1) & (t->cap - 1);
+    t->slot[j] = i + 1;
+    t->n++;
+    return 0;
+}
+
+static uint64_t sec_hash_of(parser *p, size_t i) { return p->sec[i].hash; }
+static uint64_t entry_hash_of(parser *p, size_t i) { return p->e[i].hash; }
+
 static section_rec *find_section(parser *p, const char *name)
 {
-    for (size_t i = 0; i < p->n_sec; i++)
-        if (strcmp(p->sec[i].name, name) == 0)
-            return &p->sec[i];
+    index_table *t = &p->sec_index;
+    if (!t->cap)
+        return NULL;
+    uint64_t h = fnv1a(name, FNV_OFFSET);
+    for (size_t j = (size_t)h & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1)) {
+        section_rec *r = &p->sec[t->slot[j] - 1];
+        if (r->hash == h && strcmp(r->name, name) == 0)
+            return r;
+    }
     return NULL;
 }
 
+/* The entry KEY of section sec, removed ones included (NULL if none). */
+static entry *find_entry_any(parser *p, size_t sec, const char *key)
+{
+    index_table *t = &p->entry_index;
+    if (!t->cap)
+        return NULL;
+    uint64_t h = entry_hash(sec, key);
+    for (size_t j = (size_t)h & (t->cap - 1); t->slot[j]; j = (j + 1) & (t->cap - 1)) {
+        entry *e = &p->e[t->slot[j] - 1];
+        if (e->hash == h && e->sec == sec && strcmp(e->key, key) == 0)
+            return e;
+    }
+    return NULL;
+}
+
+/* The entry KEY of section rec, if present (not removed by --set KEY=). */
+static entry *find_entry(parser *p, const section_rec *rec, const char *key)
+{
+    entry *e = find_entry_any(p, (size_t)(rec - p->sec), key);
+    return e && !e->removed ? e : NULL;
+}
+
+/* "FILE:LINE" or "--set ARG" (a long argument cut, with "...", at 200
+ * characters: it is only named). */
+static const char *origin(const parser *p, int line, const char *set, char *buf, size_t len)
+{
+    if (set && strlen(set) > 200)
+        snprintf(buf, len, "--set %.197s...", set);
+    else if (set)
+        snprintf(buf, len, "--set %s", set);
+    else
+        snprintf(buf, len, "%s:%d", p->path, line);
+    return buf;
+}
+
+static int valid_name(const char *s)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > SCENARIO_NAME_MAX)
+        return 0;
+    for (; *s; s++)
+        if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
+            return 0;
+    return 1;
+}
+
+/* The type of a section name (SEC_*) and its NAME part; -1 if unknown. */
+static int section_type(const char *name, const char **arg)
+{
+    for (int i = 0; i < N_SEC_TYPES; i++) {
+        size_t n = strlen(sec_types[i]);
+        if (strncmp(name, sec_types[i], n) == 0 && (name[n] == '\0' || name[n] == ' ')) {
+            const char *a = name + n;
+            while (*a == ' ')
+                a++;
+            *arg = a;
+            return i;
+        }
+    }
+    return -1;
+}
+
+/* A new section (name canonical), from a header at line or from --set set:
+ * checked at once (known type, its NAME, the limits), so that reading stops
+ * at the first wrong header. NULL on error (message set). */
 static section_rec *add_section(parser *p, const char *name, int line, const char *set)
 {
+    char w[SCENARIO_PATH_MAX + 64];
+    const char *arg;
+    int type = section_type(name, &arg);
+    origin(p, line, set, w, sizeof w);
+    if (strlen(name) > SCENARIO_SECTION_MAX && (type < 0 || type == SEC_SCENARIO || type == SEC_SERVICE ||
+                                               type == SEC_TRUTH)) {
+        fail(p, "%s: [%.40s...] unknown section; expected [scenario], [service], [stall NAME], "
+                "[tester NAME], [expect NAME] or [truth]", w, name);
+        return NULL;
+    }
+    if (type < 0) {
+        fail(p, "%s: [%s] unknown section; expected [scenario], [service], [stall NAME], "
+                "[tester NAME], [expect NAME] or [truth]", w, name);
+        return NULL;
+    }
+    if ((type == SEC_SCENARIO || type == SEC_SERVICE || type == SEC_TRUTH) && *arg) {
+        fail(p, "%s: [%s] takes no name: write [%s]", w, name, sec_types[type]);
+        return NULL;
+    }
+    if ((type == SEC_STALL || type == SEC_TESTER || type == SEC_EXPECT) && !valid_name(arg)) {
+        if (strlen(name) > 200)
+            fail(p, "%s: [%.60s...] needs a NAME of 1 to %d letters, digits, '_' or '-', e.g. [%s open]", w,
+                 name, SCENARIO_NAME_MAX, sec_types[type]);
+        else
+            fail(p, "%s: [%s] needs a NAME of 1 to %d letters, digits, '_' or '-', e.g. [%s open]", w, name,
+                 SCENARIO_NAME_MAX, sec_types[type]);
+        return NULL;
+    }
+    static const size_t most[N_SEC_TYPES] = {1, 1, SCENARIO_MAX_STALLS, SCENARIO_MAX_TESTERS,
+                                             SCENARIO_MAX_EXPECTS, 1};
+    if (p->n_type[type] >= most[type] && most[type] > 1) {
+        fail(p, "%s: [%s] one %s too many: a scenario has at most %zu", w, name,
+             type == SEC_EXPECT ? "[expect NAME] section" : sec_types[type], most[type]);
+        return NULL;
+    }
     if (p->n_sec == p->cap_sec) {
         size_t cap = p->cap_sec ? 2 * p->cap_sec : 8;
         section_rec *n = realloc(p->sec, cap * sizeof *n);
@@ -94,26 +301,34 @@ static section_rec *add_section(parser *p, const char *name, int line, const cha
         p->cap_sec = cap;
     }
     section_rec *r = &p->sec[p->n_sec];
+    memset(r, 0, sizeof *r);
     r->name = xstrdup(p, name);
     if (!r->name)
         return NULL;
     r->line = line;
     r->set = set;
+    r->type = type;
+    section_type(r->name, &r->arg);
+    r->first = r->last = NONE;
+    r->hash = fnv1a(r->name, FNV_OFFSET);
+    if (table_insert(p, &p->sec_index, p->n_sec, r->hash, sec_hash_of)) {
+        free(r->name);
+        return NULL;
+    }
+    p->n_type[type]++;
     p->n_sec++;
     return r;
 }
 
-static entry *find_entry(parser *p, const char *section, const char *key)
+static entry *add_entry(parser *p, section_rec *rec, const char *key, const char *value, int line,
+                        const char *set)
 {
-    for (size_t i = 0; i < p->n_e; i++)
-        if (strcmp(p->e[i].section, section) == 0 && strcmp(p->e[i].key, key) == 0)
-            return &p->e[i];
-    return NULL;
-}
-
-static entry *add_entry(parser *p, const char *section, const char *key, const char *value,
-                        int line, const char *set)
-{
+    if (p->n_e >= SCENARIO_MAX_KEYS) {
+        char w[SCENARIO_PATH_MAX + 64];
+        fail(p, "%s: [%s] %s: one key too many: a scenario has at most %d keys", origin(p, line, set, w, sizeof w),
+             rec->name, key, SCENARIO_MAX_KEYS);
+        return NULL;
+    }
     if (p->n_e == p->cap_e) {
         size_t cap = p->cap_e ? 2 * p->cap_e : 32;
         entry *n = realloc(p->e, cap * sizeof *n);
@@ -124,19 +339,26 @@ static entry *add_entry(parser *p, const char *section, const char *key, const c
         p->e = n;
         p->cap_e = cap;
     }
+    size_t sec = (size_t)(rec - p->sec);
     entry *e = &p->e[p->n_e];
     memset(e, 0, sizeof *e);
-    e->section = xstrdup(p, section);
+    e->sec = sec;
     e->key = xstrdup(p, key);
     e->value = xstrdup(p, value);
     e->line = line;
     e->set = set;
-    if (!e->section || !e->key || !e->value) {
-        free(e->section);
+    e->next = NONE;
+    e->hash = entry_hash(sec, key);
+    if (!e->key || !e->value || table_insert(p, &p->entry_index, p->n_e, e->hash, entry_hash_of)) {
         free(e->key);
         free(e->value);
         return NULL;
     }
+    if (rec->last == NONE)
+        rec->first = p->n_e;
+    else
+        p->e[rec->last].next = p->n_e;
+    rec->last = p->n_e;
     p->n_e++;
     return e;
 }
@@ -169,14 +391,98 @@ static int utf8_valid(const char *str, size_t *bad)
     return 1;
 }
 
+/* inih's search for one of chars or an inline comment (a ';' after a
+ * blank), as inih does it, so that the reader classifies each line exactly
+ * as inih will. */
+static const char *ini_find(const char *s, const char *chars)
+{
+    int was_space = 0;
+    while (*s && (!chars || !strchr(chars, *s)) && !(was_space && *s == ';')) {
+        was_space = isspace((unsigned char)*s);
+        s++;
+    }
+    return s;
+}
+
+/* Classify one line as inih will read it, and check what inih would cut or
+ * misread: section headers are recorded here (duplicates, types, names and
+ * limits checked at once), over-long keys refused. 0, or -1 (message set). */
+static int classify_line(parser *p, const char *line)
+{
+    const char *s = line;
+    while (isspace((unsigned char)*s))
+        s++;
+    const char *end = s + strlen(s);
+    while (end > s && isspace((unsigned char)end[-1]))
+        end--;
+    int indented = s > line;
+    p->line_kind = LINE_OTHER;
+    if (s == end || *s == ';' || *s == '#')
+        return 0; /* blank or comment: inih keeps the key a continuation would extend */
+    if (p->after_key && indented) {
+        p->line_kind = LINE_CONTINUATION;
+        return 0;
+    }
+    if (*s == '[') {
+        const char *close = ini_find(s + 1, "]");
+        if (*close != ']') {
+            if (*close == ';' && strchr(close, ']'))
+                fail(p, "%s:%d: a ';' after a blank starts a comment, so this section header has no closing "
+                        "']'; names have no ';'", p->path, p->line);
+            else
+                fail(p, "%s:%d: a section header needs its closing ']', e.g. [tester open]", p->path, p->line);
+            return -1;
+        }
+        size_t len = (size_t)(close - s - 1);
+        char *name = malloc(len + 1);
+        if (!name) {
+            p->oom = 1;
+            return -1;
+        }
+        memcpy(name, s + 1, len);
+        name[len] = '\0';
+        char *t = canonical_section(name);
+        section_rec *r = find_section(p, t);
+        if (r) {
+            fail(p, "%s:%d: section [%s] appears twice (first on line %d); merge them", p->path, p->line, t,
+                 r->line);
+            free(name);
+            return -1;
+        }
+        r = add_section(p, t, p->line, NULL);
+        free(name);
+        if (!r)
+            return -1;
+        p->line_kind = LINE_SECTION;
+        p->after_key = 0;
+        return 0;
+    }
+    const char *sep = ini_find(s, "=:");
+    if (*sep != '=' && *sep != ':') {
+        fail(p, "%s:%d: not a 'key = value' line nor a [section] header", p->path, p->line);
+        return -1;
+    }
+    const char *kend = sep;
+    while (kend > s && isspace((unsigned char)kend[-1]))
+        kend--;
+    if ((size_t)(kend - s) > SCENARIO_KEY_MAX) {
+        fail(p, "%s:%d: key '%.20s...' is longer than %d characters; no key is", p->path, p->line, s,
+             SCENARIO_KEY_MAX);
+        return -1;
+    }
+    p->line_kind = LINE_KEY;
+    p->after_key = 1;
+    return 0;
+}
+
 /* inih reader: one line per call, so p->line is the line of every handler
- * call (inih's own count agrees). Refuses binary input and overlong lines
- * rather than letting inih split them. */
+ * call (inih's own count agrees). Refuses binary input, overlong lines and
+ * files rather than letting inih split or cut them. */
 static char *reader(char *str, int num, void *stream)
 {
     parser *p = stream;
     int n = 0, c = EOF;
-    if (p->failed)
+    if (p->failed || p->oom)
         return NULL;
     while (n < num - 1 && (c = getc(p->f)) != EOF) {
         if (c == '\0' || (c < 0x20 && c != '\t' && c != '\r' && c != '\n') || c == 0x7f) {
@@ -192,6 +498,12 @@ static char *reader(char *str, int num, void *stream)
         return NULL; /* end of file */
     str[n] = '\0';
     p->line++;
+    p->bytes += (uint64_t)n;
+    if (p->bytes > SCENARIO_FILE_MAX) {
+        fail(p, "%s:%d: the file is longer than %d bytes; a scenario is a short text file", p->path, p->line,
+             SCENARIO_FILE_MAX);
+        return NULL;
+    }
     if (str[n - 1] != '\n' && n == num - 1 && (c = getc(p->f)) != EOF && c != '\n') {
         fail(p, "%s:%d: line longer than %d characters", p->path, p->line, num - 2);
         return NULL;
@@ -205,32 +517,8 @@ static char *reader(char *str, int num, void *stream)
              p->path, p->line, (unsigned char)str[bad_at], bad_at + 1);
         return NULL;
     }
-    p->line_indented = (str[0] == ' ' || str[0] == '\t');
-    /* section headers: recorded here to catch duplicates and empty sections */
-    char *s = str;
-    while (*s == ' ' || *s == '\t')
-        s++;
-    if (*s == '[' && !strchr(s, ']')) {
-        fail(p, "%s:%d: a section header needs its closing ']', e.g. [tester open]", p->path, p->line);
+    if (classify_line(p, str))
         return NULL;
-    }
-    if (*s == '[') {
-        char name[256];
-        char *close = strchr(s, ']');
-        size_t len = close ? (size_t)(close - s - 1) : 0;
-        if (close && len < sizeof name) {
-            memcpy(name, s + 1, len);
-            name[len] = '\0';
-            char *t = trim(name);
-            section_rec *r = find_section(p, t);
-            if (r) {
-                fail(p, "%s:%d: section [%s] appears twice (first on line %d); merge them",
-                     p->path, p->line, t, r->line);
-                return NULL;
-            }
-            add_section(p, t, p->line, NULL);
-        }
-    }
     return str;
 }
 
@@ -239,41 +527,52 @@ static int handler(void *user, const char *section, const char *name, const char
     parser *p = user;
     if (p->failed || p->oom)
         return 0;
-    char secbuf[256];
-    snprintf(secbuf, sizeof secbuf, "%s", section);
-    section = trim(secbuf); /* "[tester a ]" is [tester a], as the reader saw it */
-    if (!*section) {
+    char *secbuf = xstrdup(p, section);
+    if (!secbuf)
+        return 0;
+    section_rec *rec = find_section(p, canonical_section(secbuf));
+    int rc = 0;
+    if (!*section || !rec) {
         fail(p, "%s:%d: key '%s' outside any section; put it under [scenario], [service], "
                 "[stall NAME] or [tester NAME]",
              p->path, p->line, name);
-        return 0;
+        goto out;
     }
-    entry *e = find_entry(p, section, name);
-    if (e && p->line_indented && e->line > 0) {
+    entry *e = find_entry(p, rec, name);
+    if (p->line_kind == LINE_CONTINUATION && e) {
         /* an indented continuation line of a multi-line value */
         if (strchr(value, '=')) {
             fail(p, "%s:%d: this indented line continues the value of '%s' above; if it is a key "
                     "of its own, remove the indentation",
                  p->path, p->line, name);
-            return 0;
+            goto out;
         }
         size_t len = strlen(e->value) + strlen(value) + 2;
+        if (len - 1 > SCENARIO_VALUE_MAX) {
+            fail(p, "%s:%d: [%s] %s: the value is longer than %d bytes", p->path, p->line, rec->name, name,
+                 SCENARIO_VALUE_MAX);
+            goto out;
+        }
         char *v = malloc(len);
         if (!v) {
             p->oom = 1;
-            return 0;
+            goto out;
         }
         snprintf(v, len, "%s %s", e->value, value);
         free(e->value);
         e->value = v;
-        return 1;
+        rc = 1;
+        goto out;
     }
     if (e) {
-        fail(p, "%s:%d: [%s] %s: key given twice (first on line %d)", p->path, p->line, section,
-             name, e->line);
-        return 0;
+        fail(p, "%s:%d: [%s] %s: key given twice (first on line %d)", p->path, p->line, rec->name, name,
+             e->line);
+        goto out;
     }
-    return add_entry(p, section, name, value, p->line, NULL) ? 1 : 0;
+    rc = add_entry(p, rec, name, value, p->line, NULL) ? 1 : 0;
+out:
+    free(secbuf);
+    return rc;
 }
 
 /* ---- phase 2: --set overrides ------------------------------------------ */
@@ -281,18 +580,25 @@ static int handler(void *user, const char *section, const char *name, const char
 static int apply_set(parser *p, const char *arg)
 {
     const char *eq = strchr(arg, '=');
-    char path[256];
-    if (!eq || (size_t)(eq - arg) >= sizeof path) {
-        fail(p, "--set %s: expected SECTION.KEY=VALUE (e.g. --set scenario.rank_rule=nearest_rank)",
-             arg);
+    char w[SCENARIO_PATH_MAX + 64];
+    if (!eq) {
+        fail(p, "%s: expected SECTION.KEY=VALUE (e.g. --set scenario.rank_rule=nearest_rank)",
+             origin(p, 0, arg, w, sizeof w));
         return -1;
     }
-    memcpy(path, arg, (size_t)(eq - arg));
-    path[eq - arg] = '\0';
+    size_t plen = (size_t)(eq - arg);
+    if (plen > SCENARIO_SECTION_MAX + 1 + SCENARIO_KEY_MAX) {
+        fail(p, "--set %.40s...: SECTION.KEY is longer than %d characters; no section and key are",
+             arg, SCENARIO_SECTION_MAX + 1 + SCENARIO_KEY_MAX);
+        return -1;
+    }
+    char path[SCENARIO_SECTION_MAX + SCENARIO_KEY_MAX + 2];
+    memcpy(path, arg, plen);
+    path[plen] = '\0';
     char *dot = strrchr(path, '.');
     if (!dot || dot == path || !dot[1]) {
-        fail(p, "--set %s: expected SECTION.KEY=VALUE (e.g. --set scenario.rank_rule=nearest_rank)",
-             arg);
+        fail(p, "%s: expected SECTION.KEY=VALUE (e.g. --set scenario.rank_rule=nearest_rank)",
+             origin(p, 0, arg, w, sizeof w));
         return -1;
     }
     *dot = '\0';
@@ -301,46 +607,69 @@ static int apply_set(parser *p, const char *arg)
     char *d = strchr(path, '.');
     if (d)
         *d = ' ';
-    char *section = trim(path);
-    char valbuf[1024];
-    snprintf(valbuf, sizeof valbuf, "%s", eq + 1);
+    char *section = canonical_section(path);
+    if (strlen(key) > SCENARIO_KEY_MAX) {
+        fail(p, "--set %s: the key is longer than %d characters", section, SCENARIO_KEY_MAX);
+        return -1;
+    }
+    const char *v0 = eq + 1;
+    while (*v0 == ' ' || *v0 == '\t')
+        v0++;
+    if (strlen(v0) > SCENARIO_VALUE_MAX + 64) { /* blanks at the end do not count, a few of them */
+        fail(p, "--set %s.%s: the value is longer than %d bytes", section, key, SCENARIO_VALUE_MAX);
+        return -1;
+    }
+    char *valbuf = xstrdup(p, v0);
+    if (!valbuf)
+        return -1;
     char *value = trim(valbuf);
+    int rc = -1;
+    size_t bad_at;
+    if (strlen(value) > SCENARIO_VALUE_MAX) {
+        fail(p, "--set %s.%s: the value is longer than %d bytes", section, key, SCENARIO_VALUE_MAX);
+        goto out;
+    }
     for (const char *q = value; *q; q++)
         if ((unsigned char)*q < 0x20 || *q == 0x7f) {
             fail(p, "--set %s.%s: the value holds a control character (a newline?)", section, key);
-            return -1;
+            goto out;
         }
-    size_t bad_at;
     if (!utf8_valid(value, &bad_at)) {
         fail(p, "--set %s.%s: the value is not valid UTF-8", section, key);
-        return -1;
+        goto out;
     }
-    entry *e = find_entry(p, section, key);
+    section_rec *rec = find_section(p, section);
+    entry *e = rec ? find_entry_any(p, (size_t)(rec - p->sec), key) : NULL;
     if (e && e->set) {
-        fail(p, "--set %s: [%s] %s is already set by --set %s (or --seed, --rank-rule); give it once",
-             arg, section, key, e->set);
-        return -1;
+        char w2[SCENARIO_PATH_MAX + 64];
+        fail(p, "%s: [%s] %s is already set by %s (or --seed, --rank-rule); give it once",
+             origin(p, 0, arg, w, sizeof w), section, key, origin(p, 0, e->set, w2, sizeof w2));
+        goto out;
     }
-    if (e && !*value) { /* "--set service.time=" removes the key */
-        free(e->section);
-        free(e->key);
-        free(e->value);
-        *e = p->e[--p->n_e];
-        return 0;
-    }
-    if (e) {
-        char *v = xstrdup(p, value);
-        if (!v)
-            return -1;
-        free(e->value);
-        e->value = v;
+    if (e) { /* a key of the file: replaced, or removed by "--set service.time=" */
+        if (*value) {
+            char *v = xstrdup(p, value);
+            if (!v)
+                goto out;
+            free(e->value);
+            e->value = v;
+        }
+        e->removed = !*value;
         e->line = 0;
         e->set = arg;
-        return 0;
+        rc = 0;
+        goto out;
     }
-    if (!find_section(p, section) && !add_section(p, section, 0, arg))
-        return -1;
-    return add_entry(p, section, key, value, 0, arg) ? 0 : -1;
+    if (!*value) {
+        fail(p, "%s: there is no [%s] %s to remove", origin(p, 0, arg, w, sizeof w), section, key);
+        goto out;
+    }
+    if (!rec && !(rec = add_section(p, section, 0, arg)))
+        goto out;
+    rc = add_entry(p, rec, key, value, 0, arg) ? 0 : -1;
+out:
+    free(valbuf);
+    return rc;
 }
 
 /* ---- phase 3: interpretation ------------------------------------------- */
@@ -354,16 +683,18 @@ typedef struct ctx {
 /* Where an entry came from: "FILE:LINE" or "--set ARG". */
 static const char *where(const ctx *c, const entry *e, char *buf, size_t len)
 {
-    if (e->set)
-        snprintf(buf, len, "--set %s", e->set);
-    else
-        snprintf(buf, len, "%s:%d", c->p->path, e->line);
-    return buf;
+    return origin(c->p, e->line, e->set, buf, len);
+}
+
+/* The section name of an entry. */
+static const char *sec_of(const ctx *c, const entry *e)
+{
+    return c->p->sec[e->sec].name;
 }
 
 static void bad_value(ctx *c, const entry *e, const char *why)
 {
-    char w[512], v[80];
+    char w[SCENARIO_PATH_MAX + 64], v[80];
     if (strlen(e->value) > 60)
         snprintf(v, sizeof v, "%.57s...", e->value);
     else
@@ -371,31 +702,22 @@ static void bad_value(ctx *c, const entry *e, const char *why)
     const char *hint = "";
     if (strstr(e->value, " #"))
         hint = " (comments after a value start with ';', not '#')";
-    else if (strpbrk(e->value, "eE") && strpbrk(e->value, "0123456789") &&
-             (strstr(e->value, "e+") || strstr(e->value, "e-") || strstr(e->value, "e1") ||
-              strstr(e->value, "e2") || strstr(e->value, "e3") || strstr(e->value, "e6") ||
-              strstr(e->value, "e9")))
-        hint = " (write numbers out: 1000 rather than 1e3)";
-    fail(c->p, "%s: [%s] %s = %s: %s%s", where(c, e, w, sizeof w), e->section, e->key, v, why, hint);
+    fail(c->p, "%s: [%s] %s = %s: %s%s", where(c, e, w, sizeof w), sec_of(c, e), e->key, v, why, hint);
 }
 
 static void section_fail(ctx *c, const char *fmt, ...)
 {
-    char msg[512], w[512];
+    char msg[512], w[SCENARIO_PATH_MAX + 64];
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (c->sec->set)
-        snprintf(w, sizeof w, "--set %s", c->sec->set);
-    else
-        snprintf(w, sizeof w, "%s:%d", c->p->path, c->sec->line);
-    fail(c->p, "%s: [%s] %s", w, c->sec->name, msg);
+    fail(c->p, "%s: [%s] %s", origin(c->p, c->sec->line, c->sec->set, w, sizeof w), c->sec->name, msg);
 }
 
 static entry *get(ctx *c, const char *key)
 {
-    entry *e = find_entry(c->p, c->sec->name, key);
+    entry *e = find_entry(c->p, c->sec, key);
     if (e)
         e->used = 1;
     return e;
@@ -430,12 +752,12 @@ static size_t edit_distance(const char *a, const char *b)
  * that is surely a typo: report it, at its own line. 1 if reported. */
 static int report_typo(ctx *c, const char *key)
 {
-    for (size_t i = 0; i < c->p->n_e; i++) {
+    for (size_t i = c->sec->first; i != NONE; i = c->p->e[i].next) {
         entry *e = &c->p->e[i];
-        if (e->used || strcmp(e->section, c->sec->name) != 0 || edit_distance(e->key, key) > 2)
+        if (e->used || e->removed || edit_distance(e->key, key) > 2)
             continue;
-        char w[512];
-        fail(c->p, "%s: [%s] unknown key '%s'; did you mean '%s'?", where(c, e, w, sizeof w), e->section,
+        char w[SCENARIO_PATH_MAX + 64];
+        fail(c->p, "%s: [%s] unknown key '%s'; did you mean '%s'?", where(c, e, w, sizeof w), sec_of(c, e),
              e->key, key);
         return 1;
     }
@@ -444,7 +766,7 @@ static int report_typo(ctx *c, const char *key)
 
 static int need(ctx *c, const char *key, const char *example)
 {
-    if (find_entry(c->p, c->sec->name, key))
+    if (find_entry(c->p, c->sec, key))
         return 1;
     if (!report_typo(c, key))
         section_fail(c, "needs key '%s' (e.g. %s = %s)", key, key, example);
@@ -529,26 +851,15 @@ static int get_choice(ctx *c, const char *key, const char *const *choices, int *
     return -1;
 }
 
-static int valid_name(const char *s)
-{
-    size_t n = strlen(s);
-    if (n == 0 || n > SCENARIO_NAME_MAX)
-        return 0;
-    for (; *s; s++)
-        if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
-            return 0;
-    return 1;
-}
-
 /* Report keys of the current section that nothing asked for. */
 static int check_unused(ctx *c, const char *allowed)
 {
-    for (size_t i = 0; i < c->p->n_e; i++) {
+    for (size_t i = c->sec->first; i != NONE; i = c->p->e[i].next) {
         entry *e = &c->p->e[i];
-        if (e->used || strcmp(e->section, c->sec->name) != 0)
+        if (e->used || e->removed)
             continue;
-        char w[512];
-        fail(c->p, "%s: [%s] unknown key '%s'; %s", where(c, e, w, sizeof w), e->section, e->key,
+        char w[SCENARIO_PATH_MAX + 64];
+        fail(c->p, "%s: [%s] unknown key '%s'; %s", where(c, e, w, sizeof w), sec_of(c, e), e->key,
              allowed);
         return -1;
     }
@@ -570,8 +881,8 @@ static int do_scenario(ctx *c)
         snprintf(s->name, sizeof s->name, "%s", e->value);
     }
     if ((e = get(c, "title"))) {
-        if (strlen(e->value) > 100) {
-            bad_value(c, e, "a title is at most 100 characters, so that it fits the chart");
+        if (strlen(e->value) > SCENARIO_TITLE_MAX) {
+            bad_value(c, e, "a title is at most 100 bytes, so that it fits the chart");
             return -1;
         }
         snprintf(s->title, sizeof s->title, "%s", e->value);
@@ -607,13 +918,9 @@ static int do_scenario(ctx *c)
     if (get_count(c, "max_requests", &s->max_requests, 1, UINT64_MAX) < 0)
         return -1;
     if ((e = get(c, "chart_window"))) {
-        char buf[128];
-        snprintf(buf, sizeof buf, "%s", e->value);
-        char *dots = strstr(buf, "..");
-        const char *why = "expected START..END with units, e.g. 0.85s..1.6s";
-        if (!dots || (*dots = '\0', units_parse_duration(buf, &s->chart_window_from, &why)) ||
-            units_parse_duration(dots + 2, &s->chart_window_to, &why) ||
-            s->chart_window_to <= s->chart_window_from) {
+        char why[160];
+        if (scenario_parse_window(e->value, s->duration_ns, &s->chart_window_from, &s->chart_window_to, why,
+                                  sizeof why)) {
             bad_value(c, e, why);
             return -1;
         }
@@ -627,7 +934,7 @@ typedef struct vec64 {
     int64_t *v;
     size_t n, cap;
 } vec64;
-static void scenario_relative(const ctx *c, const char *name, char *out, size_t len);
+static int scenario_relative(const ctx *c, const char *name, char *out, size_t len);
 static int read_data_file(ctx *c, entry *e, const char *path,
                           int (*fn)(ctx *c, const char *path, int line, char *text, void *arg), void *arg);
 static int empirical_line(ctx *c, const char *path, int line, char *text, void *arg);
@@ -817,7 +1124,10 @@ static int parse_ranges(ctx *c, entry *e, stall_spec *st)
             *dots = '\0';
         if (units_parse_count(tok, UINT64_MAX / 2, &a, &why) ||
             (dots && units_parse_count(dots + 2, UINT64_MAX / 2, &b, &why))) {
-            bad_value(c, e, "expected request indices such as 90 or 90..95, separated by commas");
+            char msg[200];
+            snprintf(msg, sizeof msg, "expected request indices such as 90 or 90..95, separated by commas "
+                                      "(%s%s)", why, strcmp(why, "number too large") ? "" : ": at most 2^63 - 1");
+            bad_value(c, e, msg);
             rc = -1;
             break;
         }
@@ -844,18 +1154,17 @@ static int parse_ranges(ctx *c, entry *e, stall_spec *st)
     return 0;
 }
 
-/* The path of a file a scenario names, relative to the scenario's folder. */
-static void scenario_relative(const ctx *c, const char *name, char *out, size_t len)
+/* The path of a file a scenario names, relative to the scenario's folder.
+ * -1 if it would be longer than SCENARIO_PATH_MAX (never cut). */
+static int scenario_relative(const ctx *c, const char *name, char *out, size_t len)
 {
-    if (name[0] == '/') {
-        snprintf(out, len, "%s", name);
-        return;
-    }
     const char *slash = strrchr(c->p->path, '/');
-    if (!slash)
-        snprintf(out, len, "%s", name);
+    int n;
+    if (name[0] == '/' || !slash)
+        n = snprintf(out, len, "%s", name);
     else
-        snprintf(out, len, "%.*s/%s", (int)(slash - c->p->path), c->p->path, name);
+        n = snprintf(out, len, "%.*s/%s", (int)(slash - c->p->path), c->p->path, name);
+    return n < 0 || (size_t)n >= len || (size_t)n > SCENARIO_PATH_MAX ? -1 : 0;
 }
 
 /* Read a data file line by line: blank lines and lines starting with '#'
@@ -864,47 +1173,51 @@ static void scenario_relative(const ctx *c, const char *name, char *out, size_t 
 static int read_data_file(ctx *c, entry *e, const char *path,
                           int (*fn)(ctx *c, const char *path, int line, char *text, void *arg), void *arg)
 {
-    struct stat st;
     if (!*e->value) {
         bad_value(c, e, "give the name of a file");
         return -1;
     }
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
-        char msg[600];
-        snprintf(msg, sizeof msg, "%s is a directory, not a file", path);
-        bad_value(c, e, msg);
-        return -1;
-    }
-    FILE *f = fopen(path, "r");
+    const char *what;
+    int errnum;
+    FILE *f = scenario_open_regular(path, &what, &errnum);
     if (!f) {
-        char msg[600];
-        snprintf(msg, sizeof msg, "cannot read %s: %s", path, strerror(errno));
+        char msg[SCENARIO_PATH_MAX + 128];
+        if (what)
+            snprintf(msg, sizeof msg, "%s %s%s", path, what,
+                     strcmp(what, "is a directory") == 0 ? ", not a file" : "");
+        else
+            snprintf(msg, sizeof msg, "cannot read %s: %s", path, strerror(errnum));
         bad_value(c, e, msg);
         return -1;
     }
-    char buf[512];
-    int line = 0, rc = 0;
-    while (!rc && fgets(buf, sizeof buf, f)) {
-        line++;
-        size_t got = strlen(buf);
-        if (got + 1 < sizeof buf && !strchr(buf, '\n') && !feof(f)) {
-            fail(c->p, "%s:%d: not a text file (a NUL byte)", path, line);
-            rc = -1;
-            break;
-        }
-        for (size_t q = 0; q < got; q++)
-            if ((unsigned char)buf[q] < 0x20 && buf[q] != '\t' && buf[q] != '\n' && buf[q] != '\r') {
-                fail(c->p, "%s:%d: not a text file (byte 0x%02x)", path, line, (unsigned char)buf[q]);
+    char buf[SCENARIO_DATA_LINE_MAX + 1];
+    int line = 0, rc = 0, ch = 0;
+    while (!rc && ch != EOF) {
+        size_t n = 0;
+        while ((ch = getc(f)) != EOF && ch != '\n') {
+            if (n == 0 && line == SCENARIO_DATA_LINES_MAX) {
+                fail(c->p, "%s:%d: more than %d lines; a data file has at most %d", path, line + 1,
+                     SCENARIO_DATA_LINES_MAX, SCENARIO_DATA_LINES_MAX);
                 rc = -1;
                 break;
             }
-        if (rc)
-            break;
-        if (!strchr(buf, '\n') && !feof(f)) {
-            fail(c->p, "%s:%d: line too long (data files hold one short value per line)", path, line);
-            rc = -1;
-            break;
+            if (ch == '\0' || (ch < 0x20 && ch != '\t' && ch != '\r') || ch == 0x7f) {
+                fail(c->p, "%s:%d: not a text file (byte 0x%02x)", path, line + 1, ch);
+                rc = -1;
+                break;
+            }
+            if (n == SCENARIO_DATA_LINE_MAX) {
+                fail(c->p, "%s:%d: line longer than %d characters (data files hold one short value per "
+                           "line)", path, line + 1, SCENARIO_DATA_LINE_MAX);
+                rc = -1;
+                break;
+            }
+            buf[n++] = (char)ch;
         }
+        if (rc || (n == 0 && ch == EOF))
+            break;
+        line++;
+        buf[n] = '\0';
         char *t = trim(buf);
         if (!*t || *t == '#')
             continue;
@@ -988,8 +1301,11 @@ static int read_file_key(ctx *c, const char *example,
     if (!need(c, "file", example))
         return -1;
     *e = get(c, "file");
-    char path[4096];
-    scenario_relative(c, (*e)->value, path, sizeof path);
+    char path[SCENARIO_PATH_MAX + 2];
+    if (scenario_relative(c, (*e)->value, path, sizeof path)) {
+        bad_value(c, *e, "the file's path, joined to the scenario's folder, is longer than 4095 bytes");
+        return -1;
+    }
     if (read_data_file(c, *e, path, fn, x) < 0) {
         free(x->v);
         x->v = NULL;
@@ -1011,10 +1327,10 @@ static int do_stall(ctx *c, const char *name)
         st->kind = STALL_WINDOWS;
         entry *e;
         vec64 x = {0};
-        char path[4096];
+        char path[SCENARIO_PATH_MAX + 2];
         if (read_file_key(c, "pauses.csv", window_line, &x, &e) < 0)
             return -1;
-        scenario_relative(c, e->value, path, sizeof path);
+        scenario_relative(c, e->value, path, sizeof path); /* fits: read_file_key checked */
         st->n_windows = x.n / 3;
         st->windows = calloc(st->n_windows ? st->n_windows : 1, sizeof *st->windows);
         if (!st->windows) {
@@ -1147,7 +1463,7 @@ static int get_interval(ctx *c, tester_spec *t)
 /* think_distribution and its think_ parameters, if given. */
 static int get_think(ctx *c, tester_spec *t)
 {
-    if (!find_entry(c->p, c->sec->name, "think_distribution"))
+    if (!find_entry(c->p, c->sec, "think_distribution"))
         return 0;
     const char *allowed;
     if (do_distribution(c, &t->think, "think_", &allowed) < 0)
@@ -1169,6 +1485,8 @@ static int get_connections(ctx *c, tester_spec *t)
     }
     return 0;
 }
+
+static int check_user_interval(ctx *c, tester_spec *t);
 
 static int do_tester(ctx *c, const char *name)
 {
@@ -1218,7 +1536,8 @@ static int do_tester(ctx *c, const char *name)
     case TESTER_CORRECTED:
         if (get_interval(c, t) < 0)
             return -1;
-        if (get_count(c, "users", &t->users, 1, 1000000) < 0 || get_connections(c, t) < 0)
+        if (get_count(c, "users", &t->users, 1, 1000000) < 0 || get_connections(c, t) < 0 ||
+            check_user_interval(c, t) < 0)
             return -1;
         if (!need(c, "late", "next_slot"))
             return -1;
@@ -1267,11 +1586,10 @@ static int do_tester(ctx *c, const char *name)
 }
 
 /* "VALUE", "VALUE exact", "VALUE +- TOL" or "VALUE ± TOL", TOL a count, a
- * duration or a percentage; VALUE a count or a duration. */
-static int parse_expect_value(ctx *c, entry *e, expect_item *x, int is_duration)
+ * duration or a percentage; VALUE a count or a duration. buf: a copy of
+ * the value, cut up here. */
+static int parse_expect_text(ctx *c, entry *e, expect_item *x, int is_duration, char *buf)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", e->value);
     char *tol = strstr(buf, "+-");
     size_t skip = 2;
     if (!tol && (tol = strstr(buf, "\xc2\xb1")))
@@ -1303,8 +1621,11 @@ static int parse_expect_value(ctx *c, entry *e, expect_item *x, int is_duration)
     if (n > 1 && tol[n - 1] == '%') {
         tol[n - 1] = '\0';
         double pct;
-        if (units_parse_number(tol, &pct, &why) || pct < 0 || pct > 1000) {
-            bad_value(c, e, "a relative tolerance is a percentage such as 3%");
+        if (units_parse_number(tol, &pct, &why) || pct > 1000) {
+            char msg[200];
+            snprintf(msg, sizeof msg, "a relative tolerance is a percentage from 0 to 1000 such as 3%%%s%s",
+                     pct > 1000 ? "" : ": ", pct > 1000 ? "" : why);
+            bad_value(c, e, msg);
             return -1;
         }
         x->tol = EXPECT_RELATIVE;
@@ -1319,6 +1640,16 @@ static int parse_expect_value(ctx *c, entry *e, expect_item *x, int is_duration)
     }
     x->tol = EXPECT_ABSOLUTE;
     return 0;
+}
+
+static int parse_expect_value(ctx *c, entry *e, expect_item *x, int is_duration)
+{
+    char *buf = xstrdup(c->p, e->value);
+    if (!buf)
+        return -1;
+    int rc = parse_expect_text(c, e, x, is_duration, buf);
+    free(buf);
+    return rc;
 }
 
 static int do_expect(ctx *c, const char *name)
@@ -1336,9 +1667,9 @@ static int do_expect(ctx *c, const char *name)
         return -1;
     }
     size_t first = s->n_expects;
-    for (size_t i = 0; i < c->p->n_e; i++) {
+    for (size_t i = c->sec->first; i != NONE; i = c->p->e[i].next) {
         entry *e = &c->p->e[i];
-        if (strcmp(e->section, c->sec->name) != 0)
+        if (e->removed)
             continue;
         e->used = 1;
         expect_item *x = &s->expects[s->n_expects];
@@ -1358,16 +1689,21 @@ static int do_expect(ctx *c, const char *name)
                 found = is_duration = 1;
             }
         const char *why;
-        if (!found && e->key[0] == 'p' &&
-            units_parse_percentile(e->key + 1, &x->p_num, &x->p_den, &why) == 0) {
+        char w[SCENARIO_PATH_MAX + 64];
+        if (!found && e->key[0] == 'p' && e->key[1] && strchr("0123456789.+-", e->key[1])) {
+            /* a percentile key: a wrong one says what is wrong with it */
+            if (units_parse_percentile(e->key + 1, &x->p_num, &x->p_den, &why) != 0) {
+                fail(c->p, "%s: [%s] %s: %s (percentiles such as p50, p99.9)", where(c, e, w, sizeof w),
+                     sec_of(c, e), e->key, why);
+                return -1;
+            }
             x->metric = EXPECT_PERCENTILE;
             found = is_duration = 1;
         }
         if (!found) {
-            char w[512];
             fail(c->p, "%s: [%s] unknown key '%s'; [expect NAME] takes planned, sent, recorded, "
                        "in_flight_at_end, over_threshold, min, mean, max and percentiles such as p99.9",
-                 where(c, e, w, sizeof w), e->section, e->key);
+                 where(c, e, w, sizeof w), sec_of(c, e), e->key);
             return -1;
         }
         if (parse_expect_value(c, e, x, is_duration) < 0)
@@ -1498,66 +1834,43 @@ static int do_truth(ctx *c)
     return check_unused(c, "[truth] takes interval, load");
 }
 
-/* The type word of a section name and its NAME part. */
-static int section_type(const char *name, const char **arg)
+/* Whether users x interval, the interval of each user of a paced tester,
+ * fits the clock: the product of two user-given figures is checked, never
+ * wrapped (a wrap gave a zero interval, and a division by zero). */
+static int check_user_interval(ctx *c, tester_spec *t)
 {
-    static const char *const types[] = {"scenario", "service", "stall", "tester", "expect", "truth"};
-    for (int i = 0; i < 6; i++) {
-        size_t n = strlen(types[i]);
-        if (strncmp(name, types[i], n) == 0 && (name[n] == '\0' || name[n] == ' ')) {
-            const char *a = name + n;
-            while (*a == ' ')
-                a++;
-            *arg = a;
-            return i;
-        }
-    }
+    units_interval du;
+    if (units_interval_mul(t->interval, t->users, &du) == 0 && du.num_ns / du.den <= (uint64_t)INT64_MAX)
+        return 0;
+    entry *e = get(c, "users");
+    char msg[256], iv[48];
+    entry *ie = get(c, "rate") ? get(c, "rate") : get(c, "interval");
+    snprintf(iv, sizeof iv, "%s", ie ? ie->value : "?");
+    snprintf(msg, sizeof msg, "each user would send every %llu x %s, past the clock's range (2^63 ns, "
+                              "about 292 years); give fewer users or a shorter interval",
+             (unsigned long long)t->users, iv);
+    if (e)
+        bad_value(c, e, msg);
+    else
+        section_fail(c, "%s", msg);
     return -1;
 }
 
 static int interpret(parser *p, scenario *s)
 {
     ctx c = {p, s, NULL};
-    size_t n_stalls = 0, n_testers = 0;
+    size_t n_stalls = p->n_type[SEC_STALL], n_testers = p->n_type[SEC_TESTER];
     const section_rec *scen = NULL, *serv = NULL;
-    for (size_t i = 0; i < p->n_sec; i++) {
-        const char *arg;
-        c.sec = &p->sec[i];
-        int type = section_type(p->sec[i].name, &arg);
-        if (type < 0) {
-            section_fail(&c, "unknown section; expected [scenario], [service], [stall NAME], "
-                             "[tester NAME], [expect NAME] or [truth]");
-            return -1;
-        }
-        if ((type == 0 || type == 1 || type == 5) && *arg) {
-            section_fail(&c, "takes no name: write [%s]",
-                         type == 0 ? "scenario" : type == 1 ? "service" : "truth");
-            return -1;
-        }
-        if (type >= 2 && type <= 4 && !valid_name(arg)) {
-            section_fail(&c, "needs a NAME of 1 to 40 letters, digits, '_' or '-', e.g. [%s open]",
-                         type == 2 ? "stall" : type == 3 ? "tester" : "expect");
-            return -1;
-        }
-        if (type == 0)
-            scen = c.sec;
-        if (type == 1)
-            serv = c.sec;
-        n_stalls += type == 2;
-        n_testers += type == 3;
-        if (type == 3 && n_testers > SCENARIO_MAX_TESTERS) {
-            section_fail(&c, "one tester too many: a scenario has at most %d", SCENARIO_MAX_TESTERS);
-            return -1;
-        }
-        if (type == 2 && n_stalls > SCENARIO_MAX_STALLS) {
-            section_fail(&c, "one stall too many: a scenario has at most %d", SCENARIO_MAX_STALLS);
-            return -1;
-        }
-    }
+    const section_rec *tester_sec[SCENARIO_MAX_TESTERS];
     size_t n_expect_lines = 0;
-    for (size_t i = 0; i < p->n_e; i++) {
-        const char *arg;
-        n_expect_lines += section_type(p->e[i].section, &arg) == 4;
+    for (size_t i = 0; i < p->n_sec; i++) {
+        if (p->sec[i].type == SEC_SCENARIO)
+            scen = &p->sec[i];
+        if (p->sec[i].type == SEC_SERVICE)
+            serv = &p->sec[i];
+        if (p->sec[i].type == SEC_EXPECT)
+            for (size_t k = p->sec[i].first; k != NONE; k = p->e[k].next)
+                n_expect_lines++;
     }
     s->stalls = calloc(n_stalls ? n_stalls : 1, sizeof *s->stalls);
     s->testers = calloc(n_testers ? n_testers : 1, sizeof *s->testers);
@@ -1568,22 +1881,26 @@ static int interpret(parser *p, scenario *s)
     }
     /* sections in file order, then what is missing */
     for (size_t i = 0; i < p->n_sec; i++) {
-        const char *arg;
         c.sec = &p->sec[i];
-        int type = section_type(p->sec[i].name, &arg);
-        if (type == 0 && do_scenario(&c) < 0)
+        const char *arg = c.sec->arg;
+        int type = c.sec->type;
+        if (type == SEC_SCENARIO && do_scenario(&c) < 0)
             return -1;
-        if (type == 1 && do_service(&c) < 0)
+        if (type == SEC_SERVICE && do_service(&c) < 0)
             return -1;
-        if (type == 2 && do_stall(&c, arg) < 0)
+        if (type == SEC_STALL && do_stall(&c, arg) < 0)
             return -1;
-        if (type == 3) {
+        if (type == SEC_TESTER) {
             for (size_t j = 0; j < s->n_testers; j++)
                 if (strcasecmp(s->testers[j].name, arg) == 0) {
                     section_fail(&c, "a tester named '%s' exists already (names differ by more than "
                                      "case: they name files)", s->testers[j].name);
                     return -1;
                 }
+            /* the record read, kept: every later message about this tester
+             * refers to it (its name is never rebuilt) */
+            tester_sec[s->n_testers] = c.sec;
+            s->tester_line[s->n_testers] = c.sec->line;
             if (do_tester(&c, arg) < 0)
                 return -1;
         }
@@ -1609,13 +1926,11 @@ static int interpret(parser *p, scenario *s)
     /* refuse, before running, a tester that would exceed max_requests */
     for (size_t i = 0; i < s->n_testers; i++) {
         const tester_spec *t = &s->testers[i];
+        c.sec = tester_sec[i];
         double expected;
         if (t->kind == TESTER_CLOSED) {
             double cycle = dist_mean_ns(&s->service) + (t->has_think ? dist_mean_ns(&t->think) : 0);
             if (!(cycle > 0)) {
-                char name[64];
-                snprintf(name, sizeof name, "tester %s", t->name);
-                c.sec = find_section(p, name);
                 section_fail(&c, "a closed tester against a zero service time, with no think time, "
                                  "would send without end; give [service] a time above zero or add "
                                  "think_distribution");
@@ -1633,9 +1948,6 @@ static int interpret(parser *p, scenario *s)
             expected = (double)units_interval_count_before(t->interval, 0, s->duration_ns);
         }
         if (expected > (double)s->max_requests) {
-            char name[64];
-            snprintf(name, sizeof name, "tester %s", t->name);
-            c.sec = find_section(p, name);
             section_fail(&c, "would send about %.3g requests in %.3g s, more than max_requests = %llu; "
                              "shorten [scenario] duration, lower the rate, or raise max_requests",
                          expected, (double)s->duration_ns / 1e9, (unsigned long long)s->max_requests);
@@ -1644,21 +1956,18 @@ static int interpret(parser *p, scenario *s)
     }
     /* truth and expectations last: they name testers */
     for (size_t i = 0; i < p->n_sec; i++) {
-        const char *arg;
         c.sec = &p->sec[i];
-        int type = section_type(p->sec[i].name, &arg);
-        if (type == 5 && do_truth(&c) < 0)
+        if (c.sec->type == SEC_TRUTH && do_truth(&c) < 0)
             return -1;
-        if (type == 4 && do_expect(&c, arg) < 0)
+        if (c.sec->type == SEC_EXPECT && do_expect(&c, c.sec->arg) < 0)
             return -1;
     }
-    /* a key in a section that has no header (possible only via --set) */
+    /* a key nothing asked for (every section checks its own; a guard) */
     for (size_t i = 0; i < p->n_e; i++)
-        if (!p->e[i].used) {
-            char w[512];
-            c.sec = find_section(p, p->e[i].section);
-            fail(p, "%s: [%s] unknown key '%s'", where(&c, &p->e[i], w, sizeof w), p->e[i].section,
-                 p->e[i].key);
+        if (!p->e[i].used && !p->e[i].removed) {
+            char w[SCENARIO_PATH_MAX + 64];
+            c.sec = &p->sec[p->e[i].sec];
+            fail(p, "%s: [%s] unknown key '%s'", where(&c, &p->e[i], w, sizeof w), c.sec->name, p->e[i].key);
             return -1;
         }
     return 0;
@@ -1667,7 +1976,6 @@ static int interpret(parser *p, scenario *s)
 static void parser_free(parser *p)
 {
     for (size_t i = 0; i < p->n_e; i++) {
-        free(p->e[i].section);
         free(p->e[i].key);
         free(p->e[i].value);
     }
@@ -1675,6 +1983,8 @@ static void parser_free(parser *p)
     for (size_t i = 0; i < p->n_sec; i++)
         free(p->sec[i].name);
     free(p->sec);
+    free(p->sec_index.slot);
+    free(p->entry_index.slot);
 }
 
 void scenario_free(scenario *s)
@@ -1707,23 +2017,102 @@ static void default_name(scenario *s, const char *path)
         snprintf(s->name, sizeof s->name, "scenario");
 }
 
+FILE *scenario_open_regular(const char *path, const char **what, int *errnum)
+{
+    *what = NULL;
+    *errnum = 0;
+    if (strlen(path) > SCENARIO_PATH_MAX) {
+        *errnum = ENAMETOOLONG;
+        return NULL;
+    }
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer; it is refused
+     * below, as every file that is not a regular one */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+    if (fd < 0) {
+        *errnum = errno;
+        return NULL;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0)
+        *errnum = errno;
+    else if (S_ISDIR(st.st_mode))
+        *what = "is a directory";
+    else if (S_ISFIFO(st.st_mode))
+        *what = "is a FIFO (named pipe), not a regular file";
+    else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+        *what = "is a device, not a regular file";
+    else if (S_ISSOCK(st.st_mode))
+        *what = "is a socket, not a regular file";
+    else if (!S_ISREG(st.st_mode))
+        *what = "is not a regular file";
+    FILE *f = NULL;
+    if (!*what && !*errnum) {
+        int fl = fcntl(fd, F_GETFL);
+        if (fl >= 0)
+            fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+        if (!(f = fdopen(fd, "r")))
+            *errnum = errno;
+    }
+    if (!f)
+        close(fd);
+    return f;
+}
+
+int scenario_parse_window(const char *text, int64_t duration_ns, int64_t *from_ns, int64_t *to_ns, char *why,
+                          size_t whylen)
+{
+    const char *dots = strstr(text, "..");
+    const char *w;
+    if (!dots) {
+        snprintf(why, whylen, "expected START..END with units, e.g. 0.85s..1.6s");
+        return -EINVAL;
+    }
+    char *start = strndup(text, (size_t)(dots - text));
+    if (!start) {
+        snprintf(why, whylen, "out of memory");
+        return -ENOMEM;
+    }
+    int rc = units_parse_duration(start, from_ns, &w);
+    free(start);
+    if (rc) {
+        snprintf(why, whylen, "START: %s", w);
+        return -EINVAL;
+    }
+    if (units_parse_duration(dots + 2, to_ns, &w)) {
+        snprintf(why, whylen, "END: %s", w);
+        return -EINVAL;
+    }
+    char a[32], b[32], d[32];
+    units_format_duration_exact(*from_ns, a, sizeof a);
+    units_format_duration_exact(*to_ns, b, sizeof b);
+    units_format_duration_exact(duration_ns, d, sizeof d);
+    if (*to_ns <= *from_ns) {
+        snprintf(why, whylen, "the window %s..%s ends before it starts", a, b);
+        return -EINVAL;
+    }
+    if (*from_ns >= duration_ns) {
+        snprintf(why, whylen, "the window starts at %s, at or after the end of the run (duration %s): the "
+                              "time charts would be empty; give a window inside 0s..%s",
+                 a, d, d);
+        return -ERANGE;
+    }
+    return 0;
+}
+
 scenario_error scenario_load(scenario **out, const char *path, const char *const *sets,
                              size_t n_sets, char *err, size_t errlen)
 {
     *out = NULL;
     err[0] = '\0';
-    struct stat st;
-    if (stat(path, &st) != 0) {
-        snprintf(err, errlen, "%s: cannot read the scenario: %s", path, strerror(errno));
-        return SCENARIO_EFILE;
-    }
-    if (S_ISDIR(st.st_mode)) {
-        snprintf(err, errlen, "%s: is a directory; give a scenario file such as scenarios/stall_per_second.ini", path);
-        return SCENARIO_EFILE;
-    }
-    FILE *f = fopen(path, "r");
+    const char *what;
+    int errnum;
+    FILE *f = scenario_open_regular(path, &what, &errnum);
     if (!f) {
-        snprintf(err, errlen, "%s: cannot read the scenario: %s", path, strerror(errno));
+        if (what)
+            snprintf(err, errlen, "%s: %s; give a scenario file such as scenarios/stall_per_second.ini", path,
+                     what);
+        else
+            snprintf(err, errlen, "%s: cannot read the scenario: %s", path, strerror(errnum));
         return SCENARIO_EFILE;
     }
     scenario_error rc = scenario_load_stream(out, f, path, sets, n_sets, err, errlen);
@@ -1795,11 +2184,22 @@ char *scenario_describe_stalls(const scenario *s, char *buf, size_t len)
         snprintf(buf, len, "no stalls");
         return buf;
     }
+    /* every stall that fits, then "and K more": a long list is said to be
+     * cut, never cut silently */
+    size_t used = 0;
     for (size_t i = 0; i < s->n_stalls; i++) {
-        char d[160];
+        char d[160], more[48];
         stall_describe(&s->stalls[i], d, sizeof d);
-        size_t used = strlen(buf);
-        snprintf(buf + used, len - used, "%s%s", i ? "; " : "", d);
+        size_t left = s->n_stalls - i - 1;
+        int n = snprintf(more, sizeof more, "; and %zu more", left);
+        size_t need = (i ? 2 : 0) + strlen(d) + (left ? (size_t)n : 0);
+        if (used + need >= len) {
+            snprintf(more, sizeof more, "%sand %zu more", i ? "; " : "", left + 1);
+            if (used + strlen(more) < len)
+                snprintf(buf + used, len - used, "%s", more);
+            return buf;
+        }
+        used += (size_t)snprintf(buf + used, len - used, "%s%s", i ? "; " : "", d);
     }
     return buf;
 }

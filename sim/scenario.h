@@ -30,12 +30,38 @@
 #define SCENARIO_DEFAULT_THRESHOLD_NS ((int64_t)100000000)
 /** Default limit on requests per tester: 10^9. */
 #define SCENARIO_DEFAULT_MAX_REQUESTS ((uint64_t)1000000000)
+/* The input limits (docs/scenario-format.md, "Limits"; docs/cosim.1).
+ * Reading stops at the first one crossed, with FILE:LINE. */
 /** Most testers and stalls a scenario may have (each tester writes files
  *  and draws a curve and a panel). */
 #define SCENARIO_MAX_TESTERS 64
 #define SCENARIO_MAX_STALLS 64
-/** Longest accepted scenario or tester name. */
+/** Most [expect NAME] sections (each names a tester). */
+#define SCENARIO_MAX_EXPECTS 64
+/** Most keys in a scenario, file and --set together. */
+#define SCENARIO_MAX_KEYS 4096
+/** Longest NAME of [tester NAME], [stall NAME], [expect NAME] and of
+ *  [scenario] name. */
 #define SCENARIO_NAME_MAX 40
+/** Longest section name ("expect " and a NAME of 40 fit) and key. */
+#define SCENARIO_SECTION_MAX 48
+#define SCENARIO_KEY_MAX 48
+/** Longest value, a multi-line one joined, or one given with --set (bytes). */
+#define SCENARIO_VALUE_MAX 65536
+/** Longest [scenario] title (bytes): it must fit the chart. */
+#define SCENARIO_TITLE_MAX 100
+/** Largest scenario file (bytes). */
+#define SCENARIO_FILE_MAX (16 * 1024 * 1024)
+/** Most lines of a data file (service times, stall windows), and the
+ *  longest line. */
+#define SCENARIO_DATA_LINES_MAX 10000000
+#define SCENARIO_DATA_LINE_MAX 510
+/** Longest path of a scenario or data file (bytes; the system's PATH_MAX
+ *  less its terminating zero). */
+#define SCENARIO_PATH_MAX 4095
+/** Longest default name: a file name without its .ini (a file name has at
+ *  most 255 bytes). */
+#define SCENARIO_STEM_MAX 255
 
 /** What an expectation is about. */
 typedef enum expect_metric {
@@ -62,7 +88,7 @@ typedef enum expect_tolerance {
 /** One line of an [expect TESTER] section, e.g. "p99 = 1.87ms +- 3%". */
 typedef struct expect_item {
     size_t tester;          /**< index into testers */
-    char key[24];           /**< the key as written ("p99.9", "sent") */
+    char key[SCENARIO_KEY_MAX + 1]; /**< the key as written ("p99.9", "sent") */
     int line;               /**< its line in the file (0: from --set) */
     expect_metric metric;
     uint64_t p_num, p_den;  /**< the percentile as a fraction of 1 */
@@ -73,9 +99,12 @@ typedef struct expect_item {
 } expect_item;
 
 typedef struct scenario {
-    char path[4096];          /**< the file it was read from */
-    char name[SCENARIO_NAME_MAX + 1]; /**< [scenario] name, or the file's stem */
-    char title[160];          /**< [scenario] title, or the name */
+    char path[SCENARIO_PATH_MAX + 1]; /**< the file it was read from */
+    char name[SCENARIO_STEM_MAX + 1]; /**< [scenario] name (at most
+                                           SCENARIO_NAME_MAX), or the file's
+                                           whole stem, never cut */
+    char title[SCENARIO_STEM_MAX + 1]; /**< [scenario] title (at most
+                                            SCENARIO_TITLE_MAX), or the name */
     int64_t duration_ns;      /**< testers send only before this */
     uint64_t seed;            /**< GSL seed (default 1) */
     hist_rank_rule rank_rule; /**< default nearest_rank */
@@ -89,6 +118,9 @@ typedef struct scenario {
     size_t n_stalls;
     tester_spec *testers;
     size_t n_testers;
+    int tester_line[SCENARIO_MAX_TESTERS]; /**< the line of each [tester NAME]
+                                               header (0: made by --set), for
+                                               messages from the run */
     int64_t *service_values;  /**< empirical service times (owned) */
     int64_t chart_window_from; /**< [scenario] chart_window: the time charts'
                                     window (to 0: none) */
@@ -133,10 +165,40 @@ scenario_error scenario_load_stream(scenario **out, FILE *f, const char *path,
                                     const char *const *sets, size_t n_sets, char *err,
                                     size_t errlen);
 
+/**
+ * Open a file for reading only if it is a regular file: a FIFO, a device, a
+ * socket or a directory is refused at once (opened without blocking, so a
+ * FIFO with no writer cannot hang the reader). Used for the scenario and
+ * its data files.
+ *
+ * @param path    the file (at most SCENARIO_PATH_MAX bytes)
+ * @param what    on refusal, a static phrase such as "is a FIFO (named
+ *                pipe), not a regular file" (NULL when *errnum says why)
+ * @param errnum  on failure, the errno of open or fstat (0 with *what)
+ * @return the open stream, or NULL.
+ */
+FILE *scenario_open_regular(const char *path, const char **what, int *errnum);
+
+/**
+ * Parse a time window "START..END" (durations with units, "0.85s..1.6s")
+ * for the time charts, and check it against the run: END after START, and
+ * START before the end of the run (a window past the end would draw empty
+ * charts). An END past the run is kept: the charts stop at the run's end.
+ *
+ * @param duration_ns  the run's duration, ns
+ * @param from_ns,to_ns  receive START and END, ns
+ * @param why,whylen   on error, the reason (without the value)
+ * @return 0, -EINVAL (not a window) or -ERANGE (outside the run).
+ */
+int scenario_parse_window(const char *text, int64_t duration_ns, int64_t *from_ns, int64_t *to_ns, char *why,
+                          size_t whylen);
+
 /** Free; scenario_free(NULL) does nothing. */
 void scenario_free(scenario *s);
 
-/** Describe the stalls in one line ("10ms every 1s from 0s; +500ms on request 90"). */
+/** Describe the stalls in one line ("10ms every 1s from 0s; +500ms on
+ *  request 90"); stalls that do not fit len are counted ("; and 3 more"),
+ *  never cut silently. @return buf */
 char *scenario_describe_stalls(const scenario *s, char *buf, size_t len);
 
 #endif

@@ -40,8 +40,19 @@ struct server {
     int has_request_stalls;
     int oom;
     int endless;      /* the stall windows ran past SERVER_HORIZON_NS */
-    int backlog;      /* the queued work alone ran past SERVER_HORIZON_NS */
+    int backlog;      /* queued work alone ran past SERVER_HORIZON_NS */
+    int64_t stalled_ns; /* time the stall windows held submitted work back */
 };
+
+/* Past the horizon: blame the stalls if they held work back longer than
+ * the work itself took (they leave no gap), else the backlog of work. */
+static void past_horizon(server *s, int64_t stalled_ns)
+{
+    if (stalled_ns > s->busy_ns)
+        s->endless = 1;
+    else
+        s->backlog = 1;
+}
 
 int server_new(server **out, const server_config *cfg)
 {
@@ -210,12 +221,17 @@ static int next_window(server *s, int64_t t, stall_window *out, int commit)
 static int64_t work_until(server *s, int64_t t, int64_t work, int commit)
 {
     stall_window w = {0, 0};
+    const int64_t t0 = t, work0 = work;
+    if (t > SERVER_HORIZON_NS - work) { /* the work alone ends past the horizon */
+        past_horizon(s, s->stalled_ns);
+        return SERVER_HORIZON_NS;
+    }
     /* Walk the windows ahead of t: inside one, jump to its end; before one,
      * do the work that fits before it starts. Overlapping windows are
      * handled by the loop (their union stops work). */
     while (next_window(s, t, &w, commit)) {
-        if (t > SERVER_HORIZON_NS) { /* stalls that never end: give up, loudly */
-            s->endless = 1;
+        if (t > SERVER_HORIZON_NS) { /* past the horizon: give up, loudly, with the cause */
+            past_horizon(s, s->stalled_ns + (t - t0) - (work0 - work));
             return t;
         }
         if (w.start_ns <= t) {
@@ -223,10 +239,12 @@ static int64_t work_until(server *s, int64_t t, int64_t work, int commit)
             continue;
         }
         if (work <= w.start_ns - t)
-            return t + work;
+            break;
         work -= w.start_ns - t;
         t = w.end_ns;
     }
+    if (commit) /* the time the windows took from this work */
+        s->stalled_ns += t + work - t0 - work0;
     return t + work;
 }
 
@@ -289,14 +307,13 @@ int64_t server_submit(server *s, int64_t arrival_ns)
     if (s->has_request_stalls)
         work += request_extra(s, s->k);
     s->k++;
-    int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at, end;
-    if (s->backlog || __builtin_add_overflow(start, work, &end) || end > SERVER_HORIZON_NS) {
-        /* the queue's work alone ends past the time limit: the clock would
-         * overflow in the end; stop here, loudly (server_failed) */
-        s->backlog = 1;
-        return s->free_at = SERVER_HORIZON_NS;
+    int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at;
+    if (start > SERVER_HORIZON_NS - work) { /* checked, never wrapped: the clock stays bounded */
+        past_horizon(s, s->stalled_ns);
+        s->free_at = SERVER_HORIZON_NS;
+        return s->free_at;
     }
-    s->busy_ns += work;
+    s->busy_ns += work; /* work the server takes on */
     if (start >= s->quiet_from && work <= s->quiet_until - start) {
         s->free_at = start + work; /* no stall in the way */
         if (s->free_at > s->run_end)
@@ -304,13 +321,6 @@ int64_t server_submit(server *s, int64_t arrival_ns)
         return s->free_at;
     }
     s->free_at = server_work_until(s, start, work);
-    if (s->endless && start > UNITS_MAX_DURATION_NS) {
-        /* the windows pushed past the limit work that was queued past the
-         * longest scenario: the backlog's fault more than the stalls' */
-        s->endless = 0;
-        s->backlog = 1;
-        return s->free_at = SERVER_HORIZON_NS;
-    }
     if (s->free_at > s->run_end)
         note_past_end(s, start, work);
     /* learn the quiet stretch after this reply: up to the next window */

@@ -97,10 +97,10 @@ int64_t server_busy_in_run_ns(const server *s);
 #define SERVER_HORIZON_NS (2 * UNITS_MAX_DURATION_NS)
 
 /** 0; -ENOMEM if generating random stalls ran out of memory; -ERANGE if
- *  the stalls never left the worker a gap (work pushed past
- *  SERVER_HORIZON_NS by the stall windows); -ETIME if the backlog passes
- *  the time limit (the work queued, without the windows, would end past
- *  SERVER_HORIZON_NS; later submissions then return SERVER_HORIZON_NS). */
+ *  the stalls never left the worker a gap (work pushed past twice the
+ *  longest scenario, 2,000,000 s, the stall windows having held work back
+ *  longer than the work took); -ETIME if it is the queued work that
+ *  passes it (a backlog of years: more load than the server can serve). */
 int server_failed(const server *s);
 
 /** Number of requests submitted so far (the next request's index k). */

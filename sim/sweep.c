@@ -32,22 +32,43 @@ static const char *const metric_names[N_METRICS] = {"sent", "recorded", "mean_ms
 
 /* ---- axes ---------------------------------------------------------------- */
 
-/* Split "12.5ms" into 12.5 and "ms". */
-static int split_number(const char *s, double *v, char *unit, size_t len)
+/* Most values of one --vary, and the longest unit. */
+#define AXIS_MAX_VALUES 10000
+#define AXIS_UNIT_MAX 31
+
+/* Split "12.5ms" into 12.5 (the one number grammar, units.h), its decimals
+ * and "ms". 0, or -1 with *why. */
+static int split_number(const char *s, long double *v, unsigned *decimals, char *unit, size_t len, const char **why)
 {
-    char *end;
-    errno = 0;
-    *v = strtod(s, &end);
-    if (end == s || errno || !isfinite(*v) || *v < 0)
+    const char *rest;
+    if (units_parse_decimal_prefix(s, v, decimals, &rest, why))
         return -1;
-    snprintf(unit, len, "%s", end);
+    while (*rest == ' ')
+        rest++;
+    size_t n = strlen(rest);
+    while (n > 0 && rest[n - 1] == ' ')
+        n--;
+    if (n > AXIS_UNIT_MAX || n >= len) {
+        *why = "the unit is longer than 31 characters";
+        return -1;
+    }
+    memcpy(unit, rest, n);
+    unit[n] = '\0';
     return 0;
 }
 
-/* A decimal without exponent or trailing zeros: 0.1, 250, 1000000. */
-static void format_decimal(double v, char *buf, size_t len)
+/* v with `decimals` decimals, trailing zeros (and a bare point) dropped:
+ * 0.1, 250, 1000000. At most 18 significant digits and 18 decimals, as the
+ * grammar wants: decimals beyond them are rounded away. */
+static void format_decimal(long double v, unsigned decimals, char *buf, size_t len)
 {
-    snprintf(buf, len, "%.6f", v);
+    int d = decimals > 18 ? 18 : (int)decimals;
+    if (v >= 1) { /* below 1 the zeros after the point are not significant */
+        int int_digits = (int)floorl(log10l(v)) + 1;
+        if (int_digits + d > 18)
+            d = 18 - int_digits > 0 ? 18 - int_digits : 0;
+    }
+    snprintf(buf, len, "%.*Lf", d, v);
     char *dot = strchr(buf, '.');
     if (dot) {
         char *e = buf + strlen(buf) - 1;
@@ -67,73 +88,123 @@ void sweep_axis_free(sweep_axis *a)
     a->n_values = 0;
 }
 
+/* The value text: a duration, a rate or a plain number, as the unit says;
+ * each generated value is checked as the key will read it. 0 or -1. */
+static int check_value(const char *text, const char *unit, const char **why)
+{
+    int64_t ns;
+    units_interval iv;
+    double x;
+    if (unit[0] == '/')
+        return units_parse_rate(text, &iv, why) ? -1 : 0;
+    if (unit[0])
+        return units_parse_duration(text, &ns, why) ? -1 : 0;
+    return units_parse_number(text, &x, why) ? -1 : 0;
+}
+
 int sweep_axis_parse(const char *text, sweep_axis *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     const char *eq = strchr(text, '=');
-    char range[256];
-    if (!eq || (size_t)(eq - text) >= sizeof out->key || !strchr(text, '.') ||
-        strlen(eq + 1) >= sizeof range) {
+    if (!eq || !strchr(text, '.') || eq == text) {
         snprintf(err, errlen, "--vary %s: expected KEY=FROM..TO:STEPS or KEY=FROM..TO*FACTOR, "
                               "e.g. --vary tester.open.rate=100/s..900/s:5", text);
         return -EINVAL;
     }
+    if ((size_t)(eq - text) >= sizeof out->key) {
+        snprintf(err, errlen, "--vary %.40s...: the key is longer than %zu characters", text, sizeof out->key - 1);
+        return -EINVAL;
+    }
     memcpy(out->key, text, (size_t)(eq - text));
     out->key[eq - text] = '\0';
-    strcpy(range, eq + 1);
+    char *range = strdup(eq + 1);
+    if (!range)
+        return -ENOMEM;
+    int rc = -EINVAL;
     char *dots = strstr(range, "..");
     char *colon = dots ? strrchr(dots, ':') : NULL, *star = dots ? strrchr(dots, '*') : NULL;
-    double from, to, step = 0;
-    char ufrom[32], uto[32];
+    long double from, to;
+    unsigned dfrom, dto;
+    char ufrom[AXIS_UNIT_MAX + 1], uto[AXIS_UNIT_MAX + 1];
+    const char *why;
+    size_t n = 0;
+    long double factor = 0;
     if (!dots || (!colon == !star)) {
         snprintf(err, errlen, "--vary %s: expected FROM..TO:STEPS or FROM..TO*FACTOR", text);
-        return -EINVAL;
+        goto out;
     }
     *dots = '\0';
     char *mark = colon ? colon : star;
     *mark = '\0';
-    if (split_number(range, &from, ufrom, sizeof ufrom) || split_number(dots + 2, &to, uto, sizeof uto) ||
-        strcmp(ufrom, uto) != 0 || to < from) {
-        snprintf(err, errlen, "--vary %s: FROM and TO must be numbers with the same unit, FROM <= TO", text);
-        return -EINVAL;
+    if (split_number(range, &from, &dfrom, ufrom, sizeof ufrom, &why) ||
+        split_number(dots + 2, &to, &dto, uto, sizeof uto, &why)) {
+        snprintf(err, errlen, "--vary %s: FROM and TO must be numbers with the same unit: %s", text, why);
+        goto out;
     }
-    char *end;
-    step = strtod(mark + 1, &end);
-    size_t n;
-    if (*end || (colon && (step < 2 || step > 10000 || step != floor(step))) ||
-        (star && !(step > 1 && step < 1e6))) {
-        snprintf(err, errlen, "--vary %s: %s", text,
-                 colon ? "STEPS is a whole number from 2 to 10000" : "FACTOR is a number above 1");
-        return -EINVAL;
+    if (strcmp(ufrom, uto) != 0 || to < from) {
+        snprintf(err, errlen, "--vary %s: FROM and TO must be numbers with the same unit, FROM <= TO", text);
+        goto out;
     }
     if (colon) {
-        n = (size_t)step;
+        uint64_t steps;
+        if (units_parse_count(mark + 1, AXIS_MAX_VALUES, &steps, &why) || steps < 2) {
+            snprintf(err, errlen, "--vary %s: STEPS is a whole number from 2 to %d", text, AXIS_MAX_VALUES);
+            goto out;
+        }
+        n = (size_t)steps;
     } else {
+        double f;
+        if (units_parse_number(mark + 1, &f, &why) || !(f > 1 && f < 1e6)) {
+            snprintf(err, errlen, "--vary %s: FACTOR is a number above 1 (and below 1000000)", text);
+            goto out;
+        }
+        factor = (long double)f;
         if (from <= 0) {
             snprintf(err, errlen, "--vary %s: a geometric range starts above zero", text);
-            return -EINVAL;
+            goto out;
         }
-        n = (size_t)floor(log(to / from) / log(step) + 1e-9) + 1;
-        if (n > 10000)
-            n = 10000;
+        /* FROM x FACTOR^i up to TO (a hair over, for the rounding of TO) */
+        for (long double v = from; v <= to * (1 + 1e-12L); v *= factor)
+            if (++n > AXIS_MAX_VALUES) {
+                snprintf(err, errlen, "--vary %s: more than %d values; take a larger FACTOR", text,
+                         AXIS_MAX_VALUES);
+                goto out;
+            }
     }
     out->values = calloc(n, sizeof *out->values);
-    if (!out->values)
-        return -ENOMEM;
+    if (!out->values) {
+        rc = -ENOMEM;
+        goto out;
+    }
+    /* linear steps get 6 decimals more than FROM and TO; the ends are
+     * printed with their own, so they are exactly what was given */
+    unsigned dec = (dfrom > dto ? dfrom : dto) + 6;
     for (size_t i = 0; i < n; i++) {
-        double v = colon ? (n == 1 ? from : from + (to - from) * (double)i / (double)(n - 1))
-                         : from * pow(step, (double)i);
+        long double v = colon ? from + (to - from) * (long double)i / (long double)(n - 1)
+                              : from * powl(factor, (long double)i);
         char num[64], buf[128];
-        format_decimal(v, num, sizeof num);
+        if (i == 0 || (colon && i == n - 1))
+            format_decimal(i == 0 ? from : to, i == 0 ? dfrom : dto, num, sizeof num);
+        else
+            format_decimal(v, dec, num, sizeof num);
         snprintf(buf, sizeof buf, "%s%s", num, ufrom);
+        if (i > 0 && i < n - 1 && check_value(buf, ufrom, &why)) { /* the ends: checked by the scenario */
+            snprintf(err, errlen, "--vary %s: the value %s (number %zu of %zu): %s", text, buf, i + 1, n, why);
+            sweep_axis_free(out);
+            goto out;
+        }
         out->values[i] = strdup(buf);
         if (!out->values[i]) {
             sweep_axis_free(out);
-            return -ENOMEM;
+            rc = -ENOMEM;
+            goto out;
         }
         out->n_values = i + 1;
     }
-    return 0;
+    rc = 0;
+out:
+    free(range);
+    return rc;
 }
 
 /* ---- the sweep ----------------------------------------------------------- */
@@ -177,10 +248,11 @@ static scenario_error load_task(const sweep *w, size_t t, scenario **out, char *
 {
     size_t p = t / w->reps, r = t % w->reps, idx[8];
     point_values(w, p, idx);
-    const char *sets[64];
-    char bufs[9][300];
+    const char *sets[SWEEP_MAX_SETS + 9];
+    /* key (< 128) = value (< 128): these fit, nothing is cut */
+    char bufs[9][sizeof w->axes[0].key + 160];
     size_t n = 0;
-    for (size_t i = 0; i < w->n_user_sets && n < 50; i++)
+    for (size_t i = 0; i < w->n_user_sets; i++)
         sets[n++] = w->user_sets[i];
     for (size_t a = 0; a < w->n_axes; a++) {
         snprintf(bufs[a], sizeof bufs[a], "%s=%s", w->axes[a].key, w->axes[a].values[idx[a]]);
@@ -202,12 +274,12 @@ static void run_task(const sweep *w, size_t t, FILE *f)
     char err[1024];
     scenario *s;
     if (load_task(w, t, &s, err, sizeof err) != SCENARIO_OK) {
-        fprintf(f, "%zu E3 %s\n", t, err);
+        fprintf(f, "%zu E3 %.1000s\n", t, err);
         return;
     }
     run_result r;
     if (run_scenario(s, &r, err, sizeof err)) {
-        fprintf(f, "%zu E5 %s\n", t, err);
+        fprintf(f, "%zu E5 %.1000s\n", t, err);
         scenario_free(s);
         return;
     }
@@ -508,6 +580,20 @@ static void mean_ci(const sweep *w, size_t p, size_t i, int m, double *mean, dou
     *ci = n > 1 ? gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) * sqrt(sq / (double)(n - 1)) / sqrt((double)n) : 0;
 }
 
+/* Whether tester i recorded samples at point p in every replication: its
+ * latency figures exist (otherwise they are left empty, never 0). */
+static int has_samples(const sweep *w, size_t p, size_t i)
+{
+    for (size_t r = 0; r < w->reps; r++)
+        if (w->res[(((p * w->reps) + r) * w->n_testers + i) * N_METRICS + M_RECORDED] <= 0)
+            return 0;
+    return 1;
+}
+
+/* sweep.csv: one row per point and tester. A field with no value is empty:
+ * a _ci95 with one replication, and every latency field (mean_ms .. max_ms
+ * and their _ci95) of a point where a replication recorded no sample for
+ * the tester (docs/sweeps.md). */
 static int write_csv(FILE *f, const sweep *w)
 {
     fputs("point", f);
@@ -527,8 +613,13 @@ static int write_csv(FILE *f, const sweep *w)
             for (size_t a = 0; a < w->n_axes; a++)
                 fprintf(f, ",%s", w->axes[a].values[idx[a]]);
             fprintf(f, ",%s,%s,%zu", w->names[i], tester_kind_name(w->kinds[i]), w->reps);
+            int samples = has_samples(w, p, i);
             for (int m = 0; m < N_METRICS; m++) {
                 double mean, ci;
+                if (m >= M_MEAN && !samples) {
+                    fputs(",,", f);
+                    continue;
+                }
                 mean_ci(w, p, i, m, &mean, &ci);
                 double scale = m >= M_MEAN ? 1e-6 : 1; /* ns -> ms */
                 if (w->reps > 1)
@@ -558,13 +649,18 @@ static int write_chart_data(FILE *f, const sweep *w)
             size_t p = v * stride;
             if (p % w->n_shards != w->shard)
                 continue;
-            double x, m99, c99, m50, c50, m999, c999;
-            char unit[32];
-            split_number(w->axes[0].values[v], &x, unit, sizeof unit);
+            long double x;
+            double m99, c99, m50, c50, m999, c999;
+            char unit[AXIS_UNIT_MAX + 1];
+            unsigned dec;
+            const char *why;
+            if (!has_samples(w, p, i))
+                continue; /* no latency at this point: no mark, rather than 0 */
+            split_number(w->axes[0].values[v], &x, &dec, unit, sizeof unit, &why);
             mean_ci(w, p, i, M_P99, &m99, &c99);
             mean_ci(w, p, i, M_P50, &m50, &c50);
             mean_ci(w, p, i, M_P999, &m999, &c999);
-            fprintf(f, "%.6f %.6f %.6f %.6f %.6f %.6f %.6f\n", x, m99 / 1e6, c99 / 1e6, m50 / 1e6,
+            fprintf(f, "%.17Lg %.6f %.6f %.6f %.6f %.6f %.6f\n", x, m99 / 1e6, c99 / 1e6, m50 / 1e6,
                     c50 / 1e6, m999 / 1e6, c999 / 1e6);
         }
     }
@@ -680,6 +776,227 @@ static void usage(FILE *f)
             "without --allow-long; 130/143 interrupted by SIGINT/SIGTERM.\n");
 }
 
+/* The sweep's command line into w (sets: room for SWEEP_MAX_SETS). Every
+ * option may be given once, except --vary and --set. 0, 1 after --help, or
+ * -1 after a message (exit 2). */
+static int parse_sweep_args(sweep *w, const char **sets, const char **output, int *no_plot, int *quiet,
+                            int *force, unsigned *plot_timeout, int argc, char **argv)
+{
+    enum { O_VARY = 256, O_REPS, O_JOBS, O_SHARD, O_SET, O_SEED, O_NOPLOT, O_FORCE, O_PLOT_TIMEOUT, O_LONG, O_END };
+    static const struct option longopts[] = {
+        {"vary", required_argument, NULL, O_VARY},    {"replications", required_argument, NULL, O_REPS},
+        {"jobs", required_argument, NULL, O_JOBS},    {"shard", required_argument, NULL, O_SHARD},
+        {"set", required_argument, NULL, O_SET},      {"seed", required_argument, NULL, O_SEED},
+        {"no-plot", no_argument, NULL, O_NOPLOT},     {"output", required_argument, NULL, 'o'},
+        {"quiet", no_argument, NULL, 'q'},            {"help", no_argument, NULL, 'h'},
+        {"force", no_argument, NULL, O_FORCE},        {"plot-timeout", required_argument, NULL, O_PLOT_TIMEOUT},
+        {"allow-long", no_argument, NULL, O_LONG},
+        {NULL, 0, NULL, 0},
+    };
+    char err[1200];
+    unsigned char seen[O_END] = {0};
+    optind = 0; /* a fresh scan (GNU getopt) */
+    opterr = 0;
+    int c, li = -1;
+    while ((c = getopt_long(argc, argv, ":o:qh", longopts, &li)) != -1) {
+        uint64_t v;
+        const char *why;
+        if (c > 0 && c < O_END && c != O_VARY && c != O_SET && c != ':' && c != '?' && seen[c]++) {
+            if (li >= 0)
+                fprintf(stderr, "cosim: sweep: --%s given twice; give each option once\n", longopts[li].name);
+            else
+                fprintf(stderr, "cosim: sweep: -%c given twice; give each option once\n", c);
+            return -1;
+        }
+        li = -1;
+        switch (c) {
+        case O_VARY:
+            if (w->n_axes == 8) {
+                fprintf(stderr, "cosim: sweep: at most 8 --vary\n");
+                return -1;
+            }
+            if (sweep_axis_parse(optarg, &w->axes[w->n_axes], err, sizeof err)) {
+                fprintf(stderr, "cosim: sweep: %s\n", err);
+                return -1;
+            }
+            w->n_axes++;
+            for (size_t a = 0; a + 1 < w->n_axes; a++)
+                if (strcmp(w->axes[a].key, w->axes[w->n_axes - 1].key) == 0) {
+                    fprintf(stderr, "cosim: sweep: --vary %s given twice; vary a key once\n", w->axes[a].key);
+                    return -1;
+                }
+            break;
+        case O_REPS:
+            if (units_parse_count(optarg, 10000, &v, &why) || v < 1) {
+                fprintf(stderr, "cosim: sweep: --replications %s: a whole number from 1 to 10000\n", optarg);
+                return -1;
+            }
+            w->reps = (size_t)v;
+            break;
+        case O_JOBS:
+            if (units_parse_count(optarg, 256, &v, &why) || v < 1) {
+                fprintf(stderr, "cosim: sweep: --jobs %s: a whole number from 1 to 256\n", optarg);
+                return -1;
+            }
+            w->jobs = (unsigned)v;
+            break;
+        case O_SHARD: {
+            const char *slash = strchr(optarg, '/');
+            uint64_t k, n;
+            char *ks = slash ? strndup(optarg, (size_t)(slash - optarg)) : NULL;
+            int bad = !ks || units_parse_count(ks, UINT32_MAX, &k, &why) ||
+                      units_parse_count(slash + 1, UINT32_MAX, &n, &why) || n < 1 || k >= n;
+            free(ks);
+            if (bad) {
+                fprintf(stderr, "cosim: sweep: --shard %s: expected K/N with 0 <= K < N, e.g. 0/4\n", optarg);
+                return -1;
+            }
+            w->shard = (unsigned)k;
+            w->n_shards = (unsigned)n;
+            break;
+        }
+        case O_SET:
+            if (w->n_user_sets == SWEEP_MAX_SETS) {
+                fprintf(stderr, "cosim: sweep: more than %d --set\n", SWEEP_MAX_SETS);
+                return -1;
+            }
+            sets[w->n_user_sets++] = optarg;
+            break;
+        case O_SEED:
+            if (units_parse_count(optarg, UINT64_MAX, &w->seed, &why) ||
+                strspn(optarg, "0123456789") != strlen(optarg)) {
+                fprintf(stderr, "cosim: sweep: --seed %s: expected a whole number\n", optarg);
+                return -1;
+            }
+            w->seed_set = 1;
+            break;
+        case O_NOPLOT:
+            *no_plot = 1;
+            break;
+        case O_FORCE:
+            *force = 1;
+            break;
+        case O_PLOT_TIMEOUT:
+            if (plot_parse_timeout(optarg, plot_timeout)) {
+                fprintf(stderr, "cosim: sweep: --plot-timeout %s: a whole number of seconds from 1 to %u\n",
+                        optarg, PLOT_MAX_TIMEOUT_S);
+                return -1;
+            }
+            break;
+        case O_LONG:
+            w->allow_long = 1;
+            break;
+        case 'o':
+            if (!*optarg || strlen(optarg) > 3800) {
+                fprintf(stderr, "cosim: sweep: -o: %s\n",
+                        *optarg ? "the folder's path is longer than 3800 bytes" : "an empty folder name");
+                return -1;
+            }
+            *output = optarg;
+            break;
+        case 'q':
+            *quiet = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            return 1;
+        case ':':
+            fprintf(stderr, "cosim: sweep: option %s needs a value\n", argv[optind - 1]);
+            return -1;
+        default:
+            fprintf(stderr, "cosim: sweep: unknown option %s; try 'cosim sweep --help'\n", argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "cosim: sweep: give one scenario; try 'cosim sweep --help'\n");
+        return -1;
+    }
+    if (w->n_axes == 0) {
+        fprintf(stderr, "cosim: sweep: nothing to vary; add --vary KEY=FROM..TO:STEPS\n");
+        return -1;
+    }
+    w->path = argv[optind];
+    w->user_sets = sets;
+    /* the grid's size, said in full when it is too big */
+    w->n_points = 1;
+    int too_many = 0;
+    char shape[200] = "";
+    for (size_t a = 0; a < w->n_axes; a++) {
+        too_many |= __builtin_mul_overflow(w->n_points, w->axes[a].n_values, &w->n_points);
+        snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%zu", a ? " x " : "", w->axes[a].n_values);
+    }
+    if (too_many || w->n_points > SWEEP_MAX_POINTS) {
+        if (too_many)
+            fprintf(stderr, "cosim: sweep: the --vary grid has %s points, more than the %d a sweep may have\n",
+                    shape, SWEEP_MAX_POINTS);
+        else
+            fprintf(stderr, "cosim: sweep: the --vary grid has %zu points (%s), more than the %d a sweep may "
+                            "have; split it into several sweeps\n", w->n_points, shape, SWEEP_MAX_POINTS);
+        return -1;
+    }
+    w->n_tasks = w->n_points * w->reps; /* <= 100000 x 10000 */
+    if (w->jobs > w->n_tasks)
+        w->jobs = (unsigned)w->n_tasks;
+    return 0;
+}
+
+/* The scenario's base seed, then the first and the last point must load:
+ * a bad key fails fast. 0 with *last (the last point's scenario, to
+ * free), or the exit code after a message. */
+static int check_points(sweep *w, scenario **last)
+{
+    char err[1200];
+    scenario *s;
+    *last = NULL;
+    if (!w->seed_set) { /* the base seed of the replications: the scenario's */
+        scenario_error se = scenario_load(&s, w->path, w->user_sets, w->n_user_sets, err, sizeof err);
+        if (se != SCENARIO_OK) {
+            fprintf(stderr, "cosim: %s\n", err);
+            return se == SCENARIO_EUSAGE ? 2 : se == SCENARIO_ENOMEM ? 5 : 3;
+        }
+        w->seed = s->seed;
+        scenario_free(s);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        scenario_error se = load_task(w, pass ? 0 : w->n_tasks - 1, &s, err, sizeof err);
+        if (se == SCENARIO_OK) {
+            if (!pass)
+                scenario_free(s);
+            else
+                *last = s;
+            continue;
+        }
+        /* an error in a value we set for --vary is the command line's */
+        int rc = point_error(w, err);
+        return rc == 3 && se == SCENARIO_EUSAGE ? 2 : rc == 3 && se == SCENARIO_ENOMEM ? 5 : rc;
+    }
+    return 0;
+}
+
+int sweep_check_args(int argc, char **argv)
+{
+    sweep w;
+    memset(&w, 0, sizeof w);
+    w.reps = 1;
+    w.jobs = 1;
+    w.n_shards = 1;
+    const char *sets[SWEEP_MAX_SETS], *output = NULL;
+    int no_plot = 0, quiet = 0, force = 0;
+    unsigned plot_timeout = PLOT_DEFAULT_TIMEOUT_S;
+    int rc = parse_sweep_args(&w, sets, &output, &no_plot, &quiet, &force, &plot_timeout, argc, argv);
+    if (rc == 0) {
+        scenario *s;
+        rc = check_points(&w, &s);
+        scenario_free(s);
+    } else {
+        rc = rc < 0 ? 2 : 0;
+    }
+    for (size_t a = 0; a < w.n_axes; a++)
+        sweep_axis_free(&w.axes[a]);
+    return rc;
+}
+
 int sweep_main(int argc, char **argv)
 {
     sweep w;
@@ -693,175 +1010,25 @@ int sweep_main(int argc, char **argv)
     unsigned plot_timeout = PLOT_DEFAULT_TIMEOUT_S;
     outdir *d = NULL;
     char err[1200];
-    enum { O_VARY = 256, O_REPS, O_JOBS, O_SHARD, O_SET, O_SEED, O_NOPLOT, O_FORCE, O_PLOT_TIMEOUT, O_LONG };
-    static const struct option longopts[] = {
-        {"vary", required_argument, NULL, O_VARY},    {"replications", required_argument, NULL, O_REPS},
-        {"jobs", required_argument, NULL, O_JOBS},    {"shard", required_argument, NULL, O_SHARD},
-        {"set", required_argument, NULL, O_SET},      {"seed", required_argument, NULL, O_SEED},
-        {"no-plot", no_argument, NULL, O_NOPLOT},     {"output", required_argument, NULL, 'o'},
-        {"allow-long", no_argument, NULL, O_LONG},
-        {"quiet", no_argument, NULL, 'q'},            {"help", no_argument, NULL, 'h'},
-        {"force", no_argument, NULL, O_FORCE},        {"plot-timeout", required_argument, NULL, O_PLOT_TIMEOUT},
-        {NULL, 0, NULL, 0},
-    };
-    const char *sets[64];
-    optind = 1;
-    opterr = 0;
-    int c;
-    while ((c = getopt_long(argc, argv, ":o:qh", longopts, NULL)) != -1) {
-        char *end;
-        switch (c) {
-        case O_VARY:
-            if (w.n_axes == 8) {
-                fprintf(stderr, "cosim: sweep: at most 8 --vary\n");
-                goto out;
-            }
-            if (sweep_axis_parse(optarg, &w.axes[w.n_axes], err, sizeof err)) {
-                fprintf(stderr, "cosim: sweep: %s\n", err);
-                goto out;
-            }
-            w.n_axes++;
-            break;
-        case O_REPS:
-            w.reps = strtoul(optarg, &end, 10);
-            if (*end || w.reps < 1 || w.reps > 10000) {
-                fprintf(stderr, "cosim: sweep: --replications %s: a whole number from 1 to 10000\n", optarg);
-                goto out;
-            }
-            break;
-        case O_JOBS:
-            w.jobs = (unsigned)strtoul(optarg, &end, 10);
-            if (*end || w.jobs < 1 || w.jobs > 256) {
-                fprintf(stderr, "cosim: sweep: --jobs %s: a whole number from 1 to 256\n", optarg);
-                goto out;
-            }
-            break;
-        case O_SHARD:
-            if (sscanf(optarg, "%u/%u", &w.shard, &w.n_shards) != 2 || w.n_shards < 1 ||
-                w.shard >= w.n_shards) {
-                fprintf(stderr, "cosim: sweep: --shard %s: expected K/N with 0 <= K < N, e.g. 0/4\n", optarg);
-                goto out;
-            }
-            break;
-        case O_SET:
-            if (w.n_user_sets == 48) {
-                fprintf(stderr, "cosim: sweep: too many --set\n");
-                goto out;
-            }
-            sets[w.n_user_sets++] = optarg;
-            break;
-        case O_SEED:
-            w.seed = strtoull(optarg, &end, 10);
-            if (*end || !*optarg || *optarg == '-') {
-                fprintf(stderr, "cosim: sweep: --seed %s: expected a whole number\n", optarg);
-                goto out;
-            }
-            w.seed_set = 1;
-            break;
-        case O_NOPLOT:
-            no_plot = 1;
-            break;
-        case O_FORCE:
-            force = 1;
-            break;
-        case O_PLOT_TIMEOUT:
-            if (plot_parse_timeout(optarg, &plot_timeout)) {
-                fprintf(stderr, "cosim: sweep: --plot-timeout %s: a whole number of seconds from 1 to %u\n",
-                        optarg, PLOT_MAX_TIMEOUT_S);
-                goto out;
-            }
-            break;
-        case O_LONG:
-            w.allow_long = 1;
-            break;
-        case 'o':
-            if (!*optarg) {
-                fprintf(stderr, "cosim: sweep: -o: an empty folder name\n");
-                goto out;
-            }
-            output = optarg;
-            break;
-        case 'q':
-            quiet = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            rc = 0;
-            goto out;
-        case ':':
-            fprintf(stderr, "cosim: sweep: option %s needs a value\n", argv[optind - 1]);
-            goto out;
-        default:
-            fprintf(stderr, "cosim: sweep: unknown option %s; try 'cosim sweep --help'\n", argv[optind - 1]);
-            goto out;
-        }
-    }
-    if (optind != argc - 1) {
-        fprintf(stderr, "cosim: sweep: give one scenario; try 'cosim sweep --help'\n");
+    const char *sets[SWEEP_MAX_SETS];
+    scenario *s = NULL;
+    rc = parse_sweep_args(&w, sets, &output, &no_plot, &quiet, &force, &plot_timeout, argc, argv);
+    if (rc) {
+        rc = rc < 0 ? 2 : 0;
         goto out;
     }
-    if (w.n_axes == 0) {
-        fprintf(stderr, "cosim: sweep: nothing to vary; add --vary KEY=FROM..TO:STEPS\n");
+    if ((rc = check_points(&w, &s)) != 0)
         goto out;
-    }
-    w.path = argv[optind];
-    w.user_sets = sets;
-    /* the grid's size, said in full when it is too big */
-    w.n_points = 1;
-    int too_many = 0;
-    char shape[200] = "";
-    for (size_t a = 0; a < w.n_axes; a++) {
-        too_many |= __builtin_mul_overflow(w.n_points, w.axes[a].n_values, &w.n_points);
-        snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%zu", a ? " x " : "", w.axes[a].n_values);
-    }
-    if (too_many || w.n_points > SWEEP_MAX_POINTS) {
-        if (too_many)
-            fprintf(stderr, "cosim: sweep: the --vary grid has %s points, more than the %d a sweep may have\n",
-                    shape, SWEEP_MAX_POINTS);
-        else
-            fprintf(stderr, "cosim: sweep: the --vary grid has %zu points (%s), more than the %d a sweep may "
-                            "have; split it into several sweeps\n", w.n_points, shape, SWEEP_MAX_POINTS);
-        goto out;
-    }
-    w.n_tasks = w.n_points * w.reps; /* <= 10^5 x 10^4 */
-    if (w.jobs > w.n_tasks)
-        w.jobs = (unsigned)w.n_tasks;
-
-    /* the first and the last point must load: a bad key fails fast */
-    scenario *s;
-    rc = 3;
-    if (!w.seed_set) { /* the base seed of the replications: the scenario's */
-        if (scenario_load(&s, w.path, sets, w.n_user_sets, err, sizeof err) != SCENARIO_OK) {
-            fprintf(stderr, "cosim: %s\n", err);
-            goto out;
-        }
-        w.seed = s->seed;
-        scenario_free(s);
-    }
-    for (int pass = 0; pass < 2; pass++) {
-        if (load_task(&w, pass ? 0 : w.n_tasks - 1, &s, err, sizeof err) == SCENARIO_OK) {
-            if (!pass)
-                scenario_free(s);
-            continue;
-        }
-        rc = point_error(&w, err);
-        goto out;
-    }
     /* the whole job's work, before anything starts: every point of the
      * shard loads (so a bad value anywhere fails now) and is estimated */
-    rc = estimate_sweep(&w);
-    if (rc) {
-        scenario_free(s);
+    if ((rc = estimate_sweep(&w)) != 0)
         goto out;
-    }
     w.n_testers = s->n_testers;
     w.names = calloc(w.n_testers, sizeof *w.names);
     w.kinds = calloc(w.n_testers, sizeof *w.kinds);
     w.res = calloc(w.n_tasks * w.n_testers * N_METRICS, sizeof *w.res);
-    char name[64];
-    snprintf(name, sizeof name, "%s", s->name);
+    const char *name = s->name;
     if (!w.names || !w.kinds || !w.res) {
-        scenario_free(s);
         fprintf(stderr, "cosim: sweep: out of memory\n");
         rc = 5;
         goto out;
@@ -881,20 +1048,17 @@ int sweep_main(int argc, char **argv)
         snprintf(dir, sizeof dir, "%s", output);
     else if (outdir_default(dir, sizeof dir, w.path, name, SCENARIO_NAME_MAX, suffix)) {
         fprintf(stderr, "cosim: sweep: %s: the default output folder's name is too long; give -o DIR\n", w.path);
-        scenario_free(s);
         goto out;
     }
     outdir_options oo = {force, realpath(w.path, source) ? source : w.path, !output};
     if (outdir_open(&d, dir, &oo, oerr, sizeof oerr)) {
         fprintf(stderr, "cosim: sweep: %s\n", oerr);
-        scenario_free(s);
         goto out;
     }
 
     rc = run_workers(&w, err, sizeof err);
     if (rc) {
         fprintf(stderr, "cosim: sweep: %s\n", err);
-        scenario_free(s);
         goto out;
     }
 
@@ -906,14 +1070,17 @@ int sweep_main(int argc, char **argv)
     FILE *f = outdir_create(d, what);
     int wrc = f ? finish(d, f, write_csv(f, &w)) : -errno;
     /* every tester's name and a space: never cut (a cut list loses a curve) */
-    char testers[SCENARIO_MAX_TESTERS * (SCENARIO_NAME_MAX + 1) + 1] = "", xlabel[200], unit[32];
+    char testers[SCENARIO_MAX_TESTERS * (SCENARIO_NAME_MAX + 1) + 1] = "";
+    char xlabel[sizeof w.axes[0].key + AXIS_UNIT_MAX + 8], unit[AXIS_UNIT_MAX + 1];
     if (!wrc && chart) {
+        size_t used = 0;
         for (size_t i = 0; i < w.n_testers; i++)
-            snprintf(testers + strlen(testers), sizeof testers - strlen(testers), "%s%s", i ? " " : "",
-                     w.names[i]);
+            used += (size_t)snprintf(testers + used, sizeof testers - used, "%s%s", i ? " " : "", w.names[i]);
         /* the x axis: the key and the unit of its values */
-        double x0;
-        split_number(w.axes[0].values[0], &x0, unit, sizeof unit);
+        long double x0;
+        unsigned dec;
+        const char *why;
+        split_number(w.axes[0].values[0], &x0, &dec, unit, sizeof unit, &why);
         snprintf(xlabel, sizeof xlabel, "%s%s%s%s", w.axes[0].key, *unit ? " (" : "", unit, *unit ? ")" : "");
         plot_script ps = {"sweep", "sweep.dat", testers, "sweep.png", PLOT_PNG, 0, 0, 0, NULL, xlabel, NULL, NULL};
         f = outdir_create(d, what = "sweep.dat");
@@ -969,17 +1136,21 @@ int sweep_main(int argc, char **argv)
                 mean_ci(&w, p, i, M_P99, &m[1], &ci[1]);
                 mean_ci(&w, p, i, M_P999, &m[2], &ci[2]);
                 char b[3][32];
-                for (int k = 0; k < 3; k++)
-                    units_format_duration((int64_t)(m[k] + 0.5), b[k], sizeof b[k]);
+                for (int k = 0; k < 3; k++) {
+                    if (has_samples(&w, p, i))
+                        units_format_duration((int64_t)(m[k] + 0.5), b[k], sizeof b[k]);
+                    else
+                        snprintf(b[k], sizeof b[k], "no samples");
+                }
                 printf("%-6zu %-24s %-12s %12s %12s %12s\n", p, w.axes[0].values[idx[0]], w.names[i], b[0],
                        b[1], b[2]);
             }
         }
         printf("\nwrote %s/: sweep.csv%s\n", dir, drawn ? ", sweep.png" : "");
     }
-    scenario_free(s);
 out:
     outdir_close(d);
+    scenario_free(s);
     for (size_t a = 0; a < w.n_axes; a++)
         sweep_axis_free(&w.axes[a]);
     free(w.res);

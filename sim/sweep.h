@@ -34,6 +34,21 @@ int sweep_axis_parse(const char *text, sweep_axis *out, char *err, size_t errlen
 /** Free an axis's values. */
 void sweep_axis_free(sweep_axis *a);
 
+/** Most --set of a sweep. */
+#define SWEEP_MAX_SETS 48
+
+/**
+ * What cosim sweep does with its command line before it runs anything:
+ * parse every option (--vary values generated and checked) and read the
+ * scenario at the first and the last point. Runs nothing, writes nothing
+ * (for the fuzz target, which feeds it any command line).
+ *
+ * @param argc,argv  as for sweep_main (argv[0] is "sweep")
+ * @return 0 when the sweep would start, else the exit status sweep_main
+ *         would give (2 usage, 3 scenario, 5 memory), after the message.
+ */
+int sweep_check_args(int argc, char **argv);
+
 /**
  * The cosim sweep command: argv[0] is "sweep". Prints usage on --help.
  * @return the process exit status (0, 2 usage, 3 scenario, 4 output, 5 run).

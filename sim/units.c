@@ -24,16 +24,26 @@ static const char *skip_blanks(const char *s)
     return s;
 }
 
-/* Parse a decimal at *sp; advance *sp past it. Returns 0 or -EINVAL. */
+/* Parse a decimal at *sp; advance *sp past it. Returns 0 or -EINVAL.
+ *
+ * The one number grammar of cosim (docs/scenario-format.md, "Numbers"):
+ * DIGITS or DIGITS.DIGITS, at most 18 significant digits and 18 decimals.
+ * No sign, no exponent, no hexadecimal, no inf or nan, no point without a
+ * digit on both sides (".5", "5."): what strtod would take beyond that is
+ * refused with the reason. */
 static int parse_decimal(const char **sp, decimal *out, const char **why)
 {
     const char *s = *sp;
     uint64_t mant = 0;
     unsigned digits = 0, decimals = 0;
-    int seen_point = 0, any = 0;
+    int seen_point = 0, int_digits = 0, frac_digits = 0;
 
     if (*s == '-' || *s == '+') {
         *why = "a sign is not accepted (values are never negative)";
+        return -EINVAL;
+    }
+    if (*s == '.') {
+        *why = "a decimal point needs a digit before it (0.5, not .5)";
         return -EINVAL;
     }
     for (;; s++) {
@@ -43,7 +53,10 @@ static int parse_decimal(const char **sp, decimal *out, const char **why)
         }
         if (!isdigit((unsigned char)*s))
             break;
-        any = 1;
+        if (seen_point)
+            frac_digits++;
+        else
+            int_digits++;
         if (mant == 0 && *s == '0') {
             if (seen_point)
                 decimals++;
@@ -57,12 +70,31 @@ static int parse_decimal(const char **sp, decimal *out, const char **why)
         if (seen_point)
             decimals++;
     }
-    if (!any) {
-        *why = "expected a number";
+    if (!int_digits) {
+        *why = (*s == 'i' || *s == 'I' || *s == 'n' || *s == 'N')
+                   ? "expected a decimal number such as 0.25 (inf and nan are not numbers here)"
+                   : "expected a number";
+        return -EINVAL;
+    }
+    if (seen_point && !frac_digits) {
+        *why = "a decimal point needs a digit after it (5 or 5.0, not 5.)";
+        return -EINVAL;
+    }
+    if (*s == '.') {
+        *why = "a number has at most one decimal point";
+        return -EINVAL;
+    }
+    if ((*s == 'x' || *s == 'X') && int_digits == 1 && !seen_point && mant == 0) {
+        *why = "hexadecimal numbers are not accepted; write the number in decimal";
+        return -EINVAL;
+    }
+    if ((*s == 'e' || *s == 'E') &&
+        (isdigit((unsigned char)s[1]) || ((s[1] == '-' || s[1] == '+') && isdigit((unsigned char)s[2])))) {
+        *why = "an exponent is not accepted; write the number out (1000, not 1e3)";
         return -EINVAL;
     }
     if (decimals > 18) {
-        *why = "too many decimals";
+        *why = "too many decimals (at most 18)";
         return -EINVAL;
     }
     out->mant = mant;
@@ -141,21 +173,29 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
     return a;
 }
 
-/* Reduce a/b given as 128-bit values, failing if the result does not fit. */
+static u128 gcd_u128(u128 a, u128 b)
+{
+    while (b) {
+        u128 t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+/* Reduce num/den exactly; -ERANGE if the reduced fraction does not fit in
+ * 64-bit numerator and denominator (it is never approximated). */
 static int reduce_interval(u128 num, u128 den, units_interval *out)
 {
-    while (num > UINT64_MAX || den > UINT64_MAX) {
-        /* Only reachable for absurd inputs; scale down keeping the ratio
-         * approximately (callers bound the range first). */
-        num >>= 1;
-        den >>= 1;
-    }
-    uint64_t n = (uint64_t)num, d = (uint64_t)den;
-    if (n == 0 || d == 0)
+    if (num == 0 || den == 0)
         return -ERANGE;
-    uint64_t g = gcd_u64(n, d);
-    out->num_ns = n / g;
-    out->den = d / g;
+    u128 g = gcd_u128(num, den);
+    num /= g;
+    den /= g;
+    if (num > UINT64_MAX || den > UINT64_MAX)
+        return -ERANGE;
+    out->num_ns = (uint64_t)num;
+    out->den = (uint64_t)den;
     return 0;
 }
 
@@ -194,32 +234,43 @@ int units_parse_rate(const char *text, units_interval *out, const char **why)
         *why = "rate too low: less than one per 1000000s";
         return -ERANGE;
     }
-    return reduce_interval(num, den, out);
+    if (reduce_interval(num, den, out)) {
+        *why = "too many digits: the interval cannot be kept exactly; give fewer digits";
+        return -ERANGE;
+    }
+    return 0;
 }
 
 int units_parse_number(const char *text, double *out, const char **why)
 {
     const char *s = skip_blanks(text);
-    if (*s == '\0') {
-        *why = "expected a number";
+    decimal d;
+    const char *start = s;
+    int rc = parse_decimal(&s, &d, why);
+    if (rc)
+        return rc;
+    if (*skip_blanks(s) != '\0') {
+        *why = "expected a plain number such as 0.2 (digits and at most one '.', no unit)";
         return -EINVAL;
     }
-    if (*s == '+') {
-        *why = "a sign is not accepted";
-        return -EINVAL;
-    }
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (end == s || *skip_blanks(end) != '\0') {
-        *why = "expected a plain number such as 0.2 (no unit)";
-        return -EINVAL;
-    }
-    if (errno == ERANGE || !isfinite(v)) {
-        *why = "number out of range";
-        return -EINVAL;
-    }
-    *out = v;
+    /* the text is a plain decimal now: strtod rounds it correctly */
+    *out = strtod(start, NULL);
+    return 0;
+}
+
+int units_parse_decimal_prefix(const char *text, long double *out, unsigned *decimals, const char **rest,
+                               const char **why)
+{
+    const char *s = skip_blanks(text);
+    const char *start = s;
+    decimal d;
+    int rc = parse_decimal(&s, &d, why);
+    if (rc)
+        return rc;
+    *out = strtold(start, NULL); /* a plain decimal now: rounded to nearest */
+    const char *dot = memchr(start, '.', (size_t)(s - start));
+    *decimals = dot ? (unsigned)(s - dot - 1) : 0;
+    *rest = s;
     return 0;
 }
 
@@ -302,12 +353,25 @@ uint64_t units_interval_count_before(units_interval iv, int64_t anchor_ns, int64
     return c > UINT64_MAX ? UINT64_MAX : (uint64_t)c;
 }
 
+int units_interval_mul(units_interval iv, uint64_t k, units_interval *out)
+{
+    if (k == 0)
+        return -ERANGE;
+    uint64_t g = gcd_u64(k, iv.den), num;
+    if (__builtin_mul_overflow(iv.num_ns, k / g, &num))
+        return -ERANGE;
+    out->num_ns = num;
+    out->den = iv.den / g;
+    return 0;
+}
+
 units_interval units_interval_scale(units_interval iv, uint64_t k)
 {
-    units_interval out = iv;
-    uint64_t g = gcd_u64(k, iv.den);
-    out.den = iv.den / g;
-    out.num_ns = iv.num_ns * (k / g);
+    units_interval out;
+    if (units_interval_mul(iv, k, &out)) { /* callers check first; never wrap */
+        out.num_ns = UINT64_MAX;
+        out.den = 1;
+    }
     return out;
 }
 

@@ -4,6 +4,11 @@
  * files always carry a unit: a bare number is an error, never a guess. All
  * parsing is exact decimal arithmetic, so "0.9s" is 900000000 ns, not the
  * nearest double.
+ *
+ * Every number cosim reads, with or without a unit, follows one grammar
+ * (docs/scenario-format.md, "Numbers"): DIGITS or DIGITS.DIGITS, at most 18
+ * significant digits and 18 decimals; no sign, exponent, hexadecimal, inf or
+ * nan, no ".5" or "5.". A refusal says which rule the text broke.
  */
 #ifndef COSIM_UNITS_H
 #define COSIM_UNITS_H
@@ -45,18 +50,36 @@ int units_parse_duration(const char *text, int64_t *out_ns, const char **why);
  * @param out   receives the interval as a reduced fraction of nanoseconds
  * @param why   on error, a static English reason
  * @return 0, -EINVAL (not a rate, zero rate) or -ERANGE (interval below
- *         1/1000 ns or above UNITS_MAX_DURATION_NS).
+ *         1/1000 ns or above UNITS_MAX_DURATION_NS, or a fraction that cannot
+ *         be kept exactly in 64-bit numerator and denominator).
  */
 int units_parse_rate(const char *text, units_interval *out, const char **why);
 
 /**
  * Parse a plain non-negative decimal (no unit) into a double, for
- * dimensionless parameters such as a lognormal sigma or a gamma shape.
+ * dimensionless parameters such as a lognormal sigma or a gamma shape, and
+ * for probabilities and tolerances: the grammar above ("0.2", "15", never
+ * "1e-1", "0x1p-2", "-0", "inf" or "nan"), rounded to the nearest double.
  *
- * @return 0 or -EINVAL (with *why set) when the text is not a finite
- *         decimal number.
+ * @return 0 or -EINVAL (with *why set) when the text is not such a number.
  */
 int units_parse_number(const char *text, double *out, const char **why);
+
+/**
+ * Parse a decimal of the one grammar at the start of text, leaving what
+ * follows (a unit) for the caller: "12.5ms" gives 12.5, 1 decimal, and
+ * *rest pointing at "ms". For ranges of values with a unit (cosim sweep
+ * --vary).
+ *
+ * @param out       the value, rounded to the nearest long double (exact for
+ *                  up to 18 significant digits when printed back with
+ *                  *decimals decimals)
+ * @param decimals  how many digits follow the decimal point as written
+ * @param rest      receives the text after the number
+ * @return 0 or -EINVAL (with *why).
+ */
+int units_parse_decimal_prefix(const char *text, long double *out, unsigned *decimals, const char **rest,
+                               const char **why);
 
 /**
  * Parse a non-negative integer count (digits only, optional '_' or ','
@@ -95,7 +118,22 @@ int64_t units_interval_at(units_interval iv, int64_t anchor_ns, uint64_t i);
  */
 uint64_t units_interval_count_before(units_interval iv, int64_t anchor_ns, int64_t end_ns);
 
-/** The interval multiplied by k (k users each at rate/k), reduced. */
+/**
+ * The interval multiplied by k (k users each at rate/k), reduced, checked:
+ * the product of two user-given figures may pass 2^64.
+ *
+ * @param k    the factor (a number of users), at least 1
+ * @param out  receives k * iv
+ * @return 0, or -ERANGE when k is 0 or the numerator would pass 2^64 - 1
+ *         (*out untouched).
+ */
+int units_interval_mul(units_interval iv, uint64_t k, units_interval *out);
+
+/**
+ * units_interval_mul for callers that checked it first (scenario_load
+ * does): the interval multiplied by k, reduced. Never wraps: a product past
+ * 2^64 - 1 ns gives the interval 2^64 - 1 ns.
+ */
 units_interval units_interval_scale(units_interval iv, uint64_t k);
 
 /**

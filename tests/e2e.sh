@@ -168,7 +168,7 @@ cli)
         --set service.distribution=exponential --set service.mean=7ms || fail "switching distributions"
     grep -q '"service": "exponential (mean 7.000 ms)"' "$work/sw/summary.json" || fail "switched service"
     # no samples at all: said plainly, nulls in JSON, no chart, exit 0
-    "$cosim" scenarios/one_stall.ini -o "$work/none" --set scenario.duration=10ms \
+    "$cosim" scenarios/one_stall.ini -o "$work/none" --set scenario.duration=10ms --set scenario.chart_window= \
         --set stall.request90.requests=0 --set scenario.in_flight_at_end=drop >"$work/none.out" 2>"$work/none.err"
     [ $? -eq 0 ] || fail "no samples: exit code ($(cat "$work/none.err"))"
     grep -q "no samples recorded" "$work/none.out" || fail "no samples: not said"
@@ -693,6 +693,150 @@ workers)
         | diff -u - "$work/k2.err" || fail "a killed worker: message"
     for k in $kids; do alive $k && { fail "worker $k survived"; kill -KILL $k; }; done
     [ -e "$work/k2" ] && fail "a failed sweep wrote its folder"
+    ;;
+input)
+    # issue 10: input read whole or refused by name, never a crash, a hang,
+    # a cut or a silent default
+    cd "$root" || exit 1
+    # expect_exact CODE MESSAGE ARGS...: the exact stderr (one line) and code
+    expect_exact() {
+        local want=$1 msg=$2
+        shift 2
+        timeout 60 "$cosim" "$@" >"$work/out" 2>"$work/err"
+        local rc=$?
+        [ "$rc" -eq "$want" ] || fail "cosim $*: exit $rc, want $want ($(head -c 300 "$work/err"))"
+        [ "$(head -n 1 "$work/err")" = "$msg" ] || fail "cosim $*: stderr: $(head -c 400 "$work/err"), want: $msg"
+    }
+    # every option given twice is refused (a second --seed read freed memory)
+    expect_exact 2 "cosim: --seed given twice; give each option once" --seed 1 --seed 2 scenarios/one_stall.ini
+    for opt in "-o $work/a" "--output $work/a" "--rank-rule nearest_rank" "--format png" "--no-plot" \
+        "--plots-dir plots" "--check" "--charts spectrum" "--window 1s..2s" "--latency-axis log" \
+        "--replications 2" "--quiet" "-q"; do
+        set -- $opt
+        name=$1
+        expect_exact 2 "cosim: $name given twice; give each option once" $opt $opt scenarios/one_stall.ini
+    done
+    expect_exact 2 "cosim: sweep: --seed given twice; give each option once" sweep scenarios/one_stall.ini \
+        --vary tester.open.rate=10/s..20/s:2 --seed 1 --seed 2
+    expect_exact 2 "cosim: sweep: --jobs given twice; give each option once" sweep scenarios/one_stall.ini \
+        --vary tester.open.rate=10/s..20/s:2 --jobs 1 --jobs 2
+    # the two ways one key is given twice
+    expect_exact 2 "cosim: --set scenario.seed=2: [scenario] seed is already set by --set scenario.seed=1 (or --seed, --rank-rule); give it once" \
+        --set scenario.seed=1 --set scenario.seed=2 scenarios/one_stall.ini
+    expect_exact 2 "cosim: --set service.nosuch=: there is no [service] nosuch to remove" \
+        --set service.nosuch= scenarios/one_stall.ini
+    # one number grammar on the command line too
+    expect_exact 2 "cosim: --window 1e0s..2s: START: an exponent is not accepted; write the number out (1000, not 1e3)" \
+        --window 1e0s..2s scenarios/one_stall.ini
+    expect_exact 2 "cosim: --replications +3: a whole number from 1 to 1000" --replications +3 scenarios/one_stall.ini
+    expect_exact 2 "cosim: --seed 18446744073709551616: expected a whole number such as 42 (at most 18446744073709551615)" \
+        --seed 18446744073709551616 scenarios/one_stall.ini
+    expect_exact 2 "cosim: sweep: --vary tester.open.rate=1e2/s..2e2/s:2: FROM and TO must be numbers with the same unit: an exponent is not accepted; write the number out (1000, not 1e3)" \
+        sweep scenarios/one_stall.ini --vary tester.open.rate=1e2/s..2e2/s:2
+    expect_exact 2 "cosim: sweep: --vary service.sigma=0x1..2:2: FROM and TO must be numbers with the same unit: hexadecimal numbers are not accepted; write the number in decimal" \
+        sweep scenarios/mm1_rho08.ini --vary service.sigma=0x1..2:2
+    expect_exact 2 "cosim: sweep: --vary tester.open.rate=1/s..2/s:inf: STEPS is a whole number from 2 to 10000" \
+        sweep scenarios/one_stall.ini --vary tester.open.rate=1/s..2/s:inf
+    expect_exact 2 "cosim: sweep: --vary stall.request90.extra=0ns..1ns:3: the value 0.5ns (number 2 of 3): not a whole number of nanoseconds" \
+        sweep scenarios/one_stall.ini --vary stall.request90.extra=0ns..1ns:3
+    expect_exact 2 "cosim: sweep: --shard -1/4: expected K/N with 0 <= K < N, e.g. 0/4" \
+        sweep scenarios/one_stall.ini --vary tester.open.rate=10/s..20/s:2 --shard -1/4
+    # --window outside the run is refused, not ignored (one_stall runs 2 s)
+    expect_exact 2 "cosim: --window 3s..4s: the window starts at 3s, at or after the end of the run (duration 2s): the time charts would be empty; give a window inside 0s..2s" \
+        --window 3s..4s scenarios/one_stall.ini -o "$work/w"
+    [ -e "$work/w" ] && fail "a refused --window wrote its folder"
+    # --check with nothing to check: exit 1, not a green CI job
+    printf '[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n[tester c]\nkind = closed\n' >"$work/noexp.ini"
+    expect_exact 1 "cosim: $work/noexp.ini: --check: the scenario has no [expect NAME] section, so nothing would be checked; add one (docs/scenario-format.md) or drop --check" \
+        --check "$work/noexp.ini"
+    # a non-regular scenario or data file is refused, never waited on
+    mkfifo "$work/fifo.ini" "$work/fifo.txt"
+    expect_exact 3 "cosim: $work/fifo.ini: is a FIFO (named pipe), not a regular file; give a scenario file such as scenarios/stall_per_second.ini" \
+        "$work/fifo.ini"
+    printf '[scenario]\nduration = 1s\n[service]\ndistribution = empirical\nfile = fifo.txt\n[tester c]\nkind = closed\n' >"$work/fifodata.ini"
+    expect_exact 3 "cosim: $work/fifodata.ini:5: [service] file = fifo.txt: $work/fifo.txt is a FIFO (named pipe), not a regular file" \
+        "$work/fifodata.ini"
+    printf '[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n[stall f]\nkind = file\nfile = fifo.txt\n[tester c]\nkind = closed\n' >"$work/fifostall.ini"
+    expect_exact 3 "cosim: $work/fifostall.ini:8: [stall f] file = fifo.txt: $work/fifo.txt is a FIFO (named pipe), not a regular file" \
+        "$work/fifostall.ini"
+    expect_exact 3 "cosim: /dev/null: is a device, not a regular file; give a scenario file such as scenarios/stall_per_second.ini" /dev/null
+    # 100,000 sections: reading stops at the 65th tester's header (line
+    # 6 + 3 x 64), the first limit crossed, instead of reading them all
+    { printf '[scenario]\nduration = 2s\n[service]\ndistribution = constant\ntime = 7ms\n'
+      seq 0 99999 | awk '{printf "[tester t%d]\nkind = open\nrate = 10/s\n", $1}'; } >"$work/many.ini"
+    expect_exact 3 "cosim: $work/many.ini:198: [tester t64] one tester too many: a scenario has at most 64" "$work/many.ini"
+    # 5,000 keys: stops at the 4097th: the file's first 5 keys, then the
+    # [expect o] keys from line 10, p50.0000 on; the 4092nd of them,
+    # p50.4091, is the 4097th key, on line 10 + 4091
+    { printf '[scenario]\nduration = 2s\n[service]\ndistribution = constant\ntime = 7ms\n[tester o]\nkind = open\nrate = 10/s\n[expect o]\n'
+      seq 0 4999 | awk '{printf "p50.%04d = 1ms\n", $1}'; } >"$work/keys.ini"
+    expect_exact 3 "cosim: $work/keys.ini:4101: [expect o] p50.4091: one key too many: a scenario has at most 4096 keys" "$work/keys.ini"
+    # a value over 65536 bytes (continued on indented lines) is refused by name
+    { printf '[scenario]\nduration = 2s\n[service]\ndistribution = constant\ntime = 7ms\n[stall w]\nkind = windows\nwindows = 0s..1ms\n'
+      seq 1 7000 | awk '{printf "  , %dms..%dms\n", 2 * $1, 2 * $1 + 1}'
+      printf '[tester o]\nkind = open\nrate = 10/s\n'; } >"$work/longvalue.ini"
+    # the value grows by a blank and each line without its 2 leading blanks
+    line=$(awk 'BEGIN {n = 7} NR > 8 {n += length($0) - 1; if (n > 65536) {print NR; exit}}' "$work/longvalue.ini")
+    expect_exact 3 "cosim: $work/longvalue.ini:$line: [stall w] windows: the value is longer than 65536 bytes" "$work/longvalue.ini"
+    # a --set value over 1023 bytes keeps every window: 120 windows of 1 ms,
+    # one every 10 ms from 10 ms (1,800 bytes); the last, 1.2 s..1.201 s,
+    # is in stalls.dat (it was cut at 1023 bytes)
+    wins=$(seq 1 120 | awk '{printf "%s%d0ms..%d1ms", (NR > 1 ? ", " : ""), $1, $1}')
+    [ "${#wins}" -gt 1023 ] || fail "the windows list is only ${#wins} bytes"
+    "$cosim" -q scenarios/one_stall.ini -o "$work/longset" --no-plot --charts timeline \
+        --set stall.request90.kind=windows --set stall.request90.requests= --set stall.request90.extra= \
+        --set "stall.request90.windows=$wins" 2>"$work/longset.err" || fail "long --set: $(cat "$work/longset.err")"
+    grep -q '"stalls": "120 windows"' "$work/longset/summary.json" || fail "long --set: not 120 windows"
+    grep -q '^1.200000000 1.201000000$' "$work/longset/stalls.dat" || fail "long --set: the last window was lost"
+    # an over-long --set value is refused by name
+    big=$(head -c 70000 /dev/zero | tr '\0' 'x')
+    expect_exact 2 "cosim: --set scenario.title: the value is longer than 65536 bytes" \
+        scenarios/one_stall.ini --set "scenario.title=$big"
+    # a long expect key is kept whole (it was cut at 23 characters)
+    cp scenarios/one_stall.ini "$work/longkey.ini"
+    printf '\n[expect closed]\n' >/dev/null
+    sed -i 's/^p99 = 504ms exact$/p00000000000000000000000099 = 504ms exact/' "$work/longkey.ini"
+    "$cosim" --check -q "$work/longkey.ini" >"$work/longkey.out" 2>&1 || fail "long expect key: $(cat "$work/longkey.out")"
+    grep -q "p00000000000000000000000099 " "$work/longkey.out" || fail "long expect key cut: $(cat "$work/longkey.out")"
+    # --charts is read whole: a bad word after 255 characters is still seen
+    pad=$(head -c 300 /dev/zero | tr '\0' ',')
+    expect_exact 2 "cosim: --charts spectrum${pad}bogus: expected a list of spectrum, timeline, requests, summary (or none)" \
+        --charts "spectrum${pad}bogus" scenarios/one_stall.ini
+    # a title starting with a quote draws every chart
+    if command -v gnuplot >/dev/null; then
+        "$cosim" -q scenarios/one_stall.ini -o "$work/quote" --set "scenario.title='quoted' title, it's \"fine\"" \
+            2>"$work/quote.err" || fail "quoted title: exit $? ($(cat "$work/quote.err"))"
+        for c in spectrum timeline requests summary; do
+            [ -s "$work/quote/$c.png" ] || fail "quoted title: no $c.png"
+        done
+        grep -qF "chart_title = sprintf('%c',39).'quoted'.sprintf('%c',39).' title, it'.sprintf('%c',39).'s \"fine\"'" \
+            "$work/quote/spectrum.gp" || fail "quoted title: $(grep chart_title "$work/quote/spectrum.gp")"
+    fi
+    # no samples: never 0 ns +- 0 (replications), never 0.000000 (sweep.csv)
+    none=(--set scenario.duration=10ms --set scenario.chart_window= --set stall.request90.requests=0
+          --set scenario.in_flight_at_end=drop)
+    "$cosim" scenarios/one_stall.ini "${none[@]}" --replications 3 --no-plot -o "$work/nr" >"$work/nr.out" 2>&1
+    grep -q "^open .*no samples .*no samples .*no samples" "$work/nr.out" || fail "replications: $(cat "$work/nr.out")"
+    grep -q "0 ns +- 0" "$work/nr.out" && fail "replications print 0 ns +- 0"
+    "$cosim" sweep scenarios/one_stall.ini "${none[@]}" --vary tester.open.rate=100/s..200/s:2 --jobs 1 \
+        --no-plot -o "$work/ns" >"$work/ns.out" 2>&1 || fail "sweep without samples: $(cat "$work/ns.out")"
+    # point 0, open: sent 1, recorded 0, then 12 empty latency fields
+    grep -q "^0,100/s,open,open,1,1.000000,,0.000000,,,,,,,,,,,,,$" "$work/ns/sweep.csv" \
+        || fail "sweep.csv without samples: $(cat "$work/ns/sweep.csv")"
+    grep -q "no samples" "$work/ns.out" || fail "sweep table without samples: $(cat "$work/ns.out")"
+    # a tester's check without samples is a miss, shown as "no samples"
+    cp scenarios/one_stall.ini "$work/nocheck.ini"
+    "$cosim" --check "$work/nocheck.ini" "${none[@]}" >"$work/nc.out" 2>"$work/nc.err"
+    [ $? -eq 1 ] || fail "--check without samples: exit code"
+    grep -q "^open .* p50 .* no samples .*MISS" "$work/nc.out" || fail "--check without samples: $(cat "$work/nc.out")"
+    # the sweep chart names all 64 testers of 40 characters (it cut at 2047)
+    { printf '[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n'
+      seq 10 73 | awk '{printf "[tester t%s%s]\nkind = open\nrate = 10/s\n", $1, substr("xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", 1, 37)}'; } >"$work/wide.ini"
+    "$cosim" sweep "$work/wide.ini" --vary tester.t10xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx.rate=10/s..20/s:2 \
+        --jobs 1 -q --no-plot -o "$work/wide" 2>"$work/wide.err" || fail "wide sweep: $(cat "$work/wide.err")"
+    n=$(grep "^testers = " "$work/wide/sweep.gp" | tr ' ' '\n' | grep -c '^.\?t[0-9]')
+    [ "$n" -eq 64 ] || fail "the sweep chart names $n of 64 testers"
+    grep -q "t73xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'$" "$work/wide/sweep.gp" || fail "the last tester is cut"
     ;;
 *)
     echo "unknown test $test"

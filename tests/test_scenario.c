@@ -3,6 +3,7 @@
 #include "scenario.h"
 
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -241,6 +242,135 @@ START_TEST(truth_and_new_tester_keys)
 }
 END_TEST
 
+/* Issue 10: a header with inner blanks is one record, canonical: --set
+ * finds it, every message names it, and the final checks (which once
+ * rebuilt "tester c" and found nothing: a crash) refer to it. */
+START_TEST(section_names_are_canonical)
+{
+    scenario *s;
+    const char *text = GOOD_HEAD "[tester \t c ]\nkind = closed\n";
+    const char *sets[] = {"tester.c.users=3"};
+    ck_assert_msg(load_text(text, sets, 1, &s) == SCENARIO_OK, "%s", err);
+    ck_assert_str_eq(s->testers[0].name, "c");
+    ck_assert_uint_eq(s->testers[0].users, 3);
+    ck_assert_int_eq(s->tester_line[0], 6);
+    scenario_free(s);
+    expect_error("[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 0ns\n[tester  c]\n"
+                 "kind = closed\n", SCENARIO_EINVALID,
+                 "t.ini:6: [tester c] a closed tester against a zero service time", NULL);
+    expect_error(GOOD_HEAD "[tester c]\nkind = closed\n[tester  c]\nkind = closed\n", SCENARIO_EINVALID,
+                 "t.ini:8: section [tester c] appears twice (first on line 6)", NULL);
+}
+END_TEST
+
+/* Issue 10: user input is kept whole or refused by name, never cut. */
+START_TEST(long_input_is_whole_or_refused)
+{
+    scenario *s;
+    /* a --set value of 1,788 bytes: 120 windows (cut at 1023 bytes, it lost
+     * the windows after the 68th) */
+    static char set[4096];
+    size_t n = (size_t)snprintf(set, sizeof set, "stall.w.windows=");
+    for (int k = 1; k <= 120; k++)
+        n += (size_t)snprintf(set + n, sizeof set - n, "%s%d0ms..%d1ms", k > 1 ? ", " : "", k, k);
+    ck_assert_uint_gt(n, 1023 + 16);
+    const char *sets[] = {set};
+    const char *text = GOOD_HEAD "[stall w]\nkind = windows\nwindows = 0s..1ms\n[tester c]\nkind = closed\n";
+    ck_assert_msg(load_text(text, sets, 1, &s) == SCENARIO_OK, "%s", err);
+    ck_assert_uint_eq(s->stalls[0].n_windows, 120);
+    ck_assert_int_eq(s->stalls[0].windows[119].start_ns, 1200000000);
+    ck_assert_int_eq(s->stalls[0].windows[119].end_ns, 1201000000);
+    /* 64 stalls do not fit a 512-byte line: the rest are counted */
+    char d[512];
+    scenario_describe_stalls(s, d, 60);
+    ck_assert_str_eq(d, "120 windows");
+    scenario_free(s);
+    /* an expect key of 30 characters is kept (key[24] cut it) */
+    text = GOOD_HEAD "[tester o]\nkind = open\nrate = 10/s\n[expect o]\np000000000000000000000000099.9 = 7ms\n";
+    ck_assert_msg(load_text(text, NULL, 0, &s) == SCENARIO_OK, "%s", err);
+    ck_assert_str_eq(s->expects[0].key, "p000000000000000000000000099.9");
+    ck_assert_uint_eq(s->expects[0].p_num, 999);
+    ck_assert_uint_eq(s->expects[0].p_den, 1000);
+    scenario_free(s);
+    /* a long file stem names the scenario whole (cut at 40, two names met) */
+    const char *p = write_file("a_long_scenario_name_variant_number_A_for_the_test.ini",
+                               GOOD_HEAD "[tester c]\nkind = closed\n");
+    ck_assert_msg(scenario_load(&s, p, NULL, 0, err, sizeof err) == SCENARIO_OK, "%s", err);
+    ck_assert_str_eq(s->name, "a_long_scenario_name_variant_number_A_for_the_test");
+    scenario_free(s);
+    unlink(p);
+    /* over the limits: refused by name */
+    static char big[70100];
+    memcpy(big, "scenario.title=", 15);
+    memset(big + 15, 'x', 70000);
+    const char *sets2[] = {big};
+    ck_assert_int_eq(load_text(GOOD_HEAD "[tester c]\nkind = closed\n", sets2, 1, &s), SCENARIO_EUSAGE);
+    ck_assert_str_eq(err, "--set scenario.title: the value is longer than 65536 bytes");
+    expect_error(GOOD_HEAD "[tester c]\nkind = closed\n"
+                 "think_distribution_and_a_good_many_more_letters_x = 1\n",
+                 SCENARIO_EINVALID, "t.ini:8: key 'think_distribution_a...' is longer than 48 characters", NULL);
+}
+END_TEST
+
+/* Issue 10: users x interval is checked, at the users key. */
+START_TEST(paced_user_interval_overflow)
+{
+    /* 2^45 ns x 2^19 users = 2^64 ns wrapped to 0: a division by zero */
+    expect_error(GOOD_HEAD "[tester p]\nkind = paced\ninterval = 35184.372088832s\nusers = 524288\n"
+                 "late = from_now\n", SCENARIO_EINVALID,
+                 "t.ini:9: [tester p] users = 524288: each user would send every 524288 x 35184.372088832s, "
+                 "past the clock's range", NULL);
+    /* 10^13 ns x 10^6 = 10^19 ns: fits 64 bits, not the int64 clock */
+    expect_error(GOOD_HEAD "[tester p]\nkind = corrected\nrate = 0.0001/s\nusers = 1000000\nlate = next_slot\n",
+                 SCENARIO_EINVALID, "t.ini:9: [tester p] users = 1000000: each user would send every 1000000 x "
+                 "0.0001/s", NULL);
+    /* just inside: 1000000s x 9223 = 9.223e18 ns < 2^63 */
+    scenario *s;
+    ck_assert_msg(load_text(GOOD_HEAD "[tester p]\nkind = paced\ninterval = 1000000s\nusers = 9223\n"
+                            "late = from_now\n", NULL, 0, &s) == SCENARIO_OK, "%s", err);
+    scenario_free(s);
+}
+END_TEST
+
+/* Issue 10: a window must start inside the run. */
+START_TEST(windows_inside_the_run)
+{
+    int64_t a, b;
+    char why[160];
+    ck_assert_int_eq(scenario_parse_window("0.9s..1.6s", 2000000000, &a, &b, why, sizeof why), 0);
+    ck_assert_int_eq(a, 900000000);
+    ck_assert_int_eq(b, 1600000000);
+    /* an end past the run is kept (the charts stop at the run's end) */
+    ck_assert_int_eq(scenario_parse_window("1s..3s", 2000000000, &a, &b, why, sizeof why), 0);
+    ck_assert_int_eq(scenario_parse_window("2s..3s", 2000000000, &a, &b, why, sizeof why), -ERANGE);
+    ck_assert_str_eq(why, "the window starts at 2s, at or after the end of the run (duration 2s): the time "
+                          "charts would be empty; give a window inside 0s..2s");
+    ck_assert_int_eq(scenario_parse_window("2s..1s", 3000000000, &a, &b, why, sizeof why), -EINVAL);
+    ck_assert_str_eq(why, "the window 2s..1s ends before it starts");
+    ck_assert_int_eq(scenario_parse_window("1e3ms..2s", 3000000000, &a, &b, why, sizeof why), -EINVAL);
+    ck_assert_str_eq(why, "START: an exponent is not accepted; write the number out (1000, not 1e3)");
+    expect_error("[scenario]\nduration = 2s\nchart_window = 5s..6s\n[service]\ndistribution = constant\n"
+                 "time = 7ms\n[tester c]\nkind = closed\n", SCENARIO_EINVALID,
+                 "t.ini:3: [scenario] chart_window = 5s..6s: the window starts at 5s", NULL);
+}
+END_TEST
+
+/* Issue 10: limits stop reading at once, at the line that crossed them. */
+START_TEST(limits_stop_reading)
+{
+    static char text[200000];
+    size_t n = (size_t)snprintf(text, sizeof text, GOOD_HEAD);
+    for (int k = 0; k < 1000; k++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "[stall s%d]\nkind = periodic\nlength = 1ms\nperiod = 1s\n", k);
+    /* the 65th stall's header: line 6 + 4 x 64 */
+    expect_error(text, SCENARIO_EINVALID, "t.ini:262: [stall s64] one stall too many: a scenario has at most 64",
+                 NULL);
+    expect_error(GOOD_HEAD "[expect]\n", SCENARIO_EINVALID, "t.ini:6: [expect] needs a NAME", NULL);
+    expect_error(GOOD_HEAD "[truth x]\n", SCENARIO_EINVALID, "t.ini:6: [truth x] takes no name: write [truth]",
+                 NULL);
+}
+END_TEST
+
 static void setup(void)
 {
     snprintf(tmpdir, sizeof tmpdir, "/tmp/cosim-test-XXXXXX");
@@ -295,6 +425,11 @@ Suite *test_suite(void)
     tcase_add_test(tc, data_files);
     tcase_add_test(tc, truth_and_new_tester_keys);
     tcase_add_test(tc, combinations_that_mean_nothing);
+    tcase_add_test(tc, section_names_are_canonical);
+    tcase_add_test(tc, long_input_is_whole_or_refused);
+    tcase_add_test(tc, paced_user_interval_overflow);
+    tcase_add_test(tc, windows_inside_the_run);
+    tcase_add_test(tc, limits_stop_reading);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -3,6 +3,7 @@
 
 #include <check.h>
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 Suite *test_suite(void);
@@ -151,6 +152,107 @@ START_TEST(counts_and_numbers)
 }
 END_TEST
 
+/* The one number grammar (issue 10): what strtod takes beyond
+ * DIGITS[.DIGITS] is refused, with the rule broken, by every parser. */
+static void number_refused(const char *text, const char *reason)
+{
+    double d;
+    uint64_t num, den;
+    int64_t ns;
+    units_interval iv;
+    const char *why = NULL;
+    char buf[64];
+    ck_assert_msg(units_parse_number(text, &d, &why) == -EINVAL, "number %s accepted", text);
+    ck_assert_msg(strstr(why, reason), "number %s: '%s' lacks '%s'", text, why, reason);
+    why = NULL;
+    ck_assert_msg(units_parse_percentile(text, &num, &den, &why) == -EINVAL, "percentile %s accepted", text);
+    ck_assert_msg(strstr(why, reason), "percentile %s: '%s' lacks '%s'", text, why, reason);
+    snprintf(buf, sizeof buf, "%sms", text);
+    why = NULL;
+    ck_assert_msg(units_parse_duration(buf, &ns, &why) == -EINVAL, "duration %s accepted", buf);
+    ck_assert_msg(strstr(why, reason), "duration %s: '%s' lacks '%s'", buf, why, reason);
+    snprintf(buf, sizeof buf, "%s/s", text);
+    why = NULL;
+    ck_assert_msg(units_parse_rate(buf, &iv, &why) == -EINVAL, "rate %s accepted", buf);
+    ck_assert_msg(strstr(why, reason), "rate %s: '%s' lacks '%s'", buf, why, reason);
+}
+
+START_TEST(one_number_grammar)
+{
+    number_refused("1e-1", "exponent");
+    number_refused("1e3", "exponent");
+    number_refused("2E+2", "exponent");
+    number_refused("0x1p-2", "hexadecimal");
+    number_refused("0X10", "hexadecimal");
+    number_refused("-0", "sign");
+    number_refused("+1", "sign");
+    number_refused("inf", "inf and nan");
+    number_refused("nan", "inf and nan");
+    number_refused("INF", "inf and nan");
+    number_refused(".5", "digit before it");
+    number_refused("5.", "digit after it");
+    number_refused("1.2.3", "at most one decimal point");
+    number_refused("1234567890123456789", "at most 18 significant");
+    /* what it accepts: plain decimals, exactly */
+    double d;
+    const char *why;
+    ck_assert_int_eq(units_parse_number(" 0.25 ", &d, &why), 0);
+    ck_assert_double_eq(d, 0.25);
+    ck_assert_int_eq(units_parse_number("007", &d, &why), 0);
+    ck_assert_double_eq(d, 7);
+    ck_assert_int_eq(units_parse_number("0", &d, &why), 0);
+    ck_assert_double_eq(d, 0);
+    /* "0.1" is the double nearest 1/10, as the C library reads it */
+    ck_assert_int_eq(units_parse_number("0.1", &d, &why), 0);
+    ck_assert_double_eq(d, 0.1);
+    /* a percentile above 100 says so (p101 of an [expect] section) */
+    uint64_t num, den;
+    ck_assert_int_eq(units_parse_percentile("101", &num, &den, &why), -EINVAL);
+    ck_assert_str_eq(why, "a percentile is between 0 and 100");
+    /* the prefix parser of cosim sweep: 12.5 ms, 1 decimal, unit "ms" */
+    long double v;
+    unsigned dec;
+    const char *rest;
+    ck_assert_int_eq(units_parse_decimal_prefix("12.5ms", &v, &dec, &rest, &why), 0);
+    ck_assert(v == 12.5L);
+    ck_assert_uint_eq(dec, 1);
+    ck_assert_str_eq(rest, "ms");
+    ck_assert_int_eq(units_parse_decimal_prefix("1e2/s", &v, &dec, &rest, &why), -EINVAL);
+}
+END_TEST
+
+/* Products of user-given figures are checked, never wrapped (issue 10). */
+START_TEST(interval_products_are_checked)
+{
+    units_interval iv = {(uint64_t)1 << 45, 1}, out = {7, 7};
+    /* 2^45 ns x 2^19 users = 2^64 ns: wrapped to 0, then divided by */
+    ck_assert_int_eq(units_interval_mul(iv, (uint64_t)1 << 19, &out), -ERANGE);
+    ck_assert_uint_eq(out.num_ns, 7); /* untouched */
+    ck_assert_int_eq(units_interval_mul(iv, 0, &out), -ERANGE);
+    /* 2^45 x (2^19 - 1) = 2^64 - 2^45 fits */
+    ck_assert_int_eq(units_interval_mul(iv, ((uint64_t)1 << 19) - 1, &out), 0);
+    ck_assert_uint_eq(out.num_ns, ((uint64_t)1 << 45) * (((uint64_t)1 << 19) - 1));
+    /* 10^9/3 ns x 3 users = 10^9 ns each, reduced */
+    units_interval third = {1000000000, 3};
+    ck_assert_int_eq(units_interval_mul(third, 3, &out), 0);
+    ck_assert_uint_eq(out.num_ns, 1000000000);
+    ck_assert_uint_eq(out.den, 1);
+    /* the unchecked form saturates rather than wraps */
+    units_interval big = units_interval_scale(iv, (uint64_t)1 << 19);
+    ck_assert_uint_eq(big.num_ns, UINT64_MAX);
+    ck_assert_uint_eq(big.den, 1);
+    /* a rate whose interval needs more than a 64-bit fraction is refused,
+     * not approximated: 10^26 / 100000000000000001 has no common factor */
+    const char *why;
+    ck_assert_int_eq(units_parse_rate("1.00000000000000001/s", &iv, &why), -ERANGE);
+    ck_assert_ptr_nonnull(strstr(why, "cannot be kept exactly"));
+    /* while 1.5/s is 2/3 s exactly */
+    ck_assert_int_eq(units_parse_rate("1.5/s", &iv, &why), 0);
+    ck_assert_uint_eq(iv.num_ns, 2000000000);
+    ck_assert_uint_eq(iv.den, 3);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("units");
@@ -162,6 +264,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, percentiles_parse_exactly);
     tcase_add_test(tc, formatting);
     tcase_add_test(tc, counts_and_numbers);
+    tcase_add_test(tc, one_number_grammar);
+    tcase_add_test(tc, interval_products_are_checked);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,48 +1,204 @@
-/* fuzz_scenario - a fuzz target for the scenario reader.
+/* fuzz_scenario - a fuzz target for everything cosim reads: the command
+ * line, --set values, the scenario file and its data files.
+ *
+ * An input is split at lines "----" into up to four parts:
+ *   1. the command line, one word a line ("--seed", "7", "--set",
+ *      "tester.open.rate=2/s", ...); the scenario's path is added last. A
+ *      first word "sweep" makes it a cosim sweep command line;
+ *   2. the scenario file (scenario.ini);
+ *   3. service.txt, 4. stalls.csv: data files in the scenario's folder,
+ *      for "file = service.txt" and "file = stalls.csv".
+ * An input without a "----" line is a scenario file alone (the corpus kept
+ * from the first target stays valid).
+ * The command line goes through the CLI's own parse_args and load_checked
+ * (sim/main.c is compiled in, its main renamed), or sweep_check_args; a
+ * scenario that loads is run when it is small (at most 200,000 requests a
+ * tester, 10 s, no tiny stall periods), so the engine is fuzzed too.
  *
  * Built two ways:
  *  - with libFuzzer (tests/fuzz/run.sh): clang -fsanitize=fuzzer,address,
- *    LLVMFuzzerTestOneInput gets mutated inputs;
+ *    undefined; LLVMFuzzerTestOneInput gets mutated inputs;
  *  - as a plain program (the test suite): main() feeds every file named on
  *    the command line, or every file in a folder, through the same function,
  *    so the kept corpus and every crash ever found stay regression tests.
- * Each input is parsed as a scenario file; if it loads, its testers are run
- * if it plans at most 200,000 requests a tester and 10 s (the engine is
- * fuzzed too, cheaply).
  */
-#define _POSIX_C_SOURCE 200809L
-#include "rng.h"
-#include "run.h"
-#include "scenario.h"
+#define main cosim_main
+int cosim_main(int argc, char **argv);
+#include "../../sim/main.c"
+#undef main
 
 #include <dirent.h>
 #include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define MAX_WORDS 40
+#define FUZZ_MAX_REQUESTS 200000
+
+static char dir[64];
+
+/* Remove the parts' folder at the end. */
+static void remove_dir(void)
+{
+    static const char *const names[] = {"scenario.ini", "service.txt", "stalls.csv"};
+    if (!dir[0])
+        return;
+    for (int k = 0; k < 3; k++) {
+        char path[128];
+        snprintf(path, sizeof path, "%s/%s", dir, names[k]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
+
+/* The folder the parts are written to, made once per process (and
+ * removed when it exits). */
+static const char *fuzz_dir(void)
+{
+    if (!dir[0]) {
+        snprintf(dir, sizeof dir, "/tmp/cosim-fuzz-XXXXXX");
+        if (!mkdtemp(dir))
+            dir[0] = '\0';
+        else
+            atexit(remove_dir);
+    }
+    return dir[0] ? dir : NULL;
+}
+
+static int write_part(const char *name, const char *text, size_t len)
+{
+    char path[128];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return -1;
+    fwrite(text, 1, len, f);
+    return fclose(f);
+}
+
+/* Whether the loaded scenario is cheap enough to run here. */
+static int small_enough(scenario *s)
+{
+    const int64_t limit_ns = (int64_t)10 * 1000000000;
+    if (s->duration_ns > limit_ns)
+        return 0;
+    if (s->truth_interval_ns && s->duration_ns / s->truth_interval_ns > FUZZ_MAX_REQUESTS)
+        return 0;
+    /* the longest work a request can bring (the service's cap is 10^6 s),
+     * which the server walks window by window: at most 10^6 windows */
+    double work = 1e15;
+    if (s->service.kind == DIST_CONSTANT)
+        work = (double)s->service.a_ns;
+    else if (s->service.kind == DIST_UNIFORM)
+        work = (double)s->service.b_ns;
+    for (size_t i = 0; i < s->n_stalls; i++)
+        if (s->stalls[i].kind == STALL_REQUESTS)
+            work += (double)s->stalls[i].extra_ns;
+    for (size_t i = 0; i < s->n_stalls; i++) {
+        const stall_spec *st = &s->stalls[i];
+        if (st->kind == STALL_PERIODIC &&
+            (s->duration_ns / st->period_ns > FUZZ_MAX_REQUESTS || work / (double)st->period_ns > 1e6))
+            return 0;
+        if (st->kind == STALL_RANDOM &&
+            (s->duration_ns / st->mean_gap_ns > FUZZ_MAX_REQUESTS || work / (double)st->mean_gap_ns > 1e6))
+            return 0;
+    }
+    /* a corrected tester backfills latency / interval samples one by one
+     * (until the O(buckets) backfill of issue 10 lands): runs whose mean
+     * service or stall reaches 10^4 intervals are not run here */
+    for (size_t i = 0; i < s->n_testers; i++) {
+        const tester_spec *t = &s->testers[i];
+        if (t->kind != TESTER_CORRECTED)
+            continue;
+        units_interval du = units_interval_scale(t->interval, t->users);
+        double e = t->expected_interval_ns > 0 ? (double)t->expected_interval_ns
+                                               : (double)du.num_ns / (double)du.den;
+        if (!(dist_mean_ns(&s->service) < 1e4 * e))
+            return 0;
+        for (size_t k = 0; k < s->n_stalls; k++) {
+            const stall_spec *st = &s->stalls[k];
+            double len = st->kind == STALL_PERIODIC ? (double)st->length_ns
+                       : st->kind == STALL_REQUESTS ? (double)st->extra_ns
+                       : st->kind == STALL_RANDOM ? dist_mean_ns(&st->length_dist)
+                                                  : (double)s->duration_ns;
+            if (!(len < 1e4 * e))
+                return 0;
+        }
+    }
+    if (s->max_requests > FUZZ_MAX_REQUESTS)
+        s->max_requests = FUZZ_MAX_REQUESTS; /* a bigger run stops with E2BIG */
+    return 1;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     rng_init();
-    FILE *f = fmemopen((void *)data, size, "r");
-    if (!f)
+    if (!fuzz_dir())
         return 0;
-    const char *sets[] = {"scenario.max_requests=200000"};
-    char err[1024];
-    scenario *s = NULL;
-    /* the fuzzed file may set its own max_requests: the --set wins */
-    if (scenario_load_stream(&s, f, "fuzz.ini", sets, 1, err, sizeof err) == SCENARIO_OK) {
-        if (s->duration_ns <= (int64_t)10 * 1000000000) {
-            run_result r;
-            if (run_scenario(s, &r, err, sizeof err) == 0)
-                run_result_free(&r);
+    char *text = malloc(size + 1);
+    if (!text)
+        return 0;
+    memcpy(text, data, size);
+    text[size] = '\0';
+    /* the parts: the text between lines "----" */
+    char *part[4] = {NULL, NULL, NULL, NULL};
+    size_t plen[4] = {0, 0, 0, 0};
+    size_t start = 0, i = 0;
+    int k = 0;
+    while (i < size) {
+        size_t e = i;
+        while (e < size && text[e] != '\n')
+            e++;
+        if (k < 3 && e - i == 4 && memcmp(text + i, "----", 4) == 0) {
+            part[k] = text + start;
+            plen[k++] = i - start;
+            start = e < size ? e + 1 : size;
         }
-        scenario_free(s);
+        i = e + 1;
     }
-    fclose(f);
+    part[k] = text + start;
+    plen[k] = size - start;
+    if (k == 0) { /* no "----": a scenario file alone */
+        part[1] = part[0];
+        plen[1] = plen[0];
+        part[0] = NULL;
+        plen[0] = 0;
+    }
+    write_part("scenario.ini", part[1] ? part[1] : "", plen[1]);
+    write_part("service.txt", part[2] ? part[2] : "", plen[2]);
+    write_part("stalls.csv", part[3] ? part[3] : "", plen[3]);
+
+    /* the command line: "cosim" WORDS... SCENARIO */
+    char path[128];
+    snprintf(path, sizeof path, "%s/scenario.ini", dir);
+    char *argv[MAX_WORDS + 3];
+    int argc = 0;
+    argv[argc++] = "cosim";
+    char *words = part[0] ? strndup(part[0], plen[0]) : NULL;
+    for (char *save = NULL, *w = words ? strtok_r(words, "\n", &save) : NULL; w && argc < MAX_WORDS + 1;
+         w = strtok_r(NULL, "\n", &save))
+        argv[argc++] = w;
+    argv[argc++] = path;
+    argv[argc] = NULL;
+
+    if (argc > 2 && strcmp(argv[1], "sweep") == 0) {
+        sweep_check_args(argc - 1, argv + 1);
+    } else {
+        options o;
+        memset(&o, 0, sizeof o);
+        int rc;
+        scenario *s;
+        if (parse_args(argc, argv, &o) == 0 && !o.help && !o.version && (s = load_checked(&o, &rc))) {
+            char err[1024];
+            run_result r;
+            if (small_enough(s) && run_scenario(s, &r, err, sizeof err) == 0)
+                run_result_free(&r);
+            scenario_free(s);
+        }
+        options_free(&o);
+    }
+    free(words);
+    free(text);
     return 0;
 }
 
