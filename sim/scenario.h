@@ -1,15 +1,16 @@
 /* scenario.h - a scenario file: what to simulate and how to report it.
  *
  * Scenario files are INI, parsed with libinih. Sections:
- *   [scenario]     name, title, duration, seed, rank_rule, threshold,
- *                  in_flight_at_end, sub_bucket_bits, generator, max_requests
+ *   [scenario]     the run's settings (duration, seed, rank_rule, ...)
  *   [service]      distribution and its parameters
- *   [stall NAME]   kind = periodic | windows | requests, and their keys
- *   [tester NAME]  kind = closed | paced | open | corrected, and their keys
+ *   [stall NAME]   kind (a stall_kind, or file) and its keys
+ *   [tester NAME]  kind (a tester_kind) and its keys
  *   [expect NAME]  expected figures of tester NAME, checked by cosim --check
  *   [truth]        interval, load: the ground truth's probes
- * Every duration and rate carries its unit. docs/scenario-format.md is the
- * reference; every key is listed there with its default.
+ * Every key, with its type, limits and default, is one row of
+ * scn_keys.def (`cosim --list-keys` prints them); docs/scenario-format.md
+ * is the reference, and a test holds the two together. Every duration and
+ * rate carries its unit.
  *
  * Errors name the file, the line and the key ("FILE:LINE: [section] key:
  * reason"), or the --set argument that caused them.
@@ -28,6 +29,8 @@
 
 /** Default threshold for "over threshold" counts: 100 ms. */
 #define SCENARIO_DEFAULT_THRESHOLD_NS ((int64_t)100000000)
+/** Default histogram precision S ([scenario] sub_bucket_bits). */
+#define SCENARIO_DEFAULT_SUB_BITS 8u
 /** Default limit on requests per tester: 10^9. */
 #define SCENARIO_DEFAULT_MAX_REQUESTS ((uint64_t)1000000000)
 /* The input limits (docs/scenario-format.md, "Limits"; docs/cosim.1).
