@@ -381,6 +381,11 @@ int scenario_parse_window(const char *text, int64_t duration_ns, int64_t *from_n
     return 0;
 }
 
+int scenario_list_keys(FILE *f)
+{
+    return scn_keys_list(f);
+}
+
 scenario_error scenario_load(scenario **out, const char *path, const char *const *sets,
                              size_t n_sets, char *err, size_t errlen)
 {

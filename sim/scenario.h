@@ -196,6 +196,17 @@ FILE *scenario_open_regular(const char *path, const char **what, int *errnum);
 int scenario_parse_window(const char *text, int64_t duration_ns, int64_t *from_ns, int64_t *to_ns, char *why,
                           size_t whylen);
 
+/**
+ * Print every key a scenario file takes, one a line, tab-separated:
+ * section, kinds (empty: every kind), key, type (with its limits or
+ * choices), default ("required" if none), example, meaning; a first line
+ * "# section..." names the columns. The rows of scn_keys.def: this is
+ * `cosim --list-keys`, and a test holds it against docs/scenario-format.md.
+ *
+ * @return 0, or -EIO if writing to f failed.
+ */
+int scenario_list_keys(FILE *f);
+
 /** Free; scenario_free(NULL) does nothing. */
 void scenario_free(scenario *s);
 

@@ -392,11 +392,11 @@ static int list_figures(FILE *f, const scn_key *k)
 {
     int rc = 0;
     for (size_t m = 0; m < expect_metric_names.n; m++)
-        if (fprintf(f, "expect\t\t%s\t%s\trequired\t%s\t%s\n", expect_metric_names.names[m],
-                    expect_metric_is_duration((expect_metric)m) ? "duration" : "count",
+        if (fprintf(f, "expect\t\t%s\t%s\t%s\t%s\t%s\n", expect_metric_names.names[m],
+                    expect_metric_is_duration((expect_metric)m) ? "duration" : "count", k->def,
                     expect_metric_is_duration((expect_metric)m) ? "1.87ms +- 3%" : "18000 +- 1%", k->doc) < 0)
             rc = -EIO;
-    if (fprintf(f, "expect\t\tpN\tduration\trequired\t1.87ms +- 3%%\t%s (the percentile N: p50, p99.9)\n",
+    if (fprintf(f, "expect\t\tpN\tduration\t%s\t1.87ms +- 3%%\t%s (the percentile N: p50, p99.9)\n", k->def,
                 k->doc) < 0)
         rc = -EIO;
     return rc;
