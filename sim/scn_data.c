@@ -144,7 +144,7 @@ int scn_data_window_line(scn_ctx *c, const char *path, int line, char *text, voi
 }
 
 /* The data file named by the section's `file` key, read line by line with
- * fn into *x (freed on error); *e receives the key's scn_ini_entry. */
+ * fn into *x (freed on error); *e receives the key's entry. */
 int scn_data_read(scn_ctx *c, scn_data_line_fn fn, scn_data_vec *x, scn_ini_entry **e)
 {
     if (!scn_keys_need(c, "file"))

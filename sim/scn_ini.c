@@ -133,7 +133,7 @@ scn_ini_section *scn_ini_find_section(scn_ini *p, const char *name)
     return NULL;
 }
 
-/* The scn_ini_entry KEY of section sec, removed ones included (NULL if none). */
+/* The entry KEY of section sec, removed ones included (NULL if none). */
 static scn_ini_entry *find_entry_any(scn_ini *p, size_t sec, const char *key)
 {
     scn_ini_index *t = &p->entry_index;
@@ -148,7 +148,7 @@ static scn_ini_entry *find_entry_any(scn_ini *p, size_t sec, const char *key)
     return NULL;
 }
 
-/* The scn_ini_entry KEY of section rec, if present (not removed by --set KEY=). */
+/* The entry KEY of section rec, if present (not removed by --set KEY=). */
 scn_ini_entry *scn_ini_find_entry(scn_ini *p, const scn_ini_section *rec, const char *key)
 {
     scn_ini_entry *e = find_entry_any(p, (size_t)(rec - p->sec), key);
@@ -522,6 +522,27 @@ out:
 
 /* ---- phase 2: --set overrides ------------------------------------------ */
 
+/* A --set value (blanks trimmed): not too long, no control character,
+ * valid UTF-8. 0 or -1 (message set). */
+static int check_set_value(scn_ini *p, const char *section, const char *key, const char *value)
+{
+    size_t bad_at;
+    if (strlen(value) > SCENARIO_VALUE_MAX) {
+        scn_ini_fail(p, "--set %s.%s: the value is longer than %d bytes", section, key, SCENARIO_VALUE_MAX);
+        return -1;
+    }
+    for (const char *q = value; *q; q++)
+        if ((unsigned char)*q < 0x20 || *q == 0x7f) {
+            scn_ini_fail(p, "--set %s.%s: the value holds a control character (a newline?)", section, key);
+            return -1;
+        }
+    if (!utf8_valid(value, &bad_at)) {
+        scn_ini_fail(p, "--set %s.%s: the value is not valid UTF-8", section, key);
+        return -1;
+    }
+    return 0;
+}
+
 int scn_ini_apply_set(scn_ini *p, const char *arg)
 {
     const char *eq = strchr(arg, '=');
@@ -569,20 +590,8 @@ int scn_ini_apply_set(scn_ini *p, const char *arg)
         return -1;
     char *value = scn_ini_trim(valbuf);
     int rc = -1;
-    size_t bad_at;
-    if (strlen(value) > SCENARIO_VALUE_MAX) {
-        scn_ini_fail(p, "--set %s.%s: the value is longer than %d bytes", section, key, SCENARIO_VALUE_MAX);
+    if (check_set_value(p, section, key, value) < 0)
         goto out;
-    }
-    for (const char *q = value; *q; q++)
-        if ((unsigned char)*q < 0x20 || *q == 0x7f) {
-            scn_ini_fail(p, "--set %s.%s: the value holds a control character (a newline?)", section, key);
-            goto out;
-        }
-    if (!utf8_valid(value, &bad_at)) {
-        scn_ini_fail(p, "--set %s.%s: the value is not valid UTF-8", section, key);
-        goto out;
-    }
     scn_ini_section *rec = scn_ini_find_section(p, section);
     scn_ini_entry *e = rec ? find_entry_any(p, (size_t)(rec - p->sec), key) : NULL;
     if (e && e->set) {

@@ -24,9 +24,41 @@ static size_t items_in(const char *value)
     return n;
 }
 
-/* One window "a..b" of a windows stall: 0, or -1 (message set). */
-static int parse_window_item(scn_ctx *c, scn_ini_entry *e, char *tok, stall_window *w)
+/* Reads one item of a comma-separated list into element i of items. */
+typedef int (*item_fn)(scn_ctx *c, scn_ini_entry *e, char *tok, void *items, size_t i);
+
+/* The items of e's value, separated by commas, into *items (allocated
+ * here, of size bytes each); *n receives how many. An empty list gets the
+ * message empty. 0 or -1 (message set). */
+static int parse_list(scn_ctx *c, scn_ini_entry *e, void **items, size_t size, item_fn fn, size_t *n,
+                      const char *empty)
 {
+    *items = calloc(items_in(e->value), size);
+    char *copy = strdup(e->value);
+    if (!*items || !copy) {
+        free(copy);
+        c->p->oom = 1;
+        return -1;
+    }
+    int rc = 0;
+    *n = 0;
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
+        if (!(rc = fn(c, e, tok, *items, *n)))
+            (*n)++;
+    free(copy);
+    if (rc)
+        return rc;
+    if (*n == 0) {
+        scn_keys_bad_value(c, e, empty);
+        return -1;
+    }
+    return 0;
+}
+
+/* One window "a..b" of a windows stall: 0, or -1 (message set). */
+static int parse_window_item(scn_ctx *c, scn_ini_entry *e, char *tok, void *items, size_t i)
+{
+    stall_window *w = (stall_window *)items + i;
     units_window_error we;
     char msg[256];
     int rc = units_parse_window(tok, &w->start_ns, &w->end_ns, &we);
@@ -67,32 +99,17 @@ static int check_windows(scn_ctx *c, scn_ini_entry *e, stall_spec *st)
 /* "a..b, c..d" (durations) into windows. */
 static int parse_windows(scn_ctx *c, scn_ini_entry *e, stall_spec *st)
 {
-    st->windows = calloc(items_in(e->value), sizeof *st->windows);
-    char *copy = strdup(e->value);
-    if (!st->windows || !copy) {
-        free(copy);
-        c->p->oom = 1;
-        return -1;
-    }
-    size_t n = 0;
-    int rc = 0;
-    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
-        if (!(rc = parse_window_item(c, e, tok, &st->windows[n])))
-            n++;
-    free(copy);
-    if (rc)
-        return rc;
-    if (n == 0) {
-        scn_keys_bad_value(c, e, "expected at least one window START..END (e.g. 0.9s..1.4s)");
-        return -1;
-    }
-    st->n_windows = n;
-    return check_windows(c, e, st);
+    void *items = NULL;
+    int rc = parse_list(c, e, &items, sizeof *st->windows, parse_window_item, &st->n_windows,
+                        "expected at least one window START..END (e.g. 0.9s..1.4s)");
+    st->windows = items;
+    return rc ? rc : check_windows(c, e, st);
 }
 
 /* One item "90" or "90..95" of a requests stall: 0, or -1 (message set). */
-static int parse_range_item(scn_ctx *c, scn_ini_entry *e, char *tok, stall_range *r)
+static int parse_range_item(scn_ctx *c, scn_ini_entry *e, char *tok, void *items, size_t i)
 {
+    stall_range *r = (stall_range *)items + i;
     char *dots = strstr(tok, "..");
     const char *why;
     uint64_t a, b;
@@ -114,28 +131,14 @@ static int parse_range_item(scn_ctx *c, scn_ini_entry *e, char *tok, stall_range
 /* "90, 100..105" into request ranges. */
 static int parse_ranges(scn_ctx *c, scn_ini_entry *e, stall_spec *st)
 {
-    st->ranges = calloc(items_in(e->value), sizeof *st->ranges);
-    char *copy = strdup(e->value);
-    if (!st->ranges || !copy) {
-        free(copy);
-        c->p->oom = 1;
-        return -1;
-    }
-    size_t n = 0;
-    int rc = 0;
-    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
-        if (!(rc = parse_range_item(c, e, tok, &st->ranges[n])))
-            n++;
-    free(copy);
+    void *items = NULL;
+    int rc = parse_list(c, e, &items, sizeof *st->ranges, parse_range_item, &st->n_ranges,
+                        "expected request indices such as 90 or 90..95");
+    st->ranges = items;
     if (rc)
         return rc;
-    if (n == 0) {
-        scn_keys_bad_value(c, e, "expected request indices such as 90 or 90..95");
-        return -1;
-    }
-    st->n_ranges = n;
     size_t bad;
-    if (stall_ranges_normalise(st->ranges, n, &bad)) {
+    if (stall_ranges_normalise(st->ranges, st->n_ranges, &bad)) {
         char msg[160];
         snprintf(msg, sizeof msg, "range %llu..%llu is empty or overlaps another",
                  (unsigned long long)st->ranges[bad].first, (unsigned long long)st->ranges[bad].last);
