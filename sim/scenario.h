@@ -183,8 +183,9 @@ scenario_error scenario_load_stream(scenario **out, FILE *f, const char *path,
 FILE *scenario_open_regular(const char *path, const char **what, int *errnum);
 
 /**
- * Parse a time window "START..END" (durations with units, "0.85s..1.6s")
- * for the time charts, and check it against the run: END after START, and
+ * Parse a time window "START..END" (durations with units, "0.85s..1.6s",
+ * read by units_parse_window) for the time charts, and check it against
+ * the run: END after START, and
  * START before the end of the run (a window past the end would draw empty
  * charts). An END past the run is kept: the charts stop at the run's end.
  *
