@@ -8,23 +8,25 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char *const names[] = {"constant", "uniform", "exponential", "lognormal",
-                                    "normal", "gamma", "pareto", "empirical"};
-#define N_KINDS (sizeof names / sizeof names[0])
+static const char *const kind_names[] = {
+    [DIST_CONSTANT] = "constant", [DIST_UNIFORM] = "uniform", [DIST_EXPONENTIAL] = "exponential",
+    [DIST_LOGNORMAL] = "lognormal", [DIST_NORMAL] = "normal", [DIST_GAMMA] = "gamma",
+    [DIST_PARETO] = "pareto", [DIST_EMPIRICAL] = "empirical",
+};
+const names_table dist_kind_names = {kind_names, ARRAY_SIZE(kind_names)};
 
 const char *dist_kind_name(dist_kind kind)
 {
-    return (unsigned)kind < N_KINDS ? names[kind] : "?";
+    return names_get(dist_kind_names, (int)kind);
 }
 
 int dist_kind_parse(const char *name, dist_kind *out)
 {
-    for (unsigned i = 0; i < N_KINDS; i++)
-        if (strcmp(name, names[i]) == 0) {
-            *out = (dist_kind)i;
-            return 0;
-        }
-    return -EINVAL;
+    int i = names_find(dist_kind_names, name);
+    if (i < 0)
+        return -EINVAL;
+    *out = (dist_kind)i;
+    return 0;
 }
 
 int dist_check(const dist_spec *s, const char **why)

@@ -8,6 +8,8 @@
 #ifndef COSIM_DIST_H
 #define COSIM_DIST_H
 
+#include "names.h"
+
 #include <gsl/gsl_rng.h>
 #include <stdint.h>
 
@@ -56,7 +58,9 @@ int64_t dist_draw_ns(const dist_spec *spec, gsl_rng *rng);
 /** The distribution's mean in ns (infinite Pareto means give INFINITY). */
 double dist_mean_ns(const dist_spec *spec);
 
-/** Name of a kind ("lognormal"). */
+/** The names of the kinds, indexed by dist_kind ("constant", ...). */
+extern const names_table dist_kind_names;
+/** Name of a kind ("lognormal"), "?" if not a kind. */
 const char *dist_kind_name(dist_kind kind);
 /** Parse a kind name. @return 0 or -EINVAL. */
 int dist_kind_parse(const char *name, dist_kind *out);

@@ -513,19 +513,41 @@ int64_t hist_value_at_percentile(const hist *h, hist_rank_rule rule, uint64_t nu
     return hist_value_at_rank(h, hist_rank(rule, num, den, h->total), NULL);
 }
 
-static const char *const rule_names[] = {"nearest_rank", "rounded_rank", "sorted_index"};
+static const char *const rule_names[] = {
+    [HIST_NEAREST_RANK] = "nearest_rank", [HIST_ROUNDED_RANK] = "rounded_rank",
+    [HIST_SORTED_INDEX] = "sorted_index",
+};
+const names_table hist_rank_rule_names = {rule_names, ARRAY_SIZE(rule_names)};
 
 const char *hist_rank_rule_name(hist_rank_rule rule)
 {
-    return (unsigned)rule < 3 ? rule_names[rule] : "?";
+    return names_get(hist_rank_rule_names, (int)rule);
 }
 
 int hist_rank_rule_parse(const char *name, hist_rank_rule *out)
 {
-    for (unsigned i = 0; i < 3; i++)
-        if (strcmp(name, rule_names[i]) == 0) {
-            *out = (hist_rank_rule)i;
-            return 0;
-        }
-    return -EINVAL;
+    int i = names_find(hist_rank_rule_names, name);
+    if (i < 0)
+        return -EINVAL;
+    *out = (hist_rank_rule)i;
+    return 0;
+}
+
+static const char *const correction_names[] = {
+    [HIST_CORRECT_HDR] = "hdrhistogram", [HIST_CORRECT_BOOK] = "book",
+};
+const names_table hist_correction_names = {correction_names, ARRAY_SIZE(correction_names)};
+
+const char *hist_correction_name(hist_correction c)
+{
+    return names_get(hist_correction_names, (int)c);
+}
+
+int hist_correction_parse(const char *name, hist_correction *out)
+{
+    int i = names_find(hist_correction_names, name);
+    if (i < 0)
+        return -EINVAL;
+    *out = (hist_correction)i;
+    return 0;
 }

@@ -14,6 +14,8 @@
 #ifndef COSIM_HIST_H
 #define COSIM_HIST_H
 
+#include "names.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -182,10 +184,20 @@ int64_t hist_value_at_rank(const hist *h, uint64_t rank, uint64_t *cum);
 /** hist_value_at_rank(h, hist_rank(rule, num, den, hist_count(h)), NULL). */
 int64_t hist_value_at_percentile(const hist *h, hist_rank_rule rule, uint64_t num, uint64_t den);
 
-/** Name of a rule ("nearest_rank", ...). */
+/** The names of the rank rules, indexed by hist_rank_rule. */
+extern const names_table hist_rank_rule_names;
+/** Name of a rule ("nearest_rank", ...), "?" if not a rule. */
 const char *hist_rank_rule_name(hist_rank_rule rule);
 /** Parse a rule name. @return 0 or -EINVAL. */
 int hist_rank_rule_parse(const char *name, hist_rank_rule *out);
+
+/** The names of the correction rules, indexed by hist_correction
+ *  ("hdrhistogram", "book"). */
+extern const names_table hist_correction_names;
+/** Name of a correction rule, "?" if not a rule. */
+const char *hist_correction_name(hist_correction c);
+/** Parse a correction rule's name. @return 0 or -EINVAL. */
+int hist_correction_parse(const char *name, hist_correction *out);
 
 /**
  * A forward cursor for reading values at non-decreasing ranks in one pass

@@ -83,6 +83,8 @@ static void usage(FILE *f)
             "  -q, --quiet            do not print the summary\n"
             "  -h, --help             show this help and exit\n"
             "  -V, --version          show the version and exit\n"
+            "      --list-keys        list every scenario key (section, kinds, key, type,\n"
+            "                         default, example, meaning) and exit\n"
             "\n"
             "Outputs in DIR: summary.json, one TESTER.hgrm percentile spectrum per tester\n"
             "(HdrHistogram's layout, values in microseconds), and for each chart its .dat,\n"
@@ -136,6 +138,7 @@ typedef struct options {
     unsigned plot_timeout_s; /* --plot-timeout; 0: the default */
     int allow_long;        /* --allow-long: no work budget */
     int help, version;     /* -h, -V: print and exit 0 */
+    int list_keys;         /* --list-keys: print and exit 0 */
     char *owned[2];        /* the --set text of --seed and --rank-rule */
 } options;
 
@@ -171,7 +174,7 @@ static void options_free(options *o)
 static int parse_args(int argc, char **argv, options *o)
 {
     enum { OPT_SET = 256, OPT_SEED, OPT_RANK, OPT_FORMAT, OPT_NOPLOT, OPT_PLOTS, OPT_CHECK,
-           OPT_CHARTS, OPT_WINDOW, OPT_AXIS, OPT_REPS, OPT_FORCE, OPT_PLOT_TIMEOUT, OPT_LONG, OPT_END };
+           OPT_CHARTS, OPT_WINDOW, OPT_AXIS, OPT_REPS, OPT_FORCE, OPT_PLOT_TIMEOUT, OPT_LONG, OPT_LIST_KEYS, OPT_END };
     static const struct option longopts[] = {
         {"output", required_argument, NULL, 'o'},
         {"set", required_argument, NULL, OPT_SET},
@@ -188,6 +191,7 @@ static int parse_args(int argc, char **argv, options *o)
         {"force", no_argument, NULL, OPT_FORCE},
         {"plot-timeout", required_argument, NULL, OPT_PLOT_TIMEOUT},
         {"allow-long", no_argument, NULL, OPT_LONG},
+        {"list-keys", no_argument, NULL, OPT_LIST_KEYS},
         {"quiet", no_argument, NULL, 'q'},
         {"help", no_argument, NULL, 'h'},
         {"version", no_argument, NULL, 'V'},
@@ -341,6 +345,9 @@ static int parse_args(int argc, char **argv, options *o)
             return 0;
         case 'V':
             o->version = 1;
+            return 0;
+        case OPT_LIST_KEYS:
+            o->list_keys = 1;
             return 0;
         case ':':
             fprintf(stderr, "cosim: option %s needs a value\n", argv[optind - 1]);
@@ -642,6 +649,8 @@ int main(int argc, char **argv)
         usage(stdout);
     } else if (o.version) {
         printf("cosim %s\n", COSIM_VERSION);
+    } else if (o.list_keys) {
+        exit_code = scenario_list_keys(stdout) ? EXIT_OUTPUT : EXIT_OK;
     } else {
         exit_code = run(&o);
     }

@@ -1,15 +1,16 @@
 /* scenario.h - a scenario file: what to simulate and how to report it.
  *
  * Scenario files are INI, parsed with libinih. Sections:
- *   [scenario]     name, title, duration, seed, rank_rule, threshold,
- *                  in_flight_at_end, sub_bucket_bits, generator, max_requests
+ *   [scenario]     the run's settings (duration, seed, rank_rule, ...)
  *   [service]      distribution and its parameters
- *   [stall NAME]   kind = periodic | windows | requests, and their keys
- *   [tester NAME]  kind = closed | paced | open | corrected, and their keys
+ *   [stall NAME]   kind (a stall_kind, or file) and its keys
+ *   [tester NAME]  kind (a tester_kind) and its keys
  *   [expect NAME]  expected figures of tester NAME, checked by cosim --check
  *   [truth]        interval, load: the ground truth's probes
- * Every duration and rate carries its unit. docs/scenario-format.md is the
- * reference; every key is listed there with its default.
+ * Every key, with its type, limits and default, is one row of
+ * scn_keys.def (`cosim --list-keys` prints them); docs/scenario-format.md
+ * is the reference, and a test holds the two together. Every duration and
+ * rate carries its unit.
  *
  * Errors name the file, the line and the key ("FILE:LINE: [section] key:
  * reason"), or the --set argument that caused them.
@@ -28,6 +29,8 @@
 
 /** Default threshold for "over threshold" counts: 100 ms. */
 #define SCENARIO_DEFAULT_THRESHOLD_NS ((int64_t)100000000)
+/** Default histogram precision S ([scenario] sub_bucket_bits). */
+#define SCENARIO_DEFAULT_SUB_BITS 8u
 /** Default limit on requests per tester: 10^9. */
 #define SCENARIO_DEFAULT_MAX_REQUESTS ((uint64_t)1000000000)
 /* The input limits (docs/scenario-format.md, "Limits"; docs/cosim.1).
@@ -180,8 +183,9 @@ scenario_error scenario_load_stream(scenario **out, FILE *f, const char *path,
 FILE *scenario_open_regular(const char *path, const char **what, int *errnum);
 
 /**
- * Parse a time window "START..END" (durations with units, "0.85s..1.6s")
- * for the time charts, and check it against the run: END after START, and
+ * Parse a time window "START..END" (durations with units, "0.85s..1.6s",
+ * read by units_parse_window) for the time charts, and check it against
+ * the run: END after START, and
  * START before the end of the run (a window past the end would draw empty
  * charts). An END past the run is kept: the charts stop at the run's end.
  *
@@ -192,6 +196,17 @@ FILE *scenario_open_regular(const char *path, const char **what, int *errnum);
  */
 int scenario_parse_window(const char *text, int64_t duration_ns, int64_t *from_ns, int64_t *to_ns, char *why,
                           size_t whylen);
+
+/**
+ * Print every key a scenario file takes, one a line, tab-separated:
+ * section, kinds (empty: every kind), key, type (with its limits or
+ * choices), default ("required" if none), example, meaning; a first line
+ * "# section..." names the columns. The rows of scn_keys.def: this is
+ * `cosim --list-keys`, and a test holds it against docs/scenario-format.md.
+ *
+ * @return 0, or -EIO if writing to f failed.
+ */
+int scenario_list_keys(FILE *f);
 
 /** Free; scenario_free(NULL) does nothing. */
 void scenario_free(scenario *s);

@@ -6,6 +6,26 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+static const char *const kind_names[] = {
+    [STALL_PERIODIC] = "periodic", [STALL_WINDOWS] = "windows", [STALL_REQUESTS] = "requests",
+    [STALL_RANDOM] = "random",
+};
+const names_table stall_kind_names = {kind_names, ARRAY_SIZE(kind_names)};
+
+const char *stall_kind_name(stall_kind k)
+{
+    return names_get(stall_kind_names, (int)k);
+}
+
+int stall_kind_parse(const char *name, stall_kind *out)
+{
+    int i = names_find(stall_kind_names, name);
+    if (i < 0)
+        return -EINVAL;
+    *out = (stall_kind)i;
+    return 0;
+}
+
 stall_window stall_periodic_next(const stall_spec *s, int64_t t)
 {
     /* windows end at O + jP + L; want the smallest j >= 0 with end > t */

@@ -15,6 +15,7 @@
 #define COSIM_STALL_H
 
 #include "dist.h"
+#include "names.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -27,6 +28,13 @@ typedef enum stall_kind {
                              mean_gap_ns between starts, lengths from
                              length_dist (drawn on the RNG_STALLS stream) */
 } stall_kind;
+
+/** The names of the kinds, indexed by stall_kind ("periodic", ...). */
+extern const names_table stall_kind_names;
+/** Name of a kind, "?" if not a kind. */
+const char *stall_kind_name(stall_kind k);
+/** Parse a kind's name. @return 0 or -EINVAL. */
+int stall_kind_parse(const char *name, stall_kind *out);
 
 /** A stop-the-world window [start_ns, end_ns). */
 typedef struct stall_window {

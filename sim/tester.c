@@ -84,38 +84,56 @@ static void times_sift_down(int64_t *h, size_t n, size_t i)
     }
 }
 
-static const char *const kind_names[] = {"closed", "paced", "open", "corrected", "partly_open"};
-#define N_KINDS 5
-static const char *const late_names[] = {"from_now", "next_slot", "catch_up"};
+/* The name tables of the tester's enums, indexed by value. */
+static const char *const kind_names[] = {
+    [TESTER_CLOSED] = "closed", [TESTER_PACED] = "paced", [TESTER_OPEN] = "open",
+    [TESTER_CORRECTED] = "corrected", [TESTER_PARTLY_OPEN] = "partly_open",
+};
+static const char *const late_names[] = {
+    [TESTER_LATE_FROM_NOW] = "from_now", [TESTER_LATE_NEXT_SLOT] = "next_slot",
+    [TESTER_LATE_CATCH_UP] = "catch_up",
+};
+static const char *const arrivals_names[] = {
+    [TESTER_ARRIVALS_FIXED] = "fixed", [TESTER_ARRIVALS_POISSON] = "poisson",
+};
+static const char *const latency_from_names[] = {
+    [TESTER_FROM_ACTUAL] = "actual", [TESTER_FROM_INTENDED] = "intended",
+};
+static const char *const in_flight_names[] = {
+    [TESTER_IN_FLIGHT_RECORD] = "record", [TESTER_IN_FLIGHT_DROP] = "drop",
+};
+const names_table tester_kind_names = {kind_names, ARRAY_SIZE(kind_names)};
+const names_table tester_late_names = {late_names, ARRAY_SIZE(late_names)};
+const names_table tester_arrivals_names = {arrivals_names, ARRAY_SIZE(arrivals_names)};
+const names_table tester_latency_from_names = {latency_from_names, ARRAY_SIZE(latency_from_names)};
+const names_table tester_in_flight_names = {in_flight_names, ARRAY_SIZE(in_flight_names)};
 
 const char *tester_kind_name(tester_kind k)
 {
-    return (unsigned)k < N_KINDS ? kind_names[k] : "?";
+    return names_get(tester_kind_names, (int)k);
 }
 
 int tester_kind_parse(const char *name, tester_kind *out)
 {
-    for (unsigned i = 0; i < N_KINDS; i++)
-        if (strcmp(name, kind_names[i]) == 0) {
-            *out = (tester_kind)i;
-            return 0;
-        }
-    return -EINVAL;
+    int i = names_find(tester_kind_names, name);
+    if (i < 0)
+        return -EINVAL;
+    *out = (tester_kind)i;
+    return 0;
 }
 
 const char *tester_late_name(tester_late l)
 {
-    return (unsigned)l < 3 ? late_names[l] : "?";
+    return names_get(tester_late_names, (int)l);
 }
 
 int tester_late_parse(const char *name, tester_late *out)
 {
-    for (unsigned i = 0; i < 3; i++)
-        if (strcmp(name, late_names[i]) == 0) {
-            *out = (tester_late)i;
-            return 0;
-        }
-    return -EINVAL;
+    int i = names_find(tester_late_names, name);
+    if (i < 0)
+        return -EINVAL;
+    *out = (tester_late)i;
+    return 0;
 }
 
 double tester_offered_utilisation(const tester_spec *t, const dist_spec *service)

@@ -27,6 +27,7 @@
 
 #include "dist.h"
 #include "hist.h"
+#include "names.h"
 #include "server.h"
 #include "units.h"
 
@@ -61,6 +62,20 @@ typedef enum tester_arrivals {
     TESTER_ARRIVALS_FIXED = 0, /**< t_i = floor(i D) */
     TESTER_ARRIVALS_POISSON,   /**< exponential gaps of mean D (RNG_ARRIVALS) */
 } tester_arrivals;
+
+/** Where a paced tester measures latency from (tester_spec's
+ *  latency_from_intended holds it). */
+typedef enum tester_latency_from {
+    TESTER_FROM_ACTUAL = 0, /**< the actual send (the default) */
+    TESTER_FROM_INTENDED,   /**< the intended send (wrk2; Hyperfoil's "compensated") */
+} tester_latency_from;
+
+/** What happens to replies after the duration (tester_run_config's
+ *  drop_in_flight holds it). */
+typedef enum tester_in_flight {
+    TESTER_IN_FLIGHT_RECORD = 0, /**< recorded (the book; the default) */
+    TESTER_IN_FLIGHT_DROP,       /**< dropped (wrk2) */
+} tester_in_flight;
 
 /** One tester of a scenario. */
 typedef struct tester_spec {
@@ -226,7 +241,16 @@ int tester_latency_includes_backlog(const tester_spec *t);
 /** Free what tester_run allocated; safe on a zeroed or freed result. */
 void tester_result_free(tester_result *r);
 
-/** "closed", "paced", "open", "corrected", "partly_open". */
+/* The name tables of the tester's enums (names.h), indexed by value: the
+ * words of a scenario's kind, late, arrivals, latency_from and
+ * in_flight_at_end keys. */
+extern const names_table tester_kind_names;
+extern const names_table tester_late_names;
+extern const names_table tester_arrivals_names;
+extern const names_table tester_latency_from_names;
+extern const names_table tester_in_flight_names;
+
+/** "closed", "paced", "open", "corrected", "partly_open" ("?" if none). */
 const char *tester_kind_name(tester_kind k);
 /** @return 0 or -EINVAL. */
 int tester_kind_parse(const char *name, tester_kind *out);

@@ -444,3 +444,30 @@ char *units_format_count(uint64_t n, char *buf, size_t len)
     snprintf(buf, len, "%s", out);
     return buf;
 }
+
+int units_parse_window(const char *text, int64_t *start_ns, int64_t *end_ns, units_window_error *err)
+{
+    const char *dots = strstr(text, "..");
+    err->side = 0;
+    err->dots = 0;
+    if (!dots) {
+        err->why = "expected START..END with units, e.g. 0.85s..1.6s";
+        return -EINVAL;
+    }
+    err->dots = (size_t)(dots - text);
+    char *start = strndup(text, err->dots);
+    if (!start) {
+        err->why = "out of memory";
+        return -ENOMEM;
+    }
+    int rc = units_parse_duration(start, start_ns, &err->why);
+    free(start);
+    if (rc) {
+        err->side = 1;
+        return rc;
+    }
+    rc = units_parse_duration(dots + 2, end_ns, &err->why);
+    if (rc)
+        err->side = 2;
+    return rc;
+}

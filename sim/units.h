@@ -136,6 +136,28 @@ int units_interval_mul(units_interval iv, uint64_t k, units_interval *out);
  */
 units_interval units_interval_scale(units_interval iv, uint64_t k);
 
+/** What is wrong with a window, for units_parse_window's caller to say. */
+typedef struct units_window_error {
+    int side;        /**< 0: no ".." in the text; 1: START is wrong; 2: END is wrong */
+    size_t dots;     /**< with side > 0: the offset of the first ".." in the text */
+    const char *why; /**< the reason (static): units_parse_duration's, or
+                          "expected START..END with units, e.g. 0.85s..1.6s" */
+} units_window_error;
+
+/**
+ * Parse a window "START..END" of two durations with their units
+ * ("0.85s..1.6s"; blanks around either are ignored), split at the first
+ * "..". The order is not checked here: each caller says what an empty or
+ * reversed window means to it (a chart's window, a stall's windows).
+ * Used for --window, [scenario] chart_window and [stall] windows.
+ *
+ * @param start_ns,end_ns  receive START and END in ns
+ * @param err              on error, which side is wrong and why
+ * @return 0, -EINVAL (not a window), -ERANGE (a duration too long; side
+ *         and why say which), -ENOMEM.
+ */
+int units_parse_window(const char *text, int64_t *start_ns, int64_t *end_ns, units_window_error *err);
+
 /**
  * Format a duration for people: 4 significant digits and the unit chosen by
  * size ("950 ns", "100.2 us", "1.868 ms", "10.10 ms", "2.500 s").

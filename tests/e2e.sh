@@ -107,6 +107,11 @@ cli)
     "$cosim" --help >"$work/help" || fail "--help exited $?"
     grep -q "Exit status" "$work/help" || fail "--help lacks the exit codes"
     "$cosim" --version | grep -q '^cosim ' || fail "--version"
+    # --list-keys: the key table, one key a line (test_scn_keys holds it against the docs)
+    "$cosim" --list-keys >"$work/keys" || fail "--list-keys exited $?"
+    grep -q "^tester	paced,corrected	late	from_now|next_slot|catch_up	required	next_slot	" "$work/keys" \
+        || fail "--list-keys lacks [tester] late"
+    [ "$(grep -c '^scenario	' "$work/keys")" = 11 ] || fail "--list-keys: not 11 [scenario] keys"
     expect_exit 2 "cosim: no scenario given"
     expect_exit 2 "unknown option --frobnicate" --frobnicate scenarios/one_stall.ini
     expect_exit 2 "needs a value" scenarios/one_stall.ini --seed

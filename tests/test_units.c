@@ -253,6 +253,30 @@ START_TEST(interval_products_are_checked)
 }
 END_TEST
 
+START_TEST(windows_parse_once)
+{
+    int64_t a = -1, b = -1;
+    units_window_error we;
+    ck_assert_int_eq(units_parse_window("0.85s..1.6s", &a, &b, &we), 0);
+    ck_assert_int_eq(a, 850000000);
+    ck_assert_int_eq(b, 1600000000);
+    ck_assert_int_eq(units_parse_window(" 3s .. 1s ", &a, &b, &we), 0); /* order is the caller's */
+    ck_assert_int_eq(a, 3000000000);
+    ck_assert_int_eq(b, 1000000000);
+    ck_assert_int_eq(units_parse_window("1s-2s", &a, &b, &we), -EINVAL);
+    ck_assert_int_eq(we.side, 0);
+    ck_assert_str_eq(we.why, "expected START..END with units, e.g. 0.85s..1.6s");
+    ck_assert_int_eq(units_parse_window("1..2s", &a, &b, &we), -EINVAL);
+    ck_assert_int_eq(we.side, 1);
+    ck_assert_uint_eq(we.dots, 1);
+    ck_assert_int_eq(units_parse_window("1s...2s", &a, &b, &we), -EINVAL); /* END is ".2s" */
+    ck_assert_int_eq(we.side, 2);
+    ck_assert_uint_eq(we.dots, 2);
+    ck_assert_int_eq(units_parse_window("1s..2000000s", &a, &b, &we), -ERANGE);
+    ck_assert_int_eq(we.side, 2);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("units");
@@ -266,6 +290,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, counts_and_numbers);
     tcase_add_test(tc, one_number_grammar);
     tcase_add_test(tc, interval_products_are_checked);
+    tcase_add_test(tc, windows_parse_once);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,35 @@
+/* names.c - lookups in the name tables of enums. */
+#include "names.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int names_find(names_table t, const char *name)
+{
+    for (size_t i = 0; i < t.n; i++)
+        if (t.names[i] && strcmp(name, t.names[i]) == 0)
+            return (int)i;
+    return -1;
+}
+
+const char *names_get(names_table t, int i)
+{
+    return i >= 0 && (size_t)i < t.n && t.names[i] ? t.names[i] : "?";
+}
+
+char *names_join(names_table t, const char *sep, char *buf, size_t len)
+{
+    size_t used = 0;
+    if (len)
+        buf[0] = '\0';
+    for (size_t i = 0; i < t.n && used < len; i++) {
+        int n = snprintf(buf + used, len - used, "%s%s", i ? sep : "", t.names[i]);
+        if (n < 0 || (size_t)n >= len - used) {
+            if (len >= 4)
+                snprintf(buf + len - 4, 4, "...");
+            return buf;
+        }
+        used += (size_t)n;
+    }
+    return buf;
+}

@@ -1,0 +1,164 @@
+/* scn_data.c - reading a scenario's data files. */
+#include "scn_data.h"
+#include "units.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The path of a file a scenario names, relative to the scenario's folder.
+ * -1 if it would be longer than SCENARIO_PATH_MAX (never cut). */
+int scn_data_relative(const scn_ctx *c, const char *name, char *out, size_t len)
+{
+    const char *slash = strrchr(c->p->path, '/');
+    int n;
+    if (name[0] == '/' || !slash)
+        n = snprintf(out, len, "%s", name);
+    else
+        n = snprintf(out, len, "%.*s/%s", (int)(slash - c->p->path), c->p->path, name);
+    return n < 0 || (size_t)n >= len || (size_t)n > SCENARIO_PATH_MAX ? -1 : 0;
+}
+
+/* Read a data file line by line: blank lines and lines starting with '#'
+ * are skipped; each other line (blanks trimmed) goes to fn, which returns 0
+ * or sets the message (with path:line) and returns -1. */
+static int read_data_file(scn_ctx *c, scn_ini_entry *e, const char *path, scn_data_line_fn fn, void *arg)
+{
+    if (!*e->value) {
+        scn_keys_bad_value(c, e, "give the name of a file");
+        return -1;
+    }
+    const char *what;
+    int errnum;
+    FILE *f = scenario_open_regular(path, &what, &errnum);
+    if (!f) {
+        char msg[SCENARIO_PATH_MAX + 128];
+        if (what)
+            snprintf(msg, sizeof msg, "%s %s%s", path, what,
+                     strcmp(what, "is a directory") == 0 ? ", not a file" : "");
+        else
+            snprintf(msg, sizeof msg, "cannot read %s: %s", path, strerror(errnum));
+        scn_keys_bad_value(c, e, msg);
+        return -1;
+    }
+    char buf[SCENARIO_DATA_LINE_MAX + 1];
+    int line = 0, rc = 0, ch = 0;
+    while (!rc && ch != EOF) {
+        size_t n = 0;
+        while ((ch = getc(f)) != EOF && ch != '\n') {
+            if (n == 0 && line == SCENARIO_DATA_LINES_MAX) {
+                scn_ini_fail(c->p, "%s:%d: more than %d lines; a data file has at most %d", path, line + 1,
+                     SCENARIO_DATA_LINES_MAX, SCENARIO_DATA_LINES_MAX);
+                rc = -1;
+                break;
+            }
+            if (ch == '\0' || (ch < 0x20 && ch != '\t' && ch != '\r') || ch == 0x7f) {
+                scn_ini_fail(c->p, "%s:%d: not a text file (byte 0x%02x)", path, line + 1, ch);
+                rc = -1;
+                break;
+            }
+            if (n == SCENARIO_DATA_LINE_MAX) {
+                scn_ini_fail(c->p, "%s:%d: line longer than %d characters (data files hold one short value per "
+                           "line)", path, line + 1, SCENARIO_DATA_LINE_MAX);
+                rc = -1;
+                break;
+            }
+            buf[n++] = (char)ch;
+        }
+        if (rc || (n == 0 && ch == EOF))
+            break;
+        line++;
+        buf[n] = '\0';
+        char *t = scn_ini_trim(buf);
+        if (!*t || *t == '#')
+            continue;
+        rc = fn(c, path, line, t, arg);
+    }
+    if (!rc && ferror(f)) {
+        scn_ini_fail(c->p, "%s: read error", path);
+        rc = -1;
+    }
+    fclose(f);
+    return rc;
+}
+
+static int vec_push(scn_ctx *c, scn_data_vec *x, int64_t a)
+{
+    if (x->n == x->cap) {
+        size_t cap = x->cap ? 2 * x->cap : 64;
+        int64_t *nv = realloc(x->v, cap * sizeof *nv);
+        if (!nv) {
+            c->p->oom = 1;
+            return -1;
+        }
+        x->v = nv;
+        x->cap = cap;
+    }
+    x->v[x->n++] = a;
+    return 0;
+}
+
+/* One observed service time per line, with its unit: "105us". */
+int scn_data_empirical_line(scn_ctx *c, const char *path, int line, char *text, void *arg)
+{
+    int64_t ns;
+    const char *why;
+    if (strpbrk(text, ",; \t")) {
+        scn_ini_fail(c->p, "%s:%d: '%s': one duration per line, e.g. 105us", path, line, text);
+        return -1;
+    }
+    if (units_parse_duration(text, &ns, &why)) {
+        scn_ini_fail(c->p, "%s:%d: '%s': %s (one duration per line, e.g. 105us)", path, line, text, why);
+        return -1;
+    }
+    return vec_push(c, arg, ns);
+}
+
+/* "start,length" with units: "2.5s,500ms" (a header "start,length" is allowed). */
+int scn_data_window_line(scn_ctx *c, const char *path, int line, char *text, void *arg)
+{
+    scn_data_vec *x = arg;
+    if (x->n == 0 && strcmp(text, "start,length") == 0)
+        return 0;
+    char *comma = strchr(text, ',');
+    if (comma && strchr(comma + 1, ',')) {
+        scn_ini_fail(c->p, "%s:%d: '%s': expected two fields, start,length", path, line, text);
+        return -1;
+    }
+    int64_t a, b;
+    const char *why = "expected start,length such as 2.5s,500ms";
+    if (!comma || (*comma = '\0', units_parse_duration(text, &a, &why)) ||
+        units_parse_duration(comma + 1, &b, &why)) {
+        if (comma)
+            *comma = ',';
+        scn_ini_fail(c->p, "%s:%d: '%s': %s", path, line, text, why);
+        return -1;
+    }
+    if (b == 0) {
+        scn_ini_fail(c->p, "%s:%d: a stall of length 0", path, line);
+        return -1;
+    }
+    if (vec_push(c, x, a) || vec_push(c, x, a + b) || vec_push(c, x, line))
+        return -1;
+    return 0;
+}
+
+/* The data file named by the section's `file` key, read line by line with
+ * fn into *x (freed on error); *e receives the key's entry. */
+int scn_data_read(scn_ctx *c, scn_data_line_fn fn, scn_data_vec *x, scn_ini_entry **e)
+{
+    if (!scn_keys_need(c, "file"))
+        return -1;
+    *e = scn_keys_get(c, "file");
+    char path[SCENARIO_PATH_MAX + 2];
+    if (scn_data_relative(c, (*e)->value, path, sizeof path)) {
+        scn_keys_bad_value(c, *e, "the file's path, joined to the scenario's folder, is longer than 4095 bytes");
+        return -1;
+    }
+    if (read_data_file(c, *e, path, fn, x) < 0) {
+        free(x->v);
+        x->v = NULL;
+        return -1;
+    }
+    return 0;
+}

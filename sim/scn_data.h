@@ -1,0 +1,46 @@
+/* scn_data.h - the data files a scenario names: observed service times
+ * ([service] distribution = empirical) and stall windows ([stall] kind =
+ * file), found relative to the scenario's folder and read line by line
+ * with the limits of scenario.h. Internal to the scenario reader.
+ */
+#ifndef COSIM_SCN_DATA_H
+#define COSIM_SCN_DATA_H
+
+#include "scn_keys.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/** A growing array of int64 values read from a data file. */
+typedef struct scn_data_vec {
+    int64_t *v;
+    size_t n, cap;
+} scn_data_vec;
+
+/** Reads one line (blanks trimmed, not blank, not a '#' comment) of path:
+ *  0, or -1 with the message ("path:line: ...") set. */
+typedef int (*scn_data_line_fn)(scn_ctx *c, const char *path, int line, char *text, void *arg);
+
+/**
+ * The path of a file the scenario names, relative to the scenario's folder
+ * (an absolute name is kept).
+ * @return 0, or -1 if it would be longer than SCENARIO_PATH_MAX (never cut).
+ */
+int scn_data_relative(const scn_ctx *c, const char *name, char *out, size_t len);
+
+/**
+ * Read the data file named by the section's `file` key (required: its
+ * example is its row's) line by line with fn into *x (freed and zeroed on
+ * error); *e receives the key's entry.
+ * @return 0 or -1 (message set).
+ */
+int scn_data_read(scn_ctx *c, scn_data_line_fn fn, scn_data_vec *x, scn_ini_entry **e);
+
+/** fn for service times: one duration with its unit a line ("105us"). */
+int scn_data_empirical_line(scn_ctx *c, const char *path, int line, char *text, void *arg);
+
+/** fn for stall windows: "start,length" with units ("2.5s,500ms"; a header
+ *  "start,length" is allowed); pushes start, end and the line. */
+int scn_data_window_line(scn_ctx *c, const char *path, int line, char *text, void *arg);
+
+#endif

@@ -1,0 +1,426 @@
+/* scn_keys.c - the key table (scn_keys.def), its getters, its messages and
+ * the --list-keys listing. */
+#include "scn_keys.h"
+#include "dist.h"
+#include "expect.h"
+#include "hist.h"
+#include "scn_stall.h"
+#include "stall.h"
+#include "tester.h"
+#include "units.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+/* ---- the table ----------------------------------------------------------- */
+
+#define ANY 0u
+#define TK(k) (1u << TESTER_##k)
+#define SK(k) (1u << STALL_##k)
+#define SK_FILE (1u << SCN_KIND_FILE)
+#define DK(k) (1u << DIST_##k)
+#define NO_LIMITS .lo_u = 0
+#define DUR(lo) .lo_u = (lo)
+#define COUNT(lo, hi) .lo_u = (lo), .hi_u = (hi)
+#define NUMBER(lo, hi) .lo_d = (lo), .hi_d = (hi)
+#define CHOICES(names, more_names) .choices = (names), .more = (more_names)
+#define REQUIRED NULL
+#define SAME NULL
+#define HIDDEN ""
+#define SCN_KEY(SEC, KINDS, KEY, TYPE, LIMITS, DEF, EXAMPLE, TAKES, DOC)                                 \
+    {.section = SCN_SEC_##SEC, .kinds = (KINDS), .name = (KEY), .type = SCN_T_##TYPE, LIMITS, .def = (DEF), \
+     .example = (EXAMPLE), .takes = (TAKES), .doc = (DOC)},
+
+const scn_key scn_keys[] = {
+#include "scn_keys.def"
+};
+const size_t scn_keys_n = ARRAY_SIZE(scn_keys);
+
+#undef SCN_KEY
+#undef HIDDEN
+#undef SAME
+#undef REQUIRED
+#undef CHOICES
+#undef NUMBER
+#undef COUNT
+#undef DUR
+#undef NO_LIMITS
+#undef DK
+#undef SK_FILE
+#undef SK
+#undef TK
+#undef ANY
+
+static int row_has_kind(const scn_key *k, int kind)
+{
+    return k->kinds == 0 || kind < 0 || (kind < 32 && (k->kinds >> kind & 1u));
+}
+
+const scn_key *scn_keys_find(int section, int kind, const char *key)
+{
+    for (size_t i = 0; i < scn_keys_n; i++)
+        if (scn_keys[i].section == section && strcmp(scn_keys[i].name, key) == 0 &&
+            row_has_kind(&scn_keys[i], kind))
+            return &scn_keys[i];
+    return NULL;
+}
+
+/* The row a getter reads key by: a [service] row inside a distribution. A
+ * key without a row (a defect of the table) reads without limits. */
+static const scn_key *row_of(const scn_ctx *c, const char *key)
+{
+    static const scn_key none = {.hi_u = UINT64_MAX, .lo_d = -1e300, .hi_d = 1e300, .example = "..."};
+    const scn_key *k = c->prefix ? scn_keys_find(SCN_SEC_SERVICE, c->dist_kind, key)
+                                 : scn_keys_find(c->sec->type, c->kind, key);
+    return k ? k : &none;
+}
+
+/* The entry's key: prefixed inside a distribution ("think_" "mean"). */
+static const char *full_key(const scn_ctx *c, const char *key, char *buf, size_t len)
+{
+    if (!c->prefix)
+        return key;
+    snprintf(buf, len, "%s%s", c->prefix, key);
+    return buf;
+}
+
+/* ---- messages ------------------------------------------------------------ */
+
+const char *scn_keys_where(const scn_ctx *c, const scn_ini_entry *e, char *buf, size_t len)
+{
+    return scn_ini_origin(c->p, e->line, e->set, buf, len);
+}
+
+void scn_keys_bad_value(scn_ctx *c, const scn_ini_entry *e, const char *why)
+{
+    char w[SCENARIO_PATH_MAX + 64], v[80];
+    if (strlen(e->value) > 60)
+        snprintf(v, sizeof v, "%.57s...", e->value);
+    else
+        snprintf(v, sizeof v, "%s", e->value);
+    const char *hint = "";
+    if (strstr(e->value, " #"))
+        hint = " (comments after a value start with ';', not '#')";
+    scn_ini_fail(c->p, "%s: [%s] %s = %s: %s%s", scn_keys_where(c, e, w, sizeof w), c->p->sec[e->sec].name, e->key,
+                 v, why, hint);
+}
+
+void scn_keys_section_fail(scn_ctx *c, const char *fmt, ...)
+{
+    char msg[512], w[SCENARIO_PATH_MAX + 64];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    scn_ini_fail(c->p, "%s: [%s] %s", scn_ini_origin(c->p, c->sec->line, c->sec->set, w, sizeof w), c->sec->name,
+                 msg);
+}
+
+/* ---- getters ------------------------------------------------------------- */
+
+scn_ini_entry *scn_keys_get(scn_ctx *c, const char *key)
+{
+    char k[SCENARIO_KEY_MAX + 32];
+    scn_ini_entry *e = scn_ini_find_entry(c->p, c->sec, full_key(c, key, k, sizeof k));
+    if (e)
+        e->used = 1;
+    return e;
+}
+
+int scn_keys_has(scn_ctx *c, const char *key)
+{
+    char k[SCENARIO_KEY_MAX + 32];
+    return scn_ini_find_entry(c->p, c->sec, full_key(c, key, k, sizeof k)) != NULL;
+}
+
+/* Edit distance of two short keys (Levenshtein; longer keys count as far). */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t la = strlen(a), lb = strlen(b), row[64];
+    if (la >= 63 || lb >= 63)
+        return 99;
+    for (size_t j = 0; j <= lb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= la; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= lb; j++) {
+            size_t up = row[j];
+            size_t best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[lb];
+}
+
+int scn_keys_report_typo(scn_ctx *c, const char *key)
+{
+    char k[SCENARIO_KEY_MAX + 32];
+    key = full_key(c, key, k, sizeof k);
+    for (size_t i = c->sec->first; i != SCN_NONE; i = c->p->e[i].next) {
+        scn_ini_entry *e = &c->p->e[i];
+        if (e->used || e->removed || edit_distance(e->key, key) > 2)
+            continue;
+        char w[SCENARIO_PATH_MAX + 64];
+        scn_ini_fail(c->p, "%s: [%s] unknown key '%s'; did you mean '%s'?", scn_keys_where(c, e, w, sizeof w),
+                     c->p->sec[e->sec].name, e->key, key);
+        return 1;
+    }
+    return 0;
+}
+
+int scn_keys_need(scn_ctx *c, const char *key)
+{
+    if (scn_keys_has(c, key))
+        return 1;
+    if (!scn_keys_report_typo(c, key)) {
+        char k[SCENARIO_KEY_MAX + 32];
+        const char *fk = full_key(c, key, k, sizeof k);
+        scn_keys_section_fail(c, "needs key '%s' (e.g. %s = %s)", fk, fk, row_of(c, key)->example);
+    }
+    return 0;
+}
+
+int scn_keys_duration(scn_ctx *c, const char *key, int64_t *out)
+{
+    scn_ini_entry *e = scn_keys_get(c, key);
+    if (!e)
+        return 0;
+    const char *why;
+    if (units_parse_duration(e->value, out, &why)) {
+        scn_keys_bad_value(c, e, why);
+        return -1;
+    }
+    if ((uint64_t)*out < row_of(c, key)->lo_u) {
+        scn_keys_bad_value(c, e, "must be above zero");
+        return -1;
+    }
+    return 1;
+}
+
+int scn_keys_number(scn_ctx *c, const char *key, double *out)
+{
+    scn_ini_entry *e = scn_keys_get(c, key);
+    if (!e)
+        return 0;
+    const char *why;
+    if (units_parse_number(e->value, out, &why)) {
+        scn_keys_bad_value(c, e, why);
+        return -1;
+    }
+    const scn_key *k = row_of(c, key);
+    if (*out < k->lo_d || *out > k->hi_d) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "must be between %g and %g", k->lo_d, k->hi_d);
+        scn_keys_bad_value(c, e, msg);
+        return -1;
+    }
+    return 1;
+}
+
+int scn_keys_count(scn_ctx *c, const char *key, uint64_t *out)
+{
+    scn_ini_entry *e = scn_keys_get(c, key);
+    if (!e)
+        return 0;
+    const char *why;
+    if (units_parse_count(e->value, UINT64_MAX, out, &why)) {
+        scn_keys_bad_value(c, e, why);
+        return -1;
+    }
+    const scn_key *k = row_of(c, key);
+    if (*out < k->lo_u || *out > k->hi_u) {
+        char msg[128];
+        snprintf(msg, sizeof msg, "must be between %llu and %llu", (unsigned long long)k->lo_u,
+                 (unsigned long long)k->hi_u);
+        scn_keys_bad_value(c, e, msg);
+        return -1;
+    }
+    return 1;
+}
+
+/* "a, b, c" of a row's choices (and more). */
+static char *choices_text(const scn_key *k, const char *sep, char *buf, size_t len)
+{
+    buf[0] = '\0';
+    if (k->choices)
+        names_join(*k->choices, sep, buf, len);
+    if (k->more && k->more->n) {
+        size_t used = strlen(buf);
+        if (used + strlen(sep) < len) {
+            snprintf(buf + used, len - used, "%s", sep);
+            used += strlen(sep);
+            names_join(*k->more, sep, buf + used, len - used);
+        }
+    }
+    return buf;
+}
+
+int scn_keys_choice(scn_ctx *c, const char *key, int *out, int *more)
+{
+    scn_ini_entry *e = scn_keys_get(c, key);
+    if (!e)
+        return 0;
+    const scn_key *k = row_of(c, key);
+    int i = k->choices ? names_find(*k->choices, e->value) : -1;
+    if (more)
+        *more = 0;
+    if (i < 0 && more && k->more && (i = names_find(*k->more, e->value)) >= 0)
+        *more = 1;
+    if (i >= 0) {
+        *out = i;
+        return 1;
+    }
+    char msg[256] = "expected one of: ";
+    size_t used = strlen(msg);
+    choices_text(k, ", ", msg + used, sizeof msg - used);
+    scn_keys_bad_value(c, e, msg);
+    return -1;
+}
+
+/* ---- "takes" messages ---------------------------------------------------- */
+
+/* Append the takes phrases of the rows of section with kind. */
+static void append_keys(int section, int kind, char *buf, size_t len)
+{
+    size_t used = strlen(buf);
+    int first = 1;
+    for (size_t i = 0; i < scn_keys_n && used < len; i++) {
+        const scn_key *k = &scn_keys[i];
+        if (k->section != section || !row_has_kind(k, kind) || (k->takes && !*k->takes))
+            continue;
+        int n = snprintf(buf + used, len - used, "%s%s", first ? "" : ", ", k->takes ? k->takes : k->name);
+        used += n > 0 ? (size_t)n : 0;
+        first = 0;
+    }
+}
+
+char *scn_keys_takes(const scn_ctx *c, char *buf, size_t len)
+{
+    const char *what = c->kind_name ? c->kind_name : "?";
+    switch (c->sec->type) {
+    case SCN_SEC_SERVICE:
+        snprintf(buf, len, "distribution %s takes ", what);
+        break;
+    case SCN_SEC_STALL:
+        snprintf(buf, len, "a %s stall takes ", what);
+        break;
+    case SCN_SEC_TESTER:
+        snprintf(buf, len, "%s %s tester takes ", strchr("aeiou", what[0]) ? "an" : "a", what);
+        break;
+    case SCN_SEC_EXPECT: {
+        char names[256];
+        snprintf(buf, len, "[expect NAME] takes %s and percentiles such as p99.9",
+                 names_join(expect_metric_names, ", ", names, sizeof names));
+        return buf;
+    }
+    default:
+        snprintf(buf, len, "[%s] takes ", names_get(scn_ini_section_names, c->sec->type));
+    }
+    append_keys(c->sec->type, c->kind, buf, len);
+    return buf;
+}
+
+int scn_keys_check_unused(scn_ctx *c)
+{
+    for (size_t i = c->sec->first; i != SCN_NONE; i = c->p->e[i].next) {
+        scn_ini_entry *e = &c->p->e[i];
+        if (e->used || e->removed)
+            continue;
+        char w[SCENARIO_PATH_MAX + 64], takes[512];
+        scn_ini_fail(c->p, "%s: [%s] unknown key '%s'; %s", scn_keys_where(c, e, w, sizeof w),
+                     c->p->sec[e->sec].name, e->key, scn_keys_takes(c, takes, sizeof takes));
+        return -1;
+    }
+    return 0;
+}
+
+/* ---- the listing --------------------------------------------------------- */
+
+/* The kinds of a row: "paced,corrected" (empty: every kind). */
+static char *kinds_text(const scn_key *k, char *buf, size_t len)
+{
+    const names_table *t = k->section == SCN_SEC_TESTER  ? &tester_kind_names
+                         : k->section == SCN_SEC_STALL   ? &stall_kind_names
+                         : k->section == SCN_SEC_SERVICE ? &dist_kind_names
+                                                         : NULL;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int i = 0; t && k->kinds && i < 32 && used < len; i++) {
+        if (!(k->kinds >> i & 1u))
+            continue;
+        const char *name = i == SCN_KIND_FILE ? names_get(scn_stall_forms, SCN_STALL_FORM_FILE) : names_get(*t, i);
+        int n = snprintf(buf + used, len - used, "%s%s", used ? "," : "", name);
+        used += n > 0 ? (size_t)n : 0;
+    }
+    return buf;
+}
+
+/* The type of a row with its limits: "duration > 0", "count 1..1000000",
+ * "from_now|next_slot|catch_up". */
+static char *type_text(const scn_key *k, char *buf, size_t len)
+{
+    static const char *const words[] = {
+        [SCN_T_DURATION] = "duration", [SCN_T_RATE] = "rate",         [SCN_T_COUNT] = "count",
+        [SCN_T_NUMBER] = "number",     [SCN_T_CHOICE] = "choice",     [SCN_T_TEXT] = "text",
+        [SCN_T_NAME] = "name",         [SCN_T_FILE] = "file",         [SCN_T_WINDOW] = "window",
+        [SCN_T_WINDOWS] = "windows",   [SCN_T_REQUESTS] = "requests", [SCN_T_DISTRIBUTION] = "distribution",
+        [SCN_T_TESTER] = "tester",     [SCN_T_GENERATOR] = "generator", [SCN_T_FIGURE] = "figure",
+    };
+    if (k->type == SCN_T_CHOICE)
+        return choices_text(k, "|", buf, len);
+    if (k->type == SCN_T_DURATION)
+        snprintf(buf, len, "duration%s", k->lo_u ? " > 0" : "");
+    else if (k->type == SCN_T_COUNT)
+        snprintf(buf, len, "count %llu..%llu", (unsigned long long)k->lo_u, (unsigned long long)k->hi_u);
+    else if (k->type == SCN_T_NUMBER)
+        snprintf(buf, len, "number %g..%g", k->lo_d, k->hi_d);
+    else
+        snprintf(buf, len, "%s", words[k->type]);
+    return buf;
+}
+
+/* [expect NAME]'s rows: one per figure of expect.c's table, and pN. */
+static int list_figures(FILE *f, const scn_key *k)
+{
+    int rc = 0;
+    for (size_t m = 0; m < expect_metric_names.n; m++)
+        if (fprintf(f, "expect\t\t%s\t%s\t%s\t%s\t%s\n", expect_metric_names.names[m],
+                    expect_metric_is_duration((expect_metric)m) ? "duration" : "count", k->def,
+                    expect_metric_is_duration((expect_metric)m) ? "1.87ms +- 3%" : "18000 +- 1%", k->doc) < 0)
+            rc = -EIO;
+    if (fprintf(f, "expect\t\tpN\tduration\t%s\t1.87ms +- 3%%\t%s (the percentile N: p50, p99.9)\n", k->def,
+                k->doc) < 0)
+        rc = -EIO;
+    return rc;
+}
+
+int scn_keys_list(FILE *f)
+{
+    int rc = 0;
+    if (fprintf(f, "# section\tkinds\tkey\ttype\tdefault\texample\tmeaning\n") < 0)
+        rc = -EIO;
+    for (size_t i = 0; i < scn_keys_n; i++) {
+        const scn_key *k = &scn_keys[i];
+        char kinds[256], type[256];
+        if (k->type == SCN_T_FIGURE) {
+            if (list_figures(f, k))
+                rc = -EIO;
+            continue;
+        }
+        if (fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", names_get(scn_ini_section_names, k->section),
+                    kinds_text(k, kinds, sizeof kinds), k->name, type_text(k, type, sizeof type),
+                    k->def ? k->def : "required", k->example, k->doc) < 0)
+            rc = -EIO;
+    }
+    if (fflush(f) != 0)
+        rc = -EIO;
+    return rc;
+}

@@ -1,0 +1,188 @@
+/* scn_sections.c - [scenario], [truth] and [expect NAME]. */
+#include "scn_sections.h"
+#include "expect.h"
+#include "rng.h"
+#include "units.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+/* A choice key into an int field (left as is when the key is absent). */
+static int get_enum(scn_ctx *c, const char *key, int *field)
+{
+    int v = 0, got = scn_keys_choice(c, key, &v, NULL);
+    if (got > 0)
+        *field = v;
+    return got < 0 ? -1 : 0;
+}
+
+/* name and title: the output folder's name and the chart's title. */
+static int get_names(scn_ctx *c, scenario *s)
+{
+    scn_ini_entry *e;
+    if ((e = scn_keys_get(c, "name"))) {
+        if (!scn_ini_valid_name(e->value)) {
+            scn_keys_bad_value(c, e, "a name is 1 to 40 letters, digits, '_' or '-' (it names the output folder)");
+            return -1;
+        }
+        snprintf(s->name, sizeof s->name, "%s", e->value);
+    }
+    if ((e = scn_keys_get(c, "title"))) {
+        if (strlen(e->value) > SCENARIO_TITLE_MAX) {
+            scn_keys_bad_value(c, e, "a title is at most 100 bytes, so that it fits the chart");
+            return -1;
+        }
+        snprintf(s->title, sizeof s->title, "%s", e->value);
+    }
+    return 0;
+}
+
+/* generator, max_requests and chart_window. */
+static int get_run_keys(scn_ctx *c, scenario *s)
+{
+    scn_ini_entry *e;
+    if ((e = scn_keys_get(c, "generator"))) {
+        if (rng_check_name(e->value) || strlen(e->value) >= sizeof s->generator) {
+            scn_keys_bad_value(c, e, "not a GSL generator name (e.g. mt19937, taus2, ranlxd2)");
+            return -1;
+        }
+        snprintf(s->generator, sizeof s->generator, "%s", e->value);
+    }
+    if (scn_keys_count(c, "max_requests", &s->max_requests) < 0)
+        return -1;
+    if ((e = scn_keys_get(c, "chart_window"))) {
+        char why[160];
+        if (scenario_parse_window(e->value, s->duration_ns, &s->chart_window_from, &s->chart_window_to, why,
+                                  sizeof why)) {
+            scn_keys_bad_value(c, e, why);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int scn_sections_scenario(scn_ctx *c)
+{
+    scenario *s = c->s;
+    if (get_names(c, s) < 0)
+        return -1;
+    if (!scn_keys_need(c, "duration") || scn_keys_duration(c, "duration", &s->duration_ns) < 0)
+        return -1;
+    if (scn_keys_count(c, "seed", &s->seed) < 0)
+        return -1;
+    int v = (int)s->rank_rule;
+    if (get_enum(c, "rank_rule", &v) < 0)
+        return -1;
+    s->rank_rule = (hist_rank_rule)v;
+    if (scn_keys_duration(c, "threshold", &s->threshold_ns) < 0)
+        return -1;
+    if (get_enum(c, "in_flight_at_end", &s->drop_in_flight) < 0)
+        return -1;
+    uint64_t bits = s->sub_bits;
+    if (scn_keys_count(c, "sub_bucket_bits", &bits) < 0)
+        return -1;
+    s->sub_bits = (unsigned)bits;
+    if (get_run_keys(c, s) < 0)
+        return -1;
+    return scn_keys_check_unused(c);
+}
+
+int scn_sections_truth(scn_ctx *c)
+{
+    scenario *s = c->s;
+    if (!scn_keys_need(c, "interval") || scn_keys_duration(c, "interval", &s->truth_interval_ns) < 0)
+        return -1;
+    if ((double)s->duration_ns / (double)s->truth_interval_ns > (double)s->max_requests) {
+        scn_keys_bad_value(c, scn_keys_get(c, "interval"), "too many probes for the duration (more than max_requests)");
+        return -1;
+    }
+    s->truth_load = -1;
+    for (size_t i = 0; i < s->n_testers; i++)
+        if (s->testers[i].kind == TESTER_OPEN) {
+            s->truth_load = (int)i;
+            break;
+        }
+    scn_ini_entry *e = scn_keys_get(c, "load");
+    if (e) {
+        s->truth_load = -1;
+        if (strcmp(e->value, "none") != 0) {
+            size_t i;
+            for (i = 0; i < s->n_testers; i++)
+                if (strcmp(s->testers[i].name, e->value) == 0)
+                    break;
+            if (i == s->n_testers) {
+                scn_keys_bad_value(c, e, "expected the name of a tester, or none");
+                return -1;
+            }
+            s->truth_load = (int)i;
+        }
+    }
+    return scn_keys_check_unused(c);
+}
+
+/* One line of an [expect] section into x. 0 or -1 (message set). */
+static int read_expect_line(scn_ctx *c, scn_ini_entry *e, expect_item *x)
+{
+    char w[SCENARIO_PATH_MAX + 64], why[256];
+    const char *bad;
+    int rc = expect_parse_key(e->key, x, &bad);
+    if (rc == -EINVAL) {
+        scn_ini_fail(c->p, "%s: [%s] %s: %s (percentiles such as p50, p99.9)", scn_keys_where(c, e, w, sizeof w),
+                     c->sec->name, e->key, bad);
+        return -1;
+    }
+    if (rc) {
+        char takes[512];
+        scn_ini_fail(c->p, "%s: [%s] unknown key '%s'; %s", scn_keys_where(c, e, w, sizeof w), c->sec->name, e->key,
+                     scn_keys_takes(c, takes, sizeof takes));
+        return -1;
+    }
+    rc = expect_parse_value(e->value, expect_metric_is_duration(x->metric), x, why, sizeof why);
+    if (rc == -ENOMEM)
+        c->p->oom = 1;
+    else if (rc)
+        scn_keys_bad_value(c, e, why);
+    return rc ? -1 : 0;
+}
+
+int scn_sections_expect(scn_ctx *c, const char *name)
+{
+    scenario *s = c->s;
+    size_t t;
+    for (t = 0; t < s->n_testers; t++)
+        if (strcmp(s->testers[t].name, name) == 0)
+            break;
+    if (t == s->n_testers) {
+        scn_keys_section_fail(c, "no [tester %s] to check", name);
+        return -1;
+    }
+    size_t first = s->n_expects;
+    for (size_t i = c->sec->first; i != SCN_NONE; i = c->p->e[i].next) {
+        scn_ini_entry *e = &c->p->e[i];
+        if (e->removed)
+            continue;
+        e->used = 1;
+        expect_item *x = &s->expects[s->n_expects];
+        memset(x, 0, sizeof *x);
+        x->tester = t;
+        x->line = e->line;
+        snprintf(x->key, sizeof x->key, "%s", e->key);
+        if (read_expect_line(c, e, x) < 0)
+            return -1;
+        for (size_t k = first; k < s->n_expects; k++) {
+            const expect_item *y = &s->expects[k];
+            if (y->metric == x->metric &&
+                (x->metric != EXPECT_PERCENTILE || (y->p_num == x->p_num && y->p_den == x->p_den))) {
+                scn_keys_bad_value(c, e, "the same figure is expected twice in this section");
+                return -1;
+            }
+        }
+        s->n_expects++;
+    }
+    if (s->n_expects == first) {
+        scn_keys_section_fail(c, "is empty; give the figures to check, e.g. p99 = 1.87ms +- 3%%");
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,26 @@
+/* scn_sections.h - the interpreters of the sections without kinds:
+ * [scenario], [truth] and [expect NAME]. Internal to the scenario reader
+ * ([service] is in scn_dist.h, [stall] in scn_stall.h, [tester] in
+ * scn_tester.h).
+ */
+#ifndef COSIM_SCN_SECTIONS_H
+#define COSIM_SCN_SECTIONS_H
+
+#include "scn_keys.h"
+
+/** [scenario]: name, title, duration, seed, ... (scn_keys.def). @return 0 or -1 */
+int scn_sections_scenario(scn_ctx *c);
+
+/** [truth] interval = 100us (the mean gap of Poisson probes), load =
+ *  TESTER | none (default: the first open tester, else none). Read after
+ *  the testers. @return 0 or -1 */
+int scn_sections_truth(scn_ctx *c);
+
+/**
+ * [expect NAME]: the figures tester NAME must show (expect_parse_key and
+ * expect_parse_value), appended to c->s->expects (which has room for every
+ * line). Read after the testers. @return 0 or -1
+ */
+int scn_sections_expect(scn_ctx *c, const char *name);
+
+#endif

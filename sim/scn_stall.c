@@ -1,0 +1,281 @@
+/* scn_stall.c - [stall NAME]: periodic, windows, requests, random and file
+ * stalls (docs/scenario-format.md). */
+#include "scn_stall.h"
+#include "scn_data.h"
+#include "scn_dist.h"
+#include "stall.h"
+#include "units.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const form_names[] = {[SCN_STALL_FORM_FILE] = "file"};
+const names_table scn_stall_forms = {form_names, ARRAY_SIZE(form_names)};
+
+/* How many comma-separated items value has, at most. */
+static size_t items_in(const char *value)
+{
+    size_t n = 1;
+    for (const char *q = value; *q; q++)
+        n += *q == ',';
+    return n;
+}
+
+/* Reads one item of a comma-separated list into element i of items. */
+typedef int (*item_fn)(scn_ctx *c, scn_ini_entry *e, char *tok, void *items, size_t i);
+
+/* The items of e's value, separated by commas, into *items (allocated
+ * here, of size bytes each); *n receives how many. An empty list gets the
+ * message empty. 0 or -1 (message set). */
+static int parse_list(scn_ctx *c, scn_ini_entry *e, void **items, size_t size, item_fn fn, size_t *n,
+                      const char *empty)
+{
+    *items = calloc(items_in(e->value), size);
+    char *copy = strdup(e->value);
+    if (!*items || !copy) {
+        free(copy);
+        c->p->oom = 1;
+        return -1;
+    }
+    int rc = 0;
+    *n = 0;
+    for (char *save = NULL, *tok = strtok_r(copy, ",", &save); tok && !rc; tok = strtok_r(NULL, ",", &save))
+        if (!(rc = fn(c, e, tok, *items, *n)))
+            (*n)++;
+    free(copy);
+    if (rc)
+        return rc;
+    if (*n == 0) {
+        scn_keys_bad_value(c, e, empty);
+        return -1;
+    }
+    return 0;
+}
+
+/* One window "a..b" of a windows stall: 0, or -1 (message set). */
+static int parse_window_item(scn_ctx *c, scn_ini_entry *e, char *tok, void *items, size_t i)
+{
+    stall_window *w = (stall_window *)items + i;
+    units_window_error we;
+    char msg[256];
+    int rc = units_parse_window(tok, &w->start_ns, &w->end_ns, &we);
+    if (rc == -ENOMEM) {
+        c->p->oom = 1;
+        return -1;
+    }
+    if (rc == 0)
+        return 0;
+    if (we.side == 0) {
+        snprintf(msg, sizeof msg, "'%s' is not a window START..END (e.g. 0.9s..1.4s)", scn_ini_trim(tok));
+    } else {
+        tok[we.dots] = '\0';
+        char *end = scn_ini_trim(tok + we.dots + 2);
+        snprintf(msg, sizeof msg, "window '%s..%s': %s", scn_ini_trim(tok), end, we.why);
+    }
+    scn_keys_bad_value(c, e, msg);
+    return -1;
+}
+
+/* The windows are sorted, disjoint and not empty; else say which is not. */
+static int check_windows(scn_ctx *c, scn_ini_entry *e, stall_spec *st)
+{
+    size_t bad;
+    if (!stall_windows_normalise(st->windows, st->n_windows, &bad))
+        return 0;
+    char msg[256], x[32], y[32];
+    units_format_duration_exact(st->windows[bad].start_ns, x, sizeof x);
+    units_format_duration_exact(st->windows[bad].end_ns, y, sizeof y);
+    if (st->windows[bad].end_ns <= st->windows[bad].start_ns)
+        snprintf(msg, sizeof msg, "window %s..%s ends before it starts", x, y);
+    else
+        snprintf(msg, sizeof msg, "window %s..%s overlaps the one before it; merge them", x, y);
+    scn_keys_bad_value(c, e, msg);
+    return -1;
+}
+
+/* "a..b, c..d" (durations) into windows. */
+static int parse_windows(scn_ctx *c, scn_ini_entry *e, stall_spec *st)
+{
+    void *items = NULL;
+    int rc = parse_list(c, e, &items, sizeof *st->windows, parse_window_item, &st->n_windows,
+                        "expected at least one window START..END (e.g. 0.9s..1.4s)");
+    st->windows = items;
+    return rc ? rc : check_windows(c, e, st);
+}
+
+/* One item "90" or "90..95" of a requests stall: 0, or -1 (message set). */
+static int parse_range_item(scn_ctx *c, scn_ini_entry *e, char *tok, void *items, size_t i)
+{
+    stall_range *r = (stall_range *)items + i;
+    char *dots = strstr(tok, "..");
+    const char *why;
+    uint64_t a, b;
+    if (dots)
+        *dots = '\0';
+    if (units_parse_count(tok, UINT64_MAX / 2, &a, &why) ||
+        (dots && units_parse_count(dots + 2, UINT64_MAX / 2, &b, &why))) {
+        char msg[200];
+        snprintf(msg, sizeof msg, "expected request indices such as 90 or 90..95, separated by commas "
+                                  "(%s%s)", why, strcmp(why, "number too large") ? "" : ": at most 2^63 - 1");
+        scn_keys_bad_value(c, e, msg);
+        return -1;
+    }
+    r->first = a;
+    r->last = dots ? b : a;
+    return 0;
+}
+
+/* "90, 100..105" into request ranges. */
+static int parse_ranges(scn_ctx *c, scn_ini_entry *e, stall_spec *st)
+{
+    void *items = NULL;
+    int rc = parse_list(c, e, &items, sizeof *st->ranges, parse_range_item, &st->n_ranges,
+                        "expected request indices such as 90 or 90..95");
+    st->ranges = items;
+    if (rc)
+        return rc;
+    size_t bad;
+    if (stall_ranges_normalise(st->ranges, st->n_ranges, &bad)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "range %llu..%llu is empty or overlaps another",
+                 (unsigned long long)st->ranges[bad].first, (unsigned long long)st->ranges[bad].last);
+        scn_keys_bad_value(c, e, msg);
+        return -1;
+    }
+    return 0;
+}
+
+/* kind = file: windows from a CSV of start,length lines. */
+static int read_file_stall(scn_ctx *c, stall_spec *st)
+{
+    st->kind = STALL_WINDOWS;
+    scn_ini_entry *e;
+    scn_data_vec x = {0};
+    char path[SCENARIO_PATH_MAX + 2];
+    if (scn_data_read(c, scn_data_window_line, &x, &e) < 0)
+        return -1;
+    scn_data_relative(c, e->value, path, sizeof path); /* fits: scn_data_read checked */
+    st->n_windows = x.n / 3; /* start, end, line */
+    st->windows = calloc(st->n_windows ? st->n_windows : 1, sizeof *st->windows);
+    if (!st->windows) {
+        free(x.v);
+        c->p->oom = 1;
+        return -1;
+    }
+    for (size_t i = 0; i < st->n_windows; i++) {
+        st->windows[i].start_ns = x.v[3 * i];
+        st->windows[i].end_ns = x.v[3 * i + 1];
+    }
+    if (st->n_windows == 0) {
+        free(x.v);
+        scn_keys_bad_value(c, e, "the file holds no start,length line");
+        return -1;
+    }
+    size_t bad;
+    if (stall_windows_normalise(st->windows, st->n_windows, &bad)) {
+        /* find the offending line by its start */
+        int line = 0;
+        for (size_t i = 0; i < st->n_windows; i++)
+            if (x.v[3 * i] == st->windows[bad].start_ns)
+                line = (int)x.v[3 * i + 2];
+        scn_ini_fail(c->p, "%s:%d: this stall overlaps another; merge them", path, line);
+        free(x.v);
+        return -1;
+    }
+    free(x.v);
+    return 0;
+}
+
+/* kind = random: windows arriving as a Poisson process. */
+static int read_random(scn_ctx *c, stall_spec *st)
+{
+    const scenario *s = c->s;
+    if (!scn_keys_need(c, "every") || scn_keys_duration(c, "every", &st->mean_gap_ns) < 0)
+        return -1;
+    if (scn_dist_read(c, &st->length_dist, "length_") < 0)
+        return -1;
+    /* Windows arrive every `every` on average; if a window lasts about
+     * as long, the next one usually starts before it ends and the
+     * server almost never works again. Ask for a mean length of at most
+     * half the gap (the server then stops at most 1 - exp(-1/2) = 39%
+     * of the time). */
+    double mean_len = dist_mean_ns(&st->length_dist);
+    if (!(mean_len <= (double)st->mean_gap_ns / 2)) {
+        char a[32], b[32];
+        scn_keys_section_fail(c, "stalls of mean length %s every %s on average would overlap into one "
+                                 "endless stall; keep the mean length at most half of every",
+                              isfinite(mean_len) ? units_format_duration((int64_t)mean_len, a, sizeof a)
+                                                 : "infinite",
+                              units_format_duration_exact(st->mean_gap_ns, b, sizeof b));
+        return -1;
+    }
+    if ((double)s->duration_ns / (double)st->mean_gap_ns > (double)s->max_requests) {
+        scn_keys_section_fail(c, "every = %s makes more stall windows than max_requests over the run; "
+                                 "stall less often", scn_keys_get(c, "every")->value);
+        return -1;
+    }
+    return 0;
+}
+
+/* kind = periodic: length every period from first. */
+static int read_periodic(scn_ctx *c, stall_spec *st)
+{
+    if (!scn_keys_need(c, "length") || scn_keys_duration(c, "length", &st->length_ns) < 0)
+        return -1;
+    if (!scn_keys_need(c, "period") || scn_keys_duration(c, "period", &st->period_ns) < 0)
+        return -1;
+    if (scn_keys_duration(c, "first", &st->first_ns) < 0)
+        return -1;
+    if (st->length_ns >= st->period_ns) {
+        char a[32], b[32];
+        scn_keys_section_fail(c, "length %s must be shorter than period %s (or the server never works)",
+                              units_format_duration_exact(st->length_ns, a, sizeof a),
+                              units_format_duration_exact(st->period_ns, b, sizeof b));
+        return -1;
+    }
+    return 0;
+}
+
+/* The keys of a stall of kind st->kind. */
+static int read_kind(scn_ctx *c, stall_spec *st)
+{
+    switch (st->kind) {
+    case STALL_RANDOM:
+        return read_random(c, st);
+    case STALL_PERIODIC:
+        return read_periodic(c, st);
+    case STALL_WINDOWS:
+        return scn_keys_need(c, "windows") ? parse_windows(c, scn_keys_get(c, "windows"), st) : -1;
+    case STALL_REQUESTS:
+        if (!scn_keys_need(c, "requests") || parse_ranges(c, scn_keys_get(c, "requests"), st) < 0)
+            return -1;
+        return scn_keys_need(c, "extra") && scn_keys_duration(c, "extra", &st->extra_ns) >= 0 ? 0 : -1;
+    }
+    return -1;
+}
+
+int scn_stall_read(scn_ctx *c, const char *name)
+{
+    scenario *s = c->s;
+    stall_spec *st = &s->stalls[s->n_stalls++];
+    snprintf(st->name, sizeof st->name, "%s", name);
+    int v = 0, form = 0;
+    if (!scn_keys_need(c, "kind") || scn_keys_choice(c, "kind", &v, &form) < 0)
+        return -1;
+    if (form && v == SCN_STALL_FORM_FILE) {
+        c->kind = SCN_KIND_FILE;
+        c->kind_name = names_get(scn_stall_forms, v);
+        if (read_file_stall(c, st) < 0)
+            return -1;
+    } else {
+        st->kind = (stall_kind)v;
+        c->kind = v;
+        c->kind_name = stall_kind_name(st->kind);
+        if (read_kind(c, st) < 0)
+            return -1;
+    }
+    return scn_keys_check_unused(c);
+}

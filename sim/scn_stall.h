@@ -1,0 +1,27 @@
+/* scn_stall.h - the [stall NAME] sections of a scenario. Internal to the
+ * scenario reader.
+ */
+#ifndef COSIM_SCN_STALL_H
+#define COSIM_SCN_STALL_H
+
+#include "names.h"
+#include "scn_keys.h"
+
+/** The forms of [stall] kind that are not a stall_kind of their own. */
+typedef enum scn_stall_form {
+    SCN_STALL_FORM_FILE = 0, /**< "file": windows from a CSV (STALL_WINDOWS) */
+} scn_stall_form;
+
+/** Their words, indexed by scn_stall_form: the key table lists them after
+ *  stall_kind_names. */
+extern const names_table scn_stall_forms;
+
+/**
+ * Read the current section into the scenario's next stall (c->s->stalls
+ * has room: scenario.c counts the sections first).
+ * @param name  the stall's NAME
+ * @return 0 or -1 (message set).
+ */
+int scn_stall_read(scn_ctx *c, const char *name);
+
+#endif

@@ -1,0 +1,80 @@
+/* Tests of names: lookups in the enums' name tables, and the tables of the
+ * modules (each word once, every value named). */
+#include "dist.h"
+#include "expect.h"
+#include "hist.h"
+#include "names.h"
+#include "stall.h"
+#include "tester.h"
+
+#include <check.h>
+#include <string.h>
+
+Suite *test_suite(void);
+
+static const char *const abc[] = {"alpha", "beta", "gamma"};
+static const names_table t = {abc, ARRAY_SIZE(abc)};
+
+START_TEST(find_get_join)
+{
+    ck_assert_int_eq(names_find(t, "beta"), 1);
+    ck_assert_int_eq(names_find(t, "Beta"), -1);
+    ck_assert_int_eq(names_find(t, ""), -1);
+    ck_assert_str_eq(names_get(t, 2), "gamma");
+    ck_assert_str_eq(names_get(t, 3), "?");
+    ck_assert_str_eq(names_get(t, -1), "?");
+    char buf[32];
+    ck_assert_str_eq(names_join(t, ", ", buf, sizeof buf), "alpha, beta, gamma");
+    ck_assert_str_eq(names_join(t, "|", buf, sizeof buf), "alpha|beta|gamma");
+    char small[12]; /* "alpha, beta" is 11: ", gamma" does not fit */
+    ck_assert_str_eq(names_join(t, ", ", small, sizeof small), "alpha, b...");
+}
+END_TEST
+
+/* Every value of a module's table has a distinct word. */
+static void distinct(names_table m, size_t n)
+{
+    ck_assert_uint_eq(m.n, n);
+    for (size_t i = 0; i < m.n; i++) {
+        ck_assert_ptr_nonnull(m.names[i]);
+        ck_assert_int_eq(names_find(m, m.names[i]), (int)i);
+    }
+}
+
+START_TEST(module_tables)
+{
+    distinct(tester_kind_names, 5);
+    distinct(tester_late_names, 3);
+    distinct(tester_arrivals_names, 2);
+    distinct(tester_latency_from_names, 2);
+    distinct(tester_in_flight_names, 2);
+    distinct(dist_kind_names, 8);
+    distinct(hist_rank_rule_names, 3);
+    distinct(hist_correction_names, 2);
+    distinct(stall_kind_names, 4);
+    distinct(expect_metric_names, 8);
+    ck_assert_str_eq(tester_kind_name(TESTER_PARTLY_OPEN), "partly_open");
+    ck_assert_str_eq(tester_late_name(TESTER_LATE_CATCH_UP), "catch_up");
+    ck_assert_str_eq(hist_rank_rule_name(HIST_SORTED_INDEX), "sorted_index");
+    ck_assert_str_eq(hist_correction_name(HIST_CORRECT_BOOK), "book");
+    ck_assert_str_eq(stall_kind_name(STALL_RANDOM), "random");
+    ck_assert_str_eq(tester_in_flight_names.names[TESTER_IN_FLIGHT_DROP], "drop");
+    stall_kind sk;
+    ck_assert_int_eq(stall_kind_parse("requests", &sk), 0);
+    ck_assert_int_eq(sk, STALL_REQUESTS);
+    ck_assert_int_eq(stall_kind_parse("file", &sk), -22); /* a scenario's form, not a kind */
+    hist_correction hc;
+    ck_assert_int_eq(hist_correction_parse("hdrhistogram", &hc), 0);
+    ck_assert_int_eq(hc, HIST_CORRECT_HDR);
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("names");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, find_get_join);
+    tcase_add_test(tc, module_tables);
+    suite_add_tcase(s, tc);
+    return s;
+}
