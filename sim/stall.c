@@ -5,6 +5,26 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+static const char *const preemption_names[] = {"resume", "restart", "resample", "none"};
+#define N_PREEMPTIONS 4
+
+const char *stall_preemption_name(stall_preemption p)
+{
+    return (unsigned)p < N_PREEMPTIONS ? preemption_names[p] : "?";
+}
+
+int stall_preemption_parse(const char *name, stall_preemption *out)
+{
+    for (unsigned i = 0; i < N_PREEMPTIONS; i++) {
+        if (strcmp(name, preemption_names[i]) == 0) {
+            *out = (stall_preemption)i;
+            return 0;
+        }
+    }
+    return -EINVAL;
+}
 
 stall_window stall_periodic_next(const stall_spec *s, int64_t t)
 {
