@@ -359,6 +359,14 @@ static int64_t work_until(server *s, int64_t t, int64_t work, int64_t extra, int
         if (work <= w.start_ns - t)
             break;
         /* in service when w starts */
+        if (s->stalls[which].preemption == STALL_PREEMPT_NONE) {
+            int64_t f = finish_before_stop(s, w, t, work, how != WALK_PROBE);
+            o->worked = worked + work;
+            o->worked_in_run = in_run + before_end(t, f, s->run_end);
+            if (how != WALK_PROBE)
+                s->stalled_ns += (f - t0) - o->worked;
+            return f;
+        }
         worked += w.start_ns - t;
         in_run += before_end(t, w.start_ns, s->run_end);
         switch (s->stalls[which].preemption) {
@@ -375,14 +383,8 @@ static int64_t work_until(server *s, int64_t t, int64_t work, int64_t extra, int
                        ? work0
                        : dist_draw_ns(&s->service, how == WALK_PROBE ? s->resample_probes : s->resample) + extra;
             break;
-        case STALL_PREEMPT_NONE: {
-            int64_t f = finish_before_stop(s, w, t, work, how != WALK_PROBE);
-            o->worked = worked + work;
-            o->worked_in_run = in_run + before_end(t, f, s->run_end);
-            if (how != WALK_PROBE)
-                s->stalled_ns += (f - t0) - o->worked;
-            return f;
-        }
+        case STALL_PREEMPT_NONE: /* handled above */
+            break;
         }
         t = w.end_ns;
     }
