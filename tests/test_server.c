@@ -655,6 +655,85 @@ START_TEST(mmc_erlang_c_more_workers)
 }
 END_TEST
 
+/* A plain model of the pool to check the server's shortcuts (its quiet
+ * stretches, its cursors that commit only at the raw start): c free times
+ * scanned for the least, windows walked from the first every time. Resume
+ * and restart only. */
+static int64_t naive_submit(int64_t *free_at, unsigned c, const stall_window *w, size_t nw,
+                            stall_preemption p, int64_t arrival, int64_t work, int64_t *start_out)
+{
+    unsigned best = 0;
+    for (unsigned i = 1; i < c; i++)
+        if (free_at[i] < free_at[best])
+            best = i;
+    int64_t t = arrival > free_at[best] ? arrival : free_at[best], left = work;
+    int started = 0;
+    for (size_t i = 0; i < nw; i++) {
+        if (w[i].end_ns <= t)
+            continue;
+        if (w[i].start_ns <= t) {
+            t = w[i].end_ns;
+            continue;
+        }
+        if (!started) {
+            started = 1;
+            *start_out = t;
+        }
+        if (left <= w[i].start_ns - t)
+            break;
+        left = p == STALL_PREEMPT_RESTART ? work : left - (w[i].start_ns - t);
+        t = w[i].end_ns;
+    }
+    if (!started)
+        *start_out = t;
+    free_at[best] = t + left;
+    return t + left;
+}
+
+/* The server agrees with the plain model on random loads: 1 to 5 workers,
+ * 200 windows of 0.1 to 2 ms every 0 to 20 ms, uniform 0.5 to 5 ms work,
+ * arrivals of random gaps (bursts of equal instants included), 20,000
+ * requests per case, resume and restart. */
+START_TEST(pool_agrees_with_a_plain_model)
+{
+    gsl_rng *r;
+    ck_assert_int_eq(rng_new(&r, "mt19937", 3, RNG_ARRIVALS), 0);
+    for (int round = 0; round < 20; round++) {
+        unsigned c = 1 + round % 5;
+        stall_preemption p = round % 2 ? STALL_PREEMPT_RESTART : STALL_PREEMPT_RESUME;
+        stall_window w[200];
+        int64_t t = 0;
+        for (int i = 0; i < 200; i++) {
+            t += (int64_t)gsl_rng_uniform_int(r, 20000) * 1000;
+            w[i].start_ns = t;
+            t += 100000 + (int64_t)gsl_rng_uniform_int(r, 1900) * 1000;
+            w[i].end_ns = t;
+        }
+        stall_spec st = {.kind = STALL_WINDOWS, .windows = w, .n_windows = 200, .preemption = p};
+        server_config cfg = {.service = {.kind = DIST_UNIFORM, .a_ns = 500000, .b_ns = 5000000},
+                             .stalls = &st, .n_stalls = 1, .generator = "mt19937", .seed = (uint64_t)round,
+                             .workers = c};
+        server *s;
+        gsl_rng *service;
+        ck_assert_int_eq(server_new(&s, &cfg), 0);
+        ck_assert_int_eq(rng_new(&service, "mt19937", (uint64_t)round, RNG_SERVICE), 0);
+        int64_t free_at[5] = {0, 0, 0, 0, 0}, a = 0;
+        for (int i = 0; i < 20000; i++) {
+            if (gsl_rng_uniform(r) < 0.7)
+                a += (int64_t)gsl_rng_uniform_int(r, 9000000 / c); /* load about 0.9 */
+            int64_t start, want = naive_submit(free_at, c, w, 200, p, a, dist_draw_ns(&cfg.service, service),
+                                               &start);
+            ck_assert_int_eq(server_submit(s, a), want);
+            ck_assert_int_eq(server_last_start_ns(s), start);
+        }
+        ck_assert_int_eq(server_failed(s), 0);
+        server_free(s);
+        rng_free(service);
+    }
+    rng_free(r);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("server");
@@ -680,6 +759,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, pool_none_and_resume_by_hand);
     tcase_add_test(tc, mmc_erlang_c);
     tcase_add_test(tc, mmc_erlang_c_more_workers);
+    tcase_add_test(tc, pool_agrees_with_a_plain_model);
     suite_add_tcase(s, tc);
     return s;
 }
