@@ -64,11 +64,11 @@ static int drop_hides_largest(const tester_result *t)
            (hist_count(t->hist) == 0 || hist_max(t->dropped) > hist_max(t->hist));
 }
 
-/* The measured busy fraction: time the worker worked within the run / its
- * length, in [0, 1]. */
+/* The measured busy fraction: time the workers worked within the run / its
+ * length times the workers, in [0, 1]. */
 static double busy_fraction(const scenario *s, const tester_result *t)
 {
-    return (double)t->busy_in_run_ns / (double)s->duration_ns;
+    return (double)t->busy_in_run_ns / ((double)s->duration_ns * (double)s->workers);
 }
 
 /* got / want - 1, or 0 when the histogram cannot tell them apart */
@@ -105,7 +105,10 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
             (unsigned long long)s->seed);
     if (strcmp(s->title, s->name) != 0)
         fprintf(f, "  %s\n", s->title);
-    fprintf(f, "  service: %s\n", dist_describe(&s->service, c, sizeof c));
+    fprintf(f, "  service: %s", dist_describe(&s->service, c, sizeof c));
+    if (s->workers > 1) /* one worker goes unsaid, as before workers existed */
+        fprintf(f, ", %llu workers", (unsigned long long)s->workers);
+    fputc('\n', f);
     fprintf(f, "  stalls:  %s\n", scenario_describe_stalls(s, c, sizeof c));
     fprintf(f, "  percentiles by %s rank; replies after the end %s\n\n",
             hist_rank_rule_name(s->rank_rule), s->drop_in_flight ? "dropped (as wrk2)" : "recorded");
@@ -179,6 +182,8 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
             first_note = 0;
         }
         double offered = tester_offered_utilisation(sp, &s->service);
+        if (offered > 0) /* per worker */
+            offered /= (double)s->workers;
         if (t->overloaded && offered >= 1) {
             fprintf(f, "%swarning: %s offers a utilisation of %.2f (rate x mean service / workers): the "
                        "server cannot keep up, so its latencies grow with the run's length and measure "
@@ -253,6 +258,8 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
             s->drop_in_flight ? "drop" : "record", s->sub_bits);
     fputs("  \"service\": ", f);
     report_json_string(f, dist_describe(&s->service, c, sizeof c));
+    if (s->workers > 1) /* absent: one worker */
+        fprintf(f, ",\n  \"workers\": %llu", (unsigned long long)s->workers);
     fputs(",\n  \"stalls\": ", f);
     report_json_string(f, scenario_describe_stalls(s, c, sizeof c));
     fputs(",\n  \"testers\": [", f);
@@ -284,6 +291,8 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
         fprintf(f, "      \"blocked\": %llu,\n      \"blocked_ns\": %lld,\n",
                 (unsigned long long)x->blocked, (long long)x->blocked_ns);
         double offered = tester_offered_utilisation(t, &s->service);
+        if (offered > 0) /* per worker */
+            offered /= (double)s->workers;
         if (offered < 0)
             fputs("      \"offered_utilisation\": null,\n", f);
         else

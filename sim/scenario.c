@@ -1032,9 +1032,11 @@ static int do_service(ctx *c)
     const char *allowed;
     if (do_distribution(c, &c->s->service, "", &allowed) < 0)
         return -1;
+    if (get_count(c, "workers", &c->s->workers, 1, SERVER_MAX_WORKERS) < 0)
+        return -1;
     char msg[160];
-    snprintf(msg, sizeof msg, "distribution %s takes %s", dist_kind_name(c->s->service.kind),
-             allowed);
+    snprintf(msg, sizeof msg, "distribution %s takes %s; [service] also takes workers",
+             dist_kind_name(c->s->service.kind), allowed);
     return check_unused(c, msg);
 }
 
@@ -1320,9 +1322,15 @@ static int do_stall(ctx *c, const char *name)
     scenario *s = c->s;
     stall_spec *st = &s->stalls[s->n_stalls++];
     snprintf(st->name, sizeof st->name, "%s", name);
-    int v = 0;
+    static const char *const preemptions[] = {"resume", "restart", "resample", "none", NULL};
+    int v = 0, pv = 0;
     if (!need(c, "kind", "periodic") || get_choice(c, "kind", kinds, &v) < 0)
         return -1;
+    /* what a window does to the request in service (a requests stall has
+     * no window: the key is left unknown there) */
+    if (v != STALL_REQUESTS && get_choice(c, "preemption", preemptions, &pv) < 0)
+        return -1;
+    st->preemption = (stall_preemption)pv;
     if (v == 4) { /* windows from a CSV of start,length */
         st->kind = STALL_WINDOWS;
         entry *e;
@@ -1359,7 +1367,7 @@ static int do_stall(ctx *c, const char *name)
             return -1;
         }
         free(x.v);
-        return check_unused(c, "a file stall takes kind, file");
+        return check_unused(c, "a file stall takes kind, file, preemption");
     }
     st->kind = (stall_kind)v;
     switch (st->kind) {
@@ -1389,7 +1397,7 @@ static int do_stall(ctx *c, const char *name)
             return -1;
         }
         return check_unused(c, "a random stall takes kind, every, length_distribution and its "
-                               "length_ parameters (e.g. length_mean)");
+                               "length_ parameters (e.g. length_mean), preemption");
     }
     case STALL_PERIODIC:
         if (!need(c, "length", "10ms") || get_duration(c, "length", &st->length_ns, 0) < 0)
@@ -1405,13 +1413,13 @@ static int do_stall(ctx *c, const char *name)
                          units_format_duration_exact(st->period_ns, b, sizeof b));
             return -1;
         }
-        return check_unused(c, "a periodic stall takes kind, length, period, first");
+        return check_unused(c, "a periodic stall takes kind, length, period, first, preemption");
     case STALL_WINDOWS: {
         if (!need(c, "windows", "0.9s..1.4s"))
             return -1;
         if (parse_windows(c, get(c, "windows"), st) < 0)
             return -1;
-        return check_unused(c, "a windows stall takes kind, windows");
+        return check_unused(c, "a windows stall takes kind, windows, preemption");
     }
     case STALL_REQUESTS:
         if (!need(c, "requests", "90..95") || parse_ranges(c, get(c, "requests"), st) < 0)
@@ -2158,6 +2166,7 @@ scenario_error scenario_load_stream(scenario **out, FILE *f, const char *path, c
         s->sub_bits = 8;
         snprintf(s->generator, sizeof s->generator, "%s", RNG_DEFAULT_GENERATOR);
         s->max_requests = SCENARIO_DEFAULT_MAX_REQUESTS;
+        s->workers = 1;
         interpret(&p, s);
         if (!s->title[0])
             snprintf(s->title, sizeof s->title, "%s", s->name);

@@ -3,8 +3,9 @@
  * Scenario files are INI, parsed with libinih. Sections:
  *   [scenario]     name, title, duration, seed, rank_rule, threshold,
  *                  in_flight_at_end, sub_bucket_bits, generator, max_requests
- *   [service]      distribution and its parameters
- *   [stall NAME]   kind = periodic | windows | requests, and their keys
+ *   [service]      distribution and its parameters, workers
+ *   [stall NAME]   kind = periodic | windows | requests, and their keys;
+ *                  preemption for the kinds with windows
  *   [tester NAME]  kind = closed | paced | open | corrected, and their keys
  *   [expect NAME]  expected figures of tester NAME, checked by cosim --check
  *   [truth]        interval, load: the ground truth's probes
@@ -114,6 +115,7 @@ typedef struct scenario {
     char generator[32];       /**< GSL generator name, default mt19937 */
     uint64_t max_requests;    /**< per tester */
     dist_spec service;
+    uint64_t workers;         /**< [service] workers: c, default 1 */
     stall_spec *stalls;
     size_t n_stalls;
     tester_spec *testers;

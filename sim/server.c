@@ -47,6 +47,7 @@ struct server {
     int oom;
     int endless;      /* the stall windows ran past SERVER_HORIZON_NS */
     int backlog;      /* queued work alone ran past SERVER_HORIZON_NS */
+    int restarts_failed; /* a request restarted more than MAX_RESTARTS times */
     int64_t stalled_ns; /* time the stall windows held submitted work back */
     /* preemption = none: no request starts in [hold_from, hold_until), the
      * stop that waited for the requests in service at a window's start
@@ -59,7 +60,7 @@ struct server {
 
 /* Most restarts (restart, resample) of one request: past it the windows
  * leave no gap its work fits in (a 2 s request under 10 ms every 1 s,
- * restarted, would never end), and the run fails as endless stalls. */
+ * restarted, would never end), and the run fails (-ELOOP). */
 #define MAX_RESTARTS 1000000
 
 /* Past the horizon: blame the stalls if they held work back longer than
@@ -376,7 +377,7 @@ static int64_t work_until(server *s, int64_t t, int64_t work, int64_t extra, int
         case STALL_PREEMPT_RESTART:
         case STALL_PREEMPT_RESAMPLE:
             if (++restarts > MAX_RESTARTS) { /* no gap the work fits in */
-                s->endless = 1;
+                s->restarts_failed = 1;
                 return SERVER_HORIZON_NS;
             }
             work = s->stalls[which].preemption == STALL_PREEMPT_RESTART
@@ -598,5 +599,9 @@ int64_t server_busy_in_run_ns(const server *s)
 
 int server_failed(const server *s)
 {
-    return s->oom ? -ENOMEM : s->endless ? -ERANGE : s->backlog ? -ETIME : 0;
+    return s->oom               ? -ENOMEM
+           : s->restarts_failed ? -ELOOP
+           : s->endless         ? -ERANGE
+           : s->backlog         ? -ETIME
+                                : 0;
 }

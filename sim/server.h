@@ -141,7 +141,9 @@ int64_t server_busy_in_run_ns(const server *s);
  *  the stalls never left the worker a gap (work pushed past twice the
  *  longest scenario, 2,000,000 s, the stall windows having held work back
  *  longer than the work took); -ETIME if it is the queued work that
- *  passes it (a backlog of years: more load than the server can serve). */
+ *  passes it (a backlog of years: more load than the server can serve);
+ *  -ELOOP if a request was restarted (preemption restart or resample) more
+ *  than 1,000,000 times: the windows leave no gap its work fits in. */
 int server_failed(const server *s);
 
 /** Number of requests submitted so far (the next request's index k). */

@@ -231,5 +231,10 @@ char *stall_describe(const stall_spec *s, char *buf, size_t len)
             snprintf(buf, len, "+%s on %zu request ranges", a, s->n_ranges);
         break;
     }
+    if (s->kind != STALL_REQUESTS && s->preemption != STALL_PREEMPT_RESUME) {
+        size_t n = strlen(buf); /* resume, the default, goes unsaid */
+        if (n < len)
+            snprintf(buf + n, len - n, ", preemption %s", stall_preemption_name(s->preemption));
+    }
     return buf;
 }

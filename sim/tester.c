@@ -464,7 +464,9 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         out->backlog_growing = out->latency_mid_ns >= 0 && out->last_clear_ns < mid_ns &&
                                out->latency_last_ns > out->latency_mid_ns;
         out->overloaded = out->backlog_growing ||
-                          tester_offered_utilisation(spec, &cfg->server->service) >= 1;
+                          tester_offered_utilisation(spec, &cfg->server->service) /
+                                  (double)(cfg->server->workers ? cfg->server->workers : 1) >=
+                              1;
     }
     out->dropped = dropped;
     dropped = NULL;

@@ -205,7 +205,8 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
 
 /**
  * The offered utilisation of a tester (MODEL.md, "What a run writes"): its
- * request rate x the mean service time / workers (one worker), the rate
+ * request rate x the mean service time, for one worker (callers divide by
+ * the server's workers, [service] workers), the rate
  * being 1 / D for open, paced and corrected testers and
  * 1 / (D (1 - p_continue)) for partly-open sessions.
  *
