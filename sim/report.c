@@ -143,6 +143,21 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
     fprintf(f, " %9s\n", "max");
     for (size_t i = 0; i < r->n; i++)
         latency_row(f, s, w, s->testers[i].name, r->testers[i].hist, "");
+    if (r->n > 0 && r->testers[0].wait) { /* queue_wait = record */
+        fprintf(f, "\nqueue wait (work start - send: for a worker, or a stall window)\n%-*s  %9s", (int)w,
+                "tester", "mean");
+        for (size_t k = 0; k < N_TABLE; k++) {
+            snprintf(c, sizeof c, "p%s", table_percentiles[k]);
+            fprintf(f, " %9s", c);
+        }
+        fprintf(f, " %9s  %s\n", "max", "no wait");
+        for (size_t i = 0; i < r->n; i++) {
+            const hist *h = r->testers[i].wait;
+            uint64_t n = hist_count(h);
+            snprintf(c, sizeof c, "  %.2f%%", n ? 100.0 * (double)hist_count_at_index(h, 0) / (double)n : 0.0);
+            latency_row(f, s, w, s->testers[i].name, h, n ? c : "");
+        }
+    }
     if (r->has_truth) {
         snprintf(c, sizeof c, "  (users arriving at random, every %s on average; load: %s)",
                  units_format_duration_exact(s->truth_interval_ns, a, sizeof a),
@@ -317,6 +332,21 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
                 fputs("},\n", f);
                 hist_free(all);
             }
+        }
+        if (x->wait) { /* queue_wait = record */
+            const hist *q = x->wait;
+            uint64_t n = hist_count(q);
+            fprintf(f, "      \"queue_wait\": {\"count\": %llu, \"no_wait\": %llu", (unsigned long long)n,
+                    (unsigned long long)hist_count_at_index(q, 0));
+            if (n > 0) {
+                fprintf(f, ", \"mean_ns\": %.3f, \"max_ns\": %lld, \"percentiles_ns\": {", hist_mean(q),
+                        (long long)hist_max(q));
+                for (size_t k = 0; k < report_n_percentiles; k++)
+                    fprintf(f, "%s\"%s\": %lld", k ? ", " : "", report_percentiles[k],
+                            (long long)percentile_of(q, s->rank_rule, report_percentiles[k]));
+                fputc('}', f);
+            }
+            fputs("},\n", f);
         }
         if (r->has_truth && hist_count(h) > 0 && hist_count(r->truth) > 0) {
             fputs("      \"error_vs_truth\": {", f);

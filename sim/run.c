@@ -25,6 +25,7 @@ tester_run_config run_tester_config(const scenario *s, const server_config *srv)
     c.duration_ns = s->duration_ns;
     c.threshold_ns = s->threshold_ns;
     c.drop_in_flight = s->drop_in_flight;
+    c.record_wait = s->record_wait;
     c.sub_bits = s->sub_bits;
     c.max_requests = s->max_requests;
     c.server = srv;

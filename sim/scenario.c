@@ -917,6 +917,12 @@ static int do_scenario(ctx *c)
     }
     if (get_count(c, "max_requests", &s->max_requests, 1, UINT64_MAX) < 0)
         return -1;
+    static const char *const queue_wait_choices[] = {"off", "record", NULL};
+    got = get_choice(c, "queue_wait", queue_wait_choices, &v);
+    if (got < 0)
+        return -1;
+    if (got)
+        s->record_wait = v;
     if ((e = get(c, "chart_window"))) {
         char why[160];
         if (scenario_parse_window(e->value, s->duration_ns, &s->chart_window_from, &s->chart_window_to, why,
@@ -926,7 +932,8 @@ static int do_scenario(ctx *c)
         }
     }
     return check_unused(c, "[scenario] takes name, title, duration, seed, rank_rule, threshold, "
-                           "in_flight_at_end, sub_bucket_bits, generator, max_requests, chart_window");
+                           "in_flight_at_end, sub_bucket_bits, generator, max_requests, chart_window, "
+                           "queue_wait");
 }
 
 /* A growing array of int64 values read from a data file. */

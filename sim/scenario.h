@@ -2,7 +2,8 @@
  *
  * Scenario files are INI, parsed with libinih. Sections:
  *   [scenario]     name, title, duration, seed, rank_rule, threshold,
- *                  in_flight_at_end, sub_bucket_bits, generator, max_requests
+ *                  in_flight_at_end, sub_bucket_bits, generator, max_requests,
+ *                  queue_wait
  *   [service]      distribution and its parameters, workers
  *   [stall NAME]   kind = periodic | windows | requests, and their keys;
  *                  preemption for the kinds with windows
@@ -111,6 +112,8 @@ typedef struct scenario {
     hist_rank_rule rank_rule; /**< default nearest_rank */
     int64_t threshold_ns;     /**< default 100 ms */
     int drop_in_flight;       /**< in_flight_at_end = drop (wrk2) */
+    int record_wait;          /**< queue_wait = record: each tester also keeps
+                                   a histogram of its requests' queue waits */
     unsigned sub_bits;        /**< histogram S, default 8 */
     char generator[32];       /**< GSL generator name, default mt19937 */
     uint64_t max_requests;    /**< per tester */

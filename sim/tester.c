@@ -141,6 +141,8 @@ void tester_result_free(tester_result *r)
     r->hist = NULL;
     hist_free(r->dropped);
     r->dropped = NULL;
+    hist_free(r->wait);
+    r->wait = NULL;
 }
 
 /* Slot index i of the grid anchored at anchor: anchor + floor(i D), exact
@@ -267,6 +269,8 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         rc = -ENOMEM;
     if (!rc)
         rc = hist_new(&out->hist, cfg->sub_bits);
+    if (!rc && cfg->record_wait)
+        rc = hist_new(&out->wait, cfg->sub_bits);
     if (!rc)
         rc = server_new(&srv, cfg->server);
     if (!rc)
@@ -381,6 +385,7 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         if (rq.sent_ns == rq.intended_ns && server_free_at(srv) <= rq.sent_ns)
             out->last_clear_ns = rq.intended_ns;
         rq.reply_ns = server_submit(srv, rq.sent_ns);
+        rq.start_ns = server_last_start_ns(srv);
         if (rq.reply_ns > end && (rc = server_failed(srv))) /* e.g. a backlog past the clock's limit */
             goto done;
         if (n_conns) {
@@ -396,6 +401,8 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         int late = rq.reply_ns > end;
         out->in_flight_at_end += late;
         rq.recorded = !(late && cfg->drop_in_flight);
+        if (out->wait && rq.recorded)
+            hist_record(out->wait, rq.start_ns - rq.sent_ns);
         if (rq.recorded) {
             if (spec->kind == TESTER_CORRECTED) {
                 /* the added values count against max_requests with the

@@ -94,6 +94,9 @@ typedef struct tester_run_config {
     int drop_in_flight;      /**< 1: drop replies after the duration (wrk2) */
     unsigned sub_bits;       /**< histogram S */
     uint64_t max_requests;   /**< refuse to send more than this (0: no limit) */
+    int record_wait;         /**< 1: keep tester_result.wait, the queue waits
+                                  (a histogram record per request: off by
+                                  default, so the hot path pays nothing) */
     const server_config *server;
 } tester_run_config;
 
@@ -103,7 +106,10 @@ typedef struct tester_request {
     uint64_t index;      /**< k, in send order */
     uint64_t user;
     int64_t intended_ns; /**< when the tester meant to send it */
-    int64_t sent_ns;     /**< when it was sent */
+    int64_t sent_ns;     /**< when it was sent (its arrival at the server) */
+    int64_t start_ns;    /**< when its work began: start - sent is its queue
+                              wait (for a worker, or a stall window), reply -
+                              start its service span (server_last_start_ns) */
     int64_t reply_ns;    /**< when the reply came */
     int64_t latency_ns;  /**< what the tester measured */
     int recorded;        /**< 0 when dropped at the end of the run */
@@ -153,6 +159,11 @@ typedef struct tester_result {
                                     none was dropped), so the report can say
                                     what the drop hides */
     hist *hist;                /**< every recorded value (owned) */
+    hist *wait;                /**< cfg->record_wait: the queue wait (start -
+                                    sent) of each request recorded in hist
+                                    (not of a correction's added values);
+                                    value 0 is exact, so its count over the
+                                    total is P(no wait). Owned; else NULL */
 } tester_result;
 
 /**
