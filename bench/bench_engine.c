@@ -2,10 +2,12 @@
  * minimal reference loop (one GSL draw, one FIFO step, one histogram record
  * per request), and the process's peak memory.
  *
- * Usage: bench_engine KIND SERVICE N
+ * Usage: bench_engine KIND SERVICE N [OPTION]
  *   KIND     closed | paced | open | corrected | reference
  *   SERVICE  lognormal | constant
  *   N        simulated requests (about: closed runs for N mean services)
+ *   OPTION   wait: also record the queue waits (queue_wait = record);
+ *            pool: 4 workers, each request arriving 4 times as often
  * Prints one line: kind service requests seconds ns_per_request
  * requests_per_second peak_rss_kib. Timing is wall-clock here, in the
  * benchmark, never in a test.
@@ -61,8 +63,9 @@ static uint64_t reference(int lognormal, uint64_t n)
 
 int main(int argc, char **argv)
 {
-    if (argc != 4) {
-        fprintf(stderr, "usage: bench_engine closed|paced|open|corrected|reference lognormal|constant N\n");
+    if (argc != 4 && (argc != 5 || (strcmp(argv[4], "wait") != 0 && strcmp(argv[4], "pool") != 0))) {
+        fprintf(stderr, "usage: bench_engine closed|paced|open|corrected|reference lognormal|constant N "
+                        "[wait|pool]\n");
         return 2;
     }
     const char *kind = argv[1];
@@ -80,17 +83,21 @@ int main(int argc, char **argv)
         if (tester_kind_parse(kind, &t.kind))
             return 2;
         t.users = 1;
-        t.interval.num_ns = INTERVAL_NS;
+        const int pool = argc == 5 && strcmp(argv[4], "pool") == 0;
+        t.interval.num_ns = pool ? INTERVAL_NS / 4 : INTERVAL_NS;
         t.interval.den = 1;
         t.late = TESTER_LATE_NEXT_SLOT;
         /* a 1 ms stall every 100 ms, so the correction has work to do */
         stall_spec st = {.kind = STALL_PERIODIC, .length_ns = 1000000, .period_ns = 100000000};
         server_config srv = {.service = {.kind = lognormal ? DIST_LOGNORMAL : DIST_CONSTANT,
                                          .a_ns = MEDIAN_NS, .shape = 0.2},
-                             .stalls = &st, .n_stalls = 1, .generator = "mt19937", .seed = 1};
-        int64_t duration = (int64_t)n * (t.kind == TESTER_CLOSED ? MEDIAN_NS : INTERVAL_NS);
+                             .stalls = &st, .n_stalls = 1, .generator = "mt19937", .seed = 1,
+                             .workers = pool ? 4 : 1};
+        if (pool)
+            t.users = 4; /* closed: four users keep the four workers busy */
+        int64_t duration = (int64_t)n * (t.kind == TESTER_CLOSED ? MEDIAN_NS : (int64_t)t.interval.num_ns);
         tester_run_config cfg = {.duration_ns = duration, .threshold_ns = 100000, .sub_bits = 8,
-                                 .server = &srv};
+                                 .record_wait = argc == 5 && strcmp(argv[4], "wait") == 0, .server = &srv};
         tester_result res;
         if (tester_run(&t, &cfg, NULL, NULL, &res))
             return 1;

@@ -64,11 +64,11 @@ static int drop_hides_largest(const tester_result *t)
            (hist_count(t->hist) == 0 || hist_max(t->dropped) > hist_max(t->hist));
 }
 
-/* The measured busy fraction: time the worker worked within the run / its
- * length, in [0, 1]. */
+/* The measured busy fraction: time the workers worked within the run / its
+ * length times the workers, in [0, 1]. */
 static double busy_fraction(const scenario *s, const tester_result *t)
 {
-    return (double)t->busy_in_run_ns / (double)s->duration_ns;
+    return (double)t->busy_in_run_ns / ((double)s->duration_ns * (double)s->workers);
 }
 
 /* got / want - 1, or 0 when the histogram cannot tell them apart */
@@ -105,7 +105,10 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
             (unsigned long long)s->seed);
     if (strcmp(s->title, s->name) != 0)
         fprintf(f, "  %s\n", s->title);
-    fprintf(f, "  service: %s\n", dist_describe(&s->service, c, sizeof c));
+    fprintf(f, "  service: %s", dist_describe(&s->service, c, sizeof c));
+    if (s->workers > 1) /* one worker goes unsaid, as before workers existed */
+        fprintf(f, ", %llu workers", (unsigned long long)s->workers);
+    fputc('\n', f);
     fprintf(f, "  stalls:  %s\n", scenario_describe_stalls(s, c, sizeof c));
     fprintf(f, "  percentiles by %s rank; replies after the end %s\n\n",
             hist_rank_rule_name(s->rank_rule), s->drop_in_flight ? "dropped (as wrk2)" : "recorded");
@@ -140,6 +143,21 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
     fprintf(f, " %9s\n", "max");
     for (size_t i = 0; i < r->n; i++)
         latency_row(f, s, w, s->testers[i].name, r->testers[i].hist, "");
+    if (r->n > 0 && r->testers[0].wait) { /* queue_wait = record */
+        fprintf(f, "\nqueue wait (work start - send: for a worker, or a stall window)\n%-*s  %9s", (int)w,
+                "tester", "mean");
+        for (size_t k = 0; k < N_TABLE; k++) {
+            snprintf(c, sizeof c, "p%s", table_percentiles[k]);
+            fprintf(f, " %9s", c);
+        }
+        fprintf(f, " %9s  %s\n", "max", "no wait");
+        for (size_t i = 0; i < r->n; i++) {
+            const hist *h = r->testers[i].wait;
+            uint64_t n = hist_count(h);
+            snprintf(c, sizeof c, "  %.2f%%", n ? 100.0 * (double)hist_count_at_index(h, 0) / (double)n : 0.0);
+            latency_row(f, s, w, s->testers[i].name, h, n ? c : "");
+        }
+    }
     if (r->has_truth) {
         snprintf(c, sizeof c, "  (users arriving at random, every %s on average; load: %s)",
                  units_format_duration_exact(s->truth_interval_ns, a, sizeof a),
@@ -179,6 +197,8 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
             first_note = 0;
         }
         double offered = tester_offered_utilisation(sp, &s->service);
+        if (offered > 0) /* per worker */
+            offered /= (double)s->workers;
         if (t->overloaded && offered >= 1) {
             fprintf(f, "%swarning: %s offers a utilisation of %.2f (rate x mean service / workers): the "
                        "server cannot keep up, so its latencies grow with the run's length and measure "
@@ -253,6 +273,8 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
             s->drop_in_flight ? "drop" : "record", s->sub_bits);
     fputs("  \"service\": ", f);
     report_json_string(f, dist_describe(&s->service, c, sizeof c));
+    if (s->workers > 1) /* absent: one worker */
+        fprintf(f, ",\n  \"workers\": %llu", (unsigned long long)s->workers);
     fputs(",\n  \"stalls\": ", f);
     report_json_string(f, scenario_describe_stalls(s, c, sizeof c));
     fputs(",\n  \"testers\": [", f);
@@ -284,6 +306,8 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
         fprintf(f, "      \"blocked\": %llu,\n      \"blocked_ns\": %lld,\n",
                 (unsigned long long)x->blocked, (long long)x->blocked_ns);
         double offered = tester_offered_utilisation(t, &s->service);
+        if (offered > 0) /* per worker */
+            offered /= (double)s->workers;
         if (offered < 0)
             fputs("      \"offered_utilisation\": null,\n", f);
         else
@@ -308,6 +332,21 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
                 fputs("},\n", f);
                 hist_free(all);
             }
+        }
+        if (x->wait) { /* queue_wait = record */
+            const hist *q = x->wait;
+            uint64_t n = hist_count(q);
+            fprintf(f, "      \"queue_wait\": {\"count\": %llu, \"no_wait\": %llu", (unsigned long long)n,
+                    (unsigned long long)hist_count_at_index(q, 0));
+            if (n > 0) {
+                fprintf(f, ", \"mean_ns\": %.3f, \"max_ns\": %lld, \"percentiles_ns\": {", hist_mean(q),
+                        (long long)hist_max(q));
+                for (size_t k = 0; k < report_n_percentiles; k++)
+                    fprintf(f, "%s\"%s\": %lld", k ? ", " : "", report_percentiles[k],
+                            (long long)percentile_of(q, s->rank_rule, report_percentiles[k]));
+                fputc('}', f);
+            }
+            fputs("},\n", f);
         }
         if (r->has_truth && hist_count(h) > 0 && hist_count(r->truth) > 0) {
             fputs("      \"error_vs_truth\": {", f);

@@ -21,6 +21,10 @@ typedef enum rng_stream {
     RNG_STALLS = 4,   /**< random stalls */
     RNG_TRUTH = 5,    /**< service times of ground-truth probes */
     RNG_SESSIONS = 6, /**< partly-open: whether a session continues */
+    RNG_RESAMPLE = 7, /**< new service times of requests a window preempts
+                           (stall preemption = resample) */
+    RNG_RESAMPLE_PROBES = 8, /**< the same for ground-truth probes, so that
+                                  probes never shift the requests' draws */
 } rng_stream;
 
 /** The default generator: GSL's MT19937. */

@@ -15,6 +15,7 @@ server_config run_server_config(const scenario *s)
     c.n_stalls = s->n_stalls;
     c.generator = s->generator;
     c.seed = s->seed;
+    c.workers = s->workers;
     return c;
 }
 
@@ -24,6 +25,7 @@ tester_run_config run_tester_config(const scenario *s, const server_config *srv)
     c.duration_ns = s->duration_ns;
     c.threshold_ns = s->threshold_ns;
     c.drop_in_flight = s->drop_in_flight;
+    c.record_wait = s->record_wait;
     c.sub_bits = s->sub_bits;
     c.max_requests = s->max_requests;
     c.server = srv;
@@ -110,6 +112,12 @@ int run_scenario_observed(const scenario *s, run_observer observer, void *octx, 
                          at);
             else if (rc == -ETIME)
                 backlog_message(at, err, errlen);
+            else if (rc == -ELOOP)
+                snprintf(err, errlen, "%s a request was restarted 1,000,000 times: the stall windows "
+                                      "never leave a gap its work fits in (preemption = restart or "
+                                      "resample throws the work done away); space the stalls, or use "
+                                      "preemption = resume",
+                         at);
             else
                 snprintf(err, errlen, "%s %s", at, strerror(-rc));
             run_result_free(out);
@@ -179,7 +187,7 @@ double run_tester_requests(const scenario *s, const tester_spec *t)
         double cycle = service + (t->has_think ? mean_for_estimate(&t->think) : 0);
         double users = (double)t->users;
         double full_rate = cycle > 0 ? users * duration / cycle : INFINITY;
-        double capacity = service > 0 ? duration / service + users : INFINITY;
+        double capacity = service > 0 ? (double)s->workers * duration / service + users : INFINITY;
         return full_rate < capacity ? full_rate : capacity;
     }
     case TESTER_PARTLY_OPEN:

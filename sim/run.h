@@ -26,7 +26,8 @@ typedef struct run_result {
  *
  * @param err  on error, a one-line message (no "cosim: " prefix)
  * @return 0, -ENOMEM, -E2BIG (a tester would exceed s->max_requests),
- *         -EOVERFLOW (a correction would), -ERANGE (endless stalls), -ETIME
+ *         -EOVERFLOW (a correction would), -ERANGE (endless stalls), -ELOOP (a
+ *         request restarted by the stalls without end), -ETIME
  *         (a backlog past the server's time limit), -EINVAL (bad generator).
  */
 int run_scenario(const scenario *s, run_result *out, char *err, size_t errlen);

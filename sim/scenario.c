@@ -418,6 +418,7 @@ static void set_defaults(scenario *s, const char *path)
     s->sub_bits = SCENARIO_DEFAULT_SUB_BITS;
     snprintf(s->generator, sizeof s->generator, "%s", RNG_DEFAULT_GENERATOR);
     s->max_requests = SCENARIO_DEFAULT_MAX_REQUESTS;
+    s->workers = 1;
 }
 
 scenario_error scenario_load_stream(scenario **out, FILE *f, const char *path, const char *const *sets,

@@ -113,10 +113,13 @@ typedef struct scenario {
     hist_rank_rule rank_rule; /**< default nearest_rank */
     int64_t threshold_ns;     /**< default 100 ms */
     int drop_in_flight;       /**< in_flight_at_end = drop (wrk2) */
+    int record_wait;          /**< queue_wait = record: each tester also keeps
+                                   a histogram of its requests' queue waits */
     unsigned sub_bits;        /**< histogram S, default 8 */
     char generator[32];       /**< GSL generator name, default mt19937 */
     uint64_t max_requests;    /**< per tester */
     dist_spec service;
+    uint64_t workers;         /**< [service] workers: c, default 1 */
     stall_spec *stalls;
     size_t n_stalls;
     tester_spec *testers;

@@ -88,6 +88,8 @@ int scn_dist_service(scn_ctx *c)
 {
     if (scn_dist_read(c, &c->s->service, "") < 0)
         return -1;
+    if (scn_keys_count(c, "workers", &c->s->workers) < 0)
+        return -1;
     c->kind = (int)c->s->service.kind;
     c->kind_name = dist_kind_name(c->s->service.kind);
     return scn_keys_check_unused(c);

@@ -287,14 +287,17 @@ int scn_keys_choice(scn_ctx *c, const char *key, int *out, int *more)
 
 /* ---- "takes" messages ---------------------------------------------------- */
 
-/* Append the takes phrases of the rows of section with kind. */
-static void append_keys(int section, int kind, char *buf, size_t len)
+/* Append the takes phrases of the rows of section with kind; only_kinds
+ * 1: only rows of particular kinds, 0: only rows of every kind, -1: all. */
+static void append_keys(int section, int kind, int only_kinds, char *buf, size_t len)
 {
     size_t used = strlen(buf);
     int first = 1;
     for (size_t i = 0; i < scn_keys_n && used < len; i++) {
         const scn_key *k = &scn_keys[i];
         if (k->section != section || !row_has_kind(k, kind) || (k->takes && !*k->takes))
+            continue;
+        if (only_kinds >= 0 && (k->kinds != 0) != only_kinds) /* [service]: a kind's rows, or the section's */
             continue;
         int n = snprintf(buf + used, len - used, "%s%s", first ? "" : ", ", k->takes ? k->takes : k->name);
         used += n > 0 ? (size_t)n : 0;
@@ -306,9 +309,16 @@ char *scn_keys_takes(const scn_ctx *c, char *buf, size_t len)
 {
     const char *what = c->kind_name ? c->kind_name : "?";
     switch (c->sec->type) {
-    case SCN_SEC_SERVICE:
+    case SCN_SEC_SERVICE: {
+        /* the distribution's own keys, then the section's (workers) */
         snprintf(buf, len, "distribution %s takes ", what);
-        break;
+        append_keys(c->sec->type, c->kind, 1, buf, len);
+        size_t used = strlen(buf);
+        if (used < len)
+            snprintf(buf + used, len - used, "; [service] also takes ");
+        append_keys(c->sec->type, c->kind, 0, buf, len);
+        return buf;
+    }
     case SCN_SEC_STALL:
         snprintf(buf, len, "a %s stall takes ", what);
         break;
@@ -324,7 +334,7 @@ char *scn_keys_takes(const scn_ctx *c, char *buf, size_t len)
     default:
         snprintf(buf, len, "[%s] takes ", names_get(scn_ini_section_names, c->sec->type));
     }
-    append_keys(c->sec->type, c->kind, buf, len);
+    append_keys(c->sec->type, c->kind, -1, buf, len);
     return buf;
 }
 

@@ -79,6 +79,8 @@ int scn_sections_scenario(scn_ctx *c)
         return -1;
     if (get_enum(c, "in_flight_at_end", &s->drop_in_flight) < 0)
         return -1;
+    if (get_enum(c, "queue_wait", &s->record_wait) < 0)
+        return -1;
     uint64_t bits = s->sub_bits;
     if (scn_keys_count(c, "sub_bucket_bits", &bits) < 0)
         return -1;

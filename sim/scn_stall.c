@@ -277,5 +277,11 @@ int scn_stall_read(scn_ctx *c, const char *name)
         if (read_kind(c, st) < 0)
             return -1;
     }
+    /* what a window does to the request in service (a requests stall has
+     * no window: the key is unknown there) */
+    int pv = 0;
+    if (st->kind != STALL_REQUESTS && scn_keys_choice(c, "preemption", &pv, NULL) < 0)
+        return -1;
+    st->preemption = (stall_preemption)pv;
     return scn_keys_check_unused(c);
 }

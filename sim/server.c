@@ -1,4 +1,4 @@
-/* server.c - FIFO worker with stop-the-world windows and request stalls. */
+/* server.c - c FIFO workers with stop-the-world windows and request stalls. */
 #include "server.h"
 #include "rng.h"
 #include "units.h"
@@ -29,8 +29,14 @@ struct server {
     stall_state *st;
     gsl_rng *rng;
     uint64_t k;       /* index of the next request */
-    int64_t free_at;  /* reply time of the last request submitted */
-    int64_t busy_ns;  /* work done (service and request stalls), ns */
+    int64_t free_at;  /* c = 1: reply time of the last request submitted */
+    int64_t last_start; /* the first instant of work of the last request */
+    int64_t *pool;    /* c > 1: min-heap of the workers' free times (NULL
+                         for c = 1, whose one free time is free_at) */
+    int64_t busy_ns;  /* work submitted (service and request stalls), ns */
+    int64_t worked_extra; /* time worked beyond the work submitted: work a
+                             restart or resample threw away, and a
+                             resample's new draw less the old, ns */
     int64_t run_end;  /* the run's end, for busy_in_run (INT64_MAX: none) */
     int past_end;     /* a reply came after run_end: busy_in_run is set */
     int64_t busy_in_run; /* time the worker worked within [0, run_end), ns */
@@ -41,8 +47,21 @@ struct server {
     int oom;
     int endless;      /* the stall windows ran past SERVER_HORIZON_NS */
     int backlog;      /* queued work alone ran past SERVER_HORIZON_NS */
+    int restarts_failed; /* a request restarted more than MAX_RESTARTS times */
     int64_t stalled_ns; /* time the stall windows held submitted work back */
+    /* preemption = none: no request starts in [hold_from, hold_until), the
+     * stop that waited for the requests in service at a window's start
+     * (empty: hold_until <= hold_from) */
+    int64_t hold_from, hold_until;
+    uint64_t workers;
+    gsl_rng *resample;        /* RNG_RESAMPLE: new work of preempted requests */
+    gsl_rng *resample_probes; /* RNG_RESAMPLE_PROBES: the same for probes */
 };
+
+/* Most restarts (restart, resample) of one request: past it the windows
+ * leave no gap its work fits in (a 2 s request under 10 ms every 1 s,
+ * restarted, would never end), and the run fails (-ELOOP). */
+#define MAX_RESTARTS 1000000
 
 /* Past the horizon: blame the stalls if they held work back longer than
  * the work itself took (they leave no gap), else the backlog of work. */
@@ -61,6 +80,11 @@ int server_new(server **out, const server_config *cfg)
     if (!s)
         return -ENOMEM;
     s->service = cfg->service;
+    s->workers = cfg->workers ? cfg->workers : 1;
+    if (s->workers > SERVER_MAX_WORKERS) {
+        free(s);
+        return -EINVAL;
+    }
     s->stalls = cfg->stalls;
     s->n_stalls = cfg->n_stalls;
     s->st = calloc(cfg->n_stalls ? cfg->n_stalls : 1, sizeof *s->st);
@@ -73,6 +97,15 @@ int server_new(server **out, const server_config *cfg)
     s->quiet_from = s->quiet_until = 0; /* nothing known yet */
     s->run_end = INT64_MAX;
     int rc = rng_new(&s->rng, cfg->generator, cfg->seed, RNG_SERVICE);
+    if (!rc && s->workers > 1 && !(s->pool = calloc(s->workers, sizeof *s->pool)))
+        rc = -ENOMEM; /* every worker free at 0 */
+    int resamples = 0;
+    for (size_t i = 0; i < s->n_stalls; i++)
+        resamples |= s->stalls[i].preemption == STALL_PREEMPT_RESAMPLE;
+    if (!rc && resamples)
+        rc = rng_new(&s->resample, cfg->generator, cfg->seed, RNG_RESAMPLE);
+    if (!rc && resamples)
+        rc = rng_new(&s->resample_probes, cfg->generator, cfg->seed, RNG_RESAMPLE_PROBES);
     for (size_t i = 0; !rc && i < s->n_stalls; i++) {
         if (s->stalls[i].kind != STALL_RANDOM)
             continue;
@@ -95,6 +128,9 @@ void server_free(server *s)
     if (!s)
         return;
     rng_free(s->rng);
+    rng_free(s->resample);
+    rng_free(s->resample_probes);
+    free(s->pool);
     for (size_t i = 0; i < s->n_stalls; i++) {
         rng_free(s->st[i].rng);
         free(s->st[i].gen);
@@ -162,9 +198,10 @@ static const stall_window *search_windows(const stall_spec *st, int64_t t)
 }
 
 /* The earliest-starting window, over all stop-the-world stalls, among those
- * that end after t; 0 if there is none. commit: t never decreases between
- * committed calls, so cursors advance; a probe searches without moving them. */
-static int next_window(server *s, int64_t t, stall_window *out, int commit)
+ * that end after t (ties: the stall listed first), its stall's index in
+ * *which; 0 if there is none. commit: t never decreases between committed
+ * calls, so cursors advance; a probe searches without moving them. */
+static int next_window(server *s, int64_t t, stall_window *out, size_t *which, int commit)
 {
     int found = 0;
     for (size_t i = 0; i < s->n_stalls; i++) {
@@ -212,45 +249,163 @@ static int next_window(server *s, int64_t t, stall_window *out, int commit)
         }
         if (!found || w.start_ns < out->start_ns) {
             *out = w;
+            *which = i;
             found = 1;
         }
     }
     return found;
 }
 
-static int64_t work_until(server *s, int64_t t, int64_t work, int commit)
+/* How a walk over the windows may move the stalls' cursors. */
+enum {
+    WALK_PROBE = 0,    /* never (a probe, or a search) */
+    WALK_COMMIT,       /* all along: c = 1, whose next request starts no
+                          earlier than this one's reply */
+    WALK_COMMIT_START, /* only at the raw start: c > 1, whose next request
+                          may start before this one's reply (but not
+                          before its raw start: FIFO starts never decrease) */
+};
+
+/* What a walk found. */
+typedef struct walk {
+    int64_t start;         /* the first instant of work */
+    int64_t worked;        /* time worked, thrown-away work included */
+    int64_t worked_in_run; /* of it, before s->run_end */
+} walk;
+
+/* Time of [a, b) before end. */
+static int64_t before_end(int64_t a, int64_t b, int64_t end)
+{
+    return (b < end ? b : end) - (a < end ? a : end);
+}
+
+/* A `none` window w starts at w.start_ns while a request works from t with
+ * work left: the request runs to its end f = t + work undisturbed, every
+ * window that starts before f waits for it, and the stop then lasts the
+ * longest of their lengths: no request starts in [w.start, f + L). The
+ * windows met are enumerated by their ends (one nested in another is
+ * shorter and changes nothing). Committed walks record the stop in the
+ * server's hold, growing the current one when it still lasts (c > 1: every
+ * request in service at w.start makes the stop wait for its end). */
+static int64_t finish_before_stop(server *s, stall_window w, int64_t t, int64_t work, int commit)
+{
+    const int64_t f = t + work;
+    int64_t len = 0, x = t;
+    stall_window v;
+    size_t j;
+    while (next_window(s, x, &v, &j, 0) && v.start_ns < f) {
+        if (v.end_ns - v.start_ns > len)
+            len = v.end_ns - v.start_ns;
+        x = v.end_ns;
+    }
+    if (commit) {
+        int64_t until = f + len;
+        if (s->hold_until > w.start_ns) { /* the stop already waiting */
+            if (w.start_ns < s->hold_from)
+                s->hold_from = w.start_ns;
+            if (until > s->hold_until)
+                s->hold_until = until;
+        } else {
+            s->hold_from = w.start_ns;
+            s->hold_until = until;
+        }
+    }
+    return f;
+}
+
+/* Work `work` (of which `extra` is request stalls) from t under the windows
+ * and their preemption (stall.h): the reply time. Before its work starts,
+ * a request waits out every window and hold it meets; in service, a window
+ * acts by its stall's preemption (resume: the rest after the window;
+ * restart: all of it after; resample: a new service time and the extra
+ * after; none: finish_before_stop). Overlapping windows are handled by the
+ * loop (their union stops work); the one that meets the request in service
+ * decides. */
+static int64_t work_until(server *s, int64_t t, int64_t work, int64_t extra, int how, walk *o)
 {
     stall_window w = {0, 0};
+    size_t which = 0;
     const int64_t t0 = t, work0 = work;
+    int64_t worked = 0, in_run = 0;
+    int started = 0, commit = how != WALK_PROBE;
+    unsigned long restarts = 0;
+    o->start = t;
+    o->worked = o->worked_in_run = 0;
     if (t > SERVER_HORIZON_NS - work) { /* the work alone ends past the horizon */
         past_horizon(s, s->stalled_ns);
         return SERVER_HORIZON_NS;
     }
     /* Walk the windows ahead of t: inside one, jump to its end; before one,
-     * do the work that fits before it starts. Overlapping windows are
-     * handled by the loop (their union stops work). */
-    while (next_window(s, t, &w, commit)) {
+     * do the work that fits before it starts. */
+    for (;;) {
+        if (!started && t >= s->hold_from && t < s->hold_until)
+            t = s->hold_until; /* a stop waiting for requests in service */
+        int found = next_window(s, t, &w, &which, commit);
+        if (how == WALK_COMMIT_START)
+            commit = 0; /* later t may pass the next request's raw start */
+        if (!found)
+            break;
         if (t > SERVER_HORIZON_NS) { /* past the horizon: give up, loudly, with the cause */
-            past_horizon(s, s->stalled_ns + (t - t0) - (work0 - work));
+            past_horizon(s, s->stalled_ns + (t - t0) - worked);
             return t;
         }
         if (w.start_ns <= t) {
             t = w.end_ns;
             continue;
         }
+        if (!started) {
+            started = 1;
+            o->start = t;
+        }
         if (work <= w.start_ns - t)
             break;
-        work -= w.start_ns - t;
+        /* in service when w starts */
+        if (s->stalls[which].preemption == STALL_PREEMPT_NONE) {
+            int64_t f = finish_before_stop(s, w, t, work, how != WALK_PROBE);
+            o->worked = worked + work;
+            o->worked_in_run = in_run + before_end(t, f, s->run_end);
+            if (how != WALK_PROBE)
+                s->stalled_ns += (f - t0) - o->worked;
+            return f;
+        }
+        worked += w.start_ns - t;
+        in_run += before_end(t, w.start_ns, s->run_end);
+        switch (s->stalls[which].preemption) {
+        case STALL_PREEMPT_RESUME:
+            work -= w.start_ns - t;
+            break;
+        case STALL_PREEMPT_RESTART:
+        case STALL_PREEMPT_RESAMPLE:
+            if (++restarts > MAX_RESTARTS) { /* no gap the work fits in */
+                s->restarts_failed = 1;
+                return SERVER_HORIZON_NS;
+            }
+            work = s->stalls[which].preemption == STALL_PREEMPT_RESTART
+                       ? work0
+                       : dist_draw_ns(&s->service, how == WALK_PROBE ? s->resample_probes : s->resample) + extra;
+            break;
+        case STALL_PREEMPT_NONE: /* handled above */
+            break;
+        }
         t = w.end_ns;
     }
-    if (commit) /* the time the windows took from this work */
-        s->stalled_ns += t + work - t0 - work0;
+    if (!started)
+        o->start = t;
+    if (restarts && t > SERVER_HORIZON_NS - work) { /* restarts pushed it past */
+        past_horizon(s, s->stalled_ns + (t - t0) - worked);
+        return SERVER_HORIZON_NS;
+    }
+    o->worked = worked + work;
+    o->worked_in_run = in_run + before_end(t, t + work, s->run_end);
+    if (how != WALK_PROBE) /* the time the windows took from this work */
+        s->stalled_ns += t + work - t0 - o->worked;
     return t + work;
 }
 
 int64_t server_work_until(server *s, int64_t t, int64_t work)
 {
-    return work_until(s, t, work, 1);
+    walk o;
+    return work_until(s, t, work, 0, WALK_COMMIT, &o);
 }
 
 /* Extra work of request k from the request stalls; k increases by one per
@@ -271,43 +426,103 @@ static int64_t request_extra(server *s, uint64_t k)
     return extra;
 }
 
-/* Time within [a, b) that the stop-the-world windows cover (their union),
- * found without moving the cursors. */
-static int64_t stopped_between(server *s, int64_t a, int64_t b)
-{
-    int64_t stopped = 0, t = a;
-    stall_window w;
-    while (t < b && next_window(s, t, &w, 0) && w.start_ns < b) {
-        int64_t from = w.start_ns > t ? w.start_ns : t;
-        int64_t to = w.end_ns < b ? w.end_ns : b;
-        stopped += to - from;
-        t = w.end_ns;
-    }
-    return stopped;
-}
-
-/* The first request to end after the run's end (FIFO: every later one does
- * too) is the one in service at the end, or one that starts after it: the
- * time worked within the run is the work of the requests before it, plus
- * its work before the end (the time from its start to the end, less the
- * windows). Called for every reply after the end; only the first counts. */
-static void note_past_end(server *s, int64_t start, int64_t work)
+/* The first request to end after the run's end (c = 1, FIFO: every later
+ * one does too) is the one in service at the end, or one that starts after
+ * it: the time worked within the run is the work of the requests before it
+ * (submitted, and what restarts added), plus its work before the end,
+ * in_run. Called for every reply after the end; only the first counts. */
+static void note_past_end(server *s, int64_t work, int64_t in_run)
 {
     if (s->past_end)
         return;
     s->past_end = 1;
-    s->busy_in_run = s->busy_ns - work;
-    if (start < s->run_end)
-        s->busy_in_run += (s->run_end - start) - stopped_between(s, start, s->run_end);
+    s->busy_in_run = s->busy_ns - work + s->worked_extra + in_run;
+}
+
+/* After a walk: no window (nor hold) meets [quiet_from, quiet_until), the
+ * stretch from `from` to the next window's start, less any hold. */
+static void learn_quiet(server *s, int64_t from)
+{
+    stall_window w;
+    size_t which;
+    s->quiet_from = from;
+    if (!next_window(s, from, &w, &which, s->pool == NULL))
+        s->quiet_until = s->oom ? from : INT64_MAX;
+    else
+        s->quiet_until = w.start_ns > from ? w.start_ns : from;
+    if (s->hold_until > s->quiet_from && s->hold_from < s->quiet_until) {
+        if (s->hold_from <= s->quiet_from)
+            s->quiet_from = INT64_MAX; /* inside the hold: no quiet stretch */
+        else
+            s->quiet_until = s->hold_from;
+    }
+}
+
+/* The root of the pool's heap grew: sift it down. */
+static void pool_sift_down(int64_t *h, uint64_t n)
+{
+    uint64_t i = 0;
+    const int64_t v = h[0];
+    for (;;) {
+        uint64_t l = 2 * i + 1, m = l;
+        if (l >= n)
+            break;
+        if (l + 1 < n && h[l + 1] < h[l])
+            m = l + 1;
+        if (h[m] >= v)
+            break;
+        h[i] = h[m];
+        i = m;
+    }
+    h[i] = v;
+}
+
+/* server_submit for c > 1: the worker free earliest takes the request. The
+ * walk commits the cursors only at the raw start (starts never decrease;
+ * replies do), and the busy time within the run is summed per request. */
+static int64_t submit_pool(server *s, int64_t arrival_ns, int64_t work, int64_t extra)
+{
+    int64_t start = arrival_ns > s->pool[0] ? arrival_ns : s->pool[0];
+    int64_t reply, in_run;
+    if (start > SERVER_HORIZON_NS - work) { /* checked, never wrapped */
+        past_horizon(s, s->stalled_ns);
+        s->last_start = start;
+        reply = SERVER_HORIZON_NS;
+        in_run = 0;
+    } else {
+        s->busy_ns += work;
+        if (start >= s->quiet_from && work <= s->quiet_until - start) {
+            s->last_start = start;
+            reply = start + work; /* no stall in the way */
+            in_run = reply <= s->run_end ? work : start < s->run_end ? s->run_end - start : 0;
+        } else {
+            walk o;
+            reply = work_until(s, start, work, extra, WALK_COMMIT_START, &o);
+            s->last_start = o.start;
+            s->worked_extra += o.worked - work;
+            in_run = o.worked_in_run;
+            learn_quiet(s, o.start);
+        }
+    }
+    s->busy_in_run += in_run;
+    s->pool[0] = reply;
+    pool_sift_down(s->pool, s->workers);
+    return reply;
 }
 
 int64_t server_submit(server *s, int64_t arrival_ns)
 {
     int64_t work = dist_draw_ns(&s->service, s->rng);
-    if (s->has_request_stalls)
-        work += request_extra(s, s->k);
+    int64_t extra = 0;
+    if (s->has_request_stalls) {
+        extra = request_extra(s, s->k);
+        work += extra;
+    }
     s->k++;
+    if (s->pool)
+        return submit_pool(s, arrival_ns, work, extra);
     int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at;
+    s->last_start = start;
     if (start > SERVER_HORIZON_NS - work) { /* checked, never wrapped: the clock stays bounded */
         past_horizon(s, s->stalled_ns);
         s->free_at = SERVER_HORIZON_NS;
@@ -317,31 +532,42 @@ int64_t server_submit(server *s, int64_t arrival_ns)
     if (start >= s->quiet_from && work <= s->quiet_until - start) {
         s->free_at = start + work; /* no stall in the way */
         if (s->free_at > s->run_end)
-            note_past_end(s, start, work);
+            note_past_end(s, work, s->run_end > start ? s->run_end - start : 0);
         return s->free_at;
     }
-    s->free_at = server_work_until(s, start, work);
+    walk o;
+    s->free_at = work_until(s, start, work, extra, WALK_COMMIT, &o);
+    s->last_start = o.start;
     if (s->free_at > s->run_end)
-        note_past_end(s, start, work);
+        note_past_end(s, work, o.worked_in_run);
+    s->worked_extra += o.worked - work;
     /* learn the quiet stretch after this reply: up to the next window */
-    stall_window w;
-    s->quiet_from = s->free_at;
-    if (!next_window(s, s->free_at, &w, 1))
-        s->quiet_until = s->oom ? s->free_at : INT64_MAX;
-    else
-        s->quiet_until = w.start_ns > s->free_at ? w.start_ns : s->free_at;
+    learn_quiet(s, s->free_at);
     return s->free_at;
 }
 
 int64_t server_probe(server *s, int64_t t_ns, int64_t work_ns)
 {
-    int64_t start = t_ns > s->free_at ? t_ns : s->free_at;
-    return work_until(s, start, work_ns, 0);
+    int64_t free_at = server_free_at(s);
+    int64_t start = t_ns > free_at ? t_ns : free_at;
+    walk o;
+    return work_until(s, start, work_ns, 0, WALK_PROBE, &o);
 }
 
 int server_next_window(server *s, int64_t t_ns, stall_window *out)
 {
-    return next_window(s, t_ns, out, 0);
+    size_t which;
+    return next_window(s, t_ns, out, &which, 0);
+}
+
+int64_t server_last_start_ns(const server *s)
+{
+    return s->last_start;
+}
+
+uint64_t server_workers(const server *s)
+{
+    return s->workers;
 }
 
 uint64_t server_requests(const server *s)
@@ -351,12 +577,12 @@ uint64_t server_requests(const server *s)
 
 int64_t server_free_at(const server *s)
 {
-    return s->free_at;
+    return s->pool ? s->pool[0] : s->free_at;
 }
 
 int64_t server_busy_ns(const server *s)
 {
-    return s->busy_ns;
+    return s->busy_ns + s->worked_extra;
 }
 
 void server_set_run_end(server *s, int64_t end_ns)
@@ -366,10 +592,16 @@ void server_set_run_end(server *s, int64_t end_ns)
 
 int64_t server_busy_in_run_ns(const server *s)
 {
-    return s->past_end ? s->busy_in_run : s->busy_ns;
+    if (s->pool)
+        return s->busy_in_run;
+    return s->past_end ? s->busy_in_run : s->busy_ns + s->worked_extra;
 }
 
 int server_failed(const server *s)
 {
-    return s->oom ? -ENOMEM : s->endless ? -ERANGE : s->backlog ? -ETIME : 0;
+    return s->oom               ? -ENOMEM
+           : s->restarts_failed ? -ELOOP
+           : s->endless         ? -ERANGE
+           : s->backlog         ? -ETIME
+                                : 0;
 }

@@ -1,12 +1,17 @@
-/* server.h - the system under test: one FIFO worker with stalls.
+/* server.h - the system under test: c workers behind one FIFO queue, with
+ * stalls.
  *
- * Requests are served one at a time in arrival order. Request k (k = 0, 1,
- * ... in the order submitted) needs s_k of work, drawn from the service
- * distribution on the scenario's RNG_SERVICE stream, plus the extra work of
- * any request stall naming k. Stop-the-world windows pause the worker
- * (MODEL.md, "The server"). Because the worker is FIFO, a request's reply
- * time is fixed the moment it arrives, so server_submit returns it at once:
- * the engine needs no event for a reply.
+ * Requests start in arrival order, each on the first worker free (c = 1 by
+ * default: the book's single server; c > 1: thread, connection and
+ * database pools, M/M/c). Request k (k = 0, 1, ... in the order submitted)
+ * needs s_k of work, drawn from the service distribution on the scenario's
+ * RNG_SERVICE stream, plus the extra work of any request stall naming k.
+ * Stop-the-world windows stop every worker; what a window does to a request
+ * in service is its stall's preemption (MODEL.md, "The server"). Because
+ * the queue is FIFO and the windows do not depend on the requests, a
+ * request's start and reply are fixed the moment it arrives, so
+ * server_submit returns the reply at once: the engine needs no event for a
+ * reply.
  */
 #ifndef COSIM_SERVER_H
 #define COSIM_SERVER_H
@@ -25,15 +30,23 @@ typedef struct server_config {
     size_t n_stalls;
     const char *generator;    /**< GSL generator name */
     uint64_t seed;            /**< scenario seed */
+    uint64_t workers;         /**< c, the workers sharing the queue, in
+                                   [1, SERVER_MAX_WORKERS]; 0 counts as 1 */
 } server_config;
+
+/** Most workers a server may have (a pool's free times are kept in one
+ *  array of c int64_t: 8 MB at the limit). */
+#define SERVER_MAX_WORKERS 1000000
 
 typedef struct server server;
 
 /**
- * A fresh server (empty queue, request index 0, service stream at its start).
- * Every tester gets its own, so testers see the same s_k.
+ * A fresh server (empty queue, every worker free at 0, request index 0,
+ * service stream at its start). Every tester gets its own, so testers see
+ * the same s_k.
  *
- * @return 0, -EINVAL (unknown generator), -ENOMEM.
+ * @return 0, -EINVAL (unknown generator, workers past SERVER_MAX_WORKERS),
+ *         -ENOMEM.
  */
 int server_new(server **out, const server_config *cfg);
 
@@ -44,24 +57,49 @@ void server_free(server *s);
  * Submit the next request, arriving at arrival_ns. Arrivals must come in
  * non-decreasing time order (the engine guarantees it).
  *
- * @return the reply time in ns: the request starts at
- *         max(arrival, previous reply) and ends when its work is done,
- *         skipping every stop-the-world window on the way.
+ * The request is taken by the worker free earliest (FIFO: the queue's head
+ * goes to the first worker to free up), at max(arrival, that worker's free
+ * time); its work starts at the first instant from then on outside every
+ * stop-the-world window (and outside a stop waiting for requests in
+ * service, preemption = none): server_last_start_ns. It ends when its work
+ * is done, each window met in service acting by its stall's preemption.
+ * Which of several free workers takes it changes no time (the workers are
+ * identical and every window stops all of them), so the server keeps only
+ * their free times; the model's rule, the lowest-numbered, is a label.
+ *
+ * @return the reply time in ns.
  */
 int64_t server_submit(server *s, int64_t arrival_ns);
 
 /**
+ * The instant the work of the request submitted last began, ns: its queue
+ * wait is this minus its arrival (the time a worker, or a stall window, held
+ * it back), and its service span the reply minus this (its work, and the
+ * windows that stopped it in service). Before any submission: 0.
+ */
+int64_t server_last_start_ns(const server *s);
+
+/** c, the number of workers. */
+uint64_t server_workers(const server *s);
+
+/**
  * Work work_ns starting at start_ns under the server's stop-the-world
- * windows: the instant the work is done. Time inside a window does no work;
- * starting inside a window waits for its end. Exposed for tests; the same
- * monotonic-time rule as server_submit applies to start_ns.
+ * windows (and their preemption: a resampled request draws its new work on
+ * the requests' stream): the instant the work is done. Starting inside a
+ * window waits for its end. Exposed for tests; the same monotonic-time rule
+ * as server_submit applies to start_ns (for c = 1; with c > 1 it may move
+ * the server's cursors past what later submissions need: use it alone).
  */
 int64_t server_work_until(server *s, int64_t start_ns, int64_t work_ns);
 
 /**
  * What a request arriving at t_ns with work_ns of work would get as its
  * reply, given everything submitted so far, without submitting it: the
- * server's virtual waiting time plus the work, stalls included. Probes may
+ * server's virtual waiting time plus the work, stalls included (with c
+ * workers, the wait for the first worker free). A window that resamples
+ * the probe's work draws on RNG_RESAMPLE_PROBES, never on the requests'
+ * stream; a probe in service at a `none` window's start does not make the
+ * stop wait (it never joins the queue). Probes may
  * come in any time order relative to one another, but t_ns must not be
  * before the last submitted arrival (the engine interleaves them in time).
  */
@@ -74,8 +112,10 @@ int64_t server_probe(server *s, int64_t t_ns, int64_t work_ns);
  */
 int server_next_window(server *s, int64_t t_ns, stall_window *out);
 
-/** Work submitted so far (service times and request stalls), ns, whenever
- *  it is done (after the run's end too). */
+/** Time the workers work for the requests submitted so far, ns, whenever
+ *  it is done (after the run's end too): their service times and request
+ *  stalls, plus the work a restart or resample threw away (and, resampled,
+ *  the new draw in place of the old). */
 int64_t server_busy_ns(const server *s);
 
 /**
@@ -85,10 +125,11 @@ int64_t server_busy_ns(const server *s);
 void server_set_run_end(server *s, int64_t end_ns);
 
 /**
- * Time the worker spent working within [0, run end), ns: the measured busy
- * time (stall windows are not work). Divided by the run's length it is the
- * measured busy fraction, in [0, 1]; a request still in service at the end
- * counts only up to the end.
+ * Time the workers spent working within [0, run end), ns, summed over the
+ * workers: the measured busy time (stall windows are not work; work a
+ * restart throws away is). Divided by the run's length times the workers it
+ * is the measured busy fraction, in [0, 1]; a request still in service at
+ * the end counts only up to the end.
  */
 int64_t server_busy_in_run_ns(const server *s);
 
@@ -100,13 +141,17 @@ int64_t server_busy_in_run_ns(const server *s);
  *  the stalls never left the worker a gap (work pushed past twice the
  *  longest scenario, 2,000,000 s, the stall windows having held work back
  *  longer than the work took); -ETIME if it is the queued work that
- *  passes it (a backlog of years: more load than the server can serve). */
+ *  passes it (a backlog of years: more load than the server can serve);
+ *  -ELOOP if a request was restarted (preemption restart or resample) more
+ *  than 1,000,000 times: the windows leave no gap its work fits in. */
 int server_failed(const server *s);
 
 /** Number of requests submitted so far (the next request's index k). */
 uint64_t server_requests(const server *s);
 
-/** The time the worker is free of all work submitted so far, ns. */
+/** The earliest time a worker is free of the work submitted so far, ns: a
+ *  request arriving at or after it does not wait for a worker (c = 1: the
+ *  time the worker is free of all work). */
 int64_t server_free_at(const server *s);
 
 #endif

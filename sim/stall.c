@@ -5,6 +5,27 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+static const char *const preemption_names[] = {
+    [STALL_PREEMPT_RESUME] = "resume", [STALL_PREEMPT_RESTART] = "restart",
+    [STALL_PREEMPT_RESAMPLE] = "resample", [STALL_PREEMPT_NONE] = "none",
+};
+const names_table stall_preemption_names = {preemption_names, ARRAY_SIZE(preemption_names)};
+
+const char *stall_preemption_name(stall_preemption p)
+{
+    return names_get(stall_preemption_names, (int)p);
+}
+
+int stall_preemption_parse(const char *name, stall_preemption *out)
+{
+    int i = names_find(stall_preemption_names, name);
+    if (i < 0)
+        return -EINVAL;
+    *out = (stall_preemption)i;
+    return 0;
+}
 
 static const char *const kind_names[] = {
     [STALL_PERIODIC] = "periodic", [STALL_WINDOWS] = "windows", [STALL_REQUESTS] = "requests",
@@ -230,6 +251,11 @@ char *stall_describe(const stall_spec *s, char *buf, size_t len)
         else
             snprintf(buf, len, "+%s on %zu request ranges", a, s->n_ranges);
         break;
+    }
+    if (s->kind != STALL_REQUESTS && s->preemption != STALL_PREEMPT_RESUME) {
+        size_t n = strlen(buf); /* resume, the default, goes unsaid */
+        if (n < len)
+            snprintf(buf + n, len - n, ", preemption %s", stall_preemption_name(s->preemption));
     }
     return buf;
 }

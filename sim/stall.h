@@ -1,9 +1,10 @@
 /* stall.h - the stalls of the system under test (MODEL.md, "The server").
  *
  * Two kinds of stall, combinable:
- *  - stop-the-world windows [start, end): the worker does no work; a request
- *    in service is paused and resumes at the window's end, queued requests
- *    wait, arrivals queue. Windows are periodic (length L every period P from
+ *  - stop-the-world windows [start, end): no worker does work; a request
+ *    in service is paused and resumes at the window's end (or restarts, is
+ *    resampled or finishes first: stall_preemption), queued requests wait,
+ *    arrivals queue. Windows are periodic (length L every period P from
  *    a first start O: [O + jP, O + jP + L), j = 0, 1, ...) or an explicit
  *    sorted list.
  *  - request stalls: request k (by index in send order) needs extra work.
@@ -46,9 +47,37 @@ typedef struct stall_range {
     uint64_t first, last;
 } stall_range;
 
+/** What a stop-the-world window does to a request in service when it
+ *  starts (the queueing terms: preemptive-resume, preemptive-repeat-
+ *  identical, preemptive-repeat-different, non-preemptive: Gaver, "A
+ *  waiting line with interrupted service, including priorities", JRSS B
+ *  24, 1962). Request stalls are work, not windows: the
+ *  setting does not apply to them. */
+typedef enum stall_preemption {
+    /** the request pauses; its remaining work continues at the window's
+     *  end (the default, and the only behaviour before issue 14) */
+    STALL_PREEMPT_RESUME = 0,
+    /** the work done is lost: all of its work (service time and request
+     *  stall) starts again at the window's end */
+    STALL_PREEMPT_RESTART,
+    /** the work done is lost, and a new service time is drawn (on the
+     *  server's RNG_RESAMPLE stream) for the restart at the window's end;
+     *  its request stall's extra work is kept */
+    STALL_PREEMPT_RESAMPLE,
+    /** the request runs to its end undisturbed; the stop waits for it: no
+     *  request starts from the window's start s on, and when the requests
+     *  in service at s have all finished (at F) the server stops for the
+     *  window's length L, so later requests see the stop [s, F + L). A
+     *  window of any stall that starts before F waits likewise, the stop
+     *  then lasting the longest of their lengths. */
+    STALL_PREEMPT_NONE,
+} stall_preemption;
+
 typedef struct stall_spec {
     char name[48];        /**< the section's name, for reports */
     stall_kind kind;
+    stall_preemption preemption; /**< windows' effect on a request in
+                                      service (default resume) */
     int64_t length_ns;    /**< periodic: L */
     int64_t period_ns;    /**< periodic: P > L */
     int64_t first_ns;     /**< periodic: O, the first window's start */
@@ -113,6 +142,14 @@ int stall_windows_normalise(stall_window *w, size_t n, size_t *bad);
 
 /** Same for request ranges (first <= last, disjoint). @return 0 or -EINVAL. */
 int stall_ranges_normalise(stall_range *r, size_t n, size_t *bad);
+
+/** "resume", "restart", "resample", "none". */
+/** The names of stall_preemption values ("resume", ...). */
+extern const names_table stall_preemption_names;
+const char *stall_preemption_name(stall_preemption p);
+
+/** Parse a preemption name. @return 0 or -EINVAL. */
+int stall_preemption_parse(const char *name, stall_preemption *out);
 
 /**
  * Describe a stall for people: "10.00 ms every 1.000 s from 0 s",

@@ -107,6 +107,8 @@ const names_table tester_late_names = {late_names, ARRAY_SIZE(late_names)};
 const names_table tester_arrivals_names = {arrivals_names, ARRAY_SIZE(arrivals_names)};
 const names_table tester_latency_from_names = {latency_from_names, ARRAY_SIZE(latency_from_names)};
 const names_table tester_in_flight_names = {in_flight_names, ARRAY_SIZE(in_flight_names)};
+static const char *const queue_wait_names[] = {"off", "record"};
+const names_table tester_queue_wait_names = {queue_wait_names, ARRAY_SIZE(queue_wait_names)};
 
 const char *tester_kind_name(tester_kind k)
 {
@@ -159,6 +161,8 @@ void tester_result_free(tester_result *r)
     r->hist = NULL;
     hist_free(r->dropped);
     r->dropped = NULL;
+    hist_free(r->wait);
+    r->wait = NULL;
 }
 
 /* Slot index i of the grid anchored at anchor: anchor + floor(i D), exact
@@ -285,6 +289,8 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         rc = -ENOMEM;
     if (!rc)
         rc = hist_new(&out->hist, cfg->sub_bits);
+    if (!rc && cfg->record_wait)
+        rc = hist_new(&out->wait, cfg->sub_bits);
     if (!rc)
         rc = server_new(&srv, cfg->server);
     if (!rc)
@@ -399,6 +405,7 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         if (rq.sent_ns == rq.intended_ns && server_free_at(srv) <= rq.sent_ns)
             out->last_clear_ns = rq.intended_ns;
         rq.reply_ns = server_submit(srv, rq.sent_ns);
+        rq.start_ns = server_last_start_ns(srv);
         if (rq.reply_ns > end && (rc = server_failed(srv))) /* e.g. a backlog past the clock's limit */
             goto done;
         if (n_conns) {
@@ -414,6 +421,8 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         int late = rq.reply_ns > end;
         out->in_flight_at_end += late;
         rq.recorded = !(late && cfg->drop_in_flight);
+        if (out->wait && rq.recorded)
+            hist_record(out->wait, rq.start_ns - rq.sent_ns);
         if (rq.recorded) {
             if (spec->kind == TESTER_CORRECTED) {
                 /* the added values count against max_requests with the
@@ -482,7 +491,9 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         out->backlog_growing = out->latency_mid_ns >= 0 && out->last_clear_ns < mid_ns &&
                                out->latency_last_ns > out->latency_mid_ns;
         out->overloaded = out->backlog_growing ||
-                          tester_offered_utilisation(spec, &cfg->server->service) >= 1;
+                          tester_offered_utilisation(spec, &cfg->server->service) /
+                                  (double)(cfg->server->workers ? cfg->server->workers : 1) >=
+                              1;
     }
     out->dropped = dropped;
     dropped = NULL;

@@ -109,6 +109,9 @@ typedef struct tester_run_config {
     int drop_in_flight;      /**< 1: drop replies after the duration (wrk2) */
     unsigned sub_bits;       /**< histogram S */
     uint64_t max_requests;   /**< refuse to send more than this (0: no limit) */
+    int record_wait;         /**< 1: keep tester_result.wait, the queue waits
+                                  (a histogram record per request: off by
+                                  default, so the hot path pays nothing) */
     const server_config *server;
 } tester_run_config;
 
@@ -118,7 +121,10 @@ typedef struct tester_request {
     uint64_t index;      /**< k, in send order */
     uint64_t user;
     int64_t intended_ns; /**< when the tester meant to send it */
-    int64_t sent_ns;     /**< when it was sent */
+    int64_t sent_ns;     /**< when it was sent (its arrival at the server) */
+    int64_t start_ns;    /**< when its work began: start - sent is its queue
+                              wait (for a worker, or a stall window), reply -
+                              start its service span (server_last_start_ns) */
     int64_t reply_ns;    /**< when the reply came */
     int64_t latency_ns;  /**< what the tester measured */
     int recorded;        /**< 0 when dropped at the end of the run */
@@ -168,6 +174,11 @@ typedef struct tester_result {
                                     none was dropped), so the report can say
                                     what the drop hides */
     hist *hist;                /**< every recorded value (owned) */
+    hist *wait;                /**< cfg->record_wait: the queue wait (start -
+                                    sent) of each request recorded in hist
+                                    (not of a correction's added values);
+                                    value 0 is exact, so its count over the
+                                    total is P(no wait). Owned; else NULL */
 } tester_result;
 
 /**
@@ -220,7 +231,8 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
 
 /**
  * The offered utilisation of a tester (MODEL.md, "What a run writes"): its
- * request rate x the mean service time / workers (one worker), the rate
+ * request rate x the mean service time, for one worker (callers divide by
+ * the server's workers, [service] workers), the rate
  * being 1 / D for open, paced and corrected testers and
  * 1 / (D (1 - p_continue)) for partly-open sessions.
  *
@@ -249,6 +261,8 @@ extern const names_table tester_late_names;
 extern const names_table tester_arrivals_names;
 extern const names_table tester_latency_from_names;
 extern const names_table tester_in_flight_names;
+/** "off", "record": [scenario] queue_wait (a histogram of queue waits). */
+extern const names_table tester_queue_wait_names;
 
 /** "closed", "paced", "open", "corrected", "partly_open" ("?" if none). */
 const char *tester_kind_name(tester_kind k);

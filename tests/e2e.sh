@@ -111,7 +111,7 @@ cli)
     "$cosim" --list-keys >"$work/keys" || fail "--list-keys exited $?"
     grep -q "^tester	paced,corrected	late	from_now|next_slot|catch_up	required	next_slot	" "$work/keys" \
         || fail "--list-keys lacks [tester] late"
-    [ "$(grep -c '^scenario	' "$work/keys")" = 11 ] || fail "--list-keys: not 11 [scenario] keys"
+    [ "$(grep -c '^scenario	' "$work/keys")" = 12 ] || fail "--list-keys: not 12 [scenario] keys"
     expect_exit 2 "cosim: no scenario given"
     expect_exit 2 "unknown option --frobnicate" --frobnicate scenarios/one_stall.ini
     expect_exit 2 "needs a value" scenarios/one_stall.ini --seed
@@ -263,6 +263,27 @@ check-all)
     done
     [ "$n" -ge 5 ] || fail "only $n scenarios"
     [ -e out ] && [ -n "$(find out -newer "$work" 2>/dev/null)" ] && fail "--check wrote into out/"
+    ;;
+preemption)
+    # scenarios/preemption_restart.ini under each preemption, with the
+    # figures its comment works by hand (issue 14)
+    cd "$root" || exit 1
+    sc=scenarios/preemption_restart.ini
+    check_preemption() { # PREEMPTION MAX MEAN IN_FLIGHT
+        "$cosim" --check -q --set stall.gc.preemption="$1" --set expect.closed.max="$2" \
+            --set expect.closed.mean="$3" --set expect.closed.in_flight_at_end="$4" "$sc" >"$work/out" 2>&1 \
+            || fail "preemption $1: $(cat "$work/out")"
+        grep -q "7 of 7 expectations met (all)" "$work/out" || fail "preemption $1: $(cat "$work/out")"
+    }
+    check_preemption resume 110ms 20ms 0
+    check_preemption restart 115ms 20.5ms 1
+    check_preemption resample 115ms 20.5ms 1
+    check_preemption none 110ms 20ms 0
+    # none: one request waited 100 ms for the held stop (sent at 10 ms,
+    # started at 110 ms), the other 9 not at all
+    "$cosim" -q --no-plot -o "$work/none" --set stall.gc.preemption=none "$sc" >/dev/null 2>&1
+    grep -qF '"queue_wait": {"count": 10, "no_wait": 9, "mean_ns": 10000000.000, "max_ns": 100000000,' \
+        "$work/none/summary.json" || fail "preemption none: queue_wait: $(grep queue_wait "$work/none/summary.json")"
     ;;
 charts-all)
     # every chart renders from every scenario under scenarios/, quietly

@@ -191,14 +191,15 @@ START_TEST(takes_messages_come_from_the_table)
                      "connections, late, correction, expected_interval");
     ck_assert_str_eq(message("[scenario]\nduration = 1s\nx = 1\n"),
                      "t.ini:3: [scenario] unknown key 'x'; [scenario] takes name, title, duration, seed, rank_rule, "
-                     "threshold, in_flight_at_end, sub_bucket_bits, generator, max_requests, chart_window");
+                     "threshold, in_flight_at_end, sub_bucket_bits, generator, max_requests, chart_window, queue_wait");
     ck_assert_str_eq(message("[scenario]\nduration = 1s\n[service]\ndistribution = normal\nmean = 1ms\n"
                              "stddev = 1ms\ntime = 1ms\n"),
-                     "t.ini:7: [service] unknown key 'time'; distribution normal takes mean, stddev");
+                     "t.ini:7: [service] unknown key 'time'; distribution normal takes mean, stddev; [service] also takes "
+                     "workers");
     ck_assert_str_eq(message(BASE "[stall s]\nkind = random\nevery = 1s\nlength_distribution = constant\n"
                                   "length_time = 1ms\nlength = 1ms\n"),
                      "t.ini:11: [stall s] unknown key 'length'; a random stall takes kind, every, "
-                     "length_distribution and its length_ parameters (e.g. length_mean)");
+                     "length_distribution and its length_ parameters (e.g. length_mean), preemption");
     ck_assert_str_eq(message(BASE "[tester o]\nkind = open\nrate = 1/s\n[expect o]\nx = 1\n"),
                      "t.ini:10: [expect o] unknown key 'x'; [expect NAME] takes planned, sent, recorded, "
                      "in_flight_at_end, over_threshold, min, mean, max and percentiles such as p99.9");

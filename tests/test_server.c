@@ -4,20 +4,30 @@
 
 #include <check.h>
 #include <errno.h>
+#include <gsl/gsl_randist.h>
+#include <math.h>
 #include <stdlib.h>
+#include "rng.h"
 #include "units.h"
+
 
 Suite *test_suite(void);
 
 #define MS 1000000LL
 
-static server *make(stall_spec *st, size_t n, int64_t service_ns)
+static server *make_pool(stall_spec *st, size_t n, int64_t service_ns, uint64_t workers)
 {
     server_config c = {.service = {.kind = DIST_CONSTANT, .a_ns = service_ns},
-                       .stalls = st, .n_stalls = n, .generator = "mt19937", .seed = 1};
+                       .stalls = st, .n_stalls = n, .generator = "mt19937", .seed = 1,
+                       .workers = workers};
     server *s;
     ck_assert_int_eq(server_new(&s, &c), 0);
     return s;
+}
+
+static server *make(stall_spec *st, size_t n, int64_t service_ns)
+{
+    return make_pool(st, n, service_ns, 1);
 }
 
 /* A request in service across a window's start pauses: window [10, 20) ms,
@@ -299,10 +309,437 @@ START_TEST(windows_that_cover_the_run)
 }
 END_TEST
 
+
+/* One closed user against server s until end_ns: each request is sent the
+ * instant the previous reply comes, sends only before end_ns (MODEL.md, "End
+ * of run"). The latencies go to lat[0..return). */
+static int closed_user(server *s, int64_t end_ns, int64_t *lat, int max)
+{
+    int n = 0;
+    for (int64_t t = 0; t < end_ns && n < max; n++) {
+        int64_t reply = server_submit(s, t);
+        lat[n] = reply - t;
+        t = reply;
+    }
+    return n;
+}
+
+/* Issue 14's example: a closed tester, 1 user, 10 ms constant service, one
+ * window [5, 105) ms, a 200 ms run. Worked by hand, per preemption:
+ *  - resume: request 0 works 0..5, waits out the window, does its last 5 ms
+ *    in 105..110: 110 ms; then requests sent at 110, 120, ..., 190 (9 of
+ *    them, all before 200) take 10 ms each.
+ *  - restart: its 5 ms are lost; all 10 ms again from 105: 115 ms; then
+ *    sends at 115, ..., 195: 9 x 10 ms (the last replies at 205, after the
+ *    end, recorded).
+ *  - resample: a new service time is drawn at 105; the distribution is a
+ *    constant, so it is 10 ms again: as restart, 115 ms then 9 x 10 ms.
+ *  - none: request 0 finishes undisturbed at 10 ms; the stop waits for it
+ *    and lasts its 100 ms from there: no request starts in [5, 110).
+ *    Request 1, sent at 10, starts at 110 and replies at 120: 110 ms;
+ *    then sends at 120, ..., 190: 8 x 10 ms (10 requests in all). */
+START_TEST(preemption_issue_example)
+{
+    stall_window w = {5 * MS, 105 * MS};
+    static const int64_t want[4][11] = {
+        {110, 10, 10, 10, 10, 10, 10, 10, 10, 10, -1},
+        {115, 10, 10, 10, 10, 10, 10, 10, 10, 10, -1},
+        {115, 10, 10, 10, 10, 10, 10, 10, 10, 10, -1},
+        {10, 110, 10, 10, 10, 10, 10, 10, 10, 10, -1},
+    };
+    static const int n_want[4] = {10, 10, 10, 10};
+    for (int p = 0; p < 4; p++) {
+        stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1,
+                         .preemption = (stall_preemption)p};
+        server *s = make(&st, 1, 10 * MS);
+        int64_t lat[32];
+        int n = closed_user(s, 200 * MS, lat, 32);
+        ck_assert_msg(n == n_want[p], "%s: %d requests", stall_preemption_name((stall_preemption)p), n);
+        for (int i = 0; i < n; i++)
+            ck_assert_msg(lat[i] == want[p][i] * MS, "%s: request %d took %lld ns",
+                          stall_preemption_name((stall_preemption)p), i, (long long)lat[i]);
+        ck_assert_int_eq(server_failed(s), 0);
+        server_free(s);
+    }
+}
+END_TEST
+
+/* Where work starts and what the workers did, per preemption, window
+ * [5, 105) ms, 10 ms requests at 0 and at 50 ms, run end 110 ms:
+ *  - resume: request 0 starts at 0, replies 110; request 1 (arrived in the
+ *    window) starts at 110, replies 120. Worked: 20 ms; within the run:
+ *    5 + 5 = 10 ms.
+ *  - restart: request 0 replies 115 having worked 5 + 10 ms; request 1
+ *    starts at 115, replies 125. Worked 25 ms; within the run 5 + 5 ms.
+ *  - none: request 0 replies 10 (it ran 5..10 in the window); the stop is
+ *    [5, 110); request 1 starts at 110, replies 120. Worked 20 ms; within
+ *    the run 10 ms (request 0 whole, request 1 not begun). */
+START_TEST(preemption_start_and_busy)
+{
+    stall_window w = {5 * MS, 105 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    static const struct {
+        stall_preemption p;
+        int64_t reply0, start1, reply1, busy, busy_in_run;
+    } c[] = {
+        {STALL_PREEMPT_RESUME, 110, 110, 120, 20, 10},
+        {STALL_PREEMPT_RESTART, 115, 115, 125, 25, 10},
+        {STALL_PREEMPT_NONE, 10, 110, 120, 20, 10},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        st.preemption = c[i].p;
+        server *s = make(&st, 1, 10 * MS);
+        server_set_run_end(s, 110 * MS);
+        ck_assert_int_eq(server_last_start_ns(s), 0);
+        ck_assert_int_eq(server_submit(s, 0), c[i].reply0 * MS);
+        ck_assert_int_eq(server_last_start_ns(s), 0);
+        ck_assert_int_eq(server_submit(s, 50 * MS), c[i].reply1 * MS);
+        ck_assert_int_eq(server_last_start_ns(s), c[i].start1 * MS);
+        ck_assert_int_eq(server_busy_ns(s), c[i].busy * MS);
+        ck_assert_int_eq(server_busy_in_run_ns(s), c[i].busy_in_run * MS);
+        server_free(s);
+    }
+}
+END_TEST
+
+/* resample draws the new service time on its own stream (RNG_RESAMPLE), so
+ * the requests' own s_k (RNG_SERVICE) are the same as without the stall
+ * (common random numbers). Service uniform on [6, 14] ms, so request 0 (at
+ * 0) is always in service at the window [5, 105) ms: it replies at 105 ms
+ * plus the first draw of RNG_RESAMPLE; request 1, sent at 200 ms after the
+ * window, replies at 200 ms + s_1, s_1 the second draw of RNG_SERVICE. */
+START_TEST(resample_draws_on_its_own_stream)
+{
+    stall_window w = {5 * MS, 105 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1,
+                     .preemption = STALL_PREEMPT_RESAMPLE};
+    server_config c = {.service = {.kind = DIST_UNIFORM, .a_ns = 6 * MS, .b_ns = 14 * MS},
+                       .stalls = &st, .n_stalls = 1, .generator = "mt19937", .seed = 42};
+    gsl_rng *service, *resample;
+    ck_assert_int_eq(rng_new(&service, "mt19937", 42, RNG_SERVICE), 0);
+    ck_assert_int_eq(rng_new(&resample, "mt19937", 42, RNG_RESAMPLE), 0);
+    int64_t s0 = dist_draw_ns(&c.service, service), s1 = dist_draw_ns(&c.service, service);
+    int64_t r0 = dist_draw_ns(&c.service, resample);
+    ck_assert_int_ne(r0, s0); /* else the test could not tell them apart */
+    server *s;
+    ck_assert_int_eq(server_new(&s, &c), 0);
+    ck_assert_int_eq(server_submit(s, 0), 105 * MS + r0);
+    ck_assert_int_eq(server_submit(s, 200 * MS), 200 * MS + s1);
+    ck_assert_int_eq(server_busy_ns(s), 5 * MS + r0 + s1); /* 5 ms thrown away */
+    /* a probe never draws on the requests' stream: a probe at 300 ms in a
+     * window-free stretch is its own work; the next request still gets s_2 */
+    int64_t s2 = dist_draw_ns(&c.service, service);
+    ck_assert_int_eq(server_probe(s, 300 * MS, 7 * MS), 307 * MS);
+    ck_assert_int_eq(server_submit(s, 400 * MS), 400 * MS + s2);
+    server_free(s);
+    rng_free(service);
+    rng_free(resample);
+}
+END_TEST
+
+/* Restart keeps the request stall's extra work in what starts again: 1 ms
+ * service + 10 ms on request 0, window [5, 15) ms restart: 11 ms from 15:
+ * 26 ms. Restarts that can never fit (2 s of work, 10 ms every 1 s) fail
+ * (-ELOOP) after MAX_RESTARTS, not at the clock's limit. */
+START_TEST(restart_whole_work_and_endless)
+{
+    stall_range r = {0, 0};
+    stall_window w = {5 * MS, 15 * MS};
+    stall_spec st[2] = {{.kind = STALL_REQUESTS, .ranges = &r, .n_ranges = 1, .extra_ns = 10 * MS},
+                        {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1,
+                         .preemption = STALL_PREEMPT_RESTART}};
+    server *s = make(st, 2, 1 * MS);
+    ck_assert_int_eq(server_submit(s, 0), 26 * MS);
+    ck_assert_int_eq(server_failed(s), 0);
+    server_free(s);
+    stall_spec p = {.kind = STALL_PERIODIC, .length_ns = 10 * MS, .period_ns = 1000 * MS,
+                    .first_ns = 500 * MS, .preemption = STALL_PREEMPT_RESTART};
+    s = make(&p, 1, 2000 * MS);
+    server_submit(s, 0);
+    ck_assert_int_eq(server_failed(s), -ELOOP);
+    server_free(s);
+}
+END_TEST
+
+/* Two windows met by one request: the one that meets it in service
+ * decides. Window A [10, 20) resume and B [15, 30) restart overlap: 8 ms of
+ * work from 5 ms does 5 ms, pauses at 10 (A: resume), the union stops work
+ * until 30, and B never met it in service: 3 ms more, 33 ms. The same with
+ * A restart and B resume: all 8 ms from 30: 38 ms. */
+START_TEST(overlapping_windows_first_one_decides)
+{
+    stall_window a = {10 * MS, 20 * MS}, b = {15 * MS, 30 * MS};
+    stall_spec st[2] = {{.kind = STALL_WINDOWS, .windows = &a, .n_windows = 1},
+                        {.kind = STALL_WINDOWS, .windows = &b, .n_windows = 1,
+                         .preemption = STALL_PREEMPT_RESTART}};
+    server *s = make(st, 2, 8 * MS);
+    ck_assert_int_eq(server_submit(s, 5 * MS), 33 * MS);
+    server_free(s);
+    st[0].preemption = STALL_PREEMPT_RESTART;
+    st[1].preemption = STALL_PREEMPT_RESUME;
+    s = make(st, 2, 8 * MS);
+    ck_assert_int_eq(server_submit(s, 5 * MS), 38 * MS);
+    server_free(s);
+}
+END_TEST
+
+/* none, by hand: windows that start while the request finishes wait too,
+ * and the stop lasts the longest. 30 ms of work from 0; window A [10, 15)
+ * none and B [20, 40) resume: the request runs to 30; A and B both started
+ * before 30, so the stop is [10, 30 + 20) = [10, 50): a request arriving at
+ * 12 starts at 50. The next window of A's kind, C [100, 101), finds nothing
+ * in service: a plain stop (a request at 100 starts at 101). */
+START_TEST(none_defers_every_window_it_meets)
+{
+    stall_window a[2] = {{10 * MS, 15 * MS}, {100 * MS, 101 * MS}}, b = {20 * MS, 40 * MS};
+    stall_spec st[2] = {{.kind = STALL_WINDOWS, .windows = a, .n_windows = 2,
+                         .preemption = STALL_PREEMPT_NONE},
+                        {.kind = STALL_WINDOWS, .windows = &b, .n_windows = 1}};
+    server *s = make(st, 2, 30 * MS);
+    ck_assert_int_eq(server_submit(s, 0), 30 * MS);
+    ck_assert_int_eq(server_probe(s, 31 * MS, 1 * MS), 51 * MS);
+    ck_assert_int_eq(server_submit(s, 31 * MS), 80 * MS);
+    ck_assert_int_eq(server_last_start_ns(s), 50 * MS);
+    ck_assert_int_eq(server_submit(s, 100 * MS), 131 * MS);
+    ck_assert_int_eq(server_last_start_ns(s), 101 * MS);
+    server_free(s);
+}
+END_TEST
+
+/* c workers, FIFO, by hand (10 ms requests, 2 workers): arrivals at 0, 0,
+ * 0, 5, 25 ms. The first two start at 0 (one per worker), the third waits
+ * for the first free worker (10), the fourth for the next (10), the fifth
+ * finds one free (both free at 20): replies 10, 10, 20, 20, 35; starts 0, 0,
+ * 10, 10, 25. A window [12, 14) resume stops both workers: the third and
+ * fourth reply at 22. */
+START_TEST(pool_fifo_by_hand)
+{
+    static const int64_t at[5] = {0, 0, 0, 5, 25}, reply[5] = {10, 10, 20, 20, 35},
+                         start[5] = {0, 0, 10, 10, 25}, reply_w[5] = {10, 10, 22, 22, 35};
+    stall_window w = {12 * MS, 14 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    server *s = make_pool(NULL, 0, 10 * MS, 2), *sw = make_pool(&st, 1, 10 * MS, 2);
+    ck_assert_uint_eq(server_workers(s), 2);
+    for (int i = 0; i < 5; i++) {
+        ck_assert_int_eq(server_submit(s, at[i] * MS), reply[i] * MS);
+        ck_assert_int_eq(server_last_start_ns(s), start[i] * MS);
+        ck_assert_int_eq(server_submit(sw, at[i] * MS), reply_w[i] * MS);
+        ck_assert_int_eq(server_last_start_ns(sw), start[i] * MS);
+    }
+    server_free(s);
+    server_free(sw);
+    server_config bad = {.service = {.kind = DIST_CONSTANT, .a_ns = 1}, .generator = "mt19937",
+                         .workers = SERVER_MAX_WORKERS + 1};
+    ck_assert_int_eq(server_new(&s, &bad), -EINVAL);
+}
+END_TEST
+
+/* none with 2 workers: the stop waits for every request in service. 15 ms
+ * requests, window [10, 20) none: A at 0 runs to 15, B at 8 (the other
+ * worker) runs to 23; the stop is [10, 23 + 10) = [10, 33). C at 9 waits
+ * for a worker (15), then for the stop: starts 33, replies 48. D at 40
+ * finds the worker B left (23): replies 55. Within a run ending at 30:
+ * 15 + 15 (B, 8..23) = 30 ms of work. The same with resume: A pauses at
+ * 10 and ends 25, B ends 33, C starts at 25 and ends 40, D at 40 ends 55. */
+START_TEST(pool_none_and_resume_by_hand)
+{
+    stall_window w = {10 * MS, 20 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1,
+                     .preemption = STALL_PREEMPT_NONE};
+    static const int64_t at[4] = {0, 8, 9, 40}, reply[2][4] = {{15, 23, 48, 55}, {25, 33, 40, 55}},
+                         start[2][4] = {{0, 8, 33, 40}, {0, 8, 25, 40}};
+    for (int m = 0; m < 2; m++) {
+        st.preemption = m == 0 ? STALL_PREEMPT_NONE : STALL_PREEMPT_RESUME;
+        server *s = make_pool(&st, 1, 15 * MS, 2);
+        server_set_run_end(s, 30 * MS);
+        for (int i = 0; i < 4; i++) {
+            ck_assert_int_eq(server_submit(s, at[i] * MS), reply[m][i] * MS);
+            ck_assert_int_eq(server_last_start_ns(s), start[m][i] * MS);
+        }
+        /* resume: A 15 (0..10, 20..25) + B 12 (8..10, 20..30) + C 5
+         * (25..30) = 32 ms */
+        ck_assert_int_eq(server_busy_in_run_ns(s), (m == 0 ? 30 : 32) * MS);
+        ck_assert_int_eq(server_busy_ns(s), 60 * MS);
+        server_free(s);
+    }
+}
+END_TEST
+
+/* Erlang C (Erlang 1917; Kleinrock, Queueing Systems vol. 1, eq. 3.40-3.42):
+ * M/M/c with offered load a = lambda / mu = c rho. Erlang B by its
+ * recursion B(0) = 1, B(k) = a B(k-1) / (k + a B(k-1)); then
+ *   P(wait) = C(c, a) = B(c, a) / (1 - rho (1 - B(c, a))),
+ *   mean wait Wq = C(c, a) / (c mu - lambda),
+ *   mean response W = Wq + 1 / mu.
+ * c = 4, rho = 0.8, 1/mu = 1 ms: a = 3.2; sum_{k<4} a^k/k! = 14.7813,
+ * a^4/4! / (1 - rho) = 21.8453, C = 0.59643, Wq = 0.59643 / (4 - 3.2) ms =
+ * 0.74554 ms, W = 1.74554 ms. */
+static void erlang_c(unsigned c, double rho, double mean_service, double *p_wait, double *wq)
+{
+    double a = c * rho, b = 1;
+    for (unsigned k = 1; k <= c; k++)
+        b = a * b / (k + a * b);
+    *p_wait = b / (1 - rho * (1 - b));
+    *wq = *p_wait * mean_service / (c * (1 - rho));
+}
+
+/* Poisson arrivals (RNG_ARRIVALS of each seed) at rate c rho / (1 ms) into
+ * c workers of exponential 1 ms service: per seed, 10^6 requests; the
+ * fraction that waited (start > arrival), the mean wait (start - arrival)
+ * and the mean response (reply - arrival). Over 5 seeds, each of the three
+ * means lies within 2% of Erlang C; P(wait) and W within 2% per seed too
+ * (their sampling error is about 0.3%; a seed's mean wait scatters by
+ * about 1.5%). */
+static void check_mmc(unsigned c, double rho)
+{
+    const double mean = 1e6; /* ns */
+    const long n = 1000000;
+    double p_theory, wq_theory;
+    erlang_c(c, rho, mean, &p_theory, &wq_theory);
+    double w_theory = wq_theory + mean;
+    double p_sum = 0, wq_sum = 0, w_sum = 0;
+    for (uint64_t seed = 1; seed <= 5; seed++) {
+        server_config cfg = {.service = {.kind = DIST_EXPONENTIAL, .a_ns = (int64_t)mean},
+                             .generator = "mt19937", .seed = seed, .workers = c};
+        server *s;
+        gsl_rng *arrivals;
+        ck_assert_int_eq(server_new(&s, &cfg), 0);
+        ck_assert_int_eq(rng_new(&arrivals, "mt19937", seed, RNG_ARRIVALS), 0);
+        const double gap = mean / (c * rho);
+        int64_t t = 0;
+        long waited = 0;
+        double wait = 0, resp = 0;
+        for (long i = 0; i < n; i++) {
+            t += (int64_t)llround(gsl_ran_exponential(arrivals, gap));
+            int64_t reply = server_submit(s, t), start = server_last_start_ns(s);
+            waited += start > t;
+            wait += (double)(start - t);
+            resp += (double)(reply - t);
+        }
+        double p = (double)waited / n, w = resp / n;
+        ck_assert_msg(fabs(p / p_theory - 1) < 0.02, "c %u seed %llu: P(wait) %.4f, Erlang C %.4f", c,
+                      (unsigned long long)seed, p, p_theory);
+        ck_assert_msg(fabs(w / w_theory - 1) < 0.02, "c %u seed %llu: W %.0f ns, theory %.0f", c,
+                      (unsigned long long)seed, w, w_theory);
+        p_sum += p;
+        wq_sum += wait / n;
+        w_sum += w;
+        server_free(s);
+        rng_free(arrivals);
+    }
+    ck_assert_msg(fabs(p_sum / 5 / p_theory - 1) < 0.02, "c %u: P(wait) %.4f, Erlang C %.4f", c, p_sum / 5,
+                  p_theory);
+    ck_assert_msg(fabs(wq_sum / 5 / wq_theory - 1) < 0.02, "c %u: Wq %.0f ns, Erlang C %.0f", c, wq_sum / 5,
+                  wq_theory);
+    ck_assert_msg(fabs(w_sum / 5 / w_theory - 1) < 0.02, "c %u: W %.0f ns, theory %.0f", c, w_sum / 5,
+                  w_theory);
+}
+
+START_TEST(mmc_erlang_c)
+{
+    double p, wq;
+    erlang_c(4, 0.8, 1e6, &p, &wq); /* the figures worked above */
+    ck_assert(fabs(p - 0.59643) < 1e-5);
+    ck_assert(fabs(wq - 745540) < 5);
+    erlang_c(1, 0.8, 1e6, &p, &wq); /* M/M/1: P(wait) = rho, Wq = rho / (mu - lambda) */
+    ck_assert(fabs(p - 0.8) < 1e-12);
+    ck_assert(fabs(wq - 4e6) < 1e-3);
+    check_mmc(4, 0.8);
+}
+END_TEST
+
+START_TEST(mmc_erlang_c_more_workers)
+{
+    check_mmc(2, 0.8);
+    check_mmc(16, 0.8);
+}
+END_TEST
+
+/* A plain model of the pool to check the server's shortcuts (its quiet
+ * stretches, its cursors that commit only at the raw start): c free times
+ * scanned for the least, windows walked from the first every time. Resume
+ * and restart only. */
+static int64_t naive_submit(int64_t *free_at, unsigned c, const stall_window *w, size_t nw,
+                            stall_preemption p, int64_t arrival, int64_t work, int64_t *start_out)
+{
+    unsigned best = 0;
+    for (unsigned i = 1; i < c; i++)
+        if (free_at[i] < free_at[best])
+            best = i;
+    int64_t t = arrival > free_at[best] ? arrival : free_at[best], left = work;
+    int started = 0;
+    for (size_t i = 0; i < nw; i++) {
+        if (w[i].end_ns <= t)
+            continue;
+        if (w[i].start_ns <= t) {
+            t = w[i].end_ns;
+            continue;
+        }
+        if (!started) {
+            started = 1;
+            *start_out = t;
+        }
+        if (left <= w[i].start_ns - t)
+            break;
+        left = p == STALL_PREEMPT_RESTART ? work : left - (w[i].start_ns - t);
+        t = w[i].end_ns;
+    }
+    if (!started)
+        *start_out = t;
+    free_at[best] = t + left;
+    return t + left;
+}
+
+/* The server agrees with the plain model on random loads: 1 to 5 workers,
+ * 200 windows of 0.1 to 2 ms every 0 to 80 ms (over about 8 s), uniform 0.5
+ * to 5 ms work, arrivals of random gaps at a load of about 0.9 (bursts of
+ * equal instants included; 5000 requests span 16/c s), resume and
+ * restart. */
+START_TEST(pool_agrees_with_a_plain_model)
+{
+    gsl_rng *r;
+    ck_assert_int_eq(rng_new(&r, "mt19937", 3, RNG_ARRIVALS), 0);
+    for (int round = 0; round < 20; round++) {
+        unsigned c = 1 + round % 5;
+        stall_preemption p = round % 2 ? STALL_PREEMPT_RESTART : STALL_PREEMPT_RESUME;
+        stall_window w[200];
+        int64_t t = 0;
+        for (int i = 0; i < 200; i++) {
+            t += (int64_t)gsl_rng_uniform_int(r, 80000) * 1000;
+            w[i].start_ns = t;
+            t += 100000 + (int64_t)gsl_rng_uniform_int(r, 1900) * 1000;
+            w[i].end_ns = t;
+        }
+        stall_spec st = {.kind = STALL_WINDOWS, .windows = w, .n_windows = 200, .preemption = p};
+        server_config cfg = {.service = {.kind = DIST_UNIFORM, .a_ns = 500000, .b_ns = 5000000},
+                             .stalls = &st, .n_stalls = 1, .generator = "mt19937", .seed = (uint64_t)round,
+                             .workers = c};
+        server *s;
+        gsl_rng *service;
+        ck_assert_int_eq(server_new(&s, &cfg), 0);
+        ck_assert_int_eq(rng_new(&service, "mt19937", (uint64_t)round, RNG_SERVICE), 0);
+        int64_t free_at[5] = {0, 0, 0, 0, 0}, a = 0;
+        for (int i = 0; i < 5000; i++) {
+            if (gsl_rng_uniform(r) < 0.7)
+                a += (int64_t)gsl_rng_uniform_int(r, 9000000 / c); /* load about 0.9 */
+            int64_t start, want = naive_submit(free_at, c, w, 200, p, a, dist_draw_ns(&cfg.service, service),
+                                               &start);
+            ck_assert_int_eq(server_submit(s, a), want);
+            ck_assert_int_eq(server_last_start_ns(s), start);
+        }
+        ck_assert_int_eq(server_failed(s), 0);
+        server_free(s);
+        rng_free(service);
+    }
+    rng_free(r);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("server");
     TCase *tc = tcase_create("server");
+    tcase_set_timeout(tc, 120); /* Erlang C's 10^6 requests per seed under the sanitizers */
     tcase_add_test(tc, request_in_service_across_window_start);
     tcase_add_test(tc, arrival_in_window_waits_for_its_end);
     tcase_add_test(tc, periodic_windows);
@@ -314,6 +751,17 @@ Suite *test_suite(void)
     tcase_add_test(tc, periodic_stalls_that_close_each_others_gaps);
     tcase_add_test(tc, windows_that_cover_the_run);
     tcase_add_test(tc, backlog_past_the_time_limit);
+    tcase_add_test(tc, preemption_issue_example);
+    tcase_add_test(tc, preemption_start_and_busy);
+    tcase_add_test(tc, resample_draws_on_its_own_stream);
+    tcase_add_test(tc, restart_whole_work_and_endless);
+    tcase_add_test(tc, overlapping_windows_first_one_decides);
+    tcase_add_test(tc, none_defers_every_window_it_meets);
+    tcase_add_test(tc, pool_fifo_by_hand);
+    tcase_add_test(tc, pool_none_and_resume_by_hand);
+    tcase_add_test(tc, mmc_erlang_c);
+    tcase_add_test(tc, mmc_erlang_c_more_workers);
+    tcase_add_test(tc, pool_agrees_with_a_plain_model);
     suite_add_tcase(s, tc);
     return s;
 }

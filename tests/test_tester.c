@@ -1021,6 +1021,114 @@ START_TEST(random_stalls)
 }
 END_TEST
 
+/* Count of recorded values in the bucket of v. */
+static uint64_t count_of(const hist *h, int64_t v)
+{
+    return hist_count_at_index(h, hist_index_of((uint64_t)v, hist_sub_bits(h)));
+}
+
+static tester_result run_wait(const tester_spec *t, const server_config *srv, int64_t duration_ns, int drop)
+{
+    tester_run_config c = {.duration_ns = duration_ns, .threshold_ns = 100 * MS, .drop_in_flight = drop,
+                           .sub_bits = 8, .record_wait = 1, .server = srv};
+    tester_result r;
+    ck_assert_int_eq(tester_run(t, &c, NULL, NULL, &r), 0);
+    return r;
+}
+
+/* Issue 14: a pool of 5 connections, 6 closed clients, 1 s transactions,
+ * a 10 s run (scenarios/pool5_users6.ini works it by hand): sent 6 + 9 x 5
+ * = 51; 41 take 1 s and 10 take 2 s (one a second waits 1 s for the pool,
+ * the last replying at 11 s, in flight at the end). Their queue waits: 41
+ * of 0 and 10 of 1 s, so P(no wait) = 41/51. Dropping replies after the
+ * end (wrk2) records 50: 41 of 1 s, 9 of 2 s. */
+START_TEST(pool_of_five_six_clients)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1 * S}, .generator = "mt19937",
+                         .seed = 1, .workers = 5};
+    tester_spec c = spec(TESTER_CLOSED, 0, 0);
+    c.users = 6;
+    tester_result r = run_wait(&c, &srv, 10 * S, 0);
+    ck_assert_uint_eq(r.sent, 51);
+    ck_assert_uint_eq(r.in_flight_at_end, 1);
+    ck_assert_uint_eq(hist_count(r.hist), 51);
+    ck_assert_uint_eq(count_of(r.hist, 1 * S), 41);
+    ck_assert_uint_eq(count_of(r.hist, 2 * S), 10);
+    ck_assert_uint_eq(hist_count(r.wait), 51);
+    ck_assert_uint_eq(hist_count_at_index(r.wait, 0), 41);
+    ck_assert_uint_eq(count_of(r.wait, 1 * S), 10);
+    ck_assert_int_eq(r.last_reply_ns, 11 * S);
+    /* the workers worked 5 x 10 s within the run: busy fraction 1 */
+    ck_assert_int_eq(r.busy_in_run_ns, 50 * S);
+    tester_result_free(&r);
+    r = run_wait(&c, &srv, 10 * S, 1);
+    ck_assert_uint_eq(hist_count(r.hist), 50);
+    ck_assert_uint_eq(count_of(r.hist, 1 * S), 41);
+    ck_assert_uint_eq(count_of(r.hist, 2 * S), 9);
+    ck_assert_uint_eq(hist_count(r.wait), 50);
+    tester_result_free(&r);
+}
+END_TEST
+
+/* Issue 14's preemption example through a closed tester (1 user, 10 ms,
+ * window [5, 105) ms, 200 ms; worked by hand in test_server.c):
+ * resume 110 ms then 9 x 10 ms; restart and resample (a constant draws
+ * 10 ms again) 115 ms then 9 x 10 ms; none 10 ms, 110 ms, then 8 x 10 ms.
+ * Queue waits: none's second request waits 100 ms (sent at 10, starts at
+ * 110); in the others no request waits (request 0 starts at 0, and each
+ * later one when the window is over). */
+START_TEST(preemption_through_a_closed_tester)
+{
+    stall_window w = {5 * MS, 105 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 10 * MS}, .stalls = &st,
+                         .n_stalls = 1, .generator = "mt19937", .seed = 1};
+    static const struct {
+        stall_preemption p;
+        int64_t first, max;
+        uint64_t tens, waited;
+    } c[] = {
+        {STALL_PREEMPT_RESUME, 110, 110, 9, 0},
+        {STALL_PREEMPT_RESTART, 115, 115, 9, 0},
+        {STALL_PREEMPT_RESAMPLE, 115, 115, 9, 0},
+        {STALL_PREEMPT_NONE, 10, 110, 9, 1},
+    };
+    tester_spec t = spec(TESTER_CLOSED, 0, 0);
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
+        st.preemption = c[i].p;
+        tester_result r = run_wait(&t, &srv, 200 * MS, 0);
+        ck_assert_uint_eq(r.sent, 10);
+        ck_assert_int_eq(hist_max(r.hist), c[i].max * MS);
+        ck_assert_uint_eq(count_of(r.hist, 10 * MS), c[i].tens);
+        ck_assert_uint_eq(count_of(r.hist, c[i].max * MS), 1);
+        ck_assert_uint_eq(hist_count(r.wait) - hist_count_at_index(r.wait, 0), c[i].waited);
+        if (c[i].waited)
+            ck_assert_int_eq(hist_max(r.wait), 100 * MS);
+        tester_result_free(&r);
+    }
+}
+END_TEST
+
+/* The wait histogram against Erlang C (test_server.c works the figures):
+ * M/M/4 at rho = 0.8, an open Poisson tester at 3200/s, 1 ms exponential
+ * service, 300 s (about 960,000 requests, seed 1): P(no wait) = 1 - C =
+ * 0.40357 within 2%, the mean wait 0.7455 ms within 3% (one seed's mean
+ * wait scatters about 1.5%), the mean latency W = 1.7455 ms within 2%. */
+START_TEST(wait_histogram_against_erlang_c)
+{
+    server_config srv = {.service = {.kind = DIST_EXPONENTIAL, .a_ns = 1 * MS}, .generator = "mt19937",
+                         .seed = 1, .workers = 4};
+    tester_spec t = spec(TESTER_OPEN, 312500, 0); /* 1 / 3200 s */
+    t.arrivals = TESTER_ARRIVALS_POISSON;
+    tester_result r = run_wait(&t, &srv, 300 * S, 0);
+    double n = (double)hist_count(r.wait);
+    ck_assert_double_eq_tol((double)hist_count_at_index(r.wait, 0) / n, 0.40357, 0.02 * 0.40357);
+    ck_assert_double_eq_tol(hist_mean(r.wait), 745540, 0.03 * 745540);
+    ck_assert_double_eq_tol(hist_mean(r.hist), 1745540, 0.02 * 1745540);
+    tester_result_free(&r);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("tester");
@@ -1053,6 +1161,9 @@ Suite *test_suite(void)
     tcase_add_test(tc, truth_does_not_lock_to_the_load);
     tcase_add_test(tc, truth_on_an_idle_server_is_the_service);
     tcase_add_test(tc, random_stalls);
+    tcase_add_test(tc, pool_of_five_six_clients);
+    tcase_add_test(tc, preemption_through_a_closed_tester);
+    tcase_add_test(tc, wait_histogram_against_erlang_c);
     suite_add_tcase(s, tc);
     return s;
 }
