@@ -24,14 +24,21 @@ Suite *test_suite(void);
  * definitions win over libc's), so the tests can make a filesystem without
  * RENAME_EXCHANGE, or a rename that fails half way through a commit. */
 static int no_exchange;              /* RENAME_EXCHANGE fails with EINVAL */
-static const char *fail_rename_into; /* a rename to this name fails with EIO */
+static const char *fail_rename_into; /* a rename to this name fails with fail_errno */
+static int fail_errno = EIO;
+static void (*before_exchange)(void); /* runs once just before a RENAME_EXCHANGE */
 
 int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags)
 {
     if ((no_exchange && (flags & RENAME_EXCHANGE)) ||
         (fail_rename_into && strcmp(newpath, fail_rename_into) == 0)) {
-        errno = no_exchange && (flags & RENAME_EXCHANGE) ? EINVAL : EIO;
+        errno = no_exchange && (flags & RENAME_EXCHANGE) ? EINVAL : fail_errno;
         return -1;
+    }
+    if ((flags & RENAME_EXCHANGE) && before_exchange) {
+        void (*f)(void) = before_exchange;
+        before_exchange = NULL;
+        f();
     }
     return (int)syscall(SYS_renameat2, olddirfd, oldpath, newdirfd, newpath, flags);
 }
@@ -54,6 +61,10 @@ static void setup(void)
 
 static void teardown(void)
 {
+    fail_rename_into = NULL;
+    fail_errno = EIO;
+    before_exchange = NULL;
+    no_exchange = 0;
     char cmd[PATH_MAX + 32];
     ck_assert_int_eq(chdir("/"), 0);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
@@ -268,28 +279,107 @@ START_TEST(a_planted_staging_link_is_never_followed)
 }
 END_TEST
 
-START_TEST(stale_staging_of_dead_runs_is_removed)
+/* stderr into a file while f runs; its text back */
+static const char *stderr_of(void (*f)(void))
+{
+    static char buf[4096];
+    fflush(stderr);
+    int saved = dup(2);
+    int fd = open("stderr.txt", O_RDWR | O_CREAT | O_TRUNC, 0600);
+    ck_assert_int_ge(fd, 0);
+    dup2(fd, 2);
+    f();
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    buf[n > 0 ? n : 0] = '\0';
+    close(fd);
+    unlink("stderr.txt");
+    return buf;
+}
+
+static void run_into_out(void)
 {
     const char *files[] = {"open.hgrm", "1\n", NULL};
     ck_assert_int_eq(run_files("out", NULL, files), 0);
+}
+
+START_TEST(stale_staging_of_dead_runs_is_removed)
+{
+    run_into_out();
     long dead = (long)dead_pid();
-    char inside[64], sibling[64], legacy[64], live[64];
+    char inside[64], sibling[64], swapped[64], live[64], f[128];
     snprintf(inside, sizeof inside, "out/.cosim-staging-%ld-abcdef", dead);
     snprintf(sibling, sizeof sibling, ".out.cosim-staging-%ld-abcdef", dead);
-    snprintf(legacy, sizeof legacy, "out/.cosim-staging-%ld", dead);
+    snprintf(swapped, sizeof swapped, ".out.cosim-staging-%ld-ghijkl", dead);
     snprintf(live, sizeof live, ".out.cosim-staging-%ld-abcdef", (long)getppid()); /* alive */
-    const char *dirs[] = {inside, sibling, legacy, live};
-    for (int i = 0; i < 4; i++) {
-        char f[128];
+    const char *dirs[] = {inside, sibling, live};
+    for (int i = 0; i < 3; i++) {
+        /* as a killed run leaves them: the marker lists what it staged */
         ck_assert_int_eq(mkdir(dirs[i], 0700), 0);
+        snprintf(f, sizeof f, "%s/.cosim-staging", dirs[i]);
+        put(f, "# cosim staging 1\n# comment\nfile open.hgrm\nfile half.dat\n");
         snprintf(f, sizeof f, "%s/open.hgrm", dirs[i]);
         put(f, "half\n");
+        snprintf(f, sizeof f, "%s/half.dat", dirs[i]);
+        put(f, "half\n");
     }
-    ck_assert_int_eq(run_files("out", NULL, files), 0);
+    /* a previous folder a run was emptying when killed: its manifest marks it */
+    ck_assert_int_eq(mkdir(swapped, 0700), 0);
+    snprintf(f, sizeof f, "%s/.cosim-manifest", swapped);
+    put(f, "# cosim manifest 1\nfile old.hgrm\n");
+    snprintf(f, sizeof f, "%s/old.hgrm", swapped);
+    put(f, "old\n");
+    snprintf(f, sizeof f, "%s/.cosim-lock", swapped);
+    put(f, "cosim lock pid 1\n");
+    ck_assert_str_eq(stderr_of(run_into_out), "");
     ck_assert_str_eq(listing("out"), ".cosim-manifest open.hgrm");
     char want[128];
     snprintf(want, sizeof want, "%s out", live + 0);
     ck_assert_str_eq(listing("."), want);
+}
+END_TEST
+
+/* A folder named like a dead run's staging folder is removed only if cosim
+ * marked it, and then only the files its marker lists: a user's folder
+ * that took such a name (or a file a user put in one) stays, with a
+ * warning. */
+START_TEST(stale_staging_without_cosims_marker_is_left_alone)
+{
+    run_into_out();
+    long dead = (long)dead_pid();
+    char user[64], mixed[64], legacy[64], f[128];
+    snprintf(user, sizeof user, ".out.cosim-staging-%ld-abcdef", dead);
+    snprintf(mixed, sizeof mixed, "out/.cosim-staging-%ld-ghijkl", dead);
+    snprintf(legacy, sizeof legacy, "out/.cosim-staging-%ld", dead);
+    ck_assert_int_eq(mkdir(user, 0700), 0);
+    snprintf(f, sizeof f, "%s/important.txt", user);
+    put(f, "important\n");
+    ck_assert_int_eq(mkdir(legacy, 0700), 0);
+    snprintf(f, sizeof f, "%s/open.hgrm", legacy);
+    put(f, "half\n");
+    ck_assert_int_eq(mkdir(mixed, 0700), 0);
+    snprintf(f, sizeof f, "%s/.cosim-staging", mixed);
+    put(f, "# cosim staging 1\nfile open.hgrm\n");
+    snprintf(f, sizeof f, "%s/open.hgrm", mixed);
+    put(f, "half\n");
+    snprintf(f, sizeof f, "%s/notes.txt", mixed);
+    put(f, "mine\n");
+    char want[2048];
+    snprintf(want, sizeof want,
+             "cosim: warning: out/.cosim-staging-%ld: left alone: it looks like a staging folder of a cosim run "
+             "that ended, but holds no .cosim-staging nor .cosim-manifest of cosim's\n"
+             "cosim: warning: out/.cosim-staging-%ld-ghijkl: the staging folder of a cosim run that ended is "
+             "kept: it holds notes.txt, which cosim did not write there or cannot remove\n"
+             "cosim: warning: %s/.out.cosim-staging-%ld-abcdef: left alone: it looks like a staging folder of a "
+             "cosim run that ended, but holds no .cosim-staging nor .cosim-manifest of cosim's\n",
+             dead, dead, base, dead);
+    ck_assert_str_eq(stderr_of(run_into_out), want);
+    snprintf(f, sizeof f, "%s/important.txt", user);
+    ck_assert_str_eq(get(f), "important\n");
+    ck_assert_str_eq(listing(legacy), "open.hgrm");
+    ck_assert_str_eq(listing(mixed), "notes.txt"); /* its listed files went */
 }
 END_TEST
 
@@ -338,7 +428,19 @@ START_TEST(a_failed_run_leaves_the_folder_as_it_was)
     /* a folder the failed run made is removed again */
     ck_assert_int_eq(outdir_open(&d, "new/deeper", NULL, err, sizeof err), 0);
     outdir_close(d);
-    ck_assert_str_eq(listing("new"), "");
+    ck_assert_str_eq(listing("."), "out");
+    /* and so are all the parents it made, deepest first, never one it found */
+    ck_assert_int_eq(mkdir("keep", 0777), 0);
+    ck_assert_int_eq(outdir_open(&d, "keep/np1/np2/np3", NULL, err, sizeof err), 0);
+    ck_assert_str_eq(listing("keep"), "np1");
+    outdir_close(d);
+    ck_assert_str_eq(listing("."), "keep out");
+    ck_assert_str_eq(listing("keep"), "");
+    /* a made parent that is no longer empty stays */
+    ck_assert_int_eq(outdir_open(&d, "np1/np2/np3", NULL, err, sizeof err), 0);
+    put("np1/theirs.txt", "mine\n");
+    outdir_close(d);
+    ck_assert_str_eq(listing("np1"), "theirs.txt");
 }
 END_TEST
 
@@ -505,26 +607,6 @@ START_TEST(a_folder_that_is_a_file_or_a_dangling_link_is_refused)
 }
 END_TEST
 
-/* stderr into a file while f runs; its text back */
-static const char *stderr_of(void (*f)(void))
-{
-    static char buf[4096];
-    fflush(stderr);
-    int saved = dup(2);
-    int fd = open("stderr.txt", O_RDWR | O_CREAT | O_TRUNC, 0600);
-    ck_assert_int_ge(fd, 0);
-    dup2(fd, 2);
-    f();
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
-    buf[n > 0 ? n : 0] = '\0';
-    close(fd);
-    unlink("stderr.txt");
-    return buf;
-}
-
 static void second_run(void)
 {
     const char *second[] = {"a.hgrm", "2\n", "c.hgrm", "2\n", NULL};
@@ -590,6 +672,7 @@ Suite *test_suite(void)
     tcase_add_test(t, root_and_home_are_always_refused);
     tcase_add_test(t, a_planted_staging_link_is_never_followed);
     tcase_add_test(t, stale_staging_of_dead_runs_is_removed);
+    tcase_add_test(t, stale_staging_without_cosims_marker_is_left_alone);
     tcase_add_test(t, a_second_writer_is_refused_with_the_first_ones_pid);
     tcase_add_test(t, a_failed_run_leaves_the_folder_as_it_was);
     tcase_add_test(t, a_write_error_keeps_its_errno);
