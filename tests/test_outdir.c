@@ -659,6 +659,132 @@ START_TEST(a_rename_failing_half_way_puts_the_previous_files_back)
 }
 END_TEST
 
+/* The user moves DIR away and makes a new DIR (their own files in it)
+ * while a run writes: the commit must not swap the user's folder away,
+ * write into it, nor let a later run delete its files. */
+static void user_replaces_R(void)
+{
+    ck_assert_int_eq(rename("R", "R.old"), 0);
+    ck_assert_int_eq(mkdir("R", 0777), 0);
+    put("R/important.txt", "important\n");
+}
+
+/* One run into R that stages a.hgrm; hook runs between open and commit
+ * (NULL: none) and swap, if set, runs just before the RENAME_EXCHANGE. */
+static int run_with_race(void (*hook)(void), void (*swap)(void))
+{
+    outdir *d;
+    ck_assert_int_eq(outdir_open(&d, "R", NULL, err, sizeof err), 0);
+    FILE *f = outdir_create(d, "a.hgrm");
+    fputs("2\n", f);
+    ck_assert_int_eq(outdir_finish(d, f), 0);
+    if (hook)
+        hook();
+    before_exchange = swap;
+    int rc = outdir_commit(d, err, sizeof err);
+    before_exchange = NULL;
+    outdir_close(d);
+    return rc;
+}
+
+START_TEST(a_folder_replaced_during_the_run_is_never_swapped_away)
+{
+    const char *first[] = {"a.hgrm", "1\n", NULL};
+    for (int k = 0; k < 3; k++) {
+        ck_assert_int_eq(run_files("R", NULL, first), 0);
+        if (k == 2)
+            put("R/notes.txt", "mine\n"); /* a foreign file: file by file */
+        /* k = 0: replaced during the run; k = 1: in the instant before the swap */
+        ck_assert_int_eq(run_with_race(k == 1 ? NULL : user_replaces_R, k == 1 ? user_replaces_R : NULL), -ESTALE);
+        ck_assert_str_eq(err, "R: the folder was moved, removed or replaced while cosim ran");
+        ck_assert_str_eq(listing("R"), "important.txt");
+        ck_assert_str_eq(get("R/important.txt"), "important\n");
+        ck_assert_str_eq(listing("R.old"), k == 2 ? ".cosim-manifest a.hgrm notes.txt" : ".cosim-manifest a.hgrm");
+        ck_assert_str_eq(get("R.old/a.hgrm"), "1\n");
+        ck_assert_str_eq(listing("."), "R R.old"); /* no staging folder left */
+        /* the next run into R refuses the user's folder and deletes nothing */
+        ck_assert_int_eq(run_files("R", NULL, first), -EEXIST);
+        ck_assert_str_eq(err, "R: holds important.txt, which cosim did not write (the folder has no "
+                              ".cosim-manifest); give a new or empty folder, or --force to write beside its files");
+        ck_assert_str_eq(get("R/important.txt"), "important\n");
+        ck_assert_int_eq(system("rm -rf R R.old"), 0);
+    }
+    /* a folder the run made, then replaced: the user's folder is not removed */
+    outdir *d;
+    ck_assert_int_eq(outdir_open(&d, "R", NULL, err, sizeof err), 0);
+    user_replaces_R();
+    outdir_close(d);
+    ck_assert_str_eq(listing("R"), "important.txt");
+}
+END_TEST
+
+/* A .cosim-lock cosim did not write is the user's: never written,
+ * truncated nor removed, whether cosim refuses the folder or not. */
+START_TEST(a_users_lock_file_is_never_touched)
+{
+    const char *files[] = {"open.hgrm", "1\n", NULL};
+    outdir_options force = {1, NULL, 0};
+    ck_assert_int_eq(mkdir("o", 0777), 0);
+    put("o/.cosim-lock", "mine\n");
+    for (int k = 0; k < 2; k++) {
+        ck_assert_int_eq(run_files("o", k ? &force : NULL, files), -EEXIST);
+        ck_assert_str_eq(err, "o: holds .cosim-lock, which cosim did not write (not a cosim lock); cosim never "
+                              "writes over it: move it away or give another folder");
+        ck_assert_str_eq(listing("o"), ".cosim-lock");
+        ck_assert_str_eq(get("o/.cosim-lock"), "mine\n");
+    }
+    /* in a folder of cosim's too; an empty one is the user's as well */
+    ck_assert_int_eq(run_files("c", NULL, files), 0);
+    put("c/.cosim-lock", "");
+    ck_assert_int_eq(run_files("c", NULL, files), -EEXIST);
+    ck_assert_str_eq(listing("c"), ".cosim-lock .cosim-manifest open.hgrm");
+    ck_assert_str_eq(get("c/.cosim-lock"), "");
+    /* a killed cosim's lock (its text, a dead pid) is taken and removed */
+    char text[64];
+    snprintf(text, sizeof text, "cosim lock pid %ld\n", (long)dead_pid());
+    put("c/.cosim-lock", text);
+    const char *again[] = {"open.hgrm", "2\n", NULL};
+    ck_assert_int_eq(run_files("c", NULL, again), 0);
+    ck_assert_str_eq(listing("c"), ".cosim-manifest open.hgrm");
+    ck_assert_str_eq(get("c/open.hgrm"), "2\n");
+    /* the lock of a running cosim says so */
+    outdir *d;
+    ck_assert_int_eq(outdir_open(&d, "c", NULL, err, sizeof err), 0);
+    snprintf(text, sizeof text, "cosim lock pid %ld\n", (long)getpid());
+    ck_assert_str_eq(get("c/.cosim-lock"), text);
+    outdir_close(d);
+}
+END_TEST
+
+/* A previous file that cannot be removed (chattr +i, EPERM): the commit
+ * fails with the errno and DIR stays as it was, whole; no staging left. */
+START_TEST(a_previous_file_that_cannot_be_removed_fails_the_commit)
+{
+    const char *first[] = {"a.hgrm", "1\n", "b.hgrm", "1\n", NULL};
+    const char *second[] = {"a.hgrm", "2\n", "c.hgrm", "2\n", NULL};
+    ck_assert_int_eq(run_files("o", NULL, first), 0);
+    struct stat before, after;
+    ck_assert_int_eq(stat("o", &before), 0);
+    fail_rename_into = "b.hgrm";
+    fail_errno = EPERM;
+    ck_assert_int_eq(run_files("o", NULL, second), -EPERM);
+    ck_assert_str_eq(err, "o/b.hgrm: cannot remove the previous run's file: Operation not permitted");
+    ck_assert_int_eq(stat("o", &after), 0);
+    ck_assert(before.st_ino == after.st_ino); /* the folder swapped back */
+    ck_assert_str_eq(listing("o"), ".cosim-manifest a.hgrm b.hgrm");
+    ck_assert_str_eq(get("o/a.hgrm"), "1\n");
+    ck_assert_str_eq(get("o/b.hgrm"), "1\n");
+    ck_assert_str_eq(listing("."), "o");
+    /* file by file (a foreign file beside): the same */
+    put("o/notes.txt", "mine\n");
+    ck_assert_int_eq(run_files("o", NULL, second), -EPERM);
+    ck_assert_str_eq(err, "o/b.hgrm: cannot replace: Operation not permitted");
+    ck_assert_str_eq(listing("o"), ".cosim-manifest a.hgrm b.hgrm notes.txt");
+    ck_assert_str_eq(get("o/a.hgrm"), "1\n");
+    ck_assert_str_eq(listing("."), "o");
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("outdir");
@@ -685,6 +811,9 @@ Suite *test_suite(void)
     tcase_add_test(t, an_exit_without_close_removes_the_staging_folder);
     tcase_add_test(t, without_rename_exchange_the_files_are_replaced_one_by_one);
     tcase_add_test(t, a_rename_failing_half_way_puts_the_previous_files_back);
+    tcase_add_test(t, a_folder_replaced_during_the_run_is_never_swapped_away);
+    tcase_add_test(t, a_users_lock_file_is_never_touched);
+    tcase_add_test(t, a_previous_file_that_cannot_be_removed_fails_the_commit);
     suite_add_tcase(s, t);
     return s;
 }
