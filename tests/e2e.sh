@@ -610,8 +610,9 @@ outdir-full-disk)
         -q $S -o "$mnt/o" --charts spectrum --seed 5
     same_tree "$work/before" "$mnt/o" || fail "a full disk while rendering changed the folder"
     [ "$(ls -A "$mnt" | tr '\n' ' ')" = "fill o " ] || fail "staging left: $(ls -A "$mnt")"
-    # 8 KiB free: the lock's pid and summary.json fit, open.hgrm does not
-    dd if=/dev/zero of="$mnt/fill" bs=4k count=6 oflag=append conv=notrunc 2>/dev/null
+    # 12 KiB free: the lock's pid, the staging marker and summary.json fit,
+    # open.hgrm does not
+    dd if=/dev/zero of="$mnt/fill" bs=4k count=5 oflag=append conv=notrunc 2>/dev/null
     expect_exact 4 "cosim: $mnt/o/open.hgrm: cannot write: No space left on device; nothing in $mnt/o was replaced" \
         -q $S -o "$mnt/o" --charts spectrum --seed 5
     same_tree "$work/before" "$mnt/o" || fail "a full disk while writing changed the folder"
