@@ -28,6 +28,9 @@
 #define MANIFEST_MAX_BYTES (1 << 20)
 #define STAGING_TAG ".cosim-staging-"
 #define BACKUP ".previous" /* inside a staging folder: the previous run's files */
+#define MARKER ".cosim-staging" /* in a staging folder: the files it holds */
+#define MARKER_HEADER "# cosim staging 1"
+#define LOCK_PREFIX "cosim lock pid " /* a lock file's whole text: LOCK_PREFIX PID "\n" */
 #define SIBLING_BASE_MAX 200 /* bytes of DIR's name kept in a sibling staging name */
 
 typedef struct staged {
@@ -48,7 +51,14 @@ struct outdir {
     char base[NAME_MAX + 1];  /* DIR's name in pfd */
     char sname[NAME_MAX + 1]; /* the staging folder's name in spfd */
     int lockfd;
+    struct stat lst;      /* the lock file we hold */
+    int markfd;           /* the staging folder's MARKER, appended to */
     int created;          /* outdir_open made DIR */
+    /* the parent folders outdir_open made: the prefixes of made_path whose
+     * length i has made_end[i] set (removed again, deepest first, if the
+     * run commits nothing) */
+    char made_path[PATH_MAX];
+    unsigned char made_end[PATH_MAX];
     int exchange;         /* commit by swapping the whole folder */
     int committed;
     struct stat dst;      /* DIR when opened */
@@ -75,6 +85,17 @@ static void say(char *err, size_t errlen, const char *fmt, ...)
     va_end(ap);
 }
 
+static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void warn(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("cosim: warning: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+}
+
 /* A file name cosim may write: 1 to NAME_MAX bytes, no '/', no control
  * character, not beginning with '.' (those are cosim's own: manifest, lock,
  * staging). */
@@ -87,6 +108,29 @@ static int valid_name(const char *name)
         if (*p == '/' || (unsigned char)*p < 0x20 || *p == 0x7f)
             return 0;
     return 1;
+}
+
+/* Is the entry name in folder at (not followed if a link) the file st
+ * describes (same device and inode)? System calls only: the signal handler
+ * uses it. */
+static int same_entry(int at, const char *name, const struct stat *st)
+{
+    struct stat o;
+    return fstatat(at, name, &o, AT_SYMLINK_NOFOLLOW) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino;
+}
+
+/* Remove the parent folders made for an output folder (see outdir.made_end),
+ * deepest first, each only if empty (rmdir). System calls only. */
+static void remove_made(char *path, const unsigned char *ends)
+{
+    for (size_t i = PATH_MAX - 1; i > 0; i--) {
+        if (!ends[i])
+            continue;
+        char c = path[i];
+        path[i] = '\0';
+        rmdir(path);
+        path[i] = c;
+    }
 }
 
 static int cmp_names(const void *a, const void *b)
@@ -279,8 +323,11 @@ static char *escape_line(const char *s)
 static struct {
     volatile sig_atomic_t armed;
     pid_t owner;
-    int sfd, spfd, dfd, pfd, created;
+    int sfd, spfd, dfd, pfd, created, locked;
+    struct stat dst, lst; /* DIR and its lock, when opened */
     char sname[NAME_MAX + 1], base[NAME_MAX + 1];
+    char made_path[PATH_MAX];
+    unsigned char made_end[PATH_MAX];
 } sig_state;
 
 static const int handled_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
@@ -327,9 +374,11 @@ static void on_signal(int signo)
         sig_state.armed = 0;
         empty_folder_raw(sig_state.sfd);
         unlinkat(sig_state.spfd, sig_state.sname, AT_REMOVEDIR);
-        unlinkat(sig_state.dfd, OUTDIR_LOCK, 0);
-        if (sig_state.created)
+        if (sig_state.locked && same_entry(sig_state.dfd, OUTDIR_LOCK, &sig_state.lst))
+            unlinkat(sig_state.dfd, OUTDIR_LOCK, 0);
+        if (sig_state.created && same_entry(sig_state.pfd, sig_state.base, &sig_state.dst))
             unlinkat(sig_state.pfd, sig_state.base, AT_REMOVEDIR);
+        remove_made(sig_state.made_path, sig_state.made_end);
     }
     /* end as the signal would have ended us */
     struct sigaction dfl;
@@ -420,6 +469,11 @@ static void arm(const outdir *d)
     sig_state.dfd = d->dfd;
     sig_state.pfd = d->pfd;
     sig_state.created = d->created;
+    sig_state.locked = d->lockfd >= 0;
+    sig_state.dst = d->dst;
+    sig_state.lst = d->lst;
+    memcpy(sig_state.made_path, d->made_path, sizeof sig_state.made_path);
+    memcpy(sig_state.made_end, d->made_end, sizeof sig_state.made_end);
     memcpy(sig_state.sname, d->sname, sizeof sig_state.sname);
     memcpy(sig_state.base, d->base, sizeof sig_state.base);
     sig_state.armed = 1;
@@ -427,18 +481,21 @@ static void arm(const outdir *d)
 
 /* ---- opening --------------------------------------------------------------- */
 
-/* mkdir -p path (0777 less the umask). @return 0 or -errno. */
-static int make_parents(const char *path)
+/* mkdir -p path (0777 less the umask), recording in d which prefixes of
+ * path it made (d->made_path, d->made_end). @return 0 or -errno. */
+static int make_parents(outdir *d, const char *path)
 {
-    char buf[PATH_MAX];
-    if (snprintf(buf, sizeof buf, "%s", path) >= (int)sizeof buf)
+    char *buf = d->made_path;
+    if (snprintf(buf, PATH_MAX, "%s", path) >= PATH_MAX)
         return -ENAMETOOLONG;
     for (char *p = buf + 1;; p++) {
         if (*p != '/' && *p != '\0')
             continue;
         char c = *p;
         *p = '\0';
-        if (mkdir(buf, 0777) != 0 && errno != EEXIST)
+        if (mkdir(buf, 0777) == 0)
+            d->made_end[p - buf] = 1;
+        else if (errno != EEXIST)
             return -errno;
         *p = c;
         if (!c)
@@ -453,13 +510,54 @@ static int same_folder(const struct stat *st, const char *path)
     return path && *path && stat(path, &o) == 0 && o.st_dev == st->st_dev && o.st_ino == st->st_ino;
 }
 
-/* Take DIR/.cosim-lock. @return 0, -EBUSY (err names the holder's pid),
- * -EAGAIN (DIR changed under us: open again) or -errno. */
+/* The pid in a lock file's text, which is exactly LOCK_PREFIX PID "\n".
+ * @return the pid, or 0 if text is not a cosim lock's. */
+static long lock_pid(const char *text)
+{
+    size_t n = strlen(LOCK_PREFIX);
+    if (strncmp(text, LOCK_PREFIX, n) != 0)
+        return 0;
+    const char *p = text + n;
+    long pid = 0;
+    if (*p < '0' || *p > '9')
+        return 0;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (pid > INT_MAX / 10)
+            return 0;
+        pid = pid * 10 + (*p - '0');
+    }
+    return strcmp(p, "\n") == 0 && pid > 0 ? pid : 0;
+}
+
+/* Write this process's lock text into the lock file fd, replacing its
+ * text. @return 0 or -errno. */
+static int write_lock(int fd)
+{
+    char text[64];
+    int n = snprintf(text, sizeof text, LOCK_PREFIX "%ld\n", (long)getpid());
+    if (ftruncate(fd, 0) != 0)
+        return -errno;
+    ssize_t w = pwrite(fd, text, (size_t)n, 0);
+    return w == n ? 0 : w < 0 ? -errno : -EIO;
+}
+
+/* Take DIR/.cosim-lock. The lock file is cosim's when this run makes it
+ * (O_CREAT|O_EXCL) or when its whole text is LOCK_PREFIX PID "\n" (a run
+ * that holds it, or a killed run's, whose flock is free); any other file
+ * of that name is the user's, never written, truncated nor removed, and
+ * the folder is refused (-EEXIST).
+ * @return 0, -EBUSY (err names the holder's pid), -EEXIST, -EAGAIN (DIR
+ * changed under us: open again) or -errno. */
 static int take_lock(outdir *d, char *err, size_t errlen)
 {
-    int fd = openat(d->dfd, OUTDIR_LOCK, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0666);
+    int fd = openat(d->dfd, OUTDIR_LOCK, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    int made = fd >= 0;
+    if (!made && errno == EEXIST)
+        fd = openat(d->dfd, OUTDIR_LOCK, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         int e = errno;
+        if (e == ENOENT)
+            return -EAGAIN; /* removed between the two opens */
         if (e == ELOOP)
             say(err, errlen, "%s: %s is a symbolic link, not cosim's lock; remove it", d->dir, OUTDIR_LOCK);
         else
@@ -474,27 +572,35 @@ static int take_lock(outdir *d, char *err, size_t errlen)
             OUTDIR_LOCK);
         return -EINVAL;
     }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        int e = errno;
-        if (e != EWOULDBLOCK) {
-            close(fd);
-            say(err, errlen, "%s: cannot lock the output folder: %s", d->dir, strerror(e));
-            return -e;
-        }
-        /* the holder writes its pid just after taking the lock */
-        char buf[32] = "";
+    long holder = 0;
+    if (!made) {
+        /* a writer that has just made its lock writes its text at once:
+         * wait (at most 0.5 s) for a whole line */
+        char buf[64] = "";
         for (int i = 0; i < 50; i++) {
             ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
             buf[n > 0 ? n : 0] = '\0';
-            if (n > 0 && buf[n - 1] == '\n')
+            if (n > 0 && (buf[n - 1] == '\n' || n == (ssize_t)sizeof buf - 1))
                 break;
             usleep(10000);
         }
+        if (!(holder = lock_pid(buf))) {
+            close(fd);
+            say(err, errlen, "%s: holds %s, which cosim did not write (not a cosim lock); cosim never writes "
+                             "over it: move it away or give another folder", d->dir, OUTDIR_LOCK);
+            return -EEXIST;
+        }
+    }
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        int e = errno;
         close(fd);
-        long pid = strtol(buf, NULL, 10);
-        if (pid > 0)
+        if (e != EWOULDBLOCK) {
+            say(err, errlen, "%s: cannot lock the output folder: %s", d->dir, strerror(e));
+            return -e;
+        }
+        if (holder > 0)
             say(err, errlen, "%s: another cosim (pid %ld) is writing this folder; try again when it has finished",
-                d->dir, pid);
+                d->dir, holder);
         else
             say(err, errlen, "%s: another cosim is writing this folder; try again when it has finished", d->dir);
         return -EBUSY;
@@ -502,25 +608,35 @@ static int take_lock(outdir *d, char *err, size_t errlen)
     /* the lock must still be DIR's: a writer that finished may have
      * swapped DIR or removed the lock file between our open and flock */
     int again = openat(d->pfd, d->base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    struct stat a, b, l;
+    struct stat a, b;
     int same = again >= 0 && fstat(again, &a) == 0 && fstat(d->dfd, &b) == 0 && a.st_dev == b.st_dev &&
-               a.st_ino == b.st_ino && fstatat(d->dfd, OUTDIR_LOCK, &l, AT_SYMLINK_NOFOLLOW) == 0 &&
-               l.st_dev == st.st_dev && l.st_ino == st.st_ino;
+               a.st_ino == b.st_ino && same_entry(d->dfd, OUTDIR_LOCK, &st);
     if (again >= 0)
         close(again);
     if (!same) {
+        if (made && same_entry(d->dfd, OUTDIR_LOCK, &st))
+            unlinkat(d->dfd, OUTDIR_LOCK, 0);
         close(fd);
         return -EAGAIN;
     }
-    char pid[32];
-    int n = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-    if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)n, 0) != n) {
-        int e = errno ? errno : EIO;
+    /* ours now: our pid in it (a dead run's lock was opened to read) */
+    int wfd = made ? fd : openat(d->dfd, OUTDIR_LOCK, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat w;
+    int rc = wfd < 0 ? -errno : fstat(wfd, &w) != 0 ? -errno : (w.st_dev != st.st_dev || w.st_ino != st.st_ino)
+                                                                     ? -EAGAIN
+                                                                     : write_lock(wfd);
+    if (wfd >= 0 && wfd != fd)
+        close(wfd);
+    if (rc) {
+        if (made && same_entry(d->dfd, OUTDIR_LOCK, &st))
+            unlinkat(d->dfd, OUTDIR_LOCK, 0);
         close(fd);
-        say(err, errlen, "%s: cannot write the output folder: %s", d->dir, strerror(e));
-        return -e;
+        if (rc != -EAGAIN)
+            say(err, errlen, "%s: cannot write the output folder: %s", d->dir, strerror(-rc));
+        return rc;
     }
     d->lockfd = fd;
+    d->lst = st;
     return 0;
 }
 
@@ -546,10 +662,72 @@ static long staging_pid(const char *name, const char *prefix)
     return pid;
 }
 
-/* Remove the staging folders under prefix in folder at whose run is dead
- * (left by a SIGKILL or a crash): real folders of ours only, never a link,
- * and only their plain entries, never anything deeper. */
-static void remove_stale(int at, const char *prefix)
+/* The names on the "file NAME" lines of the listing file (a manifest, or a
+ * staging folder's MARKER) in folder at, appended to *names (*n of them).
+ * @return 0, or -EINVAL if it is not such a listing (no file, a link, not
+ * starting with header, an unknown line), or another -errno. */
+static int load_listing(int at, const char *file, const char *header, char ***names, size_t *n)
+{
+    int fd = openat(at, file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > MANIFEST_MAX_BYTES) {
+        if (fd >= 0)
+            close(fd);
+        return -EINVAL;
+    }
+    char *text = malloc((size_t)st.st_size + 1);
+    ssize_t len = text ? pread(fd, text, (size_t)st.st_size, 0) : -1;
+    close(fd);
+    if (len < 0) {
+        free(text);
+        return text ? -EIO : -ENOMEM;
+    }
+    text[len] = '\0';
+    int rc = 0;
+    size_t line = 0;
+    for (char *l = text, *nl; !rc && l && *l; l = nl) {
+        nl = strchr(l, '\n');
+        if (nl)
+            *nl++ = '\0';
+        if (line++ == 0) {
+            rc = strcmp(l, header) == 0 ? 0 : -EINVAL;
+        } else if (strncmp(l, "file ", 5) == 0 && valid_name(l + 5)) {
+            char **m = realloc(*names, (*n + 1) * sizeof *m);
+            if (!m || !(m[*n] = strdup(l + 5)))
+                rc = -ENOMEM;
+            if (m)
+                *names = m;
+            if (!rc)
+                (*n)++;
+        } else if (!(l[0] == '#' || l[0] == '\0' || strncmp(l, "source ", 7) == 0)) {
+            rc = -EINVAL;
+        }
+    }
+    free(text);
+    return line ? rc : -EINVAL;
+}
+
+/* The names a cosim staging folder holds of its own, whatever the run:
+ * the marker, a manifest and lock (an exchange about to happen), the
+ * manifests of a file-by-file commit. */
+static int own_staging_name(const char *name)
+{
+    static const char *const own[] = {MARKER, OUTDIR_MANIFEST, OUTDIR_LOCK, ".manifest-both", ".manifest-new",
+                                      ".manifest-old"};
+    for (size_t i = 0; i < sizeof own / sizeof own[0]; i++)
+        if (strcmp(name, own[i]) == 0)
+            return 1;
+    return 0;
+}
+
+/* Remove the staging folders under prefix in folder at (shown as atpath in
+ * warnings) whose run is dead (left by a SIGKILL or a crash): real folders
+ * of ours only, never a link, and only if cosim marked the folder as its
+ * own (its MARKER or a manifest, listing the files it staged); then only
+ * the files listed there and cosim's own names are removed, never anything
+ * deeper. A folder without a marker, or holding anything else, is left
+ * alone with a warning. */
+static void remove_stale(int at, const char *atpath, const char *prefix)
 {
     char **names;
     long n = list_folder(at, &names);
@@ -561,13 +739,39 @@ static void remove_stale(int at, const char *prefix)
         struct stat st;
         if (fd < 0)
             continue; /* a link or a file: not a staging folder, not ours */
+        char **listed = NULL;
+        size_t n_listed = 0;
+        int marked = 0;
         if (fstat(fd, &st) == 0 && st.st_uid == geteuid()) {
-            /* a backup of a file-by-file commit that could not be put
-             * back is the user's to see: the folder then stays */
-            unlinkat(fd, BACKUP, AT_REMOVEDIR);
-            empty_folder(fd);
-            unlinkat(at, names[i], AT_REMOVEDIR);
+            marked |= load_listing(fd, MARKER, MARKER_HEADER, &listed, &n_listed) == 0;
+            marked |= load_listing(fd, OUTDIR_MANIFEST, MANIFEST_HEADER, &listed, &n_listed) == 0;
+            if (!marked)
+                warn("%s/%s: left alone: it looks like a staging folder of a cosim run that ended, but holds "
+                     "no %s nor %s of cosim's", atpath, names[i], MARKER, OUTDIR_MANIFEST);
         }
+        if (marked) {
+            char **inside;
+            long k = list_folder(fd, &inside);
+            const char *kept = NULL;
+            for (long j = 0; j < k; j++) {
+                int ours = own_staging_name(inside[j]);
+                for (size_t m = 0; !ours && m < n_listed; m++)
+                    ours = strcmp(inside[j], listed[m]) == 0;
+                /* a backup of a file-by-file commit that could not be
+                 * put back is the user's to see: the folder then stays */
+                if (!(ours && unlinkat(fd, inside[j], 0) == 0) &&
+                    !(strcmp(inside[j], BACKUP) == 0 && unlinkat(fd, BACKUP, AT_REMOVEDIR) == 0) && !kept)
+                    kept = inside[j];
+            }
+            if (kept)
+                warn("%s/%s: the staging folder of a cosim run that ended is kept: it holds %s, which cosim "
+                     "did not write there or cannot remove", atpath, names[i], kept);
+            else if (k >= 0)
+                unlinkat(at, names[i], AT_REMOVEDIR);
+            if (k > 0)
+                free_names(inside, (size_t)k);
+        }
+        free_names(listed, n_listed);
         close(fd);
     }
     if (n > 0)
@@ -709,6 +913,23 @@ static int make_staging(outdir *d, int at, const char *atpath, const char *prefi
         unlinkat(at, name, AT_REMOVEDIR);
         return -e;
     }
+    /* the marker that says the folder is cosim's, listing each file before
+     * it is made, so the next run can clean up after a SIGKILL */
+    static const char head[] = MARKER_HEADER "\n"
+                               "# A cosim run's staging folder: the files it wrote here. If the run has\n"
+                               "# ended, the next run into the same folder removes these (and only these).\n";
+    int mfd = openat(fd, MARKER, O_WRONLY | O_APPEND | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    errno = 0;
+    if (mfd < 0 || write(mfd, head, sizeof head - 1) != (ssize_t)(sizeof head - 1)) {
+        int e = mfd < 0 ? errno : errno ? errno : EIO;
+        if (mfd >= 0)
+            close(mfd);
+        unlinkat(fd, MARKER, 0);
+        close(fd);
+        unlinkat(at, name, AT_REMOVEDIR);
+        return -e;
+    }
+    d->markfd = mfd;
     d->sfd = fd;
     d->spfd = at;
     snprintf(d->sname, sizeof d->sname, "%s", name);
@@ -727,7 +948,7 @@ static int holds_cwd(const char *path)
 
 /* Resolve dir into its real parent (*parent) and name (base), creating the
  * parents if need be. @return 0 or -errno. */
-static int resolve(const char *dir, char *parent, char *base)
+static int resolve(outdir *d, const char *dir, char *parent, char *base)
 {
     char given[PATH_MAX], real[PATH_MAX];
     if (snprintf(given, sizeof given, "%s", dir) >= (int)sizeof given)
@@ -750,7 +971,7 @@ static int resolve(const char *dir, char *parent, char *base)
             snprintf(par, sizeof par, "/");
         else
             snprintf(par, sizeof par, "%.*s", (int)(slash - given), given);
-        int rc = make_parents(par);
+        int rc = make_parents(d, par);
         if (rc)
             return rc;
         char rp[PATH_MAX];
@@ -794,6 +1015,8 @@ static void free_outdir(outdir *d)
         close(d->sfd);
     if (d->lockfd >= 0)
         close(d->lockfd);
+    if (d->markfd >= 0)
+        close(d->markfd);
     if (d->dfd >= 0)
         close(d->dfd);
     if (d->pfd >= 0)
@@ -808,17 +1031,18 @@ static void abandon(outdir *d)
         empty_folder(d->sfd);
         unlinkat(d->spfd, d->sname, AT_REMOVEDIR);
     }
-    if (d->lockfd >= 0)
+    if (d->lockfd >= 0 && same_entry(d->dfd, OUTDIR_LOCK, &d->lst))
         unlinkat(d->dfd, OUTDIR_LOCK, 0);
-    if (d->created)
+    if (d->created && same_entry(d->pfd, d->base, &d->dst))
         unlinkat(d->pfd, d->base, AT_REMOVEDIR);
+    remove_made(d->made_path, d->made_end);
     free_outdir(d);
 }
 
 static int open_once(outdir *d, const outdir_options *opt, char *err, size_t errlen)
 {
     char parent[PATH_MAX];
-    int rc = resolve(d->dir, parent, d->base);
+    int rc = resolve(d, d->dir, parent, d->base);
     snprintf(d->parent, sizeof d->parent, "%s", parent);
     if (rc) {
         say(err, errlen, "%s: cannot write the output folder: %s", d->dir, strerror(-rc));
@@ -876,8 +1100,8 @@ static int open_once(outdir *d, const outdir_options *opt, char *err, size_t err
     /* leftovers of killed runs into this folder */
     char sibling_prefix[NAME_MAX + 1];
     snprintf(sibling_prefix, sizeof sibling_prefix, ".%.*s" STAGING_TAG, SIBLING_BASE_MAX, d->base);
-    remove_stale(d->dfd, STAGING_TAG);
-    remove_stale(d->pfd, sibling_prefix);
+    remove_stale(d->dfd, d->dir, STAGING_TAG);
+    remove_stale(d->pfd, d->parent, sibling_prefix);
 
     rc = read_manifest(d, err, errlen);
     if (rc)
@@ -953,7 +1177,7 @@ static outdir *new_outdir(const char *dir)
     if (!d)
         return NULL;
     snprintf(d->dir, sizeof d->dir, "%s", dir);
-    d->pfd = d->dfd = d->sfd = d->lockfd = -1;
+    d->pfd = d->dfd = d->sfd = d->lockfd = d->markfd = -1;
     return d;
 }
 
@@ -1047,6 +1271,17 @@ FILE *outdir_create(outdir *d, const char *name)
         errno = ENOMEM;
         return NULL;
     }
+    /* listed in the marker before it exists */
+    char line[NAME_MAX + 8];
+    int ln = snprintf(line, sizeof line, "file %s\n", name);
+    errno = 0;
+    if (d->markfd >= 0 && write(d->markfd, line, (size_t)ln) != ln) {
+        int e = errno ? errno : EIO;
+        free(s->name);
+        free(s);
+        errno = e;
+        return NULL;
+    }
     s->fd = openat(d->sfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (s->fd < 0) {
         int e = errno;
@@ -1097,42 +1332,106 @@ int outdir_write(outdir *d, const char *name, const void *data, size_t len)
 
 /* ---- commit ---------------------------------------------------------------- */
 
-static void warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void warn(const char *fmt, ...)
+
+/* The message of a DIR that is no longer the folder outdir_open took. */
+static int say_replaced(const outdir *d, char *err, size_t errlen)
 {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("cosim: warning: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
-    va_end(ap);
+    say(err, errlen, "%s: the folder was moved, removed or replaced while cosim ran", d->dir);
+    return -ESTALE;
 }
 
-/* After the swap, the previous folder sits at the staging name: remove the
- * previous run's files, cosim's manifest and lock; anything else (a file
- * that appeared during the run) is moved back into DIR. */
-static void drop_previous(outdir *d)
+/* Swap DIR's name and the staging name back after an exchange (the staging
+ * name then holds the staged folder again). @return 0 or -errno. */
+static int swap_back(outdir *d)
 {
-    char **names;
-    long n = list_folder(d->sfd, &names);
-    int kept = n < 0;
-    for (long i = 0; i < n; i++) {
-        const char *nm = names[i];
-        int ours = strcmp(nm, OUTDIR_MANIFEST) == 0 || strcmp(nm, OUTDIR_LOCK) == 0 || in_old(d, nm);
-        if (ours && unlinkat(d->sfd, nm, 0) == 0)
+    return renameat2(d->pfd, d->sname, d->pfd, d->base, RENAME_EXCHANGE) != 0 ? -errno : 0;
+}
+
+/* After the swap, the previous folder (the one outdir_open took, checked to
+ * be the one now at the staging name) is held by prev, the new DIR by
+ * next: remove its
+ * manifest-listed files, cosim's manifest and this run's lock there, and
+ * move anything else (a file that appeared during the run) back into DIR.
+ * Only that folder is touched, through its descriptor.
+ * The listed files are first moved into prev/BACKUP, which can be undone:
+ * if one cannot be moved (an immutable file, a folder without write
+ * permission), the moved ones are put back and -errno is returned (err
+ * names the file) so that the caller swaps the folders back.
+ * @return 0 or -errno. */
+static int drop_previous(outdir *d, int prev, int next, int old_lock, char *err, size_t errlen)
+{
+    const char *where = d->parent;
+    if (mkdirat(prev, BACKUP, 0700) != 0) {
+        int e = errno;
+        say(err, errlen, "%s/%s: cannot remove the previous run's files: %s", d->dir, BACKUP, strerror(e));
+        return -e;
+    }
+    int bfd = openat(prev, BACKUP, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (bfd < 0) {
+        int e = errno;
+        unlinkat(prev, BACKUP, AT_REMOVEDIR);
+        say(err, errlen, "%s/%s: cannot remove the previous run's files: %s", d->dir, BACKUP, strerror(e));
+        return -e;
+    }
+    char *moved = calloc(d->n_old + 1, 1);
+    int rc = moved ? 0 : -ENOMEM;
+    const char *failed = NULL;
+    for (size_t i = 0; !rc && i < d->n_old; i++) {
+        struct stat st;
+        if (fstatat(prev, d->old[i], &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(st.st_mode))
             continue;
-        if (renameat2(d->sfd, nm, d->dfd, nm, RENAME_NOREPLACE) != 0) {
-            warn("%s: %s appeared during the run; it is kept in %s/%s", d->dir, nm, d->parent, d->sname);
-            kept = 1;
+        if (renameat(prev, d->old[i], bfd, d->old[i]) != 0) {
+            rc = -errno;
+            failed = d->old[i];
+        } else {
+            moved[i] = 1;
         }
     }
+    if (rc) {
+        for (size_t i = 0; moved && i < d->n_old; i++)
+            if (moved[i])
+                renameat(bfd, d->old[i], prev, d->old[i]);
+        close(bfd);
+        unlinkat(prev, BACKUP, AT_REMOVEDIR);
+        free(moved);
+        say(err, errlen, "%s/%s: cannot remove the previous run's file: %s", d->dir, failed ? failed : "",
+            strerror(-rc));
+        return rc;
+    }
+    free(moved);
+    /* from here the previous files are out of the way: remove them */
+    char **names;
+    long n = list_folder(bfd, &names);
+    for (long i = 0; i < n; i++)
+        if (unlinkat(bfd, names[i], 0) != 0)
+            warn("%s/%s/%s/%s: the previous run's file cannot be removed (%s); it is kept there", where,
+                 d->sname, BACKUP, names[i], strerror(errno));
     if (n > 0)
         free_names(names, (size_t)n);
-    if (!kept)
-        unlinkat(d->spfd, d->sname, AT_REMOVEDIR);
+    close(bfd);
+    unlinkat(prev, BACKUP, AT_REMOVEDIR);
+    struct stat lst;
+    if (old_lock >= 0 && fstat(old_lock, &lst) == 0 && same_entry(prev, OUTDIR_LOCK, &lst))
+        unlinkat(prev, OUTDIR_LOCK, 0);
+    if (d->had_manifest && unlinkat(prev, OUTDIR_MANIFEST, 0) != 0 && errno != ENOENT)
+        warn("%s/%s/%s: the previous manifest cannot be removed (%s); it is kept there", where, d->sname,
+             OUTDIR_MANIFEST, strerror(errno));
+    n = list_folder(prev, &names);
+    for (long i = 0; i < n; i++)
+        if (renameat2(prev, names[i], next, names[i], RENAME_NOREPLACE) != 0)
+            warn("%s: %s appeared during the run and cannot be moved back (%s); it is kept in %s/%s", d->dir,
+                 names[i], strerror(errno), where, d->sname);
+    if (n > 0)
+        free_names(names, (size_t)n);
+    struct stat pst;
+    if (fstat(prev, &pst) == 0 && same_entry(d->pfd, d->sname, &pst))
+        unlinkat(d->pfd, d->sname, AT_REMOVEDIR); /* only if empty */
+    return 0;
 }
 
-/* Swap the staging folder with DIR. @return 0, 1 (the filesystem cannot:
+/* Swap the staging folder with DIR. DIR's name must hold the folder
+ * outdir_open took, before the swap and, at the staging name, after it;
+ * else the swap is undone (-ESTALE). @return 0, 1 (the filesystem cannot:
  * the caller commits file by file) or -errno. */
 static int commit_exchange(outdir *d, char *err, size_t errlen)
 {
@@ -1144,10 +1443,11 @@ static int commit_exchange(outdir *d, char *err, size_t errlen)
     /* the new folder's lock, held, so a second writer opening it after the
      * swap is refused as before */
     int lock = openat(d->sfd, OUTDIR_LOCK, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    char pid[32];
-    int pn = snprintf(pid, sizeof pid, "%ld\n", (long)getpid());
-    if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0 || write(lock, pid, (size_t)pn) != pn) {
-        rc = -(errno ? errno : EIO);
+    struct stat lst, sst;
+    errno = 0;
+    if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0 || (rc = write_lock(lock)) != 0 || fstat(lock, &lst) != 0 ||
+        fstat(d->sfd, &sst) != 0) {
+        rc = rc ? rc : -(errno ? errno : EIO);
         if (lock >= 0)
             close(lock);
         say(err, errlen, "%s: cannot write the output folder: %s", d->dir, strerror(-rc));
@@ -1158,11 +1458,31 @@ static int commit_exchange(outdir *d, char *err, size_t errlen)
         warn("%s: cannot keep the folder's mode: %s", d->dir, strerror(errno));
     if (d->dst.st_gid != getegid() && fchown(d->sfd, (uid_t)-1, d->dst.st_gid) != 0)
         warn("%s: cannot keep the folder's group: %s", d->dir, strerror(errno));
-    if (renameat2(d->pfd, d->sname, d->pfd, d->base, RENAME_EXCHANGE) != 0) {
-        int e = errno;
+    /* the manifest marks the staging folder from here: the marker goes,
+     * so the swapped-in folder holds only the outputs */
+    unlinkat(d->sfd, MARKER, 0);
+    int e = 0;
+    if (!same_entry(d->pfd, d->base, &d->dst) || !same_entry(d->pfd, d->sname, &sst))
+        e = ESTALE;
+    else if (renameat2(d->pfd, d->sname, d->pfd, d->base, RENAME_EXCHANGE) != 0)
+        e = errno;
+    else if (!same_entry(d->pfd, d->sname, &d->dst) || !same_entry(d->pfd, d->base, &sst))
+        e = swap_back(d) == 0 ? ESTALE : -1; /* what was swapped out is not DIR */
+    if (e == -1) {
+        /* cannot happen unless the folders keep moving: say where all is */
+        say(err, errlen, "%s: the folder was replaced while cosim ran and could not be put back: %s; the "
+                         "outputs are in %s, the folder that was there is now %s/%s", d->dir, strerror(errno),
+            d->dir, d->parent, d->sname);
+        close(lock);
+        d->committed = 1; /* nothing more is removed */
+        return -ESTALE;
+    }
+    if (e) {
         close(lock);
         unlinkat(d->sfd, OUTDIR_LOCK, 0);
         unlinkat(d->sfd, OUTDIR_MANIFEST, 0);
+        if (e == ESTALE)
+            return say_replaced(d, err, errlen);
         if (e == EINVAL || e == ENOSYS || e == EOPNOTSUPP || e == EXDEV || e == EBUSY || e == EPERM) {
             warn("%s: the filesystem cannot swap the folder in one step (%s); replacing the files one by one",
                  d->dir, strerror(e));
@@ -1171,14 +1491,31 @@ static int commit_exchange(outdir *d, char *err, size_t errlen)
         say(err, errlen, "%s: cannot replace the output folder: %s", d->dir, strerror(e));
         return -e;
     }
-    /* DIR is now the staged folder; the previous one is at the staging name */
+    /* DIR is now the staged folder; the previous one, checked to be the
+     * folder outdir_open took, is at the staging name */
+    rc = drop_previous(d, d->dfd, d->sfd, d->lockfd, err, errlen);
+    if (rc) {
+        int back = swap_back(d);
+        close(lock);
+        if (back == 0) {
+            unlinkat(d->sfd, OUTDIR_LOCK, 0);
+            unlinkat(d->sfd, OUTDIR_MANIFEST, 0);
+            return rc;
+        }
+        d->committed = 1;
+        snprintf(err + strlen(err), errlen - strlen(err), "; and the folder could not be put back (%s): the "
+                 "new outputs are in %s, the previous folder is %s/%s", strerror(-back), d->dir, d->parent,
+                 d->sname);
+        return rc;
+    }
     int prev = d->dfd;
     d->dfd = d->sfd;
     d->sfd = prev;
     close(d->lockfd);
     d->lockfd = lock;
+    d->lst = lst;
+    d->dst = sst;
     d->committed = 1;
-    drop_previous(d);
     return 0;
 }
 
@@ -1291,6 +1628,10 @@ int outdir_commit(outdir *d, char *err, size_t errlen)
             return -EEXIST;
         }
     }
+    /* DIR must still be the folder outdir_open took: a folder put in its
+     * place meanwhile is never swapped away nor written into */
+    if (!same_entry(d->pfd, d->base, &d->dst))
+        return say_replaced(d, err, errlen);
     sigset_t old;
     block_signals(&old);
     sig_state.armed = 0; /* from here on the commit finishes or undoes itself */
@@ -1320,6 +1661,7 @@ void outdir_close(outdir *d)
             d->files[i]->f = NULL;
         }
     if (d->committed && !d->exchange) {
+        unlinkat(d->sfd, MARKER, 0);
         unlinkat(d->spfd, d->sname, AT_REMOVEDIR); /* file by file: it is empty now */
     } else if (!d->committed && d->sfd >= 0) {
         /* everything staged, and the manifest and lock of an exchange
@@ -1327,11 +1669,16 @@ void outdir_close(outdir *d)
         empty_folder(d->sfd);
         unlinkat(d->spfd, d->sname, AT_REMOVEDIR);
     }
-    /* the lock goes with the writer (a waiting writer re-checks it) */
-    if (d->lockfd >= 0)
+    /* the lock goes with the writer (a waiting writer re-checks it), if
+     * the name still holds the lock this run took */
+    if (d->lockfd >= 0 && same_entry(d->dfd, OUTDIR_LOCK, &d->lst))
         unlinkat(d->dfd, OUTDIR_LOCK, 0);
-    if (d->created && !d->committed)
-        unlinkat(d->pfd, d->base, AT_REMOVEDIR); /* only if still empty */
+    /* a folder the run made, and the parents it made, deepest first, only
+     * if still empty (and DIR only if it is still the folder made) */
+    if (d->created && !d->committed && same_entry(d->pfd, d->base, &d->dst))
+        unlinkat(d->pfd, d->base, AT_REMOVEDIR);
+    if (!d->committed)
+        remove_made(d->made_path, d->made_end);
     current = NULL;
     restore_handlers();
     free_outdir(d);

@@ -13,7 +13,9 @@
  *    database) are always refused, force or not.
  *  - One writer at a time: DIR/.cosim-lock is held (flock) from
  *    outdir_open to outdir_close; a second writer is refused with the pid
- *    of the first.
+ *    of the first. The lock file is cosim's only if the run made it or its
+ *    text is "cosim lock pid N"; any other .cosim-lock is the user's, never
+ *    written nor removed, and the folder is refused.
  *  - Files are written into a staging folder made by mkdtemp (mode 0700);
  *    nothing is followed through a symbolic link, and removal is by
  *    unlinkat on folder descriptors opened O_NOFOLLOW|O_DIRECTORY.
@@ -25,12 +27,18 @@
  *    RENAME_EXCHANGE, said in a warning) it replaces the files one by one
  *    from a staging folder inside DIR, after moving the previous run's files
  *    aside, and puts them back if any step fails.
+ *  - DIR's name must still hold the folder outdir_open took (device and
+ *    inode) at the commit, before and after the swap; otherwise nothing is
+ *    committed (-ESTALE). A previous file that cannot be removed fails the
+ *    commit (its errno) and DIR stays as it was.
  *  - Until the commit, a failure or a SIGINT, SIGTERM, SIGHUP or SIGPIPE
  *    removes the staging folder and leaves DIR as it was (a folder the run
- *    created is removed again); the signal then ends the process as it
+ *    created, and the parents it created, are removed again if empty);
+ *    the signal then ends the process as it
  *    would have (a shell shows 128 + the signal number: 130, 143, 129,
  *    141). Staging folders left by a killed run (dead pid) are removed by
- *    the next run into the same DIR.
+ *    the next run into the same DIR if they carry cosim's marker
+ *    (".cosim-staging" or a manifest), and only of the files listed there.
  */
 #ifndef COSIM_OUTDIR_H
 #define COSIM_OUTDIR_H
@@ -65,7 +73,8 @@ typedef struct outdir_options {
  * @param err  on error, the message without "cosim: ", e.g.
  *             "out: holds wrk2.hgrm, which cosim did not write (...)"
  * @return 0, or a negative errno: -EPERM (/ or the home folder), -EEXIST
- *         (foreign files, another scenario's folder), -EBUSY (another
+ *         (foreign files, a user's .cosim-lock, another scenario's
+ *         folder), -EBUSY (another
  *         writer), -EINVAL (a bad manifest), or the system's error
  *         (-EACCES, -ENOTDIR, -EROFS, -ENOSPC, ...).
  */
@@ -101,7 +110,10 @@ int outdir_write(outdir *d, const char *name, const void *data, size_t len);
  *
  * @param err  on error, "DIR/NAME: reason" or "DIR: reason"
  * @return 0, or a negative errno (-EEXIST: a file cosim did not write
- *         stands where this run's file would go; nothing was changed).
+ *         stands where this run's file would go; -ESTALE: DIR was moved,
+ *         removed or replaced since outdir_open; -EPERM and others: a
+ *         previous file could not be removed or replaced; in each case
+ *         nothing was changed).
  */
 int outdir_commit(outdir *d, char *err, size_t errlen);
 

@@ -473,6 +473,61 @@ outdir)
     [ -e "$work/k/.cosim-lock" ] && fail "a lock file left"
     same_tree "$work/k.before" "$work/k" || fail "the same run does not give the same folder"
 
+    # DIR moved away and a new DIR made while a run writes (issue: a user's
+    # folder swapped away, then emptied as a dead run's staging folder):
+    # the run fails, exit 4; both folders keep their files
+    "$cosim" -q $S -o "$work/R" --no-plot || fail "R: first run"
+    cp -a "$work/R" "$work/R.before"
+    cp -r plots "$work/slow2"
+    sed -i '1i pause 2' "$work/slow2/spectrum.gp"
+    "$cosim" -q $S -o "$work/R" --charts spectrum --plots-dir "$work/slow2" --seed 5 2>"$work/R.err" &
+    pid=$!
+    wait_gnuplot $pid || fail "R: gnuplot never started"
+    mv "$work/R" "$work/R.old"
+    mkdir "$work/R"
+    echo important >"$work/R/important.txt"
+    sleep 0.5
+    [ "$(ls -A "$work/R")" = important.txt ] || fail "R: the user's folder changed during the run"
+    wait $pid
+    rc=$?
+    [ $rc -eq 4 ] || fail "a replaced DIR: exit $rc, want 4"
+    [ "$(cat "$work/R.err")" = "cosim: $work/R: the folder was moved, removed or replaced while cosim ran; nothing in $work/R was replaced" ] ||
+        fail "a replaced DIR: $(cat "$work/R.err")"
+    [ "$(ls -A "$work/R")" = important.txt ] && [ "$(cat "$work/R/important.txt")" = important ] || fail "R: the user's folder was changed"
+    same_tree "$work/R.before" "$work/R.old" || fail "R.old (the folder cosim took) changed"
+    nostaging "$work" "a replaced DIR"
+    expect_exact 4 "cosim: $work/R: holds important.txt, which cosim did not write (the folder has no .cosim-manifest); give a new or empty folder, or --force to write beside its files" \
+        -q $S -o "$work/R" --no-plot
+    [ "$(cat "$work/R/important.txt")" = important ] || fail "the next run deleted important.txt"
+
+    # a user's own .cosim-lock is never written or removed, refused or not
+    mkdir "$work/ul"
+    echo mine >"$work/ul/.cosim-lock"
+    for f in "" --force; do
+        expect_exact 4 "cosim: $work/ul: holds .cosim-lock, which cosim did not write (not a cosim lock); cosim never writes over it: move it away or give another folder" \
+            -q $S -o "$work/ul" --no-plot $f
+        [ "$(ls -A "$work/ul")" = .cosim-lock ] && [ "$(cat "$work/ul/.cosim-lock")" = mine ] || fail "ul: the user's lock was touched"
+    done
+
+    # a failed run (exit 5) removes every folder it made, deepest first
+    cd "$work" || exit 1
+    expect_exact 5 "cosim: $root/tests/data/backfill_1000s_at_1ns.ini: tester corrected: its correction would record more than max_requests = 1000000000 values: a reply of 999.501s at the expected interval 1ns adds 999500999999, after 2 sent and 999999 added; raise [scenario] max_requests or lengthen expected_interval" \
+        -q "$root/tests/data/backfill_1000s_at_1ns.ini" -o np1/np2/np3 --no-plot
+    [ -e np1 ] && fail "a failed run left np1: $(find np1)"
+    cd "$root" || exit 1
+
+    # a previous file that cannot be removed (chattr +i): exit 4 with the
+    # reason, the folder as it was, no staging folder
+    "$cosim" -q $S -o "$work/im" --no-plot || fail "im: first run"
+    if chattr +i "$work/im/open.hgrm" 2>/dev/null; then
+        cp -a "$work/im" "$work/im.before"
+        expect_exact 4 "cosim: $work/im/open.hgrm: cannot remove the previous run's file: Operation not permitted; nothing in $work/im was replaced" \
+            -q $S -o "$work/im" --no-plot --seed 3
+        chattr -i "$work/im/open.hgrm"
+        same_tree "$work/im.before" "$work/im" || fail "im: the folder changed"
+        nostaging "$work" "an immutable previous file"
+    fi
+
     # a hanging gnuplot is stopped after --plot-timeout, naming the chart
     SECONDS=0
     expect_exact 4 "cosim: $work/k/spectrum.png: gnuplot did not finish within 1 s and was stopped (--plot-timeout); nothing in $work/k was replaced" \
@@ -581,8 +636,9 @@ outdir-full-disk)
         -q $S -o "$mnt/o" --charts spectrum --seed 5
     same_tree "$work/before" "$mnt/o" || fail "a full disk while rendering changed the folder"
     [ "$(ls -A "$mnt" | tr '\n' ' ')" = "fill o " ] || fail "staging left: $(ls -A "$mnt")"
-    # 8 KiB free: the lock's pid and summary.json fit, open.hgrm does not
-    dd if=/dev/zero of="$mnt/fill" bs=4k count=6 oflag=append conv=notrunc 2>/dev/null
+    # 12 KiB free: the lock's pid, the staging marker and summary.json fit,
+    # open.hgrm does not
+    dd if=/dev/zero of="$mnt/fill" bs=4k count=5 oflag=append conv=notrunc 2>/dev/null
     expect_exact 4 "cosim: $mnt/o/open.hgrm: cannot write: No space left on device; nothing in $mnt/o was replaced" \
         -q $S -o "$mnt/o" --charts spectrum --seed 5
     same_tree "$work/before" "$mnt/o" || fail "a full disk while writing changed the folder"

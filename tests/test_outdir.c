@@ -24,14 +24,21 @@ Suite *test_suite(void);
  * definitions win over libc's), so the tests can make a filesystem without
  * RENAME_EXCHANGE, or a rename that fails half way through a commit. */
 static int no_exchange;              /* RENAME_EXCHANGE fails with EINVAL */
-static const char *fail_rename_into; /* a rename to this name fails with EIO */
+static const char *fail_rename_into; /* a rename to this name fails with fail_errno */
+static int fail_errno = EIO;
+static void (*before_exchange)(void); /* runs once just before a RENAME_EXCHANGE */
 
 int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, unsigned int flags)
 {
     if ((no_exchange && (flags & RENAME_EXCHANGE)) ||
         (fail_rename_into && strcmp(newpath, fail_rename_into) == 0)) {
-        errno = no_exchange && (flags & RENAME_EXCHANGE) ? EINVAL : EIO;
+        errno = no_exchange && (flags & RENAME_EXCHANGE) ? EINVAL : fail_errno;
         return -1;
+    }
+    if ((flags & RENAME_EXCHANGE) && before_exchange) {
+        void (*f)(void) = before_exchange;
+        before_exchange = NULL;
+        f();
     }
     return (int)syscall(SYS_renameat2, olddirfd, oldpath, newdirfd, newpath, flags);
 }
@@ -54,6 +61,10 @@ static void setup(void)
 
 static void teardown(void)
 {
+    fail_rename_into = NULL;
+    fail_errno = EIO;
+    before_exchange = NULL;
+    no_exchange = 0;
     char cmd[PATH_MAX + 32];
     ck_assert_int_eq(chdir("/"), 0);
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", base);
@@ -268,28 +279,107 @@ START_TEST(a_planted_staging_link_is_never_followed)
 }
 END_TEST
 
-START_TEST(stale_staging_of_dead_runs_is_removed)
+/* stderr into a file while f runs; its text back */
+static const char *stderr_of(void (*f)(void))
+{
+    static char buf[4096];
+    fflush(stderr);
+    int saved = dup(2);
+    int fd = open("stderr.txt", O_RDWR | O_CREAT | O_TRUNC, 0600);
+    ck_assert_int_ge(fd, 0);
+    dup2(fd, 2);
+    f();
+    fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+    buf[n > 0 ? n : 0] = '\0';
+    close(fd);
+    unlink("stderr.txt");
+    return buf;
+}
+
+static void run_into_out(void)
 {
     const char *files[] = {"open.hgrm", "1\n", NULL};
     ck_assert_int_eq(run_files("out", NULL, files), 0);
+}
+
+START_TEST(stale_staging_of_dead_runs_is_removed)
+{
+    run_into_out();
     long dead = (long)dead_pid();
-    char inside[64], sibling[64], legacy[64], live[64];
+    char inside[64], sibling[64], swapped[64], live[64], f[128];
     snprintf(inside, sizeof inside, "out/.cosim-staging-%ld-abcdef", dead);
     snprintf(sibling, sizeof sibling, ".out.cosim-staging-%ld-abcdef", dead);
-    snprintf(legacy, sizeof legacy, "out/.cosim-staging-%ld", dead);
+    snprintf(swapped, sizeof swapped, ".out.cosim-staging-%ld-ghijkl", dead);
     snprintf(live, sizeof live, ".out.cosim-staging-%ld-abcdef", (long)getppid()); /* alive */
-    const char *dirs[] = {inside, sibling, legacy, live};
-    for (int i = 0; i < 4; i++) {
-        char f[128];
+    const char *dirs[] = {inside, sibling, live};
+    for (int i = 0; i < 3; i++) {
+        /* as a killed run leaves them: the marker lists what it staged */
         ck_assert_int_eq(mkdir(dirs[i], 0700), 0);
+        snprintf(f, sizeof f, "%s/.cosim-staging", dirs[i]);
+        put(f, "# cosim staging 1\n# comment\nfile open.hgrm\nfile half.dat\n");
         snprintf(f, sizeof f, "%s/open.hgrm", dirs[i]);
         put(f, "half\n");
+        snprintf(f, sizeof f, "%s/half.dat", dirs[i]);
+        put(f, "half\n");
     }
-    ck_assert_int_eq(run_files("out", NULL, files), 0);
+    /* a previous folder a run was emptying when killed: its manifest marks it */
+    ck_assert_int_eq(mkdir(swapped, 0700), 0);
+    snprintf(f, sizeof f, "%s/.cosim-manifest", swapped);
+    put(f, "# cosim manifest 1\nfile old.hgrm\n");
+    snprintf(f, sizeof f, "%s/old.hgrm", swapped);
+    put(f, "old\n");
+    snprintf(f, sizeof f, "%s/.cosim-lock", swapped);
+    put(f, "cosim lock pid 1\n");
+    ck_assert_str_eq(stderr_of(run_into_out), "");
     ck_assert_str_eq(listing("out"), ".cosim-manifest open.hgrm");
     char want[128];
     snprintf(want, sizeof want, "%s out", live + 0);
     ck_assert_str_eq(listing("."), want);
+}
+END_TEST
+
+/* A folder named like a dead run's staging folder is removed only if cosim
+ * marked it, and then only the files its marker lists: a user's folder
+ * that took such a name (or a file a user put in one) stays, with a
+ * warning. */
+START_TEST(stale_staging_without_cosims_marker_is_left_alone)
+{
+    run_into_out();
+    long dead = (long)dead_pid();
+    char user[64], mixed[64], legacy[64], f[128];
+    snprintf(user, sizeof user, ".out.cosim-staging-%ld-abcdef", dead);
+    snprintf(mixed, sizeof mixed, "out/.cosim-staging-%ld-ghijkl", dead);
+    snprintf(legacy, sizeof legacy, "out/.cosim-staging-%ld", dead);
+    ck_assert_int_eq(mkdir(user, 0700), 0);
+    snprintf(f, sizeof f, "%s/important.txt", user);
+    put(f, "important\n");
+    ck_assert_int_eq(mkdir(legacy, 0700), 0);
+    snprintf(f, sizeof f, "%s/open.hgrm", legacy);
+    put(f, "half\n");
+    ck_assert_int_eq(mkdir(mixed, 0700), 0);
+    snprintf(f, sizeof f, "%s/.cosim-staging", mixed);
+    put(f, "# cosim staging 1\nfile open.hgrm\n");
+    snprintf(f, sizeof f, "%s/open.hgrm", mixed);
+    put(f, "half\n");
+    snprintf(f, sizeof f, "%s/notes.txt", mixed);
+    put(f, "mine\n");
+    char want[2048];
+    snprintf(want, sizeof want,
+             "cosim: warning: out/.cosim-staging-%ld: left alone: it looks like a staging folder of a cosim run "
+             "that ended, but holds no .cosim-staging nor .cosim-manifest of cosim's\n"
+             "cosim: warning: out/.cosim-staging-%ld-ghijkl: the staging folder of a cosim run that ended is "
+             "kept: it holds notes.txt, which cosim did not write there or cannot remove\n"
+             "cosim: warning: %s/.out.cosim-staging-%ld-abcdef: left alone: it looks like a staging folder of a "
+             "cosim run that ended, but holds no .cosim-staging nor .cosim-manifest of cosim's\n",
+             dead, dead, base, dead);
+    ck_assert_str_eq(stderr_of(run_into_out), want);
+    snprintf(f, sizeof f, "%s/important.txt", user);
+    ck_assert_str_eq(get(f), "important\n");
+    ck_assert_str_eq(listing(legacy), "open.hgrm");
+    ck_assert_str_eq(listing(mixed), "notes.txt"); /* its listed files went */
 }
 END_TEST
 
@@ -338,7 +428,19 @@ START_TEST(a_failed_run_leaves_the_folder_as_it_was)
     /* a folder the failed run made is removed again */
     ck_assert_int_eq(outdir_open(&d, "new/deeper", NULL, err, sizeof err), 0);
     outdir_close(d);
-    ck_assert_str_eq(listing("new"), "");
+    ck_assert_str_eq(listing("."), "out");
+    /* and so are all the parents it made, deepest first, never one it found */
+    ck_assert_int_eq(mkdir("keep", 0777), 0);
+    ck_assert_int_eq(outdir_open(&d, "keep/np1/np2/np3", NULL, err, sizeof err), 0);
+    ck_assert_str_eq(listing("keep"), "np1");
+    outdir_close(d);
+    ck_assert_str_eq(listing("."), "keep out");
+    ck_assert_str_eq(listing("keep"), "");
+    /* a made parent that is no longer empty stays */
+    ck_assert_int_eq(outdir_open(&d, "np1/np2/np3", NULL, err, sizeof err), 0);
+    put("np1/theirs.txt", "mine\n");
+    outdir_close(d);
+    ck_assert_str_eq(listing("np1"), "theirs.txt");
 }
 END_TEST
 
@@ -505,26 +607,6 @@ START_TEST(a_folder_that_is_a_file_or_a_dangling_link_is_refused)
 }
 END_TEST
 
-/* stderr into a file while f runs; its text back */
-static const char *stderr_of(void (*f)(void))
-{
-    static char buf[4096];
-    fflush(stderr);
-    int saved = dup(2);
-    int fd = open("stderr.txt", O_RDWR | O_CREAT | O_TRUNC, 0600);
-    ck_assert_int_ge(fd, 0);
-    dup2(fd, 2);
-    f();
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-    ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
-    buf[n > 0 ? n : 0] = '\0';
-    close(fd);
-    unlink("stderr.txt");
-    return buf;
-}
-
 static void second_run(void)
 {
     const char *second[] = {"a.hgrm", "2\n", "c.hgrm", "2\n", NULL};
@@ -577,6 +659,132 @@ START_TEST(a_rename_failing_half_way_puts_the_previous_files_back)
 }
 END_TEST
 
+/* The user moves DIR away and makes a new DIR (their own files in it)
+ * while a run writes: the commit must not swap the user's folder away,
+ * write into it, nor let a later run delete its files. */
+static void user_replaces_R(void)
+{
+    ck_assert_int_eq(rename("R", "R.old"), 0);
+    ck_assert_int_eq(mkdir("R", 0777), 0);
+    put("R/important.txt", "important\n");
+}
+
+/* One run into R that stages a.hgrm; hook runs between open and commit
+ * (NULL: none) and swap, if set, runs just before the RENAME_EXCHANGE. */
+static int run_with_race(void (*hook)(void), void (*swap)(void))
+{
+    outdir *d;
+    ck_assert_int_eq(outdir_open(&d, "R", NULL, err, sizeof err), 0);
+    FILE *f = outdir_create(d, "a.hgrm");
+    fputs("2\n", f);
+    ck_assert_int_eq(outdir_finish(d, f), 0);
+    if (hook)
+        hook();
+    before_exchange = swap;
+    int rc = outdir_commit(d, err, sizeof err);
+    before_exchange = NULL;
+    outdir_close(d);
+    return rc;
+}
+
+START_TEST(a_folder_replaced_during_the_run_is_never_swapped_away)
+{
+    const char *first[] = {"a.hgrm", "1\n", NULL};
+    for (int k = 0; k < 3; k++) {
+        ck_assert_int_eq(run_files("R", NULL, first), 0);
+        if (k == 2)
+            put("R/notes.txt", "mine\n"); /* a foreign file: file by file */
+        /* k = 0: replaced during the run; k = 1: in the instant before the swap */
+        ck_assert_int_eq(run_with_race(k == 1 ? NULL : user_replaces_R, k == 1 ? user_replaces_R : NULL), -ESTALE);
+        ck_assert_str_eq(err, "R: the folder was moved, removed or replaced while cosim ran");
+        ck_assert_str_eq(listing("R"), "important.txt");
+        ck_assert_str_eq(get("R/important.txt"), "important\n");
+        ck_assert_str_eq(listing("R.old"), k == 2 ? ".cosim-manifest a.hgrm notes.txt" : ".cosim-manifest a.hgrm");
+        ck_assert_str_eq(get("R.old/a.hgrm"), "1\n");
+        ck_assert_str_eq(listing("."), "R R.old"); /* no staging folder left */
+        /* the next run into R refuses the user's folder and deletes nothing */
+        ck_assert_int_eq(run_files("R", NULL, first), -EEXIST);
+        ck_assert_str_eq(err, "R: holds important.txt, which cosim did not write (the folder has no "
+                              ".cosim-manifest); give a new or empty folder, or --force to write beside its files");
+        ck_assert_str_eq(get("R/important.txt"), "important\n");
+        ck_assert_int_eq(system("rm -rf R R.old"), 0);
+    }
+    /* a folder the run made, then replaced: the user's folder is not removed */
+    outdir *d;
+    ck_assert_int_eq(outdir_open(&d, "R", NULL, err, sizeof err), 0);
+    user_replaces_R();
+    outdir_close(d);
+    ck_assert_str_eq(listing("R"), "important.txt");
+}
+END_TEST
+
+/* A .cosim-lock cosim did not write is the user's: never written,
+ * truncated nor removed, whether cosim refuses the folder or not. */
+START_TEST(a_users_lock_file_is_never_touched)
+{
+    const char *files[] = {"open.hgrm", "1\n", NULL};
+    outdir_options force = {1, NULL, 0};
+    ck_assert_int_eq(mkdir("o", 0777), 0);
+    put("o/.cosim-lock", "mine\n");
+    for (int k = 0; k < 2; k++) {
+        ck_assert_int_eq(run_files("o", k ? &force : NULL, files), -EEXIST);
+        ck_assert_str_eq(err, "o: holds .cosim-lock, which cosim did not write (not a cosim lock); cosim never "
+                              "writes over it: move it away or give another folder");
+        ck_assert_str_eq(listing("o"), ".cosim-lock");
+        ck_assert_str_eq(get("o/.cosim-lock"), "mine\n");
+    }
+    /* in a folder of cosim's too; an empty one is the user's as well */
+    ck_assert_int_eq(run_files("c", NULL, files), 0);
+    put("c/.cosim-lock", "");
+    ck_assert_int_eq(run_files("c", NULL, files), -EEXIST);
+    ck_assert_str_eq(listing("c"), ".cosim-lock .cosim-manifest open.hgrm");
+    ck_assert_str_eq(get("c/.cosim-lock"), "");
+    /* a killed cosim's lock (its text, a dead pid) is taken and removed */
+    char text[64];
+    snprintf(text, sizeof text, "cosim lock pid %ld\n", (long)dead_pid());
+    put("c/.cosim-lock", text);
+    const char *again[] = {"open.hgrm", "2\n", NULL};
+    ck_assert_int_eq(run_files("c", NULL, again), 0);
+    ck_assert_str_eq(listing("c"), ".cosim-manifest open.hgrm");
+    ck_assert_str_eq(get("c/open.hgrm"), "2\n");
+    /* the lock of a running cosim says so */
+    outdir *d;
+    ck_assert_int_eq(outdir_open(&d, "c", NULL, err, sizeof err), 0);
+    snprintf(text, sizeof text, "cosim lock pid %ld\n", (long)getpid());
+    ck_assert_str_eq(get("c/.cosim-lock"), text);
+    outdir_close(d);
+}
+END_TEST
+
+/* A previous file that cannot be removed (chattr +i, EPERM): the commit
+ * fails with the errno and DIR stays as it was, whole; no staging left. */
+START_TEST(a_previous_file_that_cannot_be_removed_fails_the_commit)
+{
+    const char *first[] = {"a.hgrm", "1\n", "b.hgrm", "1\n", NULL};
+    const char *second[] = {"a.hgrm", "2\n", "c.hgrm", "2\n", NULL};
+    ck_assert_int_eq(run_files("o", NULL, first), 0);
+    struct stat before, after;
+    ck_assert_int_eq(stat("o", &before), 0);
+    fail_rename_into = "b.hgrm";
+    fail_errno = EPERM;
+    ck_assert_int_eq(run_files("o", NULL, second), -EPERM);
+    ck_assert_str_eq(err, "o/b.hgrm: cannot remove the previous run's file: Operation not permitted");
+    ck_assert_int_eq(stat("o", &after), 0);
+    ck_assert(before.st_ino == after.st_ino); /* the folder swapped back */
+    ck_assert_str_eq(listing("o"), ".cosim-manifest a.hgrm b.hgrm");
+    ck_assert_str_eq(get("o/a.hgrm"), "1\n");
+    ck_assert_str_eq(get("o/b.hgrm"), "1\n");
+    ck_assert_str_eq(listing("."), "o");
+    /* file by file (a foreign file beside): the same */
+    put("o/notes.txt", "mine\n");
+    ck_assert_int_eq(run_files("o", NULL, second), -EPERM);
+    ck_assert_str_eq(err, "o/b.hgrm: cannot replace: Operation not permitted");
+    ck_assert_str_eq(listing("o"), ".cosim-manifest a.hgrm b.hgrm notes.txt");
+    ck_assert_str_eq(get("o/a.hgrm"), "1\n");
+    ck_assert_str_eq(listing("."), "o");
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("outdir");
@@ -590,6 +798,7 @@ Suite *test_suite(void)
     tcase_add_test(t, root_and_home_are_always_refused);
     tcase_add_test(t, a_planted_staging_link_is_never_followed);
     tcase_add_test(t, stale_staging_of_dead_runs_is_removed);
+    tcase_add_test(t, stale_staging_without_cosims_marker_is_left_alone);
     tcase_add_test(t, a_second_writer_is_refused_with_the_first_ones_pid);
     tcase_add_test(t, a_failed_run_leaves_the_folder_as_it_was);
     tcase_add_test(t, a_write_error_keeps_its_errno);
@@ -602,6 +811,9 @@ Suite *test_suite(void)
     tcase_add_test(t, an_exit_without_close_removes_the_staging_folder);
     tcase_add_test(t, without_rename_exchange_the_files_are_replaced_one_by_one);
     tcase_add_test(t, a_rename_failing_half_way_puts_the_previous_files_back);
+    tcase_add_test(t, a_folder_replaced_during_the_run_is_never_swapped_away);
+    tcase_add_test(t, a_users_lock_file_is_never_touched);
+    tcase_add_test(t, a_previous_file_that_cannot_be_removed_fails_the_commit);
     suite_add_tcase(s, t);
     return s;
 }
