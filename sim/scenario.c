@@ -1929,7 +1929,7 @@ static int interpret(parser *p, scenario *s)
         c.sec = tester_sec[i];
         double expected;
         if (t->kind == TESTER_CLOSED) {
-            double cycle = dist_mean_ns(&s->service) + (t->has_think ? dist_mean_ns(&t->think) : 0);
+            double cycle = dist_mean_drawn_ns(&s->service) + (t->has_think ? dist_mean_drawn_ns(&t->think) : 0);
             if (!(cycle > 0)) {
                 section_fail(&c, "a closed tester against a zero service time, with no think time, "
                                  "would send without end; give [service] a time above zero or add "

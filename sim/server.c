@@ -41,6 +41,9 @@ struct server {
     int oom;
     int endless;      /* the stall windows ran past SERVER_HORIZON_NS */
     int backlog;      /* queued work alone ran past SERVER_HORIZON_NS */
+    uint64_t windows; /* stall windows walked so far (work_until) */
+    uint64_t max_windows; /* 0: no limit; past it, too_many_windows */
+    int too_many_windows;
     int64_t stalled_ns; /* time the stall windows held submitted work back */
 };
 
@@ -63,6 +66,7 @@ int server_new(server **out, const server_config *cfg)
     s->service = cfg->service;
     s->stalls = cfg->stalls;
     s->n_stalls = cfg->n_stalls;
+    s->max_windows = cfg->max_windows;
     s->st = calloc(cfg->n_stalls ? cfg->n_stalls : 1, sizeof *s->st);
     if (!s->st) {
         free(s);
@@ -230,6 +234,10 @@ static int64_t work_until(server *s, int64_t t, int64_t work, int commit)
      * do the work that fits before it starts. Overlapping windows are
      * handled by the loop (their union stops work). */
     while (next_window(s, t, &w, commit)) {
+        if (s->max_windows && ++s->windows > s->max_windows) { /* bounded: never a hang */
+            s->too_many_windows = 1;
+            return SERVER_HORIZON_NS;
+        }
         if (t > SERVER_HORIZON_NS) { /* past the horizon: give up, loudly, with the cause */
             past_horizon(s, s->stalled_ns + (t - t0) - (work0 - work));
             return t;
@@ -371,5 +379,5 @@ int64_t server_busy_in_run_ns(const server *s)
 
 int server_failed(const server *s)
 {
-    return s->oom ? -ENOMEM : s->endless ? -ERANGE : s->backlog ? -ETIME : 0;
+    return s->oom ? -ENOMEM : s->endless ? -ERANGE : s->too_many_windows ? -ELOOP : s->backlog ? -ETIME : 0;
 }

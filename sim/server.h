@@ -25,6 +25,9 @@ typedef struct server_config {
     size_t n_stalls;
     const char *generator;    /**< GSL generator name */
     uint64_t seed;            /**< scenario seed */
+    uint64_t max_windows;     /**< most stall windows one server may walk
+                                   (0: no limit); past it the server fails
+                                   with -ELOOP (run_window_limit) */
 } server_config;
 
 typedef struct server server;
@@ -100,7 +103,8 @@ int64_t server_busy_in_run_ns(const server *s);
  *  the stalls never left the worker a gap (work pushed past twice the
  *  longest scenario, 2,000,000 s, the stall windows having held work back
  *  longer than the work took); -ETIME if it is the queued work that
- *  passes it (a backlog of years: more load than the server can serve). */
+ *  passes it (a backlog of years: more load than the server can serve);
+ *  -ELOOP if it walked more than cfg->max_windows stall windows. */
 int server_failed(const server *s);
 
 /** Number of requests submitted so far (the next request's index k). */
