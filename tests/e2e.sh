@@ -596,7 +596,7 @@ limits)
     # before anything runs; one replication is still 6.4e10
     { printf '[scenario]\nduration = 1000s\n[service]\ndistribution = constant\ntime = 100ns\n'
       for i in $(seq 1 64); do printf '[tester t%d]\nkind = open\nrate = 1000000/s\n' "$i"; done; } >"$work/big64.ini"
-    budget="more than the budget of 1e+10 (a unit is a simulated request, a truth probe or a histogram bucket of a correction); shorten it, or give --allow-long to run it anyway"
+    budget="more than the budget of 1e+10 (a unit is a simulated request, a truth probe, a stall window walked or a histogram bucket of a correction); shorten it, or give --allow-long to run it anyway"
     expect_exact 5 "cosim: $work/big64.ini: the job would take about 6.4e+13 units of work (64 testers x 1000 replications), $budget" \
         -q --no-plot -o "$work/b" "$work/big64.ini" --replications 1000
     expect_exact 5 "cosim: $work/big64.ini: the job would take about 6.4e+10 units of work (64 testers x 1 replication), $budget" \
