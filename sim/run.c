@@ -290,6 +290,19 @@ int run_check_budget(double work, const char *what, int allow_long, char *err, s
     return -EFBIG;
 }
 
+int run_check_seeds(uint64_t seed, uint64_t reps, char *err, size_t errlen)
+{
+    uint64_t last;
+    if (reps < 2 || !__builtin_add_overflow(seed, reps - 1, &last))
+        return 0;
+    snprintf(err, errlen,
+             "--replications %llu with the seed %llu: the seeds %llu + 0 .. %llu would pass 2^64 - 1 = "
+             "%llu; lower the seed or the replications",
+             (unsigned long long)reps, (unsigned long long)seed, (unsigned long long)seed,
+             (unsigned long long)(reps - 1), (unsigned long long)UINT64_MAX);
+    return -EOVERFLOW;
+}
+
 double run_job_share(const run_work *w, size_t n_testers, unsigned reps, unsigned rep, size_t tester,
                      double frac)
 {

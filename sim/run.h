@@ -123,6 +123,19 @@ void run_estimate(const scenario *s, run_work *out);
 int run_check_budget(double work, const char *what, int allow_long, char *err, size_t errlen);
 
 /**
+ * Refuse replications whose seeds would wrap: replication r runs seed + r
+ * (r = 0 .. reps - 1), so seed + reps - 1 must not pass 2^64 - 1.
+ *
+ * @param seed  the base seed (--seed or the scenario's)
+ * @param reps  the replications (0 and 1: one seed)
+ * @param err   on refusal: "--replications 3 with the seed
+ *              18446744073709551615: the seeds would pass 2^64 - 1 = ...;
+ *              lower the seed or the replications"
+ * @return 0, or -EOVERFLOW (a usage error, exit 2).
+ */
+int run_check_seeds(uint64_t seed, uint64_t reps, char *err, size_t errlen);
+
+/**
  * The share of a job done, in [0, 1], for its progress line: reps runs of
  * one scenario (estimate w, n_testers testers), run rep (0-based) going on,
  * in it tester `tester` (n_testers: the ground truth) with the fraction
