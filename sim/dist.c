@@ -3,6 +3,7 @@
 #include "units.h"
 
 #include <errno.h>
+#include <gsl/gsl_cdf.h>
 #include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdio.h>
@@ -139,6 +140,43 @@ double dist_mean_ns(const dist_spec *s)
     }
     }
     return 0;
+}
+
+double dist_mean_drawn_ns(const dist_spec *s)
+{
+    const double c = (double)UNITS_MAX_DURATION_NS;
+    double mean = dist_mean_ns(s);
+    switch (s->kind) {
+    case DIST_PARETO: {
+        double m = (double)s->a_ns, a = s->shape;
+        if (m >= c)
+            return c;
+        mean = fabs(a - 1) < 1e-12 ? m + m * log(c / m) : m + m * expm1((1 - a) * log(c / m)) / (1 - a);
+        break;
+    }
+    case DIST_LOGNORMAL: {
+        double mu = log((double)s->a_ns), sg = s->shape;
+        if (sg <= 0)
+            return (double)s->a_ns < c ? (double)s->a_ns : c;
+        double lc = log(c);
+        mean = exp(mu + sg * sg / 2) * gsl_cdf_ugaussian_P((lc - mu - sg * sg) / sg) +
+               c * gsl_cdf_ugaussian_Q((lc - mu) / sg);
+        break;
+    }
+    case DIST_GAMMA: {
+        double k = s->shape, t = (double)s->a_ns / k;
+        mean = (double)s->a_ns * gsl_cdf_gamma_P(c, k + 1, t) + c * gsl_cdf_gamma_Q(c, k, t);
+        break;
+    }
+    case DIST_EXPONENTIAL:
+        mean = -(double)s->a_ns * expm1(-c / (double)s->a_ns);
+        break;
+    default:
+        break;
+    }
+    if (!(mean >= 0))
+        return 0;
+    return mean < c ? mean : c;
 }
 
 char *dist_describe(const dist_spec *s, char *buf, size_t len)

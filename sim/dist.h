@@ -58,6 +58,27 @@ int64_t dist_draw_ns(const dist_spec *spec, gsl_rng *rng);
 /** The distribution's mean in ns (infinite Pareto means give INFINITY). */
 double dist_mean_ns(const dist_spec *spec);
 
+/**
+ * The mean in ns of the values dist_draw_ns returns: every draw is capped
+ * at C = UNITS_MAX_DURATION_NS, so the mean is E[min(X, C)] =
+ * integral from 0 to C of P(X > x) dx, which is finite and can be far
+ * below the plain mean (a Pareto of index 1.0000001 and minimum 1 ns: a
+ * mean of 10 ms, but 35.5 ns capped; a lognormal of sigma 10: e^50 times
+ * its median, but at most C capped). Closed forms:
+ *  - Pareto (minimum m, index a): m + m ((C/m)^(1-a) - 1) / (1 - a), or
+ *    m + m ln(C/m) for a = 1 (integral of (m/x)^a from m to C);
+ *  - lognormal (median M, sigma s): e^(mu + s^2/2) Phi((ln C - mu - s^2)/s)
+ *    + C (1 - Phi((ln C - mu)/s)), mu = ln M (the partial expectation);
+ *  - gamma (mean u, shape k, scale t = u/k): u P(k + 1, C/t) + C Q(k, C/t)
+ *    (P, Q the regularised incomplete gamma functions);
+ *  - exponential (mean u): u (1 - e^(-C/u));
+ *  - the others (constant, uniform, empirical: values at most C already;
+ *    normal truncated at 0): the plain mean, at most C.
+ * Rounding to whole ns moves a mean by at most 0.5 ns and is not counted.
+ * Used for estimates (the work budget, max_requests checked up front).
+ */
+double dist_mean_drawn_ns(const dist_spec *spec);
+
 /** The names of the kinds, indexed by dist_kind ("constant", ...). */
 extern const names_table dist_kind_names;
 /** Name of a kind ("lognormal"), "?" if not a kind. */

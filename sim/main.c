@@ -102,12 +102,15 @@ static void usage(FILE *f)
             "Exit status:\n"
             "  0  success\n"
             "  1  an expectation was not met, or there was none to check (--check)\n"
-            "  2  bad command line\n"
-            "  3  the scenario cannot be read or is wrong (the message names FILE:LINE)\n"
+            "  2  bad command line (also: --seed plus --replications past 2^64 - 1)\n"
+            "  3  the scenario cannot be read or is wrong (the message names FILE:LINE),\n"
+            "     or cannot run within its own limits, known before the run: a tester\n"
+            "     expected to send more than max_requests, stalls that leave no gap\n"
             "  4  an output could not be written or the folder was refused (folder, disk,\n"
             "     gnuplot failure or timeout, incomplete chart)\n"
-            "  5  the simulation could not run (max_requests, the work budget without\n"
-            "     --allow-long, a backlog past the time limit, memory)\n"
+            "  5  the simulation could not run (max_requests passed during the run, the\n"
+            "     work budget without --allow-long, a backlog past the time limit, stalls\n"
+            "     holding the work back past the limits, memory)\n"
             "  130, 143, 129  interrupted by SIGINT, SIGTERM, SIGHUP (killed by the signal,\n"
             "     after removing the staging folder; DIR is left as it was)\n"
             "\n"
@@ -668,6 +671,11 @@ static int run(const options *opts)
     if (!s)
         return load_rc;
 
+    if (run_check_seeds(s->seed, o.replications, err, sizeof err)) {
+        fprintf(stderr, "cosim: %s\n", err);
+        scenario_free(s);
+        return EXIT_USAGE;
+    }
     /* the whole job's work, before anything starts: every tester, the truth,
      * every replication */
     chart_data cd;

@@ -16,6 +16,7 @@ server_config run_server_config(const scenario *s)
     c.generator = s->generator;
     c.seed = s->seed;
     c.workers = s->workers;
+    c.max_windows = run_window_limit(s);
     return c;
 }
 
@@ -72,6 +73,16 @@ static void backlog_message(const char *at, char *err, size_t errlen)
              at, units_format_duration_exact(SERVER_HORIZON_NS, lim, sizeof lim));
 }
 
+/* The server walked more stall windows than run_window_limit allows. */
+static void window_message(const scenario *s, const char *at, char *err, size_t errlen)
+{
+    snprintf(err, errlen,
+             "%s the stall windows hold the work back far longer than estimated: the server walked "
+             "more than %.3g windows (ten times the estimate, plus %.3g), so the stalls leave it "
+             "almost no gap to work in; shorten or space them",
+             at, (double)run_window_limit(s), RUN_WINDOW_SLACK);
+}
+
 int run_scenario(const scenario *s, run_result *out, char *err, size_t errlen)
 {
     return run_scenario_observed(s, NULL, NULL, out, err, errlen);
@@ -118,6 +129,8 @@ int run_scenario_observed(const scenario *s, run_observer observer, void *octx, 
                                       "resample throws the work done away); space the stalls, or use "
                                       "preemption = resume",
                          at);
+            else if (rc == -ECANCELED)
+                window_message(s, at, err, errlen);
             else
                 snprintf(err, errlen, "%s %s", at, strerror(-rc));
             run_result_free(out);
@@ -137,10 +150,13 @@ int run_scenario_observed(const scenario *s, run_observer observer, void *octx, 
                                        observer ? forward : NULL, &o, &truth, &load);
         if (rc) {
             hist_free(truth.hist);
-            if (rc == -ETIME) {
+            if (rc == -ETIME || rc == -ECANCELED) {
                 char at[SCENARIO_PATH_MAX + 32];
                 snprintf(at, sizeof at, "%s: ground truth:", s->path);
-                backlog_message(at, err, errlen);
+                if (rc == -ETIME)
+                    backlog_message(at, err, errlen);
+                else
+                    window_message(s, at, err, errlen);
             }
             else
                 snprintf(err, errlen, "%s: ground truth: %s", s->path, strerror(-rc));
@@ -164,17 +180,11 @@ void run_result_free(run_result *r)
     memset(r, 0, sizeof *r);
 }
 
-/* The mean of a service or think time for the estimate: a Pareto of tail
- * index a <= 1 has no mean, but its draws are capped at C =
- * UNITS_MAX_DURATION_NS, and E[min(X, C)] = m + integral from m to C of
- * (m/x)^a dx = m + m ((C/m)^(1-a) - 1) / (1 - a), or m + m ln(C/m) for a = 1. */
+/* The mean of a service or think time for the estimate: the mean of the
+ * draws as made, capped at UNITS_MAX_DURATION_NS (dist_mean_drawn_ns). */
 static double mean_for_estimate(const dist_spec *d)
 {
-    double mean = dist_mean_ns(d);
-    if (d->kind == DIST_PARETO && !isfinite(mean)) {
-        double m = (double)d->a_ns, c = (double)UNITS_MAX_DURATION_NS, a = d->shape;
-        mean = fabs(a - 1) < 1e-12 ? m + m * log(c / m) : m + m * (pow(c / m, 1 - a) - 1) / (1 - a);
-    }
+    double mean = dist_mean_drawn_ns(d);
     return isfinite(mean) && mean > 0 ? mean : 0;
 }
 
@@ -202,9 +212,49 @@ double run_tester_requests(const scenario *s, const tester_spec *t)
     }
 }
 
+double run_stall_windows(const scenario *s, const tester_spec *t)
+{
+    double service = mean_for_estimate(&s->service);
+    double users = t && t->kind != TESTER_OPEN && t->kind != TESTER_PARTLY_OPEN ? (double)t->users : 1;
+    /* the drain: the requests in flight at the end, or the work brought
+     * beyond the duration (an overloaded open tester's backlog) */
+    double drain = users * service;
+    if (t) {
+        double backlog = run_tester_requests(s, t) * service - (double)s->duration_ns;
+        if (backlog > drain)
+            drain = backlog;
+    }
+    double span = (double)s->duration_ns + drain;
+    if (span > (double)SERVER_HORIZON_NS)
+        span = (double)SERVER_HORIZON_NS;
+    double windows = 0;
+    for (size_t i = 0; i < s->n_stalls; i++) {
+        const stall_spec *st = &s->stalls[i];
+        if (st->kind == STALL_PERIODIC && st->period_ns > 0)
+            windows += span > (double)st->first_ns ? ((span - (double)st->first_ns) / (double)st->period_ns + 1) : 0;
+        else if (st->kind == STALL_RANDOM && st->mean_gap_ns > 0)
+            windows += span / (double)st->mean_gap_ns;
+        else if (st->kind == STALL_WINDOWS)
+            windows += (double)st->n_windows;
+    }
+    return windows;
+}
+
+uint64_t run_window_limit(const scenario *s)
+{
+    double most = run_stall_windows(s, NULL);
+    for (size_t i = 0; i < s->n_testers; i++) {
+        double w = run_stall_windows(s, &s->testers[i]);
+        if (w > most)
+            most = w;
+    }
+    double limit = 10 * most + RUN_WINDOW_SLACK;
+    return limit < 1.8e19 ? (uint64_t)limit : UINT64_MAX;
+}
+
 double run_tester_work(const scenario *s, const tester_spec *t)
 {
-    double requests = run_tester_requests(s, t);
+    double requests = run_tester_requests(s, t) + run_stall_windows(s, t);
     if (t->kind != TESTER_CORRECTED)
         return requests;
     int64_t d = t->expected_interval_ns > 0 ? t->expected_interval_ns
@@ -229,6 +279,8 @@ void run_estimate(const scenario *s, run_work *out)
         out->truth = ceil((double)s->duration_ns / (double)s->truth_interval_ns);
         if (s->truth_load >= 0)
             out->truth += run_tester_work(s, &s->testers[s->truth_load]);
+        else
+            out->truth += run_stall_windows(s, NULL);
         out->total += out->truth;
     }
 }
@@ -239,10 +291,24 @@ int run_check_budget(double work, const char *what, int allow_long, char *err, s
         return 0;
     snprintf(err, errlen,
              "the job would take about %.3g units of work (%s), more than the budget of %.3g (a unit is "
-             "a simulated request, a truth probe or a histogram bucket of a correction); shorten it, or "
+             "a simulated request, a truth probe, a stall window walked or a histogram bucket of a "
+             "correction); shorten it, or "
              "give --allow-long to run it anyway",
              work, what, RUN_WORK_BUDGET);
     return -EFBIG;
+}
+
+int run_check_seeds(uint64_t seed, uint64_t reps, char *err, size_t errlen)
+{
+    uint64_t last;
+    if (reps < 2 || !__builtin_add_overflow(seed, reps - 1, &last))
+        return 0;
+    snprintf(err, errlen,
+             "--replications %llu with the seed %llu: the seeds %llu + 0 .. %llu would pass 2^64 - 1 = "
+             "%llu; lower the seed or the replications",
+             (unsigned long long)reps, (unsigned long long)seed, (unsigned long long)seed,
+             (unsigned long long)(reps - 1), (unsigned long long)UINT64_MAX);
+    return -EOVERFLOW;
 }
 
 double run_job_share(const run_work *w, size_t n_testers, unsigned reps, unsigned rep, size_t tester,

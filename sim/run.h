@@ -43,8 +43,8 @@ int run_scenario_observed(const scenario *s, run_observer observer, void *ctx, r
 /**
  * The work budget of one job: a single run with its replications
  * (cosim --replications), or a sweep's points and replications (of its
- * shard). A unit of work is one simulated request, one ground-truth probe
- * or one histogram bucket that a correction's backfill fills. Over it,
+ * shard). A unit of work is one simulated request, one ground-truth probe,
+ * one stall window the server walks, or one histogram bucket that a correction's backfill fills. Over it,
  * cosim refuses to start unless given --allow-long (docs/cosim.1).
  */
 #define RUN_WORK_BUDGET 1e10
@@ -71,7 +71,33 @@ typedef struct run_work {
 double run_tester_requests(const scenario *s, const tester_spec *t);
 
 /**
- * The work of tester t of s: its requests, and for a corrected tester the
+ * The stall windows the server walks in one run of tester t of s (NULL:
+ * the ground truth's run without a load tester), each a unit of work:
+ * for every periodic stall (span - first) / period + 1 windows, for a
+ * random one span / mean gap, for explicit windows their count; span =
+ * duration + drain, the drain the work left at the end: U x mean service
+ * (U the users; 1 for open testers), or the work brought beyond the
+ * duration (requests x mean service - duration) when more; at most
+ * SERVER_HORIZON_NS. Example: 1 ns every 2 ns, a closed user at 10 ms for
+ * 1000 s: (1000 s + 10 ms) / 2 ns + 1 = 5.00005e11.
+ */
+double run_stall_windows(const scenario *s, const tester_spec *t);
+
+/** A server walking more stall windows than this in one run is stopped
+ *  (-ELOOP, exit 5) whatever the budget: the windows beyond the estimate. */
+#define RUN_WINDOW_SLACK 1e8
+
+/**
+ * The most stall windows one server of s may walk: ten times the largest
+ * run_stall_windows of its testers and truth, plus RUN_WINDOW_SLACK. The
+ * run-time guard against stalls that hold the work back without end (the
+ * up-front check, stall_periodic_union_endless, cannot know every case).
+ */
+uint64_t run_window_limit(const scenario *s);
+
+/**
+ * The work of tester t of s: its requests, the stall windows it walks
+ * (run_stall_windows), and for a corrected tester the
  * buckets its backfill fills. A backfill of a reply v at expected interval
  * D fills at most min(added values, buckets from D up) buckets; one user's
  * replies but the last come one after another before the duration, so its
@@ -96,6 +122,19 @@ void run_estimate(const scenario *s, run_work *out);
  * @return 0, or -EFBIG when refused.
  */
 int run_check_budget(double work, const char *what, int allow_long, char *err, size_t errlen);
+
+/**
+ * Refuse replications whose seeds would wrap: replication r runs seed + r
+ * (r = 0 .. reps - 1), so seed + reps - 1 must not pass 2^64 - 1.
+ *
+ * @param seed  the base seed (--seed or the scenario's)
+ * @param reps  the replications (0 and 1: one seed)
+ * @param err   on refusal: "--replications 3 with the seed
+ *              18446744073709551615: the seeds would pass 2^64 - 1 = ...;
+ *              lower the seed or the replications"
+ * @return 0, or -EOVERFLOW (a usage error, exit 2).
+ */
+int run_check_seeds(uint64_t seed, uint64_t reps, char *err, size_t errlen);
 
 /**
  * The share of a job done, in [0, 1], for its progress line: reps runs of

@@ -39,13 +39,16 @@ static int check_stalls_leave_gaps(scn_ctx *c)
 {
     scenario *s = c->s;
     char others[256], sec[64], a[32];
-    size_t last;
+    uint64_t used;
     int64_t from;
-    if (stall_periodic_union_endless(s->stalls, s->n_stalls, &last, &from)) {
-        size_t n = 0;
+    if (stall_periodic_union_endless(s->stalls, s->n_stalls, &used, &from)) {
+        size_t n = 0, last = 0;
+        for (size_t i = 0; i < s->n_stalls && i < 64; i++)
+            if (used >> i & 1)
+                last = i;
         others[0] = '\0';
         for (size_t i = 0; i < last; i++)
-            if (s->stalls[i].kind == STALL_PERIODIC && n < sizeof others)
+            if ((used >> i & 1) && n < sizeof others)
                 n += (size_t)snprintf(others + n, sizeof others - n, "%s[stall %s]", n ? ", " : "",
                                       s->stalls[i].name);
         snprintf(sec, sizeof sec, "stall %s", s->stalls[last].name);
@@ -55,7 +58,6 @@ static int check_stalls_leave_gaps(scn_ctx *c)
                      others, units_format_duration_exact(from, a, sizeof a));
         return -1;
     }
-    uint64_t used;
     if (stall_windows_cover(s->stalls, s->n_stalls, 0, s->duration_ns, &used)) {
         size_t n = 0, first = 64;
         others[0] = '\0';
@@ -207,7 +209,7 @@ static int check_required(scn_ini *p, const sections *found)
 static double expected_requests(const scenario *s, const tester_spec *t)
 {
     if (t->kind == TESTER_CLOSED) {
-        double cycle = dist_mean_ns(&s->service) + (t->has_think ? dist_mean_ns(&t->think) : 0);
+        double cycle = dist_mean_drawn_ns(&s->service) + (t->has_think ? dist_mean_drawn_ns(&t->think) : 0);
         if (!(cycle > 0))
             return -1;
         return (double)t->users * (double)s->duration_ns / cycle;

@@ -48,6 +48,9 @@ struct server {
     int endless;      /* the stall windows ran past SERVER_HORIZON_NS */
     int backlog;      /* queued work alone ran past SERVER_HORIZON_NS */
     int restarts_failed; /* a request restarted more than MAX_RESTARTS times */
+    uint64_t windows; /* stall windows walked so far (work_until) */
+    uint64_t max_windows; /* 0: no limit; past it, too_many_windows */
+    int too_many_windows;
     int64_t stalled_ns; /* time the stall windows held submitted work back */
     /* preemption = none: no request starts in [hold_from, hold_until), the
      * stop that waited for the requests in service at a window's start
@@ -87,6 +90,7 @@ int server_new(server **out, const server_config *cfg)
     }
     s->stalls = cfg->stalls;
     s->n_stalls = cfg->n_stalls;
+    s->max_windows = cfg->max_windows;
     s->st = calloc(cfg->n_stalls ? cfg->n_stalls : 1, sizeof *s->st);
     if (!s->st) {
         free(s);
@@ -345,6 +349,10 @@ static int64_t work_until(server *s, int64_t t, int64_t work, int64_t extra, int
             commit = 0; /* later t may pass the next request's raw start */
         if (!found)
             break;
+        if (s->max_windows && ++s->windows > s->max_windows) { /* bounded: never a hang */
+            s->too_many_windows = 1;
+            return SERVER_HORIZON_NS;
+        }
         if (t > SERVER_HORIZON_NS) { /* past the horizon: give up, loudly, with the cause */
             past_horizon(s, s->stalled_ns + (t - t0) - worked);
             return t;
@@ -599,9 +607,10 @@ int64_t server_busy_in_run_ns(const server *s)
 
 int server_failed(const server *s)
 {
-    return s->oom               ? -ENOMEM
-           : s->restarts_failed ? -ELOOP
-           : s->endless         ? -ERANGE
-           : s->backlog         ? -ETIME
-                                : 0;
+    return s->oom                ? -ENOMEM
+           : s->restarts_failed  ? -ELOOP
+           : s->endless          ? -ERANGE
+           : s->too_many_windows ? -ECANCELED
+           : s->backlog          ? -ETIME
+                                 : 0;
 }

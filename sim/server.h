@@ -32,6 +32,9 @@ typedef struct server_config {
     uint64_t seed;            /**< scenario seed */
     uint64_t workers;         /**< c, the workers sharing the queue, in
                                    [1, SERVER_MAX_WORKERS]; 0 counts as 1 */
+    uint64_t max_windows;     /**< most stall windows one server may walk
+                                   (0: no limit); past it the server fails
+                                   with -ECANCELED (run_window_limit) */
 } server_config;
 
 /** Most workers a server may have (a pool's free times are kept in one
@@ -143,7 +146,8 @@ int64_t server_busy_in_run_ns(const server *s);
  *  longer than the work took); -ETIME if it is the queued work that
  *  passes it (a backlog of years: more load than the server can serve);
  *  -ELOOP if a request was restarted (preemption restart or resample) more
- *  than 1,000,000 times: the windows leave no gap its work fits in. */
+ *  than 1,000,000 times: the windows leave no gap its work fits in;
+ *  -ECANCELED if it walked more than cfg->max_windows stall windows. */
 int server_failed(const server *s);
 
 /** Number of requests submitted so far (the next request's index k). */

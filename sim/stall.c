@@ -68,12 +68,17 @@ static uint64_t gcd_u64(uint64_t a, uint64_t b)
     return a;
 }
 
-/* Most windows one hyperperiod may hold for the exact check. */
+/* Most windows one hyperperiod may hold for the exact check, and most
+ * windows all the checks of one scenario may sweep together. */
 #define UNION_MAX_WINDOWS 4000000
+#define UNION_MAX_SWEPT 40000000
 
-/* Whether the periodic stalls st[idx[0..m)] cover [T0, infinity):
- * 1 yes, 0 no or unknown (see stall_periodic_union_endless). */
-static int periodic_cover(const stall_spec *st, const size_t *idx, size_t m, int64_t *from_ns)
+/* Whether the periodic stalls st[idx[0..m)] cover [T0, infinity): 1 yes;
+ * 0 no; -1 unknown: the pattern is too long to sweep (H past 2^62 ns, more
+ * than UNION_MAX_WINDOWS windows in it, or past the *swept budget), every
+ * sum and product checked for overflow. */
+static int periodic_cover(const stall_spec *st, const size_t *idx, size_t m, int64_t *from_ns,
+                          uint64_t *swept)
 {
     double fill = 0;
     int64_t t0 = 0;
@@ -86,22 +91,24 @@ static int periodic_cover(const stall_spec *st, const size_t *idx, size_t m, int
         uint64_t p = (uint64_t)x->period_ns;
         uint64_t g = gcd_u64(h, p);
         if (__builtin_mul_overflow(h / g, p, &h) || h > ((uint64_t)1 << 62))
-            return 0; /* too long a pattern to check */
+            return -1; /* too long a pattern to check */
     }
+    uint64_t windows = 0;
+    for (size_t k = 0; k < m; k++)
+        if (__builtin_add_overflow(windows, h / (uint64_t)st[idx[k]].period_ns + 1, &windows) ||
+            windows > UNION_MAX_WINDOWS)
+            return -1;
     /* the windows fill L/P of every long stretch each: below 1 in all,
      * some time is always left over (1e-9: the exact sweep decides) */
     if (fill < 1 - 1e-9)
         return 0;
-    uint64_t windows = 0;
-    for (size_t k = 0; k < m; k++)
-        windows += h / (uint64_t)st[idx[k]].period_ns + 1;
-    if (windows > UNION_MAX_WINDOWS)
-        return 0;
+    if (m > 64 || windows > UNION_MAX_SWEPT - *swept)
+        return -1;
+    *swept += windows;
     /* sweep the windows that meet [t0, t0 + h) in order of start: each
-     * stall's next window is w[k]; a start after the covered prefix is a gap */
+     * stall's next window is w[k]; a start after the covered prefix is a
+     * gap. t0 <= 1e15 and h <= 2^62, so no sum below passes 2^63. */
     stall_window w[64];
-    if (m > 64)
-        return 0;
     for (size_t k = 0; k < m; k++)
         w[k] = stall_periodic_next(&st[idx[k]], t0);
     int64_t covered = t0, until = t0 + (int64_t)h;
@@ -123,19 +130,46 @@ static int periodic_cover(const stall_spec *st, const size_t *idx, size_t m, int
     }
 }
 
-int stall_periodic_union_endless(const stall_spec *st, size_t n, size_t *last, int64_t *from_ns)
+/* Grow a set of the periodic stalls order[0..n) one at a time, in that
+ * order, leaving out a stall whose joint pattern with the set is too long
+ * to sweep; 1 (with *used, *from_ns) as soon as the set leaves no gap. */
+static int grow_cover(const stall_spec *st, const size_t *order, size_t n, uint64_t *used, int64_t *from_ns,
+                      uint64_t *swept)
 {
     size_t idx[64], m = 0;
     for (size_t i = 0; i < n && m < 64; i++) {
-        if (st[i].kind != STALL_PERIODIC || st[i].period_ns <= 0)
-            continue;
-        idx[m++] = i;
-        if (m >= 2 && periodic_cover(st, idx, m, from_ns)) {
-            *last = i;
+        idx[m++] = order[i];
+        int rc = m >= 2 ? periodic_cover(st, idx, m, from_ns, swept) : 0;
+        if (rc == 1) {
+            *used = 0;
+            for (size_t k = 0; k < m; k++)
+                *used |= (uint64_t)1 << idx[k];
             return 1;
         }
+        if (rc < 0)
+            m--; /* too long together: try the others without it */
     }
     return 0;
+}
+
+int stall_periodic_union_endless(const stall_spec *st, size_t n, uint64_t *used, int64_t *from_ns)
+{
+    size_t order[64], m = 0;
+    uint64_t swept = 0;
+    for (size_t i = 0; i < n && i < 64; i++)
+        if (st[i].kind == STALL_PERIODIC && st[i].period_ns > 0)
+            order[m++] = i;
+    /* in the scenario's order first (the first set that covers), then by
+     * period, shortest first (short joint patterns first) */
+    if (grow_cover(st, order, m, used, from_ns, &swept))
+        return 1;
+    for (size_t i = 1; i < m; i++) /* insertion sort: stable, m <= 64 */
+        for (size_t j = i; j > 0 && st[order[j]].period_ns < st[order[j - 1]].period_ns; j--) {
+            size_t x = order[j];
+            order[j] = order[j - 1];
+            order[j - 1] = x;
+        }
+    return grow_cover(st, order, m, used, from_ns, &swept);
 }
 
 int stall_windows_cover(const stall_spec *st, size_t n, int64_t from, int64_t until, uint64_t *used)

@@ -106,17 +106,22 @@ stall_window stall_periodic_next(const stall_spec *s, int64_t t_ns);
  * iff it covers [T0, T0 + H): checked by a sweep over those windows. Stalls
  * whose sum of L/P is below 1 cannot cover (their windows fill less than
  * every long stretch), so the sweep runs only when the sum reaches 1.
- * Stalls are added in order, so the first set that covers is reported.
+ * Sets are grown one stall at a time, first in the scenario's order, then
+ * by period (shortest first); a stall whose joint pattern with the set is
+ * too long to sweep (H past 2^62 ns, or more than 4,000,000 windows in one
+ * H; sums and products checked for overflow) is left out and the others
+ * are tried without it, so a covering set is found whatever stall with a
+ * huge period comes with it. At most 40,000,000 windows are swept in all.
  *
- * @param last     on 1, the index of the stall that closes the last gap
- *                 (the stalls up to it, in order, are the ones to blame)
- * @param from_ns  on 1, T0: from there on there is no gap
- * @return 1 when they leave no gap; 0 when they leave one, or when it cannot
- *         be known cheaply (H past 2^62 ns, or more than 4,000,000 windows
- *         in one H: the server's run-time guard, work pushed past twice the
- *         longest scenario, remains for those).
+ * @param used     on 1, bit i set for each stall of the covering set
+ *                 (stalls 0..63)
+ * @param from_ns  on 1, T0 of that set: from there on there is no gap
+ * @return 1 when a set of them leaves no gap; 0 when none found (they leave
+ *         a gap, or it cannot be known cheaply: the server's run-time
+ *         guards, work past twice the longest scenario or ten times the
+ *         estimated windows walked (run_window_limit), remain for those).
  */
-int stall_periodic_union_endless(const stall_spec *st, size_t n, size_t *last, int64_t *from_ns);
+int stall_periodic_union_endless(const stall_spec *st, size_t n, uint64_t *used, int64_t *from_ns);
 
 /**
  * Whether the stop-the-world windows of the periodic and windows stalls

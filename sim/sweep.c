@@ -770,8 +770,10 @@ static void usage(FILE *f)
             "Limits: 8 --vary, 10000 values each, 100000 points, 10000 replications,\n"
             "256 jobs. Workers die with cosim; the first failed run or worker stops the\n"
             "others and the message names the points left without a result.\n"
-            "Exit status: 0 success, 2 bad command line, 3 a scenario error at some\n"
-            "point, 4 an output could not be written (or the folder was refused, or the\n"
+            "Exit status: 0 success, 2 bad command line (a --vary value that is not\n"
+            "valid for its key at some point, such as users = 1.5, is the command\n"
+            "line's; so are seeds past 2^64 - 1), 3 a scenario error at some point\n"
+            "that no --vary value made, 4 an output could not be written (or the folder was refused, or the\n"
             "chart failed), 5 a run or worker failed, or the work budget was passed\n"
             "without --allow-long; 130/143 interrupted by SIGINT/SIGTERM.\n");
 }
@@ -957,6 +959,10 @@ static int check_points(sweep *w, scenario **last)
         }
         w->seed = s->seed;
         scenario_free(s);
+    }
+    if (run_check_seeds(w->seed, w->reps, err, sizeof err)) {
+        fprintf(stderr, "cosim: sweep: %s\n", err);
+        return 2;
     }
     for (int pass = 0; pass < 2; pass++) {
         scenario_error se = load_task(w, pass ? 0 : w->n_tasks - 1, &s, err, sizeof err);

@@ -678,7 +678,7 @@ limits)
     # before anything runs; one replication is still 6.4e10
     { printf '[scenario]\nduration = 1000s\n[service]\ndistribution = constant\ntime = 100ns\n'
       for i in $(seq 1 64); do printf '[tester t%d]\nkind = open\nrate = 1000000/s\n' "$i"; done; } >"$work/big64.ini"
-    budget="more than the budget of 1e+10 (a unit is a simulated request, a truth probe or a histogram bucket of a correction); shorten it, or give --allow-long to run it anyway"
+    budget="more than the budget of 1e+10 (a unit is a simulated request, a truth probe, a stall window walked or a histogram bucket of a correction); shorten it, or give --allow-long to run it anyway"
     expect_exact 5 "cosim: $work/big64.ini: the job would take about 6.4e+13 units of work (64 testers x 1000 replications), $budget" \
         -q --no-plot -o "$work/b" "$work/big64.ini" --replications 1000
     expect_exact 5 "cosim: $work/big64.ini: the job would take about 6.4e+10 units of work (64 testers x 1 replication), $budget" \
@@ -711,6 +711,26 @@ limits)
     # found before any run starts (it failed in a worker, exit 5)
     expect_exact 2 "cosim: sweep: --vary scenario.sub_bucket_bits: [scenario] sub_bucket_bits = 1.5: expected a whole number (digits only)" \
         sweep scenarios/one_stall.ini --vary scenario.sub_bucket_bits=1..20:39 -q -o "$work/b"
+    # so is users = 1.5 (the middle of 1..2:3): exit 2, as sweep --help says
+    expect_exact 2 "cosim: sweep: --vary tester.closed.users: [tester closed] users = 1.5: expected a whole number (digits only)" \
+        sweep scenarios/one_stall.ini --vary tester.closed.users=1..2:3 -q -o "$work/b"
+    "$cosim" sweep --help | tr '\n' ' ' | grep -q "2 bad command line (a --vary value that is not valid for its key at some point, such as users = 1.5" ||
+        fail "sweep --help does not give exit 2 for a bad --vary value"
+    # seeds that would wrap past 2^64 - 1: seed + 0, 1, 2 (it reported
+    # "over 3 seeds (18446744073709551615..1)" and exit 0)
+    expect_exact 2 "cosim: --replications 3 with the seed 18446744073709551615: the seeds 18446744073709551615 + 0 .. 2 would pass 2^64 - 1 = 18446744073709551615; lower the seed or the replications" \
+        scenarios/one_stall.ini --seed 18446744073709551615 --replications 3 -q -o "$work/b"
+    expect_exact 2 "cosim: sweep: --replications 3 with the seed 18446744073709551614: the seeds 18446744073709551614 + 0 .. 2 would pass 2^64 - 1 = 18446744073709551615; lower the seed or the replications" \
+        sweep scenarios/one_stall.ini --seed 18446744073709551614 --replications 3 --vary tester.closed.users=1..2:2 -q -o "$work/b"
+    [ -e "$work/b" ] && fail "a refused run wrote its folder"
+    # the last seed that fits runs: 18446744073709551613 + 2 = 2^64 - 1
+    "$cosim" scenarios/one_stall.ini --seed 18446744073709551613 --replications 3 -q --no-plot -o "$work/b" ||
+        fail "seeds up to 2^64 - 1 refused"
+    rm -rf "$work/b"
+    # max_requests known before the run is a scenario error (exit 3, at
+    # the tester's line), as docs/cosim.1 says
+    expect_exact 3 "cosim: tests/bad/pareto_near_one_max_requests.ini:15: [tester c] would send about 2.81e+09 requests in 100 s, more than max_requests = 1000000000; shorten [scenario] duration, lower the rate, or raise max_requests" \
+        tests/bad/pareto_near_one_max_requests.ini -q -o "$work/b"
     ;;
 workers)
     # A sweep's workers die with their parent, and the first failure stops

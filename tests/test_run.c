@@ -116,13 +116,75 @@ END_TEST
 /* The budget: 64 testers x 10^9 requests x 1000 replications is 6.4e13
  * units, refused with the figures; 10^10 itself is allowed; --allow-long
  * allows anything. */
+/* Stall windows the server walks are work (issue "runs past the work
+ * budget", item 1). 1 ns every 2 ns from 0, a closed user at a constant
+ * 10 ms for 1000 s: 1000 s / 10 ms = 1e5 requests; the span is the
+ * duration plus one request in flight, 1e12 + 1e7 ns, holding
+ * (1e12 + 1e7) / 2 + 1 = 500,005,000,001 windows: 500,005,100,001 units,
+ * refused by the budget (it used to be estimated at 1e5 and run for
+ * hours). An explicit windows stall counts its windows (3); a random one
+ * every 1 s on average 1000.01 s / 1 s = 1000.01. The server's limit is
+ * ten times the most windows plus 1e8. */
+START_TEST(stall_windows_count_as_work)
+{
+    scenario *s = load("[scenario]\nduration = 1000s\n[service]\ndistribution = constant\ntime = 10ms\n"
+                       "[stall s]\nkind = periodic\nlength = 1ns\nperiod = 2ns\n"
+                       "[tester c]\nkind = closed\n");
+    ck_assert_double_eq(run_stall_windows(s, &s->testers[0]), 500005000001.0);
+    ck_assert_double_eq(run_tester_work(s, &s->testers[0]), 500005100001.0);
+    ck_assert_uint_eq(run_window_limit(s), 5000150000010ull); /* 10 x 500,005,000,001 + 1e8 */
+    run_work w;
+    run_estimate(s, &w);
+    char err[1024];
+    ck_assert_int_eq(run_check_budget(w.total, "1 tester x 1 replication", 0, err, sizeof err), -EFBIG);
+    ck_assert_str_eq(err, "the job would take about 5e+11 units of work (1 tester x 1 replication), more "
+                          "than the budget of 1e+10 (a unit is a simulated request, a truth probe, a stall "
+                          "window walked or a histogram bucket of a correction); shorten it, or give "
+                          "--allow-long to run it anyway");
+    scenario_free(s);
+    s = load("[scenario]\nduration = 1000s\n[service]\ndistribution = constant\ntime = 10ms\n"
+             "[stall w]\nkind = windows\nwindows = 1s..2s, 3s..4s, 5s..6s\n"
+             "[stall r]\nkind = random\nevery = 1s\nlength_distribution = constant\nlength_time = 1ms\n"
+             "[tester c]\nkind = closed\n");
+    ck_assert_double_eq_tol(run_stall_windows(s, &s->testers[0]), 3 + 1000.01, 1e-6);
+    scenario_free(s);
+}
+END_TEST
+
+/* Estimates use the mean of the draws as made, capped at 1,000,000 s
+ * (item 4). A Pareto of minimum 1 ns and index 1.0000001: the plain mean
+ * m a / (a - 1) is 10 ms, the capped one 1 + (1e15^(-1e-7) - 1) / -1e-7
+ * = 35.5387 ns, so a closed user for 1 s sends 1e9 / 35.5387 = 2.8138e7
+ * (it used to be estimated at 100). A lognormal of median 1 ms and sigma
+ * 10: e^(ln 1e6 + 50) Phi((ln 1e15 - ln 1e6 - 100) / 10) + 1e15 (1 -
+ * Phi((ln 1e15 - ln 1e6) / 10)) = 2.4906e13 ns (plain: 5.2e27). A gamma
+ * and an exponential of mean 1 s lose nothing to the cap. */
+START_TEST(estimates_use_the_capped_mean)
+{
+    dist_spec p = {.kind = DIST_PARETO, .a_ns = 1, .shape = 1.0000001};
+    ck_assert_double_eq_tol(dist_mean_drawn_ns(&p), 35.538716748625575, 1e-6);
+    dist_spec ln = {.kind = DIST_LOGNORMAL, .a_ns = 1000000, .shape = 10};
+    ck_assert_double_eq_tol(dist_mean_drawn_ns(&ln) / 24905951202992.4, 1, 1e-9);
+    dist_spec g = {.kind = DIST_GAMMA, .a_ns = 1000000000, .shape = 0.5};
+    ck_assert_double_eq_tol(dist_mean_drawn_ns(&g), 1e9, 1e-3);
+    dist_spec e = {.kind = DIST_EXPONENTIAL, .a_ns = 1000000000};
+    ck_assert_double_eq_tol(dist_mean_drawn_ns(&e), 1e9, 1e-3);
+    dist_spec n = {.kind = DIST_NORMAL, .a_ns = 1000000000000000, .b_ns = 1000000000000000};
+    ck_assert_double_eq(dist_mean_drawn_ns(&n), 1e15); /* 1.29e15 truncated at 0, capped */
+    scenario *s = load("[scenario]\nduration = 1s\n[service]\ndistribution = pareto\nminimum = 1ns\n"
+                       "shape = 1.0000001\n[tester c]\nkind = closed\n");
+    ck_assert_double_eq_tol(run_tester_requests(s, &s->testers[0]), 1e9 / 35.538716748625575, 1e-3);
+    scenario_free(s);
+}
+END_TEST
+
 START_TEST(budget_refuses_with_the_estimate)
 {
     char err[1024];
     ck_assert_int_eq(run_check_budget(6.4e13, "64 testers x 1000 replications", 0, err, sizeof err), -EFBIG);
     ck_assert_str_eq(err, "the job would take about 6.4e+13 units of work (64 testers x 1000 replications), "
-                          "more than the budget of 1e+10 (a unit is a simulated request, a truth probe or a "
-                          "histogram bucket of a correction); shorten it, or give --allow-long to run it "
+                          "more than the budget of 1e+10 (a unit is a simulated request, a truth probe, a "
+                          "stall window walked or a histogram bucket of a correction); shorten it, or give --allow-long to run it "
                           "anyway");
     ck_assert_int_eq(run_check_budget(1e10, "x", 0, err, sizeof err), 0);
     ck_assert_int_eq(run_check_budget(6.4e13, "x", 1, err, sizeof err), 0);
@@ -174,6 +236,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, scheduled_estimates_are_the_plan);
     tcase_add_test(tc, corrected_backfill_counts_buckets);
     tcase_add_test(tc, truth_probes_and_load_count);
+    tcase_add_test(tc, stall_windows_count_as_work);
+    tcase_add_test(tc, estimates_use_the_capped_mean);
     tcase_add_test(tc, budget_refuses_with_the_estimate);
     tcase_add_test(tc, progress_share_covers_the_job);
     suite_add_tcase(s, tc);

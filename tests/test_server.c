@@ -228,11 +228,11 @@ static stall_spec periodic(int64_t length, int64_t period, int64_t first)
  *    windows; Poisson gaps). */
 START_TEST(periodic_stalls_that_close_each_others_gaps)
 {
-    size_t last = 99;
+    uint64_t last = 99;
     int64_t from = -1;
     stall_spec a[2] = {periodic(600 * MS, 1000 * MS, 0), periodic(600 * MS, 1000 * MS, 500 * MS)};
     ck_assert_int_eq(stall_periodic_union_endless(a, 2, &last, &from), 1);
-    ck_assert_uint_eq(last, 1);
+    ck_assert_uint_eq(last, 3); /* stalls 0 and 1 */
     ck_assert_int_eq(from, 500 * MS);
     stall_spec fast[2] = {periodic(600000, 1000000, 0), periodic(600000, 1000000, 500000)};
     ck_assert_int_eq(stall_periodic_union_endless(fast, 2, &last, &from), 1);
@@ -249,7 +249,7 @@ START_TEST(periodic_stalls_that_close_each_others_gaps)
                             periodic(1 * MS, 3 * MS, 2 * MS)};
     ck_assert_int_eq(stall_periodic_union_endless(thirds, 2, &last, &from), 0);
     ck_assert_int_eq(stall_periodic_union_endless(thirds, 3, &last, &from), 1);
-    ck_assert_uint_eq(last, 2);
+    ck_assert_uint_eq(last, 7);
     ck_assert_int_eq(from, 2 * MS);
     /* the server agrees, at the scale of seconds (its run-time guard steps
      * through every window up to 2e15 ns: 2e6 of them here): work after 2 s
@@ -272,6 +272,79 @@ START_TEST(periodic_stalls_that_close_each_others_gaps)
                             {.kind = STALL_RANDOM, .mean_gap_ns = 10 * MS,
                              .length_dist = {.kind = DIST_CONSTANT, .a_ns = 5 * MS}}};
     ck_assert_int_eq(stall_periodic_union_endless(others, 3, &last, &from), 0);
+}
+END_TEST
+
+/* A covering set found whatever stall of huge period comes with it (issue
+ * "runs past the work budget", item 2), by hand: a = 2 ns every 3 ns from
+ * 0: [0,2) [3,5); b = 1 ns every 6 ns from 2 ns: [2,3); c = 1 ns every
+ * 6 ns from 5 ns: [5,6): a, b, c cover every 6 ns from 5 ns (c's first
+ * start) on. d = 1 ns every 999999.999999989 s: with a, lcm(3, P_d) =
+ * 3 P_d ~ 3e15 ns holds 1e15 windows, too many to sweep. Listed first, d
+ * made every prefix too long and the check gave up (the run then walked
+ * windows to 2e15 ns); now the sets by period, a, b, c, find the cover
+ * (stalls 1, 2, 3 of that order: mask 0xe). Listed second, d is left out
+ * of the scenario-order set a, b, c (mask 0xd). */
+START_TEST(covering_set_found_past_a_huge_period)
+{
+    uint64_t used = 0;
+    int64_t from = -1;
+    stall_spec abcd[4] = {periodic(1, 999999999999989, 0), periodic(2, 3, 0), periodic(1, 6, 2),
+                          periodic(1, 6, 5)};
+    ck_assert_int_eq(stall_periodic_union_endless(abcd, 4, &used, &from), 1);
+    ck_assert_uint_eq(used, 0xe); /* b, c, d of this order: stalls 1, 2, 3 */
+    ck_assert_int_eq(from, 5);
+    stall_spec dlast[4] = {periodic(2, 3, 0), periodic(1, 999999999999989, 0), periodic(1, 6, 2),
+                           periodic(1, 6, 5)};
+    ck_assert_int_eq(stall_periodic_union_endless(dlast, 4, &used, &from), 1);
+    ck_assert_uint_eq(used, 0xd);
+}
+END_TEST
+
+/* Item 3: h/period + 1 summed over ten stalls wrapped past 2^64 (h just
+ * below 2^62, eight stalls of period 2 ns add 8 x 2^61 = 2^64), passed the
+ * 4,000,000-window limit and swept 4.6e18 ns while loading. Now the sums
+ * are checked, the too-long set is left out, and c0 (1 ns every 2 ns from
+ * 0) with c1 (from 1 ns) covers all time from 1 ns: found at once. */
+START_TEST(window_count_overflow_is_too_long_not_a_hang)
+{
+    stall_spec st[10] = {periodic(1, 999390187111799, 0), periodic(1, 2307, 0)};
+    for (int k = 0; k < 8; k++)
+        st[2 + k] = periodic(1, 2, k % 2);
+    uint64_t used = 0;
+    int64_t from = -1;
+    ck_assert_int_eq(stall_periodic_union_endless(st, 10, &used, &from), 1);
+    ck_assert_uint_eq(used, 0xc); /* c0, c1 */
+    ck_assert_int_eq(from, 1);
+    /* without the covering pairs: a, b and c0 alone leave gaps, checked
+     * quickly (the set a, b, c0 is too long to sweep and left out) */
+    ck_assert_int_eq(stall_periodic_union_endless(st, 3, &used, &from), 0);
+}
+END_TEST
+
+/* The run-time guard is bounded: a server walks at most max_windows stall
+ * windows, then fails -ECANCELED. 1 ns every 2 ns from 0 and 1 ns every 2 ns
+ * from 1 ns cover all time; with a limit of 1000 windows the first
+ * request's walk stops at once (without it: 1e15 windows to 2e15 ns). */
+START_TEST(window_walk_is_bounded)
+{
+    stall_spec st[2] = {periodic(1, 2, 0), periodic(1, 2, 1)};
+    server_config c = {.service = {.kind = DIST_CONSTANT, .a_ns = 10}, .stalls = st, .n_stalls = 2,
+                       .generator = "mt19937", .seed = 1, .max_windows = 1000};
+    server *sv;
+    ck_assert_int_eq(server_new(&sv, &c), 0);
+    ck_assert_int_eq(server_submit(sv, 0), SERVER_HORIZON_NS);
+    ck_assert_int_eq(server_failed(sv), -ECANCELED);
+    server_free(sv);
+    /* one stall alone: 10 ns of work in the gaps of 1 ns every 2 ns ends
+     * at 20 ns after 10 windows, well within the limit */
+    ck_assert_int_eq(server_new(&sv, &c), 0);
+    c.n_stalls = 1;
+    server_free(sv);
+    ck_assert_int_eq(server_new(&sv, &c), 0);
+    ck_assert_int_eq(server_submit(sv, 0), 20);
+    ck_assert_int_eq(server_failed(sv), 0);
+    server_free(sv);
 }
 END_TEST
 
@@ -749,6 +822,9 @@ Suite *test_suite(void)
     tcase_add_test(tc, normalise_rejects_overlaps);
     tcase_add_test(tc, same_seed_same_service_times);
     tcase_add_test(tc, periodic_stalls_that_close_each_others_gaps);
+    tcase_add_test(tc, covering_set_found_past_a_huge_period);
+    tcase_add_test(tc, window_count_overflow_is_too_long_not_a_hang);
+    tcase_add_test(tc, window_walk_is_bounded);
     tcase_add_test(tc, windows_that_cover_the_run);
     tcase_add_test(tc, backlog_past_the_time_limit);
     tcase_add_test(tc, preemption_issue_example);
