@@ -1,6 +1,8 @@
-/* main.c - the cosim command line. */
+/* main.c - the cosim command line: a thin layer over libcosim (options,
+ * the output folder, progress, printing); exit codes from exitcode.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "band.h"
+#include "exitcode.h"
 #include "expect.h"
 #include "outdir.h"
 #include "plot.h"
@@ -8,7 +10,7 @@
 #include "rng.h"
 #include "run.h"
 #include "scenario.h"
-#include "sweep.h"
+#include "sweep_cli.h"
 #include "timeline.h"
 #include "units.h"
 
@@ -26,16 +28,6 @@
 #define COSIM_VERSION "0.1.0"
 #endif
 
-/* Exit codes (documented in --help and docs/cosim.1). */
-enum {
-    EXIT_OK = 0,
-    EXIT_CHECK = 1,    /* reserved: an expectation was missed (--check) */
-    EXIT_USAGE = 2,    /* bad command line */
-    EXIT_SCENARIO = 3, /* the scenario cannot be read or is wrong */
-    EXIT_OUTPUT = 4,   /* an output could not be written */
-    EXIT_SIM = 5,      /* the simulation could not run (limits, the work
-                          budget without --allow-long, memory) */
-};
 
 static void usage(FILE *f)
 {
@@ -372,7 +364,7 @@ static scenario *load_checked(const options *o, int *exit_code)
     scenario_error se = scenario_load(&s, o->scenario, o->sets, o->n_sets, err, sizeof err);
     if (se != SCENARIO_OK) {
         fprintf(stderr, "cosim: %s\n", err);
-        *exit_code = se == SCENARIO_EUSAGE ? EXIT_USAGE : se == SCENARIO_ENOMEM ? EXIT_SIM : EXIT_SCENARIO;
+        *exit_code = (int)cosim_exit_of_scenario(se);
         return NULL;
     }
     if (o->window) {
@@ -380,7 +372,7 @@ static scenario *load_checked(const options *o, int *exit_code)
         int64_t from, to;
         if (scenario_parse_window(o->window, s->duration_ns, &from, &to, why, sizeof why)) {
             fprintf(stderr, "cosim: --window %s: %s\n", o->window, why);
-            *exit_code = EXIT_USAGE;
+            *exit_code = COSIM_EXIT_USAGE;
             scenario_free(s);
             return NULL;
         }
@@ -389,7 +381,7 @@ static scenario *load_checked(const options *o, int *exit_code)
         /* a CI job whose [expect] sections went missing must not pass */
         fprintf(stderr, "cosim: %s: --check: the scenario has no [expect NAME] section, so nothing would be "
                         "checked; add one (docs/scenario-format.md) or drop --check\n", s->path);
-        *exit_code = EXIT_CHECK;
+        *exit_code = COSIM_EXIT_CHECK;
         scenario_free(s);
         return NULL;
     }
@@ -612,15 +604,15 @@ static int open_output(const options *o, const scenario *s, outdir **d, char *di
         snprintf(dir, dirlen, "%s", o->output);
     else if (outdir_default(dir, dirlen, o->scenario, s->name, SCENARIO_NAME_MAX, "")) {
         fprintf(stderr, "cosim: %s: the default output folder's name is too long; give -o DIR\n", o->scenario);
-        return EXIT_OUTPUT;
+        return COSIM_EXIT_OUTPUT;
     }
     char source[PATH_MAX], err[PATH_MAX + 1024];
     outdir_options oo = {o->force, realpath(o->scenario, source) ? source : o->scenario, !o->output};
     if (outdir_open(d, dir, &oo, err, sizeof err)) {
         fprintf(stderr, "cosim: %s\n", err);
-        return EXIT_OUTPUT;
+        return COSIM_EXIT_OUTPUT;
     }
-    return EXIT_OK;
+    return COSIM_EXIT_OK;
 }
 
 static int run(const options *opts);
@@ -634,10 +626,10 @@ int main(int argc, char **argv)
     options o;
     memset(&o, 0, sizeof o);
     rng_init();
-    int exit_code = EXIT_OK;
+    int exit_code = COSIM_EXIT_OK;
     if (parse_args(argc, argv, &o)) {
         fprintf(stderr, "cosim: try 'cosim --help'\n");
-        exit_code = EXIT_USAGE;
+        exit_code = COSIM_EXIT_USAGE;
     } else if (o.help) {
         usage(stdout);
     } else if (o.version) {
@@ -675,7 +667,7 @@ static int run(const options *opts)
     if (run_check_budget(cd.work.total * cd.reps, what, o.allow_long, err, sizeof err)) {
         fprintf(stderr, "cosim: %s: %s\n", s->path, err);
         scenario_free(s);
-        return EXIT_SIM;
+        return COSIM_EXIT_SIM;
     }
 
     /* the charts asked for, and their style scripts */
@@ -714,9 +706,9 @@ static int run(const options *opts)
     outdir *d = NULL;
     char dir[PATH_MAX];
     int writes = !o.check || o.output; /* --check alone writes no folder */
-    if (writes && open_output(&o, s, &d, dir, sizeof dir) != EXIT_OK) {
+    if (writes && open_output(&o, s, &d, dir, sizeof dir) != COSIM_EXIT_OK) {
         scenario_free(s);
-        return EXIT_OUTPUT;
+        return COSIM_EXIT_OUTPUT;
     }
     int rc = 0;
     if (cd.style[1])
@@ -741,7 +733,7 @@ static int run(const options *opts)
         timeline_free(cd.timeline);
         timeline_free(cd.bars);
         scenario_free(s);
-        return EXIT_SIM;
+        return COSIM_EXIT_SIM;
     }
 
     /* the other replications: timelines and charts are the base seed's */
@@ -761,12 +753,12 @@ static int run(const options *opts)
         timeline_free(cd.bars);
         run_result_free(&r);
         scenario_free(s);
-        return EXIT_SIM;
+        return COSIM_EXIT_SIM;
     }
-    int exit_code = EXIT_OK;
+    int exit_code = COSIM_EXIT_OK;
     if (!o.quiet && (report_text(stdout, s, &r) || (cd.band && band_report(cd.band, stdout, s)))) {
         fprintf(stderr, "cosim: cannot write the summary to standard output\n");
-        exit_code = EXIT_OUTPUT;
+        exit_code = COSIM_EXIT_OUTPUT;
     }
 
     if (o.check) {
@@ -774,8 +766,8 @@ static int run(const options *opts)
             putchar('\n');
         size_t misses = expect_check(stdout, stderr, s, &r);
         fflush(stdout);
-        if (misses && exit_code == EXIT_OK)
-            exit_code = EXIT_CHECK;
+        if (misses && exit_code == COSIM_EXIT_OK)
+            exit_code = COSIM_EXIT_CHECK;
     }
     if (writes)
         exit_code = write_run(&o, s, &r, &cd, d, dir, exit_code);
@@ -823,14 +815,14 @@ static int write_run(const options *o, const scenario *s, const run_result *r, c
                         "and run 'gnuplot spectrum.gp' there\n", dir);
     if (failed) {
         fprintf(stderr, "cosim: %s; nothing in %s was replaced\n", err, dir);
-        exit_code = EXIT_OUTPUT;
+        exit_code = COSIM_EXIT_OUTPUT;
     } else if (outdir_commit(d, err, sizeof err)) {
         fprintf(stderr, "cosim: %s; nothing in %s was replaced\n", err, dir);
-        exit_code = EXIT_OUTPUT;
+        exit_code = COSIM_EXIT_OUTPUT;
         failed = 1;
     }
     outdir_close(d);
-    if (!failed && (exit_code == EXIT_OK || exit_code == EXIT_CHECK) && !o->quiet)
+    if (!failed && (exit_code == COSIM_EXIT_OK || exit_code == COSIM_EXIT_CHECK) && !o->quiet)
         printf("\nwrote %s/: summary.json, %zu .hgrm spectr%s%s\n", dir, r->n, r->n == 1 ? "um" : "a", drawn);
     return exit_code;
 }
