@@ -41,13 +41,22 @@ int tester_late_parse(const char *name, tester_late *out)
     return -EINVAL;
 }
 
-double tester_offered_utilisation(const tester_spec *t, const dist_spec *service)
+/* The rate of a tester (MODEL.md, "What a run writes"): its arrivals come
+ * at 1 / D; a partly-open session sends a geometric number of requests,
+ * 1 + p + p^2 + ... = 1 / (1 - p) on average (Schroeder et al., NSDI
+ * 2006), so its requests come at 1 / (D (1 - p)). */
+double tester_request_rate_per_ns(const tester_spec *t)
 {
     if (t->kind == TESTER_CLOSED || t->interval.num_ns == 0 || t->interval.den == 0)
         return -1;
-    /* rate = den / num per ns; a partly-open session sends 1 / (1 - p) */
     double per_arrival = t->kind == TESTER_PARTLY_OPEN ? 1 / (1 - t->p_continue) : 1;
-    return dist_mean_ns(service) * per_arrival * (double)t->interval.den / (double)t->interval.num_ns;
+    return per_arrival * (double)t->interval.den / (double)t->interval.num_ns;
+}
+
+double tester_offered_utilisation(const tester_spec *t, const dist_spec *service)
+{
+    double rate = tester_request_rate_per_ns(t);
+    return rate < 0 ? -1 : dist_mean_ns(service) * rate;
 }
 
 int tester_latency_includes_backlog(const tester_spec *t)
