@@ -1,6 +1,7 @@
 /* sweep.c - a scenario over a grid of values and seeds, on worker processes. */
 #define _POSIX_C_SOURCE 200809L
 #include "sweep.h"
+#include "stats.h"
 #include "exitcode.h"
 #include "hist.h"
 #include "outdir.h"
@@ -13,7 +14,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -542,16 +542,9 @@ int sweep_run_workers(sweep *w, char *err, size_t errlen)
 /* mean and the half-width of its 95% confidence interval over the reps */
 void sweep_mean_ci(const sweep *w, size_t p, size_t i, int m, double *mean, double *ci)
 {
-    double sum = 0, sq = 0;
-    size_t n = w->reps;
-    for (size_t r = 0; r < n; r++)
-        sum += w->res[(((p * n) + r) * w->n_testers + i) * SWEEP_N_METRICS + m];
-    *mean = sum / (double)n;
-    for (size_t r = 0; r < n; r++) {
-        double d = w->res[(((p * n) + r) * w->n_testers + i) * SWEEP_N_METRICS + m] - *mean;
-        sq += d * d;
-    }
-    *ci = n > 1 ? gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) * sqrt(sq / (double)(n - 1)) / sqrt((double)n) : 0;
+    /* replication r's value at [p reps + r][i][m]: a stride of testers x metrics */
+    stats_mean_t95(&w->res[((p * w->reps) * w->n_testers + i) * SWEEP_N_METRICS + (size_t)m], w->reps,
+                   w->n_testers * SWEEP_N_METRICS, mean, ci);
 }
 
 /* Whether tester i recorded samples at point p in every replication: its

@@ -113,7 +113,7 @@ int sweep_run_workers(sweep *w, char *err, size_t errlen);
 /**
  * The mean over the replications of metric m (enum sweep_metric) of
  * tester i at point p, and the half-width of its 95% confidence interval
- * (stats_t_interval; 0 with one replication).
+ * (stats_mean_t95; 0 with one replication).
  */
 void sweep_mean_ci(const sweep *w, size_t p, size_t i, int m, double *mean, double *ci);
 
