@@ -23,13 +23,7 @@ TESTER_INLINE int closed_next(tester_loop *L, const tester_hot *h, tester_user *
 static int closed_run(tester_loop *L);
 
 const tester_strategy tester_closed_strategy = {
-    .kind = TESTER_CLOSED,
-    .prepare = closed_prepare,
-    .run = closed_run,
-    .source = NULL,
-    .connections = 1,
-    .from_intended = 0,
-    .corrects = 0,
+    .kind = TESTER_CLOSED, .prepare = closed_prepare, .run = closed_run, .connections = 1,
     .next_send = closed_next,
 };
 

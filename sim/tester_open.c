@@ -49,25 +49,13 @@ TESTER_INLINE int open_next_poisson(tester_loop *L, const tester_hot *h, tester_
 static int open_run(tester_loop *L);
 
 const tester_strategy tester_open_strategy = {
-    .kind = TESTER_OPEN,
-    .prepare = open_prepare,
-    .run = open_run,
-    .source = NULL,
-    .connections = 0,
-    .from_intended = 1,
-    .corrects = 0,
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .from_intended = 1,
     .next_send = open_next_grid,
 };
 
 /* The Poisson variant: the same loop with the other next_send. */
 static const tester_strategy open_poisson = {
-    .kind = TESTER_OPEN,
-    .prepare = open_prepare,
-    .run = open_run,
-    .source = NULL,
-    .connections = 0,
-    .from_intended = 1,
-    .corrects = 0,
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .from_intended = 1,
     .next_send = open_next_poisson,
 };
 

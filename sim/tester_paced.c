@@ -94,47 +94,23 @@ static int corrected_run(tester_loop *L);
  * intended time, a loop of its own so neither tests the setting per
  * request. */
 const tester_strategy tester_paced_strategy = {
-    .kind = TESTER_PACED,
-    .prepare = paced_prepare,
-    .run = paced_run,
-    .source = NULL,
-    .connections = 1,
-    .from_intended = 0,
-    .corrects = 0,
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .connections = 1,
     .next_send = paced_next,
 };
 
 static const tester_strategy paced_from_intended = {
-    .kind = TESTER_PACED,
-    .prepare = paced_prepare,
-    .run = paced_run,
-    .source = NULL,
-    .connections = 1,
-    .from_intended = 1,
-    .corrects = 0,
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .connections = 1, .from_intended = 1,
     .next_send = paced_next,
 };
 
 const tester_strategy tester_corrected_strategy = {
-    .kind = TESTER_CORRECTED,
-    .prepare = paced_prepare,
-    .run = corrected_run,
-    .source = NULL,
-    .connections = 1,
-    .from_intended = 0,
-    .corrects = 1,
+    .kind = TESTER_CORRECTED, .prepare = paced_prepare, .run = corrected_run, .connections = 1, .corrects = 1,
     .next_send = paced_next,
 };
 
 static const tester_strategy corrected_from_intended = {
-    .kind = TESTER_CORRECTED,
-    .prepare = paced_prepare,
-    .run = corrected_run,
-    .source = NULL,
-    .connections = 1,
-    .from_intended = 1,
-    .corrects = 1,
-    .next_send = paced_next,
+    .kind = TESTER_CORRECTED, .prepare = paced_prepare, .run = corrected_run, .connections = 1,
+    .from_intended = 1, .corrects = 1, .next_send = paced_next,
 };
 
 TESTER_LOOP_FN int paced_run(tester_loop *L)

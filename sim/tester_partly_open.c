@@ -77,14 +77,8 @@ TESTER_INLINE int partly_open_next(tester_loop *L, const tester_hot *h, tester_u
 static int partly_open_run(tester_loop *L);
 
 const tester_strategy tester_partly_open_strategy = {
-    .kind = TESTER_PARTLY_OPEN,
-    .prepare = partly_open_prepare,
-    .run = partly_open_run,
-    .source = partly_open_source,
-    .connections = 0,
-    .from_intended = 0,
-    .corrects = 0,
-    .next_send = partly_open_next,
+    .kind = TESTER_PARTLY_OPEN, .prepare = partly_open_prepare, .run = partly_open_run,
+    .source = partly_open_source, .next_send = partly_open_next,
 };
 
 TESTER_LOOP_FN int partly_open_run(tester_loop *L)
