@@ -20,12 +20,16 @@ cosim_install_deps() {
         { echo "cosim: could not install:$missing" >&2; return 1; }
 }
 
-# cosim_build DIR [MESON OPTIONS...]: configure DIR once, then build it.
+# cosim_build DIR [MESON OPTIONS...]: configure DIR once, then build it
+# with warnings as errors (-Dwerror=true; the build uses warning_level=3),
+# the compiler's output shown: a warning fails the build where it is seen.
 cosim_build() {
     local dir=$1
     shift
     if [ ! -f "$dir/build.ninja" ]; then
-        meson setup "$dir" "$@" >/dev/null || return 1
+        meson setup "$dir" -Dwerror=true "$@" || return 1
+    else
+        meson configure "$dir" -Dwerror=true || return 1
     fi
-    ninja -C "$dir" >/dev/null || { ninja -C "$dir"; return 1; }
+    ninja -C "$dir"
 }

@@ -1,9 +1,9 @@
 /* band.c - percentiles over several seeds, with confidence intervals. */
 #include "band.h"
+#include "stats.h"
 #include "units.h"
 
 #include <errno.h>
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,16 +88,8 @@ unsigned band_seeds(const band *b)
 
 void band_get(const band *b, size_t i, size_t k, double *mean, double *ci)
 {
-    double sum = 0, sq = 0;
-    for (unsigned r = 0; r < b->seeds; r++)
-        sum += b->v[((size_t)r * b->n_testers + i) * band_n_levels + k];
-    *mean = sum / b->seeds;
-    for (unsigned r = 0; r < b->seeds; r++) {
-        double d = b->v[((size_t)r * b->n_testers + i) * band_n_levels + k] - *mean;
-        sq += d * d;
-    }
-    *ci = b->seeds > 1 ? gsl_cdf_tdist_Pinv(0.975, b->seeds - 1) * sqrt(sq / (b->seeds - 1)) / sqrt(b->seeds)
-                       : 0;
+    /* seed r's value at [r][i][k]: a stride of n_testers x levels */
+    stats_mean_t95(&b->v[i * band_n_levels + k], b->seeds, b->n_testers * band_n_levels, mean, ci);
 }
 
 int band_write(const band *b, FILE *f, const scenario *s, const run_result *r)

@@ -79,6 +79,7 @@ typedef struct ctx {
     int have_origin;
 } ctx;
 
+static int fail(ctx *c, int rc, size_t line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static int fail(ctx *c, int rc, size_t line, const char *fmt, ...)
 {
     char msg[320];

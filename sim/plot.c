@@ -149,10 +149,9 @@ static void subtitle(const scenario *s, char *buf, size_t len)
 {
     char a[64], b[512], d[256], rate[64] = "";
     for (size_t i = 0; i < s->n_testers; i++) {
-        const tester_spec *t = &s->testers[i];
-        if (t->kind != TESTER_CLOSED && t->interval.num_ns) {
-            double per_s = 1e9 * (double)t->interval.den / (double)t->interval.num_ns;
-            snprintf(rate, sizeof rate, "%g/s; ", per_s);
+        double per_ns = tester_request_rate_per_ns(&s->testers[i]);
+        if (per_ns >= 0) { /* the first tester with a rate; partly-open's counts its sessions' requests */
+            snprintf(rate, sizeof rate, "%g/s; ", 1e9 * per_ns);
             break;
         }
     }

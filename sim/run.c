@@ -200,14 +200,14 @@ double run_tester_requests(const scenario *s, const tester_spec *t)
         double capacity = service > 0 ? (double)s->workers * duration / service + users : INFINITY;
         return full_rate < capacity ? full_rate : capacity;
     }
-    case TESTER_PARTLY_OPEN:
-        return duration * (double)t->interval.den / (double)t->interval.num_ns / (1 - t->p_continue);
+    case TESTER_PARTLY_OPEN: /* no grid: the mean rate */
+        return duration * tester_request_rate_per_ns(t);
     case TESTER_OPEN:
     case TESTER_PACED:
     case TESTER_CORRECTED:
     default:
         if (t->kind == TESTER_OPEN && t->arrivals == TESTER_ARRIVALS_POISSON)
-            return duration * (double)t->interval.den / (double)t->interval.num_ns;
+            return duration * tester_request_rate_per_ns(t);
         return (double)units_interval_count_before(t->interval, 0, s->duration_ns); /* the grid */
     }
 }

@@ -1,6 +1,8 @@
 /* sweep.c - a scenario over a grid of values and seeds, on worker processes. */
 #define _POSIX_C_SOURCE 200809L
 #include "sweep.h"
+#include "stats.h"
+#include "exitcode.h"
 #include "hist.h"
 #include "outdir.h"
 #include "plot.h"
@@ -11,9 +13,7 @@
 #include "units.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
@@ -26,15 +26,13 @@
 #include <unistd.h>
 
 /* The figures kept per tester and run; durations in ns. */
-enum { M_SENT, M_RECORDED, M_MEAN, M_P50, M_P90, M_P99, M_P999, M_MAX, N_METRICS };
-static const char *const metric_names[N_METRICS] = {"sent", "recorded", "mean_ms", "p50_ms",
+static const char *const metric_names[SWEEP_N_METRICS] = {"sent", "recorded", "mean_ms", "p50_ms",
                                                     "p90_ms", "p99_ms", "p99.9_ms", "max_ms"};
 
 /* ---- axes ---------------------------------------------------------------- */
 
 /* Most values of one --vary, and the longest unit. */
 #define AXIS_MAX_VALUES 10000
-#define AXIS_UNIT_MAX 31
 
 /* Split "12.5ms" into 12.5 (the one number grammar, units.h), its decimals
  * and "ms". 0, or -1 with *why. */
@@ -48,7 +46,7 @@ static int split_number(const char *s, long double *v, unsigned *decimals, char 
     size_t n = strlen(rest);
     while (n > 0 && rest[n - 1] == ' ')
         n--;
-    if (n > AXIS_UNIT_MAX || n >= len) {
+    if (n > SWEEP_UNIT_MAX || n >= len) {
         *why = "the unit is longer than 31 characters";
         return -1;
     }
@@ -125,7 +123,7 @@ int sweep_axis_parse(const char *text, sweep_axis *out, char *err, size_t errlen
     char *colon = dots ? strrchr(dots, ':') : NULL, *star = dots ? strrchr(dots, '*') : NULL;
     long double from, to;
     unsigned dfrom, dto;
-    char ufrom[AXIS_UNIT_MAX + 1], uto[AXIS_UNIT_MAX + 1];
+    char ufrom[SWEEP_UNIT_MAX + 1], uto[SWEEP_UNIT_MAX + 1];
     const char *why;
     size_t n = 0;
     long double factor = 0;
@@ -209,32 +207,8 @@ out:
 
 /* ---- the sweep ----------------------------------------------------------- */
 
-/** The most points a sweep may have (all --vary together). */
-#define SWEEP_MAX_POINTS 100000
-/** Work units counted per run for loading the scenario and setting up (a
- *  scenario load costs about as much as a thousand simulated requests). */
-#define SWEEP_RUN_SETUP_WORK 1000.0
-
-typedef struct sweep {
-    const char *path;
-    sweep_axis axes[8];
-    size_t n_axes;
-    size_t n_points, reps, n_tasks, n_testers;
-    const char **user_sets;
-    size_t n_user_sets;
-    uint64_t seed;
-    int seed_set;
-    unsigned jobs;
-    unsigned shard, n_shards;
-    int allow_long;   /* --allow-long: no work budget */
-    double *work;     /* [point]: the estimate of one run (run_estimate) */
-    double *res;      /* [task][tester][metric] */
-    char (*names)[48];
-    tester_kind *kinds;
-} sweep;
-
 /* The values of each axis for point p (the last axis varies fastest). */
-static void point_values(const sweep *w, size_t p, size_t *idx)
+void sweep_point_values(const sweep *w, size_t p, size_t *idx)
 {
     for (size_t a = w->n_axes; a-- > 0;) {
         idx[a] = p % w->axes[a].n_values;
@@ -247,7 +221,7 @@ static void point_values(const sweep *w, size_t p, size_t *idx)
 static scenario_error load_task(const sweep *w, size_t t, scenario **out, char *err, size_t errlen)
 {
     size_t p = t / w->reps, r = t % w->reps, idx[8];
-    point_values(w, p, idx);
+    sweep_point_values(w, p, idx);
     const char *sets[SWEEP_MAX_SETS + 9];
     /* key (< 128) = value (< 128): these fit, nothing is cut */
     char bufs[9][sizeof w->axes[0].key + 160];
@@ -260,7 +234,7 @@ static scenario_error load_task(const sweep *w, size_t t, scenario **out, char *
     }
     if (w->seed_set || r > 0) {
         /* replication r runs seed + r: deterministic, and r = 0 is the base
-         * (w->seed: --seed, or the scenario's own, read once in sweep_main) */
+         * (w->seed: --seed, or the scenario's own, read once by sweep_check_points) */
         snprintf(bufs[8], sizeof bufs[8], "scenario.seed=%llu", (unsigned long long)(w->seed + r));
         sets[n++] = bufs[8];
     }
@@ -274,12 +248,12 @@ static void run_task(const sweep *w, size_t t, FILE *f)
     char err[1024];
     scenario *s;
     if (load_task(w, t, &s, err, sizeof err) != SCENARIO_OK) {
-        fprintf(f, "%zu E3 %.1000s\n", t, err);
+        fprintf(f, "%zu E%d %.1000s\n", t, COSIM_EXIT_SCENARIO, err);
         return;
     }
     run_result r;
     if (run_scenario(s, &r, err, sizeof err)) {
-        fprintf(f, "%zu E5 %.1000s\n", t, err);
+        fprintf(f, "%zu E%d %.1000s\n", t, COSIM_EXIT_SIM, err);
         scenario_free(s);
         return;
     }
@@ -381,7 +355,7 @@ static void worker_main(const sweep *w, unsigned j, unsigned jobs, int fd, pid_t
  * other workers at once, and the message names the points left without a
  * result. Returns 0, or the exit status (3: a point's scenario, 5: a run or
  * a worker failed) with err. */
-static int run_workers(sweep *w, char *err, size_t errlen)
+int sweep_run_workers(sweep *w, char *err, size_t errlen)
 {
     unsigned jobs = w->jobs;
     worker *wk = calloc(jobs, sizeof *wk);
@@ -392,7 +366,7 @@ static int run_workers(sweep *w, char *err, size_t errlen)
         free(done);
         free(pf);
         snprintf(err, errlen, "out of memory");
-        return 5;
+        return COSIM_EXIT_SIM;
     }
     int failed = 0; /* the exit status of the first failure */
     pid_t parent = getpid();
@@ -401,7 +375,7 @@ static int run_workers(sweep *w, char *err, size_t errlen)
         int p[2];
         if (pipe(p) != 0) {
             snprintf(err, errlen, "cannot start workers: %s", strerror(errno));
-            failed = 5;
+            failed = COSIM_EXIT_SIM;
             break;
         }
         fflush(NULL);
@@ -410,7 +384,7 @@ static int run_workers(sweep *w, char *err, size_t errlen)
             snprintf(err, errlen, "cannot start workers: %s", strerror(errno));
             close(p[0]);
             close(p[1]);
-            failed = 5;
+            failed = COSIM_EXIT_SIM;
             break;
         }
         if (pid == 0) {
@@ -442,7 +416,7 @@ static int run_workers(sweep *w, char *err, size_t errlen)
         }
         if (poll(pf, started, 1000) < 0 && errno != EINTR) {
             snprintf(err, errlen, "cannot read the workers: %s", strerror(errno));
-            failed = 5;
+            failed = COSIM_EXIT_SIM;
             break;
         }
         for (unsigned j = 0; j < started && !failed; j++) {
@@ -473,7 +447,7 @@ static int run_workers(sweep *w, char *err, size_t errlen)
                         snprintf(err, errlen, "worker pid %ld ended with status %d before its last %zu "
                                               "run%s", (long)pid, WIFEXITED(st) ? WEXITSTATUS(st) : -1,
                                  missing, missing == 1 ? "" : "s");
-                    failed = 5;
+                    failed = COSIM_EXIT_SIM;
                 }
                 continue;
             }
@@ -487,20 +461,20 @@ static int run_workers(sweep *w, char *err, size_t errlen)
                 if (sscanf(line, "%zu %n", &t, &used) == 1 && t < w->n_tasks) {
                     if (line[used] == 'E') {
                         size_t p = t / w->reps, idx[8];
-                        point_values(w, p, idx);
+                        sweep_point_values(w, p, idx);
                         char where[600] = "";
                         for (size_t a = 0; a < w->n_axes; a++)
                             snprintf(where + strlen(where), sizeof where - strlen(where), "%s%s=%s",
                                      a ? ", " : "", w->axes[a].key, w->axes[a].values[idx[a]]);
                         snprintf(err, errlen, "point %zu (%s), replication %zu: %s", p, where, t % w->reps,
                                  line + used + 3);
-                        failed = line[used + 1] == '3' ? 3 : 5;
+                        failed = line[used + 1] == '0' + COSIM_EXIT_SCENARIO ? COSIM_EXIT_SCENARIO : COSIM_EXIT_SIM;
                     } else {
-                        double m[N_METRICS];
+                        double m[SWEEP_N_METRICS];
                         if (sscanf(line, "%zu %zu %lf %lf %lf %lf %lf %lf %lf %lf", &t, &i, &m[0], &m[1],
                                    &m[2], &m[3], &m[4], &m[5], &m[6], &m[7]) == 10 &&
                             i < w->n_testers) {
-                            memcpy(&w->res[(t * w->n_testers + i) * N_METRICS], m, sizeof m);
+                            memcpy(&w->res[(t * w->n_testers + i) * SWEEP_N_METRICS], m, sizeof m);
                             if (i + 1 == w->n_testers && !done[t]) {
                                 done[t] = 1;
                                 tasks_done++;
@@ -517,7 +491,7 @@ static int run_workers(sweep *w, char *err, size_t errlen)
             if (!failed && x->len >= sizeof x->buf - 1) {
                 snprintf(err, errlen, "worker pid %ld wrote a line longer than %zu bytes", (long)x->pid,
                          sizeof x->buf);
-                failed = 5;
+                failed = COSIM_EXIT_SIM;
             }
         }
         double nw = now_s();
@@ -546,7 +520,7 @@ static int run_workers(sweep *w, char *err, size_t errlen)
             if (!failed && (!WIFEXITED(st) || WEXITSTATUS(st) != 0)) {
                 snprintf(err, errlen, "worker pid %ld failed (status %d)", (long)wk[j].pid,
                          WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
-                failed = 5;
+                failed = COSIM_EXIT_SIM;
             }
         }
         if (wk[j].fd >= 0)
@@ -566,26 +540,19 @@ static int run_workers(sweep *w, char *err, size_t errlen)
 }
 
 /* mean and the half-width of its 95% confidence interval over the reps */
-static void mean_ci(const sweep *w, size_t p, size_t i, int m, double *mean, double *ci)
+void sweep_mean_ci(const sweep *w, size_t p, size_t i, int m, double *mean, double *ci)
 {
-    double sum = 0, sq = 0;
-    size_t n = w->reps;
-    for (size_t r = 0; r < n; r++)
-        sum += w->res[(((p * n) + r) * w->n_testers + i) * N_METRICS + m];
-    *mean = sum / (double)n;
-    for (size_t r = 0; r < n; r++) {
-        double d = w->res[(((p * n) + r) * w->n_testers + i) * N_METRICS + m] - *mean;
-        sq += d * d;
-    }
-    *ci = n > 1 ? gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) * sqrt(sq / (double)(n - 1)) / sqrt((double)n) : 0;
+    /* replication r's value at [p reps + r][i][m]: a stride of testers x metrics */
+    stats_mean_t95(&w->res[((p * w->reps) * w->n_testers + i) * SWEEP_N_METRICS + (size_t)m], w->reps,
+                   w->n_testers * SWEEP_N_METRICS, mean, ci);
 }
 
 /* Whether tester i recorded samples at point p in every replication: its
  * latency figures exist (otherwise they are left empty, never 0). */
-static int has_samples(const sweep *w, size_t p, size_t i)
+int sweep_has_samples(const sweep *w, size_t p, size_t i)
 {
     for (size_t r = 0; r < w->reps; r++)
-        if (w->res[(((p * w->reps) + r) * w->n_testers + i) * N_METRICS + M_RECORDED] <= 0)
+        if (w->res[(((p * w->reps) + r) * w->n_testers + i) * SWEEP_N_METRICS + SWEEP_M_RECORDED] <= 0)
             return 0;
     return 1;
 }
@@ -594,34 +561,34 @@ static int has_samples(const sweep *w, size_t p, size_t i)
  * a _ci95 with one replication, and every latency field (mean_ms .. max_ms
  * and their _ci95) of a point where a replication recorded no sample for
  * the tester (docs/sweeps.md). */
-static int write_csv(FILE *f, const sweep *w)
+int sweep_write_csv(FILE *f, const sweep *w)
 {
     fputs("point", f);
     for (size_t a = 0; a < w->n_axes; a++)
         fprintf(f, ",%s", w->axes[a].key);
     fputs(",tester,kind,replications", f);
-    for (int m = 0; m < N_METRICS; m++)
+    for (int m = 0; m < SWEEP_N_METRICS; m++)
         fprintf(f, ",%s,%s_ci95", metric_names[m], metric_names[m]);
     fputc('\n', f);
     for (size_t p = 0; p < w->n_points; p++) {
         if (p % w->n_shards != w->shard)
             continue;
         size_t idx[8];
-        point_values(w, p, idx);
+        sweep_point_values(w, p, idx);
         for (size_t i = 0; i < w->n_testers; i++) {
             fprintf(f, "%zu", p);
             for (size_t a = 0; a < w->n_axes; a++)
                 fprintf(f, ",%s", w->axes[a].values[idx[a]]);
             fprintf(f, ",%s,%s,%zu", w->names[i], tester_kind_name(w->kinds[i]), w->reps);
-            int samples = has_samples(w, p, i);
-            for (int m = 0; m < N_METRICS; m++) {
+            int samples = sweep_has_samples(w, p, i);
+            for (int m = 0; m < SWEEP_N_METRICS; m++) {
                 double mean, ci;
-                if (m >= M_MEAN && !samples) {
+                if (m >= SWEEP_M_MEAN && !samples) {
                     fputs(",,", f);
                     continue;
                 }
-                mean_ci(w, p, i, m, &mean, &ci);
-                double scale = m >= M_MEAN ? 1e-6 : 1; /* ns -> ms */
+                sweep_mean_ci(w, p, i, m, &mean, &ci);
+                double scale = m >= SWEEP_M_MEAN ? 1e-6 : 1; /* ns -> ms */
                 if (w->reps > 1)
                     fprintf(f, ",%.6f,%.6f", mean * scale, ci * scale);
                 else /* one seed: no interval */
@@ -636,7 +603,7 @@ static int write_csv(FILE *f, const sweep *w)
 
 /* The chart's data: per tester a block "x p99_ms ci p50_ms ci p99.9_ms ci"
  * along the first axis (the other axes at their first value). */
-static int write_chart_data(FILE *f, const sweep *w)
+int sweep_write_chart_data(FILE *f, const sweep *w)
 {
     fprintf(f, "# cosim sweep: x = %s; columns: x p99_ms p99_ci95 p50_ms p50_ci95 p99.9_ms p99.9_ci95\n",
             w->axes[0].key);
@@ -651,29 +618,21 @@ static int write_chart_data(FILE *f, const sweep *w)
                 continue;
             long double x;
             double m99, c99, m50, c50, m999, c999;
-            char unit[AXIS_UNIT_MAX + 1];
+            char unit[SWEEP_UNIT_MAX + 1];
             unsigned dec;
             const char *why;
-            if (!has_samples(w, p, i))
+            if (!sweep_has_samples(w, p, i))
                 continue; /* no latency at this point: no mark, rather than 0 */
             split_number(w->axes[0].values[v], &x, &dec, unit, sizeof unit, &why);
-            mean_ci(w, p, i, M_P99, &m99, &c99);
-            mean_ci(w, p, i, M_P50, &m50, &c50);
-            mean_ci(w, p, i, M_P999, &m999, &c999);
+            sweep_mean_ci(w, p, i, SWEEP_M_P99, &m99, &c99);
+            sweep_mean_ci(w, p, i, SWEEP_M_P50, &m50, &c50);
+            sweep_mean_ci(w, p, i, SWEEP_M_P999, &m999, &c999);
             fprintf(f, "%.17Lg %.6f %.6f %.6f %.6f %.6f %.6f\n", x, m99 / 1e6, c99 / 1e6, m50 / 1e6,
                     c50 / 1e6, m999 / 1e6, c999 / 1e6);
         }
     }
     fflush(f);
     return ferror(f) ? -EIO : 0;
-}
-
-/* Finish a staged stream: the stream's own errno first (e.g. ENOSPC),
- * else the writer's result. */
-static int finish(outdir *d, FILE *f, int write_rc)
-{
-    int c = outdir_finish(d, f);
-    return c ? c : write_rc;
 }
 
 /* What an error in loading a point means: an error in a value we set for
@@ -686,23 +645,23 @@ static int point_error(const sweep *w, const char *err)
         if (strncmp(err, prefix, strlen(prefix)) == 0) {
             const char *why = strstr(err, ": ");
             fprintf(stderr, "cosim: sweep: --vary %s: %s\n", w->axes[a].key, why ? why + 2 : err);
-            return 2;
+            return COSIM_EXIT_USAGE;
         }
     }
     fprintf(stderr, "cosim: %s\n", err);
-    return 3;
+    return COSIM_EXIT_SCENARIO;
 }
 
 /* Load every point of the shard (its first replication: the seed changes
  * nothing in the estimate), keep its run_estimate in w->work, and refuse
  * the sweep over RUN_WORK_BUDGET. 0, or an exit status with the message
  * printed (2 or 3: a point does not load; 5: the budget, memory). */
-static int estimate_sweep(sweep *w)
+int sweep_estimate(sweep *w)
 {
     w->work = calloc(w->n_points, sizeof *w->work);
     if (!w->work) {
         fprintf(stderr, "cosim: sweep: out of memory\n");
-        return 5;
+        return COSIM_EXIT_SIM;
     }
     double total = 0;
     size_t n = 0;
@@ -725,228 +684,15 @@ static int estimate_sweep(sweep *w)
     char msg[768];
     if (run_check_budget(total, what, w->allow_long, msg, sizeof msg)) {
         fprintf(stderr, "cosim: sweep: %s\n", msg);
-        return 5;
+        return COSIM_EXIT_SIM;
     }
-    return 0;
-}
-
-static void usage(FILE *f)
-{
-    fprintf(f,
-            "Usage: cosim sweep [OPTIONS] SCENARIO.ini --vary KEY=FROM..TO:STEPS ...\n"
-            "\n"
-            "Run SCENARIO at every point of a grid of key values, each with N seeds,\n"
-            "and report each tester's percentiles per point (mean and 95%% confidence\n"
-            "interval over the seeds): the hockey stick of the open loop against the\n"
-            "flat closed loop.\n"
-            "\n"
-            "Options:\n"
-            "      --vary KEY=FROM..TO:STEPS   STEPS evenly spaced values (repeatable: a grid)\n"
-            "      --vary KEY=FROM..TO*FACTOR  FROM, FROM x FACTOR, ... up to TO\n"
-            "                         KEY as for --set, e.g. tester.open.rate=100/s..900/s:9\n"
-            "      --replications N   N seeds per point: the scenario's seed + 0, 1, ... N-1\n"
-            "      --jobs J           worker processes (default: the number of cores); the\n"
-            "                         outputs do not depend on J\n"
-            "      --shard K/N        run only the points p with p mod N = K (0 <= K < N), to\n"
-            "                         split a sweep across machines (docs/sweeps.md)\n"
-            "  -o, --output DIR       outputs (default: out/NAME-sweep, with --shard K/N\n"
-            "                         out/NAME-sweep-shard-K-of-N); the folder is\n"
-            "                         written as by cosim (see cosim --help): all or nothing\n"
-            "      --force            also take a folder holding files cosim did not write\n"
-            "                         (kept, never replaced)\n"
-            "      --plot-timeout S   stop gnuplot after S seconds (default 60)\n"
-            "      --set SEC.KEY=VAL  override a key at every point (repeatable)\n"
-            "      --seed N           the base seed\n"
-            "      --no-plot          write sweep.gp and sweep.dat but do not run gnuplot\n"
-            "      --allow-long       run a sweep over the work budget (10^10 units: simulated\n"
-            "                         requests, truth probes, correction buckets, over every\n"
-            "                         point and replication; estimated before any run)\n"
-            "  -q, --quiet            print no table\n"
-            "  -h, --help             show this help\n"
-            "\n"
-            "Writes sweep.csv (one row per point and tester), sweep.dat, sweep.gp and\n"
-            "sweep.png (p99 against the first varied key, one curve per tester); if\n"
-            "the chart fails, nothing in the folder changes.\n"
-            "Limits: 8 --vary, 10000 values each, 100000 points, 10000 replications,\n"
-            "256 jobs. Workers die with cosim; the first failed run or worker stops the\n"
-            "others and the message names the points left without a result.\n"
-            "Exit status: 0 success, 2 bad command line (a --vary value that is not\n"
-            "valid for its key at some point, such as users = 1.5, is the command\n"
-            "line's; so are seeds past 2^64 - 1), 3 a scenario error at some point\n"
-            "that no --vary value made, 4 an output could not be written (or the folder was refused, or the\n"
-            "chart failed), 5 a run or worker failed, or the work budget was passed\n"
-            "without --allow-long; 130/143 interrupted by SIGINT/SIGTERM.\n");
-}
-
-/* The sweep's command line into w (sets: room for SWEEP_MAX_SETS). Every
- * option may be given once, except --vary and --set. 0, 1 after --help, or
- * -1 after a message (exit 2). */
-static int parse_sweep_args(sweep *w, const char **sets, const char **output, int *no_plot, int *quiet,
-                            int *force, unsigned *plot_timeout, int argc, char **argv)
-{
-    enum { O_VARY = 256, O_REPS, O_JOBS, O_SHARD, O_SET, O_SEED, O_NOPLOT, O_FORCE, O_PLOT_TIMEOUT, O_LONG, O_END };
-    static const struct option longopts[] = {
-        {"vary", required_argument, NULL, O_VARY},    {"replications", required_argument, NULL, O_REPS},
-        {"jobs", required_argument, NULL, O_JOBS},    {"shard", required_argument, NULL, O_SHARD},
-        {"set", required_argument, NULL, O_SET},      {"seed", required_argument, NULL, O_SEED},
-        {"no-plot", no_argument, NULL, O_NOPLOT},     {"output", required_argument, NULL, 'o'},
-        {"quiet", no_argument, NULL, 'q'},            {"help", no_argument, NULL, 'h'},
-        {"force", no_argument, NULL, O_FORCE},        {"plot-timeout", required_argument, NULL, O_PLOT_TIMEOUT},
-        {"allow-long", no_argument, NULL, O_LONG},
-        {NULL, 0, NULL, 0},
-    };
-    char err[1200];
-    unsigned char seen[O_END] = {0};
-    optind = 0; /* a fresh scan (GNU getopt) */
-    opterr = 0;
-    int c, li = -1;
-    while ((c = getopt_long(argc, argv, ":o:qh", longopts, &li)) != -1) {
-        uint64_t v;
-        const char *why;
-        if (c > 0 && c < O_END && c != O_VARY && c != O_SET && c != ':' && c != '?' && seen[c]++) {
-            if (li >= 0)
-                fprintf(stderr, "cosim: sweep: --%s given twice; give each option once\n", longopts[li].name);
-            else
-                fprintf(stderr, "cosim: sweep: -%c given twice; give each option once\n", c);
-            return -1;
-        }
-        li = -1;
-        switch (c) {
-        case O_VARY:
-            if (w->n_axes == 8) {
-                fprintf(stderr, "cosim: sweep: at most 8 --vary\n");
-                return -1;
-            }
-            if (sweep_axis_parse(optarg, &w->axes[w->n_axes], err, sizeof err)) {
-                fprintf(stderr, "cosim: sweep: %s\n", err);
-                return -1;
-            }
-            w->n_axes++;
-            for (size_t a = 0; a + 1 < w->n_axes; a++)
-                if (strcmp(w->axes[a].key, w->axes[w->n_axes - 1].key) == 0) {
-                    fprintf(stderr, "cosim: sweep: --vary %s given twice; vary a key once\n", w->axes[a].key);
-                    return -1;
-                }
-            break;
-        case O_REPS:
-            if (units_parse_count(optarg, 10000, &v, &why) || v < 1) {
-                fprintf(stderr, "cosim: sweep: --replications %s: a whole number from 1 to 10000\n", optarg);
-                return -1;
-            }
-            w->reps = (size_t)v;
-            break;
-        case O_JOBS:
-            if (units_parse_count(optarg, 256, &v, &why) || v < 1) {
-                fprintf(stderr, "cosim: sweep: --jobs %s: a whole number from 1 to 256\n", optarg);
-                return -1;
-            }
-            w->jobs = (unsigned)v;
-            break;
-        case O_SHARD: {
-            const char *slash = strchr(optarg, '/');
-            uint64_t k, n;
-            char *ks = slash ? strndup(optarg, (size_t)(slash - optarg)) : NULL;
-            int bad = !ks || units_parse_count(ks, UINT32_MAX, &k, &why) ||
-                      units_parse_count(slash + 1, UINT32_MAX, &n, &why) || n < 1 || k >= n;
-            free(ks);
-            if (bad) {
-                fprintf(stderr, "cosim: sweep: --shard %s: expected K/N with 0 <= K < N, e.g. 0/4\n", optarg);
-                return -1;
-            }
-            w->shard = (unsigned)k;
-            w->n_shards = (unsigned)n;
-            break;
-        }
-        case O_SET:
-            if (w->n_user_sets == SWEEP_MAX_SETS) {
-                fprintf(stderr, "cosim: sweep: more than %d --set\n", SWEEP_MAX_SETS);
-                return -1;
-            }
-            sets[w->n_user_sets++] = optarg;
-            break;
-        case O_SEED:
-            if (units_parse_count(optarg, UINT64_MAX, &w->seed, &why) ||
-                strspn(optarg, "0123456789") != strlen(optarg)) {
-                fprintf(stderr, "cosim: sweep: --seed %s: expected a whole number\n", optarg);
-                return -1;
-            }
-            w->seed_set = 1;
-            break;
-        case O_NOPLOT:
-            *no_plot = 1;
-            break;
-        case O_FORCE:
-            *force = 1;
-            break;
-        case O_PLOT_TIMEOUT:
-            if (plot_parse_timeout(optarg, plot_timeout)) {
-                fprintf(stderr, "cosim: sweep: --plot-timeout %s: a whole number of seconds from 1 to %u\n",
-                        optarg, PLOT_MAX_TIMEOUT_S);
-                return -1;
-            }
-            break;
-        case O_LONG:
-            w->allow_long = 1;
-            break;
-        case 'o':
-            if (!*optarg || strlen(optarg) > 3800) {
-                fprintf(stderr, "cosim: sweep: -o: %s\n",
-                        *optarg ? "the folder's path is longer than 3800 bytes" : "an empty folder name");
-                return -1;
-            }
-            *output = optarg;
-            break;
-        case 'q':
-            *quiet = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            return 1;
-        case ':':
-            fprintf(stderr, "cosim: sweep: option %s needs a value\n", argv[optind - 1]);
-            return -1;
-        default:
-            fprintf(stderr, "cosim: sweep: unknown option %s; try 'cosim sweep --help'\n", argv[optind - 1]);
-            return -1;
-        }
-    }
-    if (optind != argc - 1) {
-        fprintf(stderr, "cosim: sweep: give one scenario; try 'cosim sweep --help'\n");
-        return -1;
-    }
-    if (w->n_axes == 0) {
-        fprintf(stderr, "cosim: sweep: nothing to vary; add --vary KEY=FROM..TO:STEPS\n");
-        return -1;
-    }
-    w->path = argv[optind];
-    w->user_sets = sets;
-    /* the grid's size, said in full when it is too big */
-    w->n_points = 1;
-    int too_many = 0;
-    char shape[200] = "";
-    for (size_t a = 0; a < w->n_axes; a++) {
-        too_many |= __builtin_mul_overflow(w->n_points, w->axes[a].n_values, &w->n_points);
-        snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%zu", a ? " x " : "", w->axes[a].n_values);
-    }
-    if (too_many || w->n_points > SWEEP_MAX_POINTS) {
-        if (too_many)
-            fprintf(stderr, "cosim: sweep: the --vary grid has %s points, more than the %d a sweep may have\n",
-                    shape, SWEEP_MAX_POINTS);
-        else
-            fprintf(stderr, "cosim: sweep: the --vary grid has %zu points (%s), more than the %d a sweep may "
-                            "have; split it into several sweeps\n", w->n_points, shape, SWEEP_MAX_POINTS);
-        return -1;
-    }
-    w->n_tasks = w->n_points * w->reps; /* <= 100000 x 10000 */
-    if (w->jobs > w->n_tasks)
-        w->jobs = (unsigned)w->n_tasks;
     return 0;
 }
 
 /* The scenario's base seed, then the first and the last point must load:
  * a bad key fails fast. 0 with *last (the last point's scenario, to
  * free), or the exit code after a message. */
-static int check_points(sweep *w, scenario **last)
+int sweep_check_points(sweep *w, scenario **last)
 {
     char err[1200];
     scenario *s;
@@ -955,7 +701,7 @@ static int check_points(sweep *w, scenario **last)
         scenario_error se = scenario_load(&s, w->path, w->user_sets, w->n_user_sets, err, sizeof err);
         if (se != SCENARIO_OK) {
             fprintf(stderr, "cosim: %s\n", err);
-            return se == SCENARIO_EUSAGE ? 2 : se == SCENARIO_ENOMEM ? 5 : 3;
+            return (int)cosim_exit_of_scenario(se);
         }
         w->seed = s->seed;
         scenario_free(s);
@@ -975,193 +721,31 @@ static int check_points(sweep *w, scenario **last)
         }
         /* an error in a value we set for --vary is the command line's */
         int rc = point_error(w, err);
-        return rc == 3 && se == SCENARIO_EUSAGE ? 2 : rc == 3 && se == SCENARIO_ENOMEM ? 5 : rc;
+        return rc == COSIM_EXIT_SCENARIO ? (int)cosim_exit_of_scenario(se) : rc;
     }
     return 0;
 }
 
-int sweep_check_args(int argc, char **argv)
+
+void sweep_axis_unit(const sweep_axis *a, char *unit, size_t len)
 {
-    sweep w;
-    memset(&w, 0, sizeof w);
-    w.reps = 1;
-    w.jobs = 1;
-    w.n_shards = 1;
-    const char *sets[SWEEP_MAX_SETS], *output = NULL;
-    int no_plot = 0, quiet = 0, force = 0;
-    unsigned plot_timeout = PLOT_DEFAULT_TIMEOUT_S;
-    int rc = parse_sweep_args(&w, sets, &output, &no_plot, &quiet, &force, &plot_timeout, argc, argv);
-    if (rc == 0) {
-        scenario *s;
-        rc = check_points(&w, &s);
-        scenario_free(s);
-    } else {
-        rc = rc < 0 ? 2 : 0;
-    }
-    for (size_t a = 0; a < w.n_axes; a++)
-        sweep_axis_free(&w.axes[a]);
-    return rc;
+    long double x;
+    unsigned dec;
+    const char *why;
+    if (a->n_values == 0 || split_number(a->values[0], &x, &dec, unit, len, &why))
+        unit[0] = '\0';
 }
 
-int sweep_main(int argc, char **argv)
+void sweep_free(sweep *w)
 {
-    sweep w;
-    memset(&w, 0, sizeof w);
-    w.reps = 1;
-    long nproc = sysconf(_SC_NPROCESSORS_ONLN);
-    w.jobs = nproc > 0 ? (unsigned)nproc : 1;
-    w.n_shards = 1;
-    const char *output = NULL;
-    int no_plot = 0, quiet = 0, force = 0, rc = 2;
-    unsigned plot_timeout = PLOT_DEFAULT_TIMEOUT_S;
-    outdir *d = NULL;
-    char err[1200];
-    const char *sets[SWEEP_MAX_SETS];
-    scenario *s = NULL;
-    rc = parse_sweep_args(&w, sets, &output, &no_plot, &quiet, &force, &plot_timeout, argc, argv);
-    if (rc) {
-        rc = rc < 0 ? 2 : 0;
-        goto out;
-    }
-    if ((rc = check_points(&w, &s)) != 0)
-        goto out;
-    /* the whole job's work, before anything starts: every point of the
-     * shard loads (so a bad value anywhere fails now) and is estimated */
-    if ((rc = estimate_sweep(&w)) != 0)
-        goto out;
-    w.n_testers = s->n_testers;
-    w.names = calloc(w.n_testers, sizeof *w.names);
-    w.kinds = calloc(w.n_testers, sizeof *w.kinds);
-    w.res = calloc(w.n_tasks * w.n_testers * N_METRICS, sizeof *w.res);
-    const char *name = s->name;
-    if (!w.names || !w.kinds || !w.res) {
-        fprintf(stderr, "cosim: sweep: out of memory\n");
-        rc = 5;
-        goto out;
-    }
-    for (size_t i = 0; i < w.n_testers; i++) {
-        snprintf(w.names[i], sizeof w.names[i], "%s", s->testers[i].name);
-        w.kinds[i] = s->testers[i].kind;
-    }
-
-    /* the output folder is taken before the runs, so a refusal costs nothing */
-    char dir[PATH_MAX], source[PATH_MAX], oerr[PATH_MAX + 1024];
-    rc = 4;
-    char suffix[64] = "-sweep"; /* each shard its own default folder */
-    if (w.n_shards > 1)
-        snprintf(suffix, sizeof suffix, "-sweep-shard-%u-of-%u", w.shard, w.n_shards);
-    if (output)
-        snprintf(dir, sizeof dir, "%s", output);
-    else if (outdir_default(dir, sizeof dir, w.path, name, SCENARIO_NAME_MAX, suffix)) {
-        fprintf(stderr, "cosim: sweep: %s: the default output folder's name is too long; give -o DIR\n", w.path);
-        goto out;
-    }
-    outdir_options oo = {force, realpath(w.path, source) ? source : w.path, !output};
-    if (outdir_open(&d, dir, &oo, oerr, sizeof oerr)) {
-        fprintf(stderr, "cosim: sweep: %s\n", oerr);
-        goto out;
-    }
-
-    rc = run_workers(&w, err, sizeof err);
-    if (rc) {
-        fprintf(stderr, "cosim: sweep: %s\n", err);
-        goto out;
-    }
-
-    /* outputs: all staged, the chart checked complete, then committed */
-    rc = 4;
-    char style[4096];
-    int chart = !plot_find_style(NULL, "sweep.gp", style, sizeof style), drawn = 0;
-    const char *what = "sweep.csv";
-    FILE *f = outdir_create(d, what);
-    int wrc = f ? finish(d, f, write_csv(f, &w)) : -errno;
-    /* every tester's name and a space: never cut (a cut list loses a curve) */
-    char testers[SCENARIO_MAX_TESTERS * (SCENARIO_NAME_MAX + 1) + 1] = "";
-    char xlabel[sizeof w.axes[0].key + AXIS_UNIT_MAX + 8], unit[AXIS_UNIT_MAX + 1];
-    if (!wrc && chart) {
-        size_t used = 0;
-        for (size_t i = 0; i < w.n_testers; i++)
-            used += (size_t)snprintf(testers + used, sizeof testers - used, "%s%s", i ? " " : "", w.names[i]);
-        /* the x axis: the key and the unit of its values */
-        long double x0;
-        unsigned dec;
-        const char *why;
-        split_number(w.axes[0].values[0], &x0, &dec, unit, sizeof unit, &why);
-        snprintf(xlabel, sizeof xlabel, "%s%s%s%s", w.axes[0].key, *unit ? " (" : "", unit, *unit ? ")" : "");
-        plot_script ps = {"sweep", "sweep.dat", testers, "sweep.png", PLOT_PNG, 0, 0, 0, NULL, xlabel, NULL, NULL};
-        f = outdir_create(d, what = "sweep.dat");
-        wrc = f ? finish(d, f, write_chart_data(f, &w)) : -errno;
-        if (!wrc) {
-            f = outdir_create(d, what = "sweep.gp");
-            wrc = f ? finish(d, f, plot_write_script(f, s, style, &ps)) : -errno;
-        }
-    }
-    if (wrc) {
-        fprintf(stderr, "cosim: sweep: %s/%s: cannot write: %s; nothing in %s was replaced\n", dir, what,
-                strerror(-wrc), dir);
-    } else if (chart && !no_plot) {
-        char *png, why[256];
-        size_t len;
-        int status;
-        plot_render_status st = plot_render(outdir_staging_fd(d), "sweep.gp", PLOT_PNG, plot_timeout, &png, &len,
-                                            &status);
-        if (st == PLOT_RENDERED) {
-            wrc = outdir_write(d, "sweep.png", png, len);
-            free(png);
-            if (wrc)
-                fprintf(stderr, "cosim: sweep: %s/sweep.png: cannot write: %s; nothing in %s was replaced\n", dir,
-                        strerror(-wrc), dir);
-            drawn = !wrc;
-        } else if (st == PLOT_NO_GNUPLOT) {
-            fprintf(stderr, "cosim: sweep: gnuplot not found: kept sweep.gp and sweep.dat in %s; install "
-                            "gnuplot and run 'gnuplot sweep.gp' there\n", dir);
-        } else {
-            fprintf(stderr, "cosim: sweep: %s/sweep.png: %s; nothing in %s was replaced\n", dir,
-                    plot_render_message(why, sizeof why, st, status, "sweep.gp", PLOT_PNG, len, plot_timeout), dir);
-            wrc = -EIO;
-        }
-    }
-    if (!wrc && outdir_commit(d, oerr, sizeof oerr))
-        fprintf(stderr, "cosim: sweep: %s; nothing in %s was replaced\n", oerr, dir);
-    else if (!wrc)
-        rc = 0;
-    outdir_close(d);
-    d = NULL;
-    if (rc == 0 && !quiet) {
-        printf("sweep of %s: %zu points x %zu replications, %u workers%s\n", w.path, w.n_points, w.reps,
-               w.jobs, w.n_shards > 1 ? " (one shard)" : "");
-        printf("%-6s %-24s %-12s %12s %12s %12s\n", "point", w.axes[0].key, "tester", "p50", "p99", "p99.9");
-        for (size_t p = 0; p < w.n_points; p++) {
-            if (p % w.n_shards != w.shard)
-                continue;
-            size_t idx[8];
-            point_values(&w, p, idx);
-            for (size_t i = 0; i < w.n_testers; i++) {
-                double m[3], ci[3];
-                mean_ci(&w, p, i, M_P50, &m[0], &ci[0]);
-                mean_ci(&w, p, i, M_P99, &m[1], &ci[1]);
-                mean_ci(&w, p, i, M_P999, &m[2], &ci[2]);
-                char b[3][32];
-                for (int k = 0; k < 3; k++) {
-                    if (has_samples(&w, p, i))
-                        units_format_duration((int64_t)(m[k] + 0.5), b[k], sizeof b[k]);
-                    else
-                        snprintf(b[k], sizeof b[k], "no samples");
-                }
-                printf("%-6zu %-24s %-12s %12s %12s %12s\n", p, w.axes[0].values[idx[0]], w.names[i], b[0],
-                       b[1], b[2]);
-            }
-        }
-        printf("\nwrote %s/: sweep.csv%s\n", dir, drawn ? ", sweep.png" : "");
-    }
-out:
-    outdir_close(d);
-    scenario_free(s);
-    for (size_t a = 0; a < w.n_axes; a++)
-        sweep_axis_free(&w.axes[a]);
-    free(w.res);
-    free(w.work);
-    free(w.names);
-    free(w.kinds);
-    return rc;
+    for (size_t a = 0; a < w->n_axes; a++)
+        sweep_axis_free(&w->axes[a]);
+    free(w->res);
+    free(w->work);
+    free(w->names);
+    free(w->kinds);
+    w->n_axes = 0;
+    w->res = w->work = NULL;
+    w->names = NULL;
+    w->kinds = NULL;
 }

@@ -230,11 +230,21 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
                           tester_result *out);
 
 /**
+ * A tester's request rate, in requests per ns: 1 / D for open, paced and
+ * corrected testers (D = the interval of the whole tester) and
+ * 1 / (D (1 - p_continue)) for partly-open ones (a session sends
+ * 1 / (1 - p) requests on average). The one place this is worked out: the
+ * offered utilisation, the work estimate and the chart's subtitle use it.
+ *
+ * @return the rate, or -1 for a closed tester (it has no rate) or a zero
+ *         interval.
+ */
+double tester_request_rate_per_ns(const tester_spec *t);
+
+/**
  * The offered utilisation of a tester (MODEL.md, "What a run writes"): its
- * request rate x the mean service time, for one worker (callers divide by
- * the server's workers, [service] workers), the rate
- * being 1 / D for open, paced and corrected testers and
- * 1 / (D (1 - p_continue)) for partly-open sessions.
+ * request rate (tester_request_rate_per_ns) x the mean service time, for
+ * one worker (callers divide by the server's workers, [service] workers).
  *
  * @return the utilisation, or -1 for a closed tester (it has no rate).
  */

@@ -2,6 +2,7 @@
  * failures (with stand-in gnuplot scripts on PATH), PDF dates. */
 #define _GNU_SOURCE
 #include "plot.h"
+#include "scenario.h"
 
 #include <check.h>
 #include <errno.h>
@@ -166,12 +167,65 @@ START_TEST(a_complete_chart_is_returned_whole)
 }
 END_TEST
 
+/* The chart's subtitle shows the request rate of the first tester that has
+ * one, worked out by tester_request_rate_per_ns: for a partly-open tester
+ * sessions arrive at 100/s and each sends 1 / (1 - 0.75) = 4 requests on
+ * average, so 400/s (the subtitle said 100/s before, forgetting the
+ * sessions' requests); an open tester at 250/s shows 250/s. */
+static void subtitle_of(const char *tester, char *out, size_t len)
+{
+    char dir[] = "/tmp/cosim-subtitle-XXXXXX", path[PATH_MAX], style[PATH_MAX], err[1024];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/s.ini", dir);
+    snprintf(style, sizeof style, "%s/style.gp", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "[scenario]\nduration = 2s\n[service]\ndistribution = constant\ntime = 1ms\n%s", tester);
+    fclose(f);
+    f = fopen(style, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("# style\n", f);
+    fclose(f);
+    scenario *s = NULL;
+    ck_assert_msg(scenario_load(&s, path, NULL, 0, err, sizeof err) == SCENARIO_OK, "%s", err);
+    char *buf = NULL;
+    size_t n = 0;
+    FILE *m = open_memstream(&buf, &n);
+    plot_script ps = {"spectrum", "spectrum.dat", "t", "spectrum.png", PLOT_PNG, 1, 0, s->duration_ns, NULL,
+                      NULL, NULL, NULL};
+    ck_assert_int_eq(plot_write_script(m, s, style, &ps), 0);
+    fclose(m);
+    const char *at = strstr(buf, "chart_subtitle = '");
+    ck_assert_ptr_nonnull(at);
+    at += strlen("chart_subtitle = '");
+    size_t k = strcspn(at, "'");
+    snprintf(out, len, "%.*s", (int)k, at);
+    free(buf);
+    scenario_free(s);
+    unlink(path);
+    unlink(style);
+    rmdir(dir);
+}
+
+START_TEST(the_subtitle_counts_a_sessions_requests)
+{
+    char sub[1024];
+    subtitle_of("[tester t]\nkind = partly_open\nrate = 100/s\np_continue = 0.75\n", sub, sizeof sub);
+    ck_assert_msg(strstr(sub, "; 400/s; 2s,") != NULL, "subtitle: %s", sub);
+    subtitle_of("[tester t]\nkind = open\nrate = 250/s\n", sub, sizeof sub);
+    ck_assert_msg(strstr(sub, "; 250/s; 2s,") != NULL, "subtitle: %s", sub);
+    subtitle_of("[tester t]\nkind = closed\n", sub, sizeof sub); /* no rate */
+    ck_assert_msg(strstr(sub, "/s;") == NULL, "subtitle: %s", sub);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("plot");
     TCase *t = tcase_create("plot");
     tcase_set_timeout(t, 30);
     tcase_add_test(t, charts_are_complete_only_with_their_ending);
+    tcase_add_test(t, the_subtitle_counts_a_sessions_requests);
     tcase_add_test(t, the_pdf_date_is_cleared_in_place);
     tcase_add_test(t, timeouts_are_whole_seconds);
     tcase_add_test(t, a_hanging_gnuplot_is_stopped_at_the_timeout);

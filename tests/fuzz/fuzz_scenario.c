@@ -11,7 +11,7 @@
  * An input without a "----" line is a scenario file alone (the corpus kept
  * from the first target stays valid).
  * The command line goes through the CLI's own parse_args and load_checked
- * (sim/main.c is compiled in, its main renamed), or sweep_check_args; a
+ * (cli/main.c is compiled in, its main renamed), or sweep_check_args; a
  * scenario that loads is run when it is small (at most 200,000 requests a
  * tester, 10 s, no tiny stall periods), so the engine is fuzzed too.
  *
@@ -24,7 +24,7 @@
  */
 #define main cosim_main
 int cosim_main(int argc, char **argv);
-#include "../../sim/main.c"
+#include "../../cli/main.c"
 #undef main
 
 #include <dirent.h>

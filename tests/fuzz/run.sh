@@ -13,9 +13,9 @@ seconds=${1:-60}
 command -v clang >/dev/null || { echo "fuzz: needs clang (apt-get install clang)" >&2; exit 1; }
 out=build-fuzz
 mkdir -p "$out"
-sources=$(ls sim/*.c | grep -v 'sim/main.c')
+sources="$(ls sim/*.c) cli/sweep_cli.c"
 clang -g -O1 -std=c11 -D_DEFAULT_SOURCE -DCOSIM_LIBFUZZER -fsanitize=fuzzer,address,undefined \
-    -fno-sanitize-recover=undefined -Isim $(pkg-config --cflags gsl inih) \
+    -fno-sanitize-recover=undefined -Isim -Icli $(pkg-config --cflags gsl inih) \
     tests/fuzz/fuzz_scenario.c $sources -o "$out/fuzz_scenario" $(pkg-config --libs gsl inih) -lm
 rm -rf "$out/new" "$out/min"
 mkdir -p "$out/new" "$out/min"

@@ -1,6 +1,8 @@
-/* main.c - the cosim command line. */
+/* main.c - the cosim command line: a thin layer over libcosim (options,
+ * the output folder, progress, printing); exit codes from exitcode.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "band.h"
+#include "exitcode.h"
 #include "expect.h"
 #include "outdir.h"
 #include "plot.h"
@@ -8,7 +10,7 @@
 #include "rng.h"
 #include "run.h"
 #include "scenario.h"
-#include "sweep.h"
+#include "sweep_cli.h"
 #include "timeline.h"
 #include "units.h"
 
@@ -26,16 +28,6 @@
 #define COSIM_VERSION "0.1.0"
 #endif
 
-/* Exit codes (documented in --help and docs/cosim.1). */
-enum {
-    EXIT_OK = 0,
-    EXIT_CHECK = 1,    /* reserved: an expectation was missed (--check) */
-    EXIT_USAGE = 2,    /* bad command line */
-    EXIT_SCENARIO = 3, /* the scenario cannot be read or is wrong */
-    EXIT_OUTPUT = 4,   /* an output could not be written */
-    EXIT_SIM = 5,      /* the simulation could not run (limits, the work
-                          budget without --allow-long, memory) */
-};
 
 static void usage(FILE *f)
 {
@@ -130,7 +122,7 @@ typedef struct options {
     int no_plot;
     int check;
     const char *plots_dir;
-    unsigned charts;       /* CHART_* bits */
+    unsigned charts;       /* bit k: chart_kinds[k] */
     int charts_set;        /* --charts was given */
     int ylinear;           /* --latency-axis linear */
     unsigned replications; /* --replications N (0, 1: one seed) */
@@ -145,9 +137,36 @@ typedef struct options {
     char *owned[2];        /* the --set text of --seed and --rank-rule */
 } options;
 
-enum { CHART_SPECTRUM = 1, CHART_TIMELINE = 2, CHART_REQUESTS = 4, CHART_SUMMARY = 8 };
-static const char *const chart_names[] = {"spectrum", "timeline", "requests", "summary"};
-#define N_CHARTS 4
+/* The charts, one row each (docs/hacking.md, "To add a chart"); --charts
+ * names them, plots/NAME.gp styles them. */
+typedef enum chart_window { CHART_WHOLE_RUN, CHART_TIMELINE_WINDOW, CHART_BARS_WINDOW } chart_window;
+struct chart_data;
+typedef struct chart_kind {
+    const char *name;
+    chart_window window;  /* the x range: the run, or one of the time windows */
+    int linear;           /* 1: a linear latency axis whatever --latency-axis says */
+    int spectrum_blocks;  /* 1: the spectrum's block order and slots, and the band */
+    /* the chart's NAME.dat from the run's results; 0 or a negative errno */
+    int (*write)(FILE *f, const scenario *s, const run_result *r, const struct chart_data *cd,
+                 const char *const *names);
+} chart_kind;
+
+static int write_spectrum(FILE *f, const scenario *s, const run_result *r, const struct chart_data *cd,
+                          const char *const *names);
+static int write_timeline(FILE *f, const scenario *s, const run_result *r, const struct chart_data *cd,
+                          const char *const *names);
+static int write_requests(FILE *f, const scenario *s, const run_result *r, const struct chart_data *cd,
+                          const char *const *names);
+static int write_summary(FILE *f, const scenario *s, const run_result *r, const struct chart_data *cd,
+                         const char *const *names);
+
+static const chart_kind chart_kinds[] = {
+    {"spectrum", CHART_WHOLE_RUN, 0, 1, write_spectrum},
+    {"timeline", CHART_TIMELINE_WINDOW, 1, 0, write_timeline}, /* a queue's triangle reads on a linear axis */
+    {"requests", CHART_BARS_WINDOW, 0, 0, write_requests},
+    {"summary", CHART_WHOLE_RUN, 0, 0, write_summary},
+};
+#define N_CHARTS (sizeof chart_kinds / sizeof chart_kinds[0])
 
 /* Longest -o or --plots-dir path: the files written there get names of
  * their own, and a path is never cut. */
@@ -285,14 +304,16 @@ static int parse_args(int argc, char **argv, options *o)
             for (const char *q = optarg;;) {
                 size_t n = strcspn(q, ",");
                 int k;
-                for (k = 0; k < N_CHARTS && (strlen(chart_names[k]) != n || strncmp(q, chart_names[k], n)); k++)
+                for (k = 0; k < (int)N_CHARTS &&
+                            (strlen(chart_kinds[k].name) != n || strncmp(q, chart_kinds[k].name, n));
+                     k++)
                     ;
-                if (k == N_CHARTS && !(n == 4 && strncmp(q, "none", 4) == 0)) {
+                if (k == (int)N_CHARTS && !(n == 4 && strncmp(q, "none", 4) == 0)) {
                     fprintf(stderr, "cosim: --charts %s: expected a list of spectrum, timeline, requests, "
                                     "summary (or none)\n", optarg);
                     return -1;
                 }
-                if (k < N_CHARTS)
+                if (k < (int)N_CHARTS)
                     o->charts |= 1u << k;
                 if (!q[n])
                     break;
@@ -382,7 +403,7 @@ static scenario *load_checked(const options *o, int *exit_code)
     scenario_error se = scenario_load(&s, o->scenario, o->sets, o->n_sets, err, sizeof err);
     if (se != SCENARIO_OK) {
         fprintf(stderr, "cosim: %s\n", err);
-        *exit_code = se == SCENARIO_EUSAGE ? EXIT_USAGE : se == SCENARIO_ENOMEM ? EXIT_SIM : EXIT_SCENARIO;
+        *exit_code = (int)cosim_exit_of_scenario(se);
         return NULL;
     }
     if (o->window) {
@@ -390,7 +411,7 @@ static scenario *load_checked(const options *o, int *exit_code)
         int64_t from, to;
         if (scenario_parse_window(o->window, s->duration_ns, &from, &to, why, sizeof why)) {
             fprintf(stderr, "cosim: --window %s: %s\n", o->window, why);
-            *exit_code = EXIT_USAGE;
+            *exit_code = COSIM_EXIT_USAGE;
             scenario_free(s);
             return NULL;
         }
@@ -399,7 +420,7 @@ static scenario *load_checked(const options *o, int *exit_code)
         /* a CI job whose [expect] sections went missing must not pass */
         fprintf(stderr, "cosim: %s: --check: the scenario has no [expect NAME] section, so nothing would be "
                         "checked; add one (docs/scenario-format.md) or drop --check\n", s->path);
-        *exit_code = EXIT_CHECK;
+        *exit_code = COSIM_EXIT_CHECK;
         scenario_free(s);
         return NULL;
     }
@@ -483,6 +504,38 @@ static void observe(void *ctx, size_t tester, const tester_request *rq)
         progress(c, tester, rq);
 }
 
+static int write_spectrum(FILE *f, const scenario *s, const run_result *r, const chart_data *cd,
+                          const char *const *names)
+{
+    (void)cd;
+    (void)names;
+    return plot_write_spectrum_data(f, s, r);
+}
+
+static int write_timeline(FILE *f, const scenario *s, const run_result *r, const chart_data *cd,
+                          const char *const *names)
+{
+    (void)s;
+    (void)r;
+    return timeline_write_points(cd->timeline, f, names);
+}
+
+static int write_requests(FILE *f, const scenario *s, const run_result *r, const chart_data *cd,
+                          const char *const *names)
+{
+    (void)s;
+    (void)r;
+    return timeline_write_bars(cd->bars, f, names);
+}
+
+static int write_summary(FILE *f, const scenario *s, const run_result *r, const chart_data *cd,
+                         const char *const *names)
+{
+    (void)cd;
+    (void)names;
+    return plot_write_summary_data(f, s, r);
+}
+
 /* Write every output file into d (under temporary names); charts[] gets the
  * chart files to render. */
 static int write_outputs(outdir *d, const scenario *s, const run_result *r, const options *o,
@@ -522,51 +575,40 @@ static int write_outputs(outdir *d, const scenario *s, const run_result *r, cons
     plot_all_names(s, all, sizeof all);
     plot_spectrum_blocks(s, r, spec, sizeof spec, slots, sizeof slots);
     int need_stalls = 0;
-    for (int k = 0; k < N_CHARTS; k++) {
+    for (size_t k = 0; k < N_CHARTS; k++) {
+        const chart_kind *ck = &chart_kinds[k];
         charts[k][0] = '\0';
         if (!cd->style[k])
             continue;
         char dat[64], gp[64];
-        snprintf(dat, sizeof dat, "%s.dat", chart_names[k]);
-        snprintf(gp, sizeof gp, "%s.gp", chart_names[k]);
-        snprintf(charts[k], 64, "%s.%s", chart_names[k], plot_format_ext(o->format));
-        plot_script ps = {chart_names[k], dat, all, charts[k], o->format, !o->ylinear, 0, s->duration_ns, NULL,
-                          NULL, NULL, NULL};
+        snprintf(dat, sizeof dat, "%s.dat", ck->name);
+        snprintf(gp, sizeof gp, "%s.gp", ck->name);
+        snprintf(charts[k], 64, "%s.%s", ck->name, plot_format_ext(o->format));
+        plot_script ps = {ck->name, dat, all, charts[k], o->format, !o->ylinear && !ck->linear, 0, s->duration_ns,
+                          NULL, NULL, NULL, NULL};
         char counts[2048] = "";
-        for (size_t i = 0; (k == 1 || k == 2) && i < s->n_testers; i++) {
-            size_t c = k == 1 ? timeline_points(cd->timeline, i) : timeline_bars(cd->bars, i);
-            snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%zu", i ? " " : "", c);
-        }
-        if (k == 1 || k == 2)
+        if (ck->window != CHART_WHOLE_RUN) {
+            /* the points (or bars) each tester has in the window */
+            int bars = ck->window == CHART_BARS_WINDOW;
+            for (size_t i = 0; i < s->n_testers; i++) {
+                size_t c = bars ? timeline_bars(cd->bars, i) : timeline_points(cd->timeline, i);
+                snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%zu", i ? " " : "", c);
+            }
             ps.counts = counts;
-        OPEN(dat);
-        switch (k) {
-        case 0:
+            ps.from_ns = bars ? cd->bars_from : cd->tl_from;
+            ps.to_ns = bars ? cd->bars_to : cd->tl_to;
+            need_stalls = 1;
+        }
+        if (ck->spectrum_blocks) {
             ps.testers = spec;
             ps.slots = slots;
-            CLOSE(plot_write_spectrum_data(f, s, r));
-            if (cd->band) {
-                OPEN("spectrum_band.dat");
-                CLOSE(band_write(cd->band, f, s, r));
-                ps.bandfile = "spectrum_band.dat";
-            }
-            break;
-        case 1:
-            ps.from_ns = cd->tl_from;
-            ps.to_ns = cd->tl_to;
-            ps.ylog = 0; /* a queue's triangle reads on a linear axis */
-            need_stalls = 1;
-            CLOSE(timeline_write_points(cd->timeline, f, names));
-            break;
-        case 2:
-            ps.from_ns = cd->bars_from;
-            ps.to_ns = cd->bars_to;
-            need_stalls = 1;
-            CLOSE(timeline_write_bars(cd->bars, f, names));
-            break;
-        case 3:
-            CLOSE(plot_write_summary_data(f, s, r));
-            break;
+        }
+        OPEN(dat);
+        CLOSE(ck->write(f, s, r, cd, names));
+        if (ck->spectrum_blocks && cd->band) {
+            OPEN("spectrum_band.dat");
+            CLOSE(band_write(cd->band, f, s, r));
+            ps.bandfile = "spectrum_band.dat";
         }
         OPEN(gp);
         CLOSE(plot_write_script(f, s, cd->style[k], &ps));
@@ -622,15 +664,15 @@ static int open_output(const options *o, const scenario *s, outdir **d, char *di
         snprintf(dir, dirlen, "%s", o->output);
     else if (outdir_default(dir, dirlen, o->scenario, s->name, SCENARIO_NAME_MAX, "")) {
         fprintf(stderr, "cosim: %s: the default output folder's name is too long; give -o DIR\n", o->scenario);
-        return EXIT_OUTPUT;
+        return COSIM_EXIT_OUTPUT;
     }
     char source[PATH_MAX], err[PATH_MAX + 1024];
     outdir_options oo = {o->force, realpath(o->scenario, source) ? source : o->scenario, !o->output};
     if (outdir_open(d, dir, &oo, err, sizeof err)) {
         fprintf(stderr, "cosim: %s\n", err);
-        return EXIT_OUTPUT;
+        return COSIM_EXIT_OUTPUT;
     }
-    return EXIT_OK;
+    return COSIM_EXIT_OK;
 }
 
 static int run(const options *opts);
@@ -644,16 +686,16 @@ int main(int argc, char **argv)
     options o;
     memset(&o, 0, sizeof o);
     rng_init();
-    int exit_code = EXIT_OK;
+    int exit_code = COSIM_EXIT_OK;
     if (parse_args(argc, argv, &o)) {
         fprintf(stderr, "cosim: try 'cosim --help'\n");
-        exit_code = EXIT_USAGE;
+        exit_code = COSIM_EXIT_USAGE;
     } else if (o.help) {
         usage(stdout);
     } else if (o.version) {
         printf("cosim %s\n", COSIM_VERSION);
     } else if (o.list_keys) {
-        exit_code = scenario_list_keys(stdout) ? EXIT_OUTPUT : EXIT_OK;
+        exit_code = scenario_list_keys(stdout) ? COSIM_EXIT_OUTPUT : COSIM_EXIT_OK;
     } else {
         exit_code = run(&o);
     }
@@ -674,7 +716,7 @@ static int run(const options *opts)
     if (run_check_seeds(s->seed, o.replications, err, sizeof err)) {
         fprintf(stderr, "cosim: %s\n", err);
         scenario_free(s);
-        return EXIT_USAGE;
+        return COSIM_EXIT_USAGE;
     }
     /* the whole job's work, before anything starts: every tester, the truth,
      * every replication */
@@ -692,21 +734,21 @@ static int run(const options *opts)
     if (run_check_budget(cd.work.total * cd.reps, what, o.allow_long, err, sizeof err)) {
         fprintf(stderr, "cosim: %s: %s\n", s->path, err);
         scenario_free(s);
-        return EXIT_SIM;
+        return COSIM_EXIT_SIM;
     }
 
     /* the charts asked for, and their style scripts */
-    unsigned want = o.charts_set ? o.charts : (CHART_SPECTRUM | CHART_TIMELINE | CHART_REQUESTS | CHART_SUMMARY);
+    unsigned want = o.charts_set ? o.charts : (1u << N_CHARTS) - 1; /* default: every chart */
     if (o.check && !o.output)
         want = 0;
-    for (int k = 0; k < N_CHARTS; k++) {
+    for (size_t k = 0; k < N_CHARTS; k++) {
         if (!(want & (1u << k)))
             continue;
         char file[64];
-        snprintf(file, sizeof file, "%s.gp", chart_names[k]);
+        snprintf(file, sizeof file, "%s.gp", chart_kinds[k].name);
         if (plot_find_style(o.plots_dir, file, cd.style_buf[k], sizeof cd.style_buf[k]))
             fprintf(stderr, "cosim: warning: no chart style %s in %s; no %s chart (give --plots-dir DIR)\n",
-                    file, o.plots_dir ? o.plots_dir : "plots/ or the installed data folder", chart_names[k]);
+                    file, o.plots_dir ? o.plots_dir : "plots/ or the installed data folder", chart_kinds[k].name);
         else
             cd.style[k] = cd.style_buf[k];
     }
@@ -722,23 +764,33 @@ static int run(const options *opts)
         cd.bars_from = wf;
         cd.bars_to = wt;
     } else if (!plot_first_stall(s, &cd.bars_from, &cd.bars_to)) {
-        if (cd.style[2] && o.charts_set) /* asked for by name: say why it is missing */
-            fprintf(stderr, "cosim: no stall window to centre the request bars on; give --window "
-                            "(e.g. --window 0.85s..1.6s) or [scenario] chart_window\n");
-        cd.style[2] = NULL;
+        for (size_t k = 0; k < N_CHARTS; k++) {
+            if (chart_kinds[k].window != CHART_BARS_WINDOW)
+                continue;
+            if (cd.style[k] && o.charts_set) /* asked for by name: say why it is missing */
+                fprintf(stderr, "cosim: no stall window to centre the request bars on; give --window "
+                                "(e.g. --window 0.85s..1.6s) or [scenario] chart_window\n");
+            cd.style[k] = NULL;
+        }
     }
     /* the output folder is taken before the run, so a refusal costs nothing */
     outdir *d = NULL;
     char dir[PATH_MAX];
     int writes = !o.check || o.output; /* --check alone writes no folder */
-    if (writes && open_output(&o, s, &d, dir, sizeof dir) != EXIT_OK) {
+    if (writes && open_output(&o, s, &d, dir, sizeof dir) != COSIM_EXIT_OK) {
         scenario_free(s);
-        return EXIT_OUTPUT;
+        return COSIM_EXIT_OUTPUT;
     }
     int rc = 0;
-    if (cd.style[1])
+    /* the observers the drawn charts' windows need */
+    int want_timeline = 0, want_bars = 0;
+    for (size_t k = 0; k < N_CHARTS; k++) {
+        want_timeline |= cd.style[k] && chart_kinds[k].window == CHART_TIMELINE_WINDOW;
+        want_bars |= cd.style[k] && chart_kinds[k].window == CHART_BARS_WINDOW;
+    }
+    if (want_timeline)
         rc = timeline_new(&cd.timeline, s->n_testers, cd.tl_from, cd.tl_to, 4000);
-    if (!rc && cd.style[2])
+    if (!rc && want_bars)
         rc = timeline_new(&cd.bars, s->n_testers, cd.bars_from, cd.bars_to, 300);
     run_result r;
     if (!rc) {
@@ -758,7 +810,7 @@ static int run(const options *opts)
         timeline_free(cd.timeline);
         timeline_free(cd.bars);
         scenario_free(s);
-        return EXIT_SIM;
+        return COSIM_EXIT_SIM;
     }
 
     /* the other replications: timelines and charts are the base seed's */
@@ -778,12 +830,12 @@ static int run(const options *opts)
         timeline_free(cd.bars);
         run_result_free(&r);
         scenario_free(s);
-        return EXIT_SIM;
+        return COSIM_EXIT_SIM;
     }
-    int exit_code = EXIT_OK;
+    int exit_code = COSIM_EXIT_OK;
     if (!o.quiet && (report_text(stdout, s, &r) || (cd.band && band_report(cd.band, stdout, s)))) {
         fprintf(stderr, "cosim: cannot write the summary to standard output\n");
-        exit_code = EXIT_OUTPUT;
+        exit_code = COSIM_EXIT_OUTPUT;
     }
 
     if (o.check) {
@@ -791,8 +843,8 @@ static int run(const options *opts)
             putchar('\n');
         size_t misses = expect_check(stdout, stderr, s, &r);
         fflush(stdout);
-        if (misses && exit_code == EXIT_OK)
-            exit_code = EXIT_CHECK;
+        if (misses && exit_code == COSIM_EXIT_OK)
+            exit_code = COSIM_EXIT_CHECK;
     }
     if (writes)
         exit_code = write_run(&o, s, &r, &cd, d, dir, exit_code);
@@ -812,7 +864,7 @@ static int write_run(const options *o, const scenario *s, const run_result *r, c
 {
     char err[PATH_MAX + 1024];
     int any_chart = 0;
-    for (int k = 0; k < N_CHARTS; k++)
+    for (size_t k = 0; k < N_CHARTS; k++)
         any_chart |= cd->style[k] != NULL;
     if (plot_spectrum_testers(r) == 0 && any_chart) {
         fprintf(stderr, "cosim: no tester recorded a sample: no chart\n");
@@ -824,7 +876,7 @@ static int write_run(const options *o, const scenario *s, const run_result *r, c
     /* render every chart in the staging folder before anything moves */
     int no_gnuplot = 0;
     char drawn[512] = "";
-    for (int k = 0; k < N_CHARTS && !failed && !o->no_plot; k++) {
+    for (size_t k = 0; k < N_CHARTS && !failed && !o->no_plot; k++) {
         if (!charts[k][0])
             continue;
         int rendered = render_chart(d, charts[k], o, err, sizeof err);
@@ -840,14 +892,14 @@ static int write_run(const options *o, const scenario *s, const run_result *r, c
                         "and run 'gnuplot spectrum.gp' there\n", dir);
     if (failed) {
         fprintf(stderr, "cosim: %s; nothing in %s was replaced\n", err, dir);
-        exit_code = EXIT_OUTPUT;
+        exit_code = COSIM_EXIT_OUTPUT;
     } else if (outdir_commit(d, err, sizeof err)) {
         fprintf(stderr, "cosim: %s; nothing in %s was replaced\n", err, dir);
-        exit_code = EXIT_OUTPUT;
+        exit_code = COSIM_EXIT_OUTPUT;
         failed = 1;
     }
     outdir_close(d);
-    if (!failed && (exit_code == EXIT_OK || exit_code == EXIT_CHECK) && !o->quiet)
+    if (!failed && (exit_code == COSIM_EXIT_OK || exit_code == COSIM_EXIT_CHECK) && !o->quiet)
         printf("\nwrote %s/: summary.json, %zu .hgrm spectr%s%s\n", dir, r->n, r->n == 1 ? "um" : "a", drawn);
     return exit_code;
 }

@@ -1,0 +1,444 @@
+/* sweep_cli.c - the cosim sweep command: its options, the output folder,
+ * the table; the sweep itself (points, workers, statistics, files) is
+ * libcosim's sweep.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "sweep_cli.h"
+#include "exitcode.h"
+#include "outdir.h"
+#include "plot.h"
+#include "scenario.h"
+#include "sweep.h"
+#include "units.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Finish a staged stream: the stream's own errno first (e.g. ENOSPC),
+ * else the writer's result. */
+static int finish(outdir *d, FILE *f, int write_rc)
+{
+    int c = outdir_finish(d, f);
+    return c ? c : write_rc;
+}
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "Usage: cosim sweep [OPTIONS] SCENARIO.ini --vary KEY=FROM..TO:STEPS ...\n"
+            "\n"
+            "Run SCENARIO at every point of a grid of key values, each with N seeds,\n"
+            "and report each tester's percentiles per point (mean and 95%% confidence\n"
+            "interval over the seeds): the hockey stick of the open loop against the\n"
+            "flat closed loop.\n"
+            "\n"
+            "Options:\n"
+            "      --vary KEY=FROM..TO:STEPS   STEPS evenly spaced values (repeatable: a grid)\n"
+            "      --vary KEY=FROM..TO*FACTOR  FROM, FROM x FACTOR, ... up to TO\n"
+            "                         KEY as for --set, e.g. tester.open.rate=100/s..900/s:9\n"
+            "      --replications N   N seeds per point: the scenario's seed + 0, 1, ... N-1\n"
+            "      --jobs J           worker processes (default: the number of cores); the\n"
+            "                         outputs do not depend on J\n"
+            "      --shard K/N        run only the points p with p mod N = K (0 <= K < N), to\n"
+            "                         split a sweep across machines (docs/sweeps.md)\n"
+            "  -o, --output DIR       outputs (default: out/NAME-sweep, with --shard K/N\n"
+            "                         out/NAME-sweep-shard-K-of-N); the folder is\n"
+            "                         written as by cosim (see cosim --help): all or nothing\n"
+            "      --force            also take a folder holding files cosim did not write\n"
+            "                         (kept, never replaced)\n"
+            "      --plot-timeout S   stop gnuplot after S seconds (default 60)\n"
+            "      --set SEC.KEY=VAL  override a key at every point (repeatable)\n"
+            "      --seed N           the base seed\n"
+            "      --no-plot          write sweep.gp and sweep.dat but do not run gnuplot\n"
+            "      --allow-long       run a sweep over the work budget (10^10 units: simulated\n"
+            "                         requests, truth probes, correction buckets, over every\n"
+            "                         point and replication; estimated before any run)\n"
+            "  -q, --quiet            print no table\n"
+            "  -h, --help             show this help\n"
+            "\n"
+            "Writes sweep.csv (one row per point and tester), sweep.dat, sweep.gp and\n"
+            "sweep.png (p99 against the first varied key, one curve per tester); if\n"
+            "the chart fails, nothing in the folder changes.\n"
+            "Limits: 8 --vary, 10000 values each, 100000 points, 10000 replications,\n"
+            "256 jobs. Workers die with cosim; the first failed run or worker stops the\n"
+            "others and the message names the points left without a result.\n"
+            "Exit status: 0 success, 2 bad command line (a --vary value that is not\n"
+            "valid for its key at some point, such as users = 1.5, is the command\n"
+            "line's; so are seeds past 2^64 - 1), 3 a scenario error at some point\n"
+            "that no --vary value made, 4 an output could not be written (or the\n"
+            "folder was refused, or the chart failed), 5 a run or worker failed, or the\n"
+            "work budget was passed without --allow-long; 130/143 interrupted by\n"
+            "SIGINT/SIGTERM.\n");
+}
+
+/* The sweep's command line into w (sets: room for SWEEP_MAX_SETS). Every
+ * option may be given once, except --vary and --set. 0, 1 after --help, or
+ * -1 after a message (exit 2). */
+static int parse_sweep_args(sweep *w, const char **sets, const char **output, int *no_plot, int *quiet,
+                            int *force, unsigned *plot_timeout, int argc, char **argv)
+{
+    enum { O_VARY = 256, O_REPS, O_JOBS, O_SHARD, O_SET, O_SEED, O_NOPLOT, O_FORCE, O_PLOT_TIMEOUT, O_LONG, O_END };
+    static const struct option longopts[] = {
+        {"vary", required_argument, NULL, O_VARY},    {"replications", required_argument, NULL, O_REPS},
+        {"jobs", required_argument, NULL, O_JOBS},    {"shard", required_argument, NULL, O_SHARD},
+        {"set", required_argument, NULL, O_SET},      {"seed", required_argument, NULL, O_SEED},
+        {"no-plot", no_argument, NULL, O_NOPLOT},     {"output", required_argument, NULL, 'o'},
+        {"quiet", no_argument, NULL, 'q'},            {"help", no_argument, NULL, 'h'},
+        {"force", no_argument, NULL, O_FORCE},        {"plot-timeout", required_argument, NULL, O_PLOT_TIMEOUT},
+        {"allow-long", no_argument, NULL, O_LONG},
+        {NULL, 0, NULL, 0},
+    };
+    char err[1200];
+    unsigned char seen[O_END] = {0};
+    optind = 0; /* a fresh scan (GNU getopt) */
+    opterr = 0;
+    int c, li = -1;
+    while ((c = getopt_long(argc, argv, ":o:qh", longopts, &li)) != -1) {
+        uint64_t v;
+        const char *why;
+        if (c > 0 && c < O_END && c != O_VARY && c != O_SET && c != ':' && c != '?' && seen[c]++) {
+            if (li >= 0)
+                fprintf(stderr, "cosim: sweep: --%s given twice; give each option once\n", longopts[li].name);
+            else
+                fprintf(stderr, "cosim: sweep: -%c given twice; give each option once\n", c);
+            return -1;
+        }
+        li = -1;
+        switch (c) {
+        case O_VARY:
+            if (w->n_axes == SWEEP_MAX_AXES) {
+                fprintf(stderr, "cosim: sweep: at most 8 --vary\n");
+                return -1;
+            }
+            if (sweep_axis_parse(optarg, &w->axes[w->n_axes], err, sizeof err)) {
+                fprintf(stderr, "cosim: sweep: %s\n", err);
+                return -1;
+            }
+            w->n_axes++;
+            for (size_t a = 0; a + 1 < w->n_axes; a++)
+                if (strcmp(w->axes[a].key, w->axes[w->n_axes - 1].key) == 0) {
+                    fprintf(stderr, "cosim: sweep: --vary %s given twice; vary a key once\n", w->axes[a].key);
+                    return -1;
+                }
+            break;
+        case O_REPS:
+            if (units_parse_count(optarg, 10000, &v, &why) || v < 1) {
+                fprintf(stderr, "cosim: sweep: --replications %s: a whole number from 1 to 10000\n", optarg);
+                return -1;
+            }
+            w->reps = (size_t)v;
+            break;
+        case O_JOBS:
+            if (units_parse_count(optarg, 256, &v, &why) || v < 1) {
+                fprintf(stderr, "cosim: sweep: --jobs %s: a whole number from 1 to 256\n", optarg);
+                return -1;
+            }
+            w->jobs = (unsigned)v;
+            break;
+        case O_SHARD: {
+            const char *slash = strchr(optarg, '/');
+            uint64_t k, n;
+            char *ks = slash ? strndup(optarg, (size_t)(slash - optarg)) : NULL;
+            int bad = !ks || units_parse_count(ks, UINT32_MAX, &k, &why) ||
+                      units_parse_count(slash + 1, UINT32_MAX, &n, &why) || n < 1 || k >= n;
+            free(ks);
+            if (bad) {
+                fprintf(stderr, "cosim: sweep: --shard %s: expected K/N with 0 <= K < N, e.g. 0/4\n", optarg);
+                return -1;
+            }
+            w->shard = (unsigned)k;
+            w->n_shards = (unsigned)n;
+            break;
+        }
+        case O_SET:
+            if (w->n_user_sets == SWEEP_MAX_SETS) {
+                fprintf(stderr, "cosim: sweep: more than %d --set\n", SWEEP_MAX_SETS);
+                return -1;
+            }
+            sets[w->n_user_sets++] = optarg;
+            break;
+        case O_SEED:
+            if (units_parse_count(optarg, UINT64_MAX, &w->seed, &why) ||
+                strspn(optarg, "0123456789") != strlen(optarg)) {
+                fprintf(stderr, "cosim: sweep: --seed %s: expected a whole number\n", optarg);
+                return -1;
+            }
+            w->seed_set = 1;
+            break;
+        case O_NOPLOT:
+            *no_plot = 1;
+            break;
+        case O_FORCE:
+            *force = 1;
+            break;
+        case O_PLOT_TIMEOUT:
+            if (plot_parse_timeout(optarg, plot_timeout)) {
+                fprintf(stderr, "cosim: sweep: --plot-timeout %s: a whole number of seconds from 1 to %u\n",
+                        optarg, PLOT_MAX_TIMEOUT_S);
+                return -1;
+            }
+            break;
+        case O_LONG:
+            w->allow_long = 1;
+            break;
+        case 'o':
+            if (!*optarg || strlen(optarg) > 3800) {
+                fprintf(stderr, "cosim: sweep: -o: %s\n",
+                        *optarg ? "the folder's path is longer than 3800 bytes" : "an empty folder name");
+                return -1;
+            }
+            *output = optarg;
+            break;
+        case 'q':
+            *quiet = 1;
+            break;
+        case 'h':
+            usage(stdout);
+            return 1;
+        case ':':
+            fprintf(stderr, "cosim: sweep: option %s needs a value\n", argv[optind - 1]);
+            return -1;
+        default:
+            fprintf(stderr, "cosim: sweep: unknown option %s; try 'cosim sweep --help'\n", argv[optind - 1]);
+            return -1;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "cosim: sweep: give one scenario; try 'cosim sweep --help'\n");
+        return -1;
+    }
+    if (w->n_axes == 0) {
+        fprintf(stderr, "cosim: sweep: nothing to vary; add --vary KEY=FROM..TO:STEPS\n");
+        return -1;
+    }
+    w->path = argv[optind];
+    w->user_sets = sets;
+    /* the grid's size, said in full when it is too big */
+    w->n_points = 1;
+    int too_many = 0;
+    char shape[200] = "";
+    for (size_t a = 0; a < w->n_axes; a++) {
+        too_many |= __builtin_mul_overflow(w->n_points, w->axes[a].n_values, &w->n_points);
+        snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%zu", a ? " x " : "", w->axes[a].n_values);
+    }
+    if (too_many || w->n_points > SWEEP_MAX_POINTS) {
+        if (too_many)
+            fprintf(stderr, "cosim: sweep: the --vary grid has %s points, more than the %d a sweep may have\n",
+                    shape, SWEEP_MAX_POINTS);
+        else
+            fprintf(stderr, "cosim: sweep: the --vary grid has %zu points (%s), more than the %d a sweep may "
+                            "have; split it into several sweeps\n", w->n_points, shape, SWEEP_MAX_POINTS);
+        return -1;
+    }
+    w->n_tasks = w->n_points * w->reps; /* <= 100000 x 10000 */
+    if (w->jobs > w->n_tasks)
+        w->jobs = (unsigned)w->n_tasks;
+    return 0;
+}
+
+int sweep_check_args(int argc, char **argv)
+{
+    sweep w;
+    memset(&w, 0, sizeof w);
+    w.reps = 1;
+    w.jobs = 1;
+    w.n_shards = 1;
+    const char *sets[SWEEP_MAX_SETS], *output = NULL;
+    int no_plot = 0, quiet = 0, force = 0;
+    unsigned plot_timeout = PLOT_DEFAULT_TIMEOUT_S;
+    int rc = parse_sweep_args(&w, sets, &output, &no_plot, &quiet, &force, &plot_timeout, argc, argv);
+    if (rc == 0) {
+        scenario *s;
+        rc = sweep_check_points(&w, &s);
+        scenario_free(s);
+    } else {
+        rc = rc < 0 ? COSIM_EXIT_USAGE : COSIM_EXIT_OK;
+    }
+    sweep_free(&w);
+    return rc;
+}
+
+/* The sweep's outputs staged in d: sweep.csv, and with a chart style
+ * sweep.dat, sweep.gp and (unless no_plot) sweep.png, checked complete.
+ * *drawn is set when the picture was made. 0, or -1 after a message. */
+static int write_outputs(outdir *d, const char *dir, const sweep *w, const scenario *s, int no_plot,
+                         unsigned plot_timeout, int *drawn)
+{
+    char style[4096];
+    int chart = !plot_find_style(NULL, "sweep.gp", style, sizeof style);
+    const char *what = "sweep.csv";
+    FILE *f = outdir_create(d, what);
+    int wrc = f ? finish(d, f, sweep_write_csv(f, w)) : -errno;
+    /* every tester's name and a space: never cut (a cut list loses a curve) */
+    char testers[SCENARIO_MAX_TESTERS * (SCENARIO_NAME_MAX + 1) + 1] = "";
+    char xlabel[sizeof w->axes[0].key + SWEEP_UNIT_MAX + 8], unit[SWEEP_UNIT_MAX + 1];
+    if (!wrc && chart) {
+        size_t used = 0;
+        for (size_t i = 0; i < w->n_testers; i++)
+            used += (size_t)snprintf(testers + used, sizeof testers - used, "%s%s", i ? " " : "", w->names[i]);
+        /* the x axis: the key and the unit of its values */
+        sweep_axis_unit(&w->axes[0], unit, sizeof unit);
+        snprintf(xlabel, sizeof xlabel, "%s%s%s%s", w->axes[0].key, *unit ? " (" : "", unit, *unit ? ")" : "");
+        plot_script ps = {"sweep", "sweep.dat", testers, "sweep.png", PLOT_PNG, 0, 0, 0, NULL, xlabel, NULL, NULL};
+        f = outdir_create(d, what = "sweep.dat");
+        wrc = f ? finish(d, f, sweep_write_chart_data(f, w)) : -errno;
+        if (!wrc) {
+            f = outdir_create(d, what = "sweep.gp");
+            wrc = f ? finish(d, f, plot_write_script(f, s, style, &ps)) : -errno;
+        }
+    }
+    if (wrc) {
+        fprintf(stderr, "cosim: sweep: %s/%s: cannot write: %s; nothing in %s was replaced\n", dir, what,
+                strerror(-wrc), dir);
+        return -1;
+    }
+    if (!chart || no_plot)
+        return 0;
+    char *png, why[256];
+    size_t len;
+    int status;
+    plot_render_status st = plot_render(outdir_staging_fd(d), "sweep.gp", PLOT_PNG, plot_timeout, &png, &len,
+                                        &status);
+    if (st == PLOT_RENDERED) {
+        wrc = outdir_write(d, "sweep.png", png, len);
+        free(png);
+        if (wrc)
+            fprintf(stderr, "cosim: sweep: %s/sweep.png: cannot write: %s; nothing in %s was replaced\n", dir,
+                    strerror(-wrc), dir);
+        *drawn = !wrc;
+        return wrc ? -1 : 0;
+    }
+    if (st == PLOT_NO_GNUPLOT) {
+        fprintf(stderr, "cosim: sweep: gnuplot not found: kept sweep.gp and sweep.dat in %s; install "
+                        "gnuplot and run 'gnuplot sweep.gp' there\n", dir);
+        return 0;
+    }
+    fprintf(stderr, "cosim: sweep: %s/sweep.png: %s; nothing in %s was replaced\n", dir,
+            plot_render_message(why, sizeof why, st, status, "sweep.gp", PLOT_PNG, len, plot_timeout), dir);
+    return -1;
+}
+
+/* The table on standard output: p50/p99/p99.9 per point and tester. */
+static void print_table(const sweep *w, const char *dir, int drawn)
+{
+    printf("sweep of %s: %zu points x %zu replications, %u workers%s\n", w->path, w->n_points, w->reps,
+           w->jobs, w->n_shards > 1 ? " (one shard)" : "");
+    printf("%-6s %-24s %-12s %12s %12s %12s\n", "point", w->axes[0].key, "tester", "p50", "p99", "p99.9");
+    static const int metrics[3] = {SWEEP_M_P50, SWEEP_M_P99, SWEEP_M_P999};
+    for (size_t p = 0; p < w->n_points; p++) {
+        if (p % w->n_shards != w->shard)
+            continue;
+        size_t idx[SWEEP_MAX_AXES];
+        sweep_point_values(w, p, idx);
+        for (size_t i = 0; i < w->n_testers; i++) {
+            char b[3][32];
+            for (int k = 0; k < 3; k++) {
+                double m, ci;
+                sweep_mean_ci(w, p, i, metrics[k], &m, &ci);
+                if (sweep_has_samples(w, p, i))
+                    units_format_duration((int64_t)(m + 0.5), b[k], sizeof b[k]);
+                else
+                    snprintf(b[k], sizeof b[k], "no samples");
+            }
+            printf("%-6zu %-24s %-12s %12s %12s %12s\n", p, w->axes[0].values[idx[0]], w->names[i], b[0], b[1],
+                   b[2]);
+        }
+    }
+    printf("\nwrote %s/: sweep.csv%s\n", dir, drawn ? ", sweep.png" : "");
+}
+
+/* The output folder, taken before the runs (so a refusal costs nothing):
+ * -o, else out/NAME-sweep (a shard its own). 0, or COSIM_EXIT_OUTPUT after
+ * a message. */
+static int open_output(const sweep *w, const char *output, int force, const char *name, outdir **d, char *dir,
+                       size_t dirlen)
+{
+    char source[PATH_MAX], oerr[PATH_MAX + 1024];
+    char suffix[64] = "-sweep"; /* each shard its own default folder */
+    if (w->n_shards > 1)
+        snprintf(suffix, sizeof suffix, "-sweep-shard-%u-of-%u", w->shard, w->n_shards);
+    if (output)
+        snprintf(dir, dirlen, "%s", output);
+    else if (outdir_default(dir, dirlen, w->path, name, SCENARIO_NAME_MAX, suffix)) {
+        fprintf(stderr, "cosim: sweep: %s: the default output folder's name is too long; give -o DIR\n", w->path);
+        return COSIM_EXIT_OUTPUT;
+    }
+    outdir_options oo = {force, realpath(w->path, source) ? source : w->path, !output};
+    if (outdir_open(d, dir, &oo, oerr, sizeof oerr)) {
+        fprintf(stderr, "cosim: sweep: %s\n", oerr);
+        return COSIM_EXIT_OUTPUT;
+    }
+    return COSIM_EXIT_OK;
+}
+
+/* The testers' names and kinds, and room for the results. 0 or
+ * COSIM_EXIT_SIM after a message. */
+static int take_testers(sweep *w, const scenario *s)
+{
+    w->n_testers = s->n_testers;
+    w->names = calloc(w->n_testers, sizeof *w->names);
+    w->kinds = calloc(w->n_testers, sizeof *w->kinds);
+    w->res = calloc(w->n_tasks * w->n_testers * SWEEP_N_METRICS, sizeof *w->res);
+    if (!w->names || !w->kinds || !w->res) {
+        fprintf(stderr, "cosim: sweep: out of memory\n");
+        return COSIM_EXIT_SIM;
+    }
+    for (size_t i = 0; i < w->n_testers; i++) {
+        snprintf(w->names[i], sizeof w->names[i], "%s", s->testers[i].name);
+        w->kinds[i] = s->testers[i].kind;
+    }
+    return 0;
+}
+
+int sweep_main(int argc, char **argv)
+{
+    sweep w;
+    memset(&w, 0, sizeof w);
+    w.reps = 1;
+    long nproc = sysconf(_SC_NPROCESSORS_ONLN);
+    w.jobs = nproc > 0 ? (unsigned)nproc : 1;
+    w.n_shards = 1;
+    const char *output = NULL;
+    int no_plot = 0, quiet = 0, force = 0, rc;
+    unsigned plot_timeout = PLOT_DEFAULT_TIMEOUT_S;
+    outdir *d = NULL;
+    char err[1200], dir[PATH_MAX];
+    const char *sets[SWEEP_MAX_SETS];
+    scenario *s = NULL;
+    rc = parse_sweep_args(&w, sets, &output, &no_plot, &quiet, &force, &plot_timeout, argc, argv);
+    if (rc) {
+        rc = rc < 0 ? COSIM_EXIT_USAGE : COSIM_EXIT_OK;
+        goto out;
+    }
+    /* the whole job's work, before anything starts: every point of the
+     * shard loads (so a bad value anywhere fails now) and is estimated */
+    if ((rc = sweep_check_points(&w, &s)) != 0 || (rc = sweep_estimate(&w)) != 0 ||
+        (rc = take_testers(&w, s)) != 0 || (rc = open_output(&w, output, force, s->name, &d, dir, sizeof dir)) != 0)
+        goto out;
+    if ((rc = sweep_run_workers(&w, err, sizeof err)) != 0) {
+        fprintf(stderr, "cosim: sweep: %s\n", err);
+        goto out;
+    }
+    /* outputs: all staged, the chart checked complete, then committed */
+    int drawn = 0;
+    rc = COSIM_EXIT_OUTPUT;
+    if (write_outputs(d, dir, &w, s, no_plot, plot_timeout, &drawn) == 0) {
+        if (outdir_commit(d, err, sizeof err))
+            fprintf(stderr, "cosim: sweep: %s; nothing in %s was replaced\n", err, dir);
+        else
+            rc = COSIM_EXIT_OK;
+    }
+    outdir_close(d);
+    d = NULL;
+    if (rc == COSIM_EXIT_OK && !quiet)
+        print_table(&w, dir, drawn);
+out:
+    outdir_close(d);
+    scenario_free(s);
+    sweep_free(&w);
+    return rc;
+}

@@ -1,0 +1,33 @@
+/* tester_closed.c - the closed loop: U users, each sends the instant its
+ * previous reply arrives, plus a think time (MODEL.md, "closed"); latency
+ * = reply - actual send time. */
+#include "tester_loop.h"
+
+static int closed_prepare(tester_loop *L)
+{
+    int rc = tester_loop_alloc_users(L, (size_t)L->spec->users);
+    if (!rc)
+        tester_loop_init_users(L, 0); /* every user sends at 0 */
+    return rc;
+}
+
+/* The next send: the reply, plus a think time when the spec has one. */
+TESTER_INLINE int closed_next(tester_loop *L, const tester_hot *h, tester_user *u, const tester_request *rq)
+{
+    (void)L;
+    u->next_ns = rq->reply_ns + (h->think ? dist_draw_ns(&h->spec->think, h->think) : 0);
+    u->intended_ns = u->next_ns;
+    return 0;
+}
+
+static int closed_run(tester_loop *L);
+
+const tester_strategy tester_closed_strategy = {
+    .kind = TESTER_CLOSED, .prepare = closed_prepare, .run = closed_run, .connections = 1,
+    .next_send = closed_next,
+};
+
+TESTER_LOOP_FN int closed_run(tester_loop *L)
+{
+    return tester_loop_run(L, &tester_closed_strategy);
+}

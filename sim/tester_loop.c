@@ -1,0 +1,206 @@
+/* tester_loop.c - a tester's run: the kinds' table, the start and end
+ * shared by every kind, and the helpers the loop (tester_loop.h) calls off
+ * its hot path. */
+#include "tester_loop.h"
+#include "rng.h"
+
+#include <gsl/gsl_randist.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The tester kinds: one row each. A new kind is a file defining its
+ * strategy and a row here (docs/hacking.md). */
+static const tester_strategy *const strategies[] = {
+    &tester_closed_strategy, &tester_paced_strategy,       &tester_open_strategy,
+    &tester_corrected_strategy, &tester_partly_open_strategy,
+};
+
+static const tester_strategy *strategy_of(tester_kind kind)
+{
+    for (size_t i = 0; i < sizeof strategies / sizeof *strategies; i++)
+        if (strategies[i]->kind == kind)
+            return strategies[i];
+    return NULL;
+}
+
+int tester_loop_alloc_users(tester_loop *L, size_t n)
+{
+    if (n == 0 && !L->idle)
+        return -EINVAL;
+    L->cap_users = n ? n : 1;
+    L->users = calloc(L->cap_users, sizeof *L->users);
+    L->n_users = n;
+    return L->users ? 0 : -ENOMEM;
+}
+
+void tester_loop_init_users(tester_loop *L, int grid)
+{
+    for (size_t i = 0; i < L->n_users; i++) {
+        L->users[i].id = i;
+        L->users[i].idx = i;
+        if (grid)
+            L->users[i].next_ns = units_interval_at(L->spec->interval, 0, i);
+        L->users[i].intended_ns = L->users[i].next_ns;
+    }
+}
+
+int tester_loop_need_interval(tester_loop *L)
+{
+    units_interval d = L->spec->interval;
+    if (d.num_ns == 0 || d.den == 0)
+        return -EINVAL;
+    L->mean_gap_ns = (double)d.num_ns / (double)d.den;
+    return 0;
+}
+
+/* Probes of the ground truth due before `until` (and before the end): each
+ * asks the server what a user arriving then would wait, without joining the
+ * queue, and draws the next probe instant an exponential gap later. The
+ * probes form a Poisson process of mean gap truth->interval_ns on their own
+ * stream (RNG_TRUTH), independent of the server's path: given their number
+ * n, they are n independent uniform instants of [0, end) (the order
+ * statistics property), so by PASTA each probe's latency is an independent
+ * draw from the time average of the virtual latency, and no schedule of the
+ * load can alias with them (a grid of probes could: issue 11). */
+void tester_loop_probes(tester_loop *L, int64_t until)
+{
+    tester_truth *truth = L->truth;
+    if (!truth)
+        return;
+    const dist_spec *service = &L->cfg->server->service;
+    const double mean_gap = (double)truth->interval_ns;
+    while (truth->next_ns < until && truth->next_ns < L->end_ns) {
+        int64_t t = truth->next_ns;
+        int64_t work = dist_draw_ns(service, L->probe_rng);
+        hist_record(truth->hist, server_probe(L->srv, t, work) - t);
+        truth->probes++;
+        /* gaps are rounded to whole ns; the clock cannot pass the end by
+         * more than one gap, far below INT64_MAX */
+        truth->next_ns = t + (int64_t)llround(gsl_ran_exponential(L->probe_rng, mean_gap));
+    }
+}
+
+int tester_loop_keep_dropped(tester_loop *L, int64_t latency_ns)
+{
+    int rc;
+    if (!L->dropped && (rc = hist_new(&L->dropped, L->cfg->sub_bits)) != 0)
+        return rc;
+    hist_record(L->dropped, latency_ns);
+    return 0;
+}
+
+void tester_loop_hist_record(hist *h, int64_t value_ns)
+{
+    hist_record(h, value_ns);
+}
+
+uint64_t tester_loop_hist_corrected(hist *h, int64_t value_ns, int64_t interval_ns, hist_correction rule,
+                                    int64_t over_ns, uint64_t *over)
+{
+    return hist_record_corrected(h, value_ns, interval_ns, rule, over_ns, over);
+}
+
+/* What every kind needs before its own start: the histogram, a fresh
+ * server, the think stream and the truth's stream and first probe. */
+static int open_common(tester_loop *L)
+{
+    const tester_run_config *cfg = L->cfg;
+    int rc = hist_new(&L->out->hist, cfg->sub_bits);
+    if (!rc && cfg->record_wait) /* queue waits, only when asked: a record a request */
+        rc = hist_new(&L->out->wait, cfg->sub_bits);
+    if (!rc)
+        rc = server_new(&L->srv, cfg->server);
+    if (!rc)
+        server_set_run_end(L->srv, cfg->duration_ns);
+    const char *gen = cfg->server->generator;
+    uint64_t seed = cfg->server->seed;
+    if (!rc && L->spec->has_think)
+        rc = rng_new(&L->think, gen, seed, RNG_THINK);
+    if (!rc && L->truth) {
+        L->truth->probes = 0;
+        if (L->truth->interval_ns <= 0)
+            rc = -EINVAL;
+        else
+            rc = rng_new(&L->probe_rng, gen, seed, RNG_TRUTH);
+        if (!rc) /* the first probe, an exponential gap after 0 */
+            L->truth->next_ns =
+                (int64_t)llround(gsl_ran_exponential(L->probe_rng, (double)L->truth->interval_ns));
+    }
+    return rc;
+}
+
+/* The counts that need the whole run: planned, busy time, the backlog's
+ * growth and overload. */
+static void close_run(tester_loop *L)
+{
+    tester_result *out = L->out;
+    const tester_spec *spec = L->spec;
+    tester_loop_probes(L, L->end_ns);
+    if (!L->plans)
+        out->planned = out->sent;
+    out->busy_ns = server_busy_ns(L->srv);
+    out->busy_in_run_ns = server_busy_in_run_ns(L->srv);
+    if (tester_latency_includes_backlog(spec)) {
+        /* the queue never drained in the second half, and grew over it */
+        out->backlog_growing = out->latency_mid_ns >= 0 && out->last_clear_ns < L->mid_ns &&
+                               out->latency_last_ns > out->latency_mid_ns;
+        out->overloaded = out->backlog_growing ||
+                          tester_offered_utilisation(spec, &L->cfg->server->service) /
+                                  (double)(L->cfg->server->workers ? L->cfg->server->workers : 1) >=
+                              1;
+    }
+    out->dropped = L->dropped;
+    L->dropped = NULL;
+}
+
+int tester_run(const tester_spec *spec, const tester_run_config *cfg,
+               tester_observer observer, void *ctx, tester_result *out)
+{
+    return tester_run_with_truth(spec, cfg, observer, ctx, NULL, out);
+}
+
+int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
+                          tester_observer observer, void *ctx, tester_truth *truth,
+                          tester_result *out)
+{
+    memset(out, 0, sizeof *out);
+    static const tester_spec idle = {.kind = TESTER_CLOSED, .users = 0};
+    if (!spec)
+        spec = &idle; /* truth alone: no user ever sends */
+    const tester_strategy *k = strategy_of(spec->kind);
+    if (!k)
+        return -EINVAL;
+    tester_loop L = {.spec = spec, .cfg = cfg, .out = out, .observer = observer, .ctx = ctx, .truth = truth,
+                     .end_ns = cfg->duration_ns, .mid_ns = cfg->duration_ns / 2,
+                     .max_requests = cfg->max_requests ? cfg->max_requests : UINT64_MAX, .next_id = 1,
+                     .idle = spec == &idle};
+    int rc = open_common(&L);
+    if (!rc)
+        rc = k->prepare(&L);
+    if (!rc && k->connections && spec->connections && spec->connections < L.n_users) {
+        L.n_conns = (size_t)spec->connections;
+        if (!(L.conns = calloc(L.n_conns, sizeof *L.conns)))
+            rc = -ENOMEM;
+    }
+    if (!rc) {
+        out->latency_mid_ns = -1;
+        out->last_clear_ns = -1;
+        rc = k->run(&L);
+    }
+    if (!rc) {
+        close_run(&L);
+        rc = server_failed(L.srv);
+    }
+    server_free(L.srv);
+    rng_free(L.arrivals);
+    rng_free(L.think);
+    rng_free(L.sessions);
+    rng_free(L.probe_rng);
+    free(L.users);
+    free(L.conns);
+    hist_free(L.dropped);
+    if (rc)
+        tester_result_free(out);
+    return rc;
+}

@@ -1,0 +1,364 @@
+/* tester_loop.h - the one event loop every tester kind runs on, and the
+ * strategy a kind plugs into it (internal to the tester files; the public
+ * API is tester.h).
+ *
+ * The loop takes the earliest due user (a min-heap on its next send time),
+ * waits for a free connection if the tester has fewer than users, lets the
+ * server answer, counts the request, records it (or keeps it aside when it
+ * is dropped at the end of the run) and asks the kind when that user sends
+ * next. What differs between kinds is a tester_strategy: a few hooks and
+ * flags. Each kind's file defines its strategy as a static const object and
+ * instantiates tester_loop_run with it; the loop is always inlined and the
+ * strategy's members are compile-time constants there, so the compiler
+ * calls the hooks directly (no indirect call per request) and drops every
+ * branch the kind does not need (connections for open loops, the session
+ * source for all but partly-open, the correction for all but corrected).
+ *
+ * To add a tester kind: docs/hacking.md, "To add a tester kind".
+ */
+#ifndef COSIM_TESTER_LOOP_H
+#define COSIM_TESTER_LOOP_H
+
+#include "tester.h"
+
+#include <errno.h>
+#include <gsl/gsl_rng.h>
+
+/* One user's position in its schedule. A paced user's current slot is
+ * anchor + floor(idx D), D the tester's interval; its next slots are
+ * idx + U, idx + 2U, ... (U users). User u starts with anchor 0 and idx u,
+ * so it owns exactly the tester's grid instants t_u, t_{u+U}, ...
+ * (t_i = floor(i D), dealt round-robin); a from_now restart at r makes the
+ * anchor r and idx 0 (r + floor(j U D)). */
+typedef struct tester_user {
+    int64_t next_ns;     /* when it sends next */
+    int64_t intended_ns; /* when it meant to send that request */
+    int64_t anchor_ns;
+    uint64_t idx;        /* index of its current slot on the anchor's grid */
+    uint64_t id;
+} tester_user;
+
+/* The state of one tester's run, shared by the loop and the kind's hooks. */
+typedef struct tester_loop {
+    const tester_spec *spec;
+    const tester_run_config *cfg;
+    tester_result *out;
+    tester_observer observer;
+    void *ctx;
+    tester_truth *truth;       /* NULL: no probes */
+    server *srv;
+    gsl_rng *arrivals;         /* RNG_ARRIVALS: Poisson open, partly-open */
+    gsl_rng *think;            /* RNG_THINK, when the spec has a think time */
+    gsl_rng *sessions;         /* RNG_SESSIONS: partly-open */
+    gsl_rng *probe_rng;        /* RNG_TRUTH */
+    tester_user *users;        /* min-heap on (next_ns, id) */
+    size_t n_users, cap_users;
+    int64_t *conns;            /* min-heap of connection free times */
+    size_t n_conns;            /* 0: one connection per user */
+    hist *dropped;             /* latencies of the replies dropped at the end */
+    int64_t end_ns;            /* the duration: sends only before it */
+    int64_t mid_ns;            /* half the duration */
+    int64_t expected_ns;       /* corrected: the correction's interval D */
+    double mean_gap_ns;        /* timed kinds: D as a real number */
+    uint64_t max_requests;     /* UINT64_MAX: no limit */
+    uint64_t open_i;           /* open on a fractional grid: the last index */
+    uint64_t next_id;          /* partly-open: the next session's id */
+    int plans;                 /* 1: out->planned is the grid's count */
+    int idle;                  /* the truth's run with no load: no users */
+} tester_loop;
+
+typedef struct tester_hot tester_hot;
+
+/* A tester kind: how it starts, when its users send, what it records.
+ * Hooks marked "may be NULL" are left out by kinds that do not need them;
+ * the flags are read at compile time inside tester_loop_run. */
+typedef struct tester_strategy {
+    tester_kind kind;
+    /* Set up the users and the kind's own streams: L->n_users, L->users
+     * (allocated with tester_loop_alloc_users), L->plans and out->planned,
+     * L->expected_ns. 0 or a negative errno. */
+    int (*prepare)(tester_loop *L);
+    /* The run itself: tester_loop_run(L, &this strategy). */
+    int (*run)(tester_loop *L);
+    /* May be NULL. An event of users[0] that is not a request (partly-open's
+     * session source): 1 handled, 0 a request, or a negative errno. */
+    int (*source)(tester_loop *L);
+    /* 1: the users may share fewer connections (L->n_conns). */
+    int connections;
+    /* 1: latency from the intended time; 0: from the actual send. */
+    int from_intended;
+    /* 1: record with the correction (corrected); 0: as measured. */
+    int corrects;
+    /* When user u, whose request rq just got its reply, sends next (sets
+     * u->next_ns and u->intended_ns); h holds the run's constants. 1 if
+     * the user left the heap (a session that ends), else 0. Kinds with a
+     * source may change L->users and L->n_users (the others' are fixed). */
+    int (*next_send)(tester_loop *L, const tester_hot *h, tester_user *u, const tester_request *rq);
+} tester_strategy;
+
+/* The kinds, one row each (tester_loop.c); looked up by kind. */
+extern const tester_strategy tester_closed_strategy;
+extern const tester_strategy tester_paced_strategy;
+extern const tester_strategy tester_corrected_strategy;
+extern const tester_strategy tester_open_strategy;
+extern const tester_strategy tester_partly_open_strategy;
+
+/* Allocate L->users for n users (calloc'd, capacity at least 1) and set
+ * L->n_users = n. 0, -EINVAL (no user, unless L->idle) or -ENOMEM. */
+int tester_loop_alloc_users(tester_loop *L, size_t n);
+
+/* Users 0..n-1 with id and idx i, each due at its grid slot floor(i D)
+ * when grid is set (paced), else at 0. */
+void tester_loop_init_users(tester_loop *L, int grid);
+
+/* The spec's interval D checked (-EINVAL when zero) and kept as a real
+ * mean gap in L->mean_gap_ns. */
+int tester_loop_need_interval(tester_loop *L);
+
+/* Ground-truth probes due before until (and before the end); see
+ * tester_loop.c. */
+void tester_loop_probes(tester_loop *L, int64_t until);
+
+/* A dropped reply's latency, kept aside (the measured value, no
+ * backfill). 0 or -ENOMEM. */
+int tester_loop_keep_dropped(tester_loop *L, int64_t latency_ns);
+
+
+/* hist_record and hist_record_corrected, kept out of the kinds' flattened
+ * loops: inlined there they cost more instructions per request than the
+ * call (bench/instructions.sh). */
+__attribute__((noinline)) void tester_loop_hist_record(hist *h, int64_t value_ns);
+__attribute__((noinline)) uint64_t tester_loop_hist_corrected(hist *h, int64_t value_ns, int64_t interval_ns,
+                                                              hist_correction rule, int64_t over_ns, uint64_t *over);
+
+/* Min-heap on (next_ns, id): ties go to the lower user id, so a run is the
+ * same on every machine. */
+static inline int tester_user_before(const tester_user *a, const tester_user *b)
+{
+    return a->next_ns < b->next_ns || (a->next_ns == b->next_ns && a->id < b->id);
+}
+
+static inline void tester_heap_sift_down(tester_user *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && tester_user_before(&h[l], &h[m]))
+            m = l;
+        if (r < n && tester_user_before(&h[r], &h[m]))
+            m = r;
+        if (m == i)
+            return;
+        tester_user t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
+static inline void tester_heap_sift_up(tester_user *h, size_t i)
+{
+    while (i > 0) {
+        size_t parent = (i - 1) / 2;
+        if (!tester_user_before(&h[i], &h[parent]))
+            return;
+        tester_user t = h[i];
+        h[i] = h[parent];
+        h[parent] = t;
+        i = parent;
+    }
+}
+
+/* Remove the root of a heap of *n users. */
+static inline void tester_heap_pop(tester_user *h, size_t *n)
+{
+    h[0] = h[--*n];
+    tester_heap_sift_down(h, *n, 0);
+}
+
+/* A min-heap of instants (connection free times). */
+static inline void tester_times_sift_down(int64_t *h, size_t n, size_t i)
+{
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && h[l] < h[m])
+            m = l;
+        if (r < n && h[r] < h[m])
+            m = r;
+        if (m == i)
+            return;
+        int64_t t = h[i];
+        h[i] = h[m];
+        h[m] = t;
+        i = m;
+    }
+}
+
+#define TESTER_INLINE static inline __attribute__((always_inline))
+
+/* A kind's run function (the loop instantiated for its strategy): the
+ * server's and the histogram's per-request calls are inlined into it too,
+ * as they were into the single loop before the kinds got files of their
+ * own (link-time inlining otherwise declines a function called from
+ * several files). */
+#define TESTER_LOOP_FN static __attribute__((flatten))
+
+/* What the loop reads on every request, copied out of the tester_loop into
+ * a local of tester_loop_run: the copy never escapes (only always-inlined
+ * code sees it), so these stay in registers across the calls into the
+ * server and the histogram instead of being reloaded after each. */
+typedef struct tester_hot {
+    const tester_spec *spec;
+    tester_result *out;
+    server *srv;
+    hist *hist;
+    int64_t end_ns, mid_ns, threshold_ns;
+    int64_t expected_ns;  /* corrected */
+    hist_correction correction;
+    uint64_t max_requests;
+    int64_t *conns;
+    size_t n_conns;
+    tester_user *users;   /* kinds with fixed users only */
+    size_t n_users;       /* kinds with fixed users only */
+    int truth;            /* 1: probes to take */
+    int drop_in_flight;
+    gsl_rng *think;       /* NULL: no think time */
+    tester_observer observer;
+    void *ctx;
+} tester_hot;
+
+TESTER_INLINE tester_hot tester_loop_hot(const tester_loop *L, const tester_strategy *k)
+{
+    tester_hot h = {
+        .spec = L->spec, .out = L->out, .srv = L->srv, .hist = L->out->hist,
+        .end_ns = L->end_ns, .mid_ns = L->mid_ns, .threshold_ns = L->cfg->threshold_ns,
+        .expected_ns = L->expected_ns, .correction = L->spec->correction,
+        .max_requests = L->max_requests, .conns = k->connections ? L->conns : NULL,
+        .n_conns = k->connections ? L->n_conns : 0, .users = L->users, .n_users = L->n_users,
+        .truth = L->truth != NULL, .drop_in_flight = L->cfg->drop_in_flight,
+        .think = L->think, .observer = L->observer, .ctx = L->ctx,
+    };
+    return h;
+}
+
+/* A corrected record of latency_ns (hist_record_corrected): the added
+ * values count against max_requests with the requests sent. 0, or
+ * -EOVERFLOW (with out->refused_*) when they would pass it. */
+TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t latency_ns)
+{
+    tester_result *out = h->out;
+    /* the added values count against max_requests with the requests sent
+     * (sent + added <= max_requests holds here) */
+    uint64_t added = hist_correction_count(latency_ns, h->expected_ns, h->correction);
+    if (added > h->max_requests - out->sent - out->added ||
+        !hist_record_corrected(h->hist, latency_ns, h->expected_ns, h->correction, h->threshold_ns,
+                               &out->over_threshold)) {
+        out->refused_latency_ns = latency_ns;
+        out->refused_added = added;
+        return -EOVERFLOW;
+    }
+    out->added += added;
+    return 0;
+}
+
+/* Record what request rq measured: with the kind's correction or as is, or
+ * aside when it is dropped at the end of the run. 0 or a negative errno. */
+TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, const tester_hot *h,
+                                     tester_request *rq)
+{
+    int late = rq->reply_ns > h->end_ns;
+    h->out->in_flight_at_end += late;
+    rq->recorded = !(late && h->drop_in_flight);
+    if (!rq->recorded)
+        return tester_loop_keep_dropped(L, rq->latency_ns);
+    if (h->out->wait) /* queue_wait = record */
+        tester_loop_hist_record(h->out->wait, rq->start_ns - rq->sent_ns);
+    if (k->corrects)
+        return tester_loop_record_corrected(h, rq->latency_ns);
+    tester_loop_hist_record(h->hist, rq->latency_ns);
+    h->out->over_threshold += rq->latency_ns > h->threshold_ns;
+    return 0;
+}
+
+/* Send user u's request: wait for a connection if the kind shares them,
+ * take the probes due by then, submit it and measure it. 1 when no
+ * connection frees before the end (nobody sends again), 0 sent, or a
+ * negative errno (the server's failure). */
+TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, const tester_hot *h,
+                                   const tester_user *u, tester_request *rq)
+{
+    tester_result *out = h->out;
+    rq->index = out->sent;
+    rq->user = u->id;
+    rq->intended_ns = u->intended_ns;
+    rq->sent_ns = u->next_ns;
+    if (k->connections && h->n_conns && h->conns[0] > rq->sent_ns) { /* every connection is busy: wait */
+        if (h->conns[0] >= h->end_ns)
+            return 1; /* none frees before the end: nobody sends again */
+        out->blocked++;
+        out->blocked_ns += h->conns[0] - rq->sent_ns;
+        rq->sent_ns = h->conns[0];
+    }
+    if (h->truth)
+        tester_loop_probes(L, rq->sent_ns);
+    /* no backlog: sent on schedule to an idle server (or one in a window
+     * with nothing queued) */
+    if (rq->sent_ns == rq->intended_ns && server_free_at(h->srv) <= rq->sent_ns)
+        out->last_clear_ns = rq->intended_ns;
+    rq->reply_ns = server_submit(h->srv, rq->sent_ns);
+    rq->start_ns = server_last_start_ns(h->srv);
+    int rc;
+    if (rq->reply_ns > h->end_ns && (rc = server_failed(h->srv))) /* e.g. a backlog past the clock's limit */
+        return rc;
+    if (k->connections && h->n_conns) {
+        h->conns[0] = rq->reply_ns;
+        tester_times_sift_down(h->conns, h->n_conns, 0);
+    }
+    out->sent++;
+    out->last_reply_ns = rq->reply_ns;
+    rq->latency_ns = rq->reply_ns - (k->from_intended ? rq->intended_ns : rq->sent_ns);
+    if (out->latency_mid_ns < 0 && rq->intended_ns >= h->mid_ns)
+        out->latency_mid_ns = rq->latency_ns;
+    out->latency_last_ns = rq->latency_ns;
+    return 0;
+}
+
+/* The event loop, specialised for strategy k (a constant at every call):
+ * until no user is due before the end, the earliest due user sends, its
+ * request is recorded and observed, and the kind schedules its next send.
+ * Kinds whose users come and go (k->source) keep the heap in L; the others
+ * in locals. 0, or a negative errno (-E2BIG past max_requests, the hooks'
+ * errors). */
+TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
+{
+    const tester_hot h = tester_loop_hot(L, k);
+    tester_result *out = h.out;
+    int rc;
+    for (;;) {
+        tester_user *users = k->source ? L->users : h.users;
+        size_t n_users = k->source ? L->n_users : h.n_users;
+        if (n_users == 0 || users[0].next_ns >= h.end_ns)
+            return 0;
+        if (k->source && (rc = k->source(L)) != 0) {
+            if (rc < 0)
+                return rc;
+            continue;
+        }
+        tester_user *u = &users[0];
+        /* the correction's values count too */
+        if (out->sent + (k->corrects ? out->added : 0) >= h.max_requests)
+            return -E2BIG;
+        tester_request rq;
+        if ((rc = tester_loop_send(L, k, &h, u, &rq)) != 0)
+            return rc > 0 ? 0 : rc;
+        if ((rc = tester_loop_record(L, k, &h, &rq)) != 0)
+            return rc;
+        if (h.observer)
+            h.observer(h.ctx, &rq);
+        if (k->next_send(L, &h, u, &rq))
+            continue; /* the user left the heap */
+        if (n_users > 1)
+            tester_heap_sift_down(users, n_users, 0);
+    }
+}
+
+#endif
