@@ -103,28 +103,6 @@ static int small_enough(scenario *s)
             (s->duration_ns / st->mean_gap_ns > FUZZ_MAX_REQUESTS || work / (double)st->mean_gap_ns > 1e6))
             return 0;
     }
-    /* a corrected tester backfills latency / interval samples one by one
-     * (until the O(buckets) backfill of issue 10 lands): runs whose mean
-     * service or stall reaches 10^4 intervals are not run here */
-    for (size_t i = 0; i < s->n_testers; i++) {
-        const tester_spec *t = &s->testers[i];
-        if (t->kind != TESTER_CORRECTED)
-            continue;
-        units_interval du = units_interval_scale(t->interval, t->users);
-        double e = t->expected_interval_ns > 0 ? (double)t->expected_interval_ns
-                                               : (double)du.num_ns / (double)du.den;
-        if (!(dist_mean_ns(&s->service) < 1e4 * e))
-            return 0;
-        for (size_t k = 0; k < s->n_stalls; k++) {
-            const stall_spec *st = &s->stalls[k];
-            double len = st->kind == STALL_PERIODIC ? (double)st->length_ns
-                       : st->kind == STALL_REQUESTS ? (double)st->extra_ns
-                       : st->kind == STALL_RANDOM ? dist_mean_ns(&st->length_dist)
-                                                  : (double)s->duration_ns;
-            if (!(len < 1e4 * e))
-                return 0;
-        }
-    }
     if (s->max_requests > FUZZ_MAX_REQUESTS)
         s->max_requests = FUZZ_MAX_REQUESTS; /* a bigger run stops with E2BIG */
     return 1;

@@ -15,8 +15,8 @@ out=build-fuzz
 mkdir -p "$out"
 sources="$(ls sim/*.c) cli/sweep_cli.c"
 clang -g -O1 -std=c11 -D_DEFAULT_SOURCE -DCOSIM_LIBFUZZER -fsanitize=fuzzer,address,undefined \
-    -fno-sanitize-recover=undefined -Isim -Icli $(pkg-config --cflags gsl inih) \
-    tests/fuzz/fuzz_scenario.c $sources -o "$out/fuzz_scenario" $(pkg-config --libs gsl inih) -lm
+    -fno-sanitize-recover=undefined -Isim -Icli $(pkg-config --cflags gsl inih zlib) \
+    tests/fuzz/fuzz_scenario.c $sources -o "$out/fuzz_scenario" $(pkg-config --libs gsl inih zlib) -lm
 rm -rf "$out/new" "$out/min"
 mkdir -p "$out/new" "$out/min"
 # -close_fd_mask=3: cosim's own messages silenced (libFuzzer and the
