@@ -10,8 +10,8 @@
  *      for "file = service.txt" and "file = stalls.csv".
  * An input without a "----" line is a scenario file alone (the corpus kept
  * from the first target stays valid).
- * The command line goes through the CLI's own parse_args and load_checked
- * (cli/main.c is compiled in, its main renamed), or sweep_check_args; a
+ * The command line goes through the CLI's own options_parse and
+ * options_load_scenario (cli/options.c), or sweep_check_args; a
  * scenario that loads is run when it is small (at most 200,000 requests a
  * tester, 10 s, no tiny stall periods), so the engine is fuzzed too.
  *
@@ -22,13 +22,20 @@
  *    the command line, or every file in a folder, through the same function,
  *    so the kept corpus and every crash ever found stay regression tests.
  */
-#define main cosim_main
-int cosim_main(int argc, char **argv);
-#include "../../cli/main.c"
-#undef main
+#define _POSIX_C_SOURCE 200809L
+#include "options.h"
+#include "rng.h"
+#include "run.h"
+#include "scenario.h"
+#include "sweep_cli.h"
 
 #include <dirent.h>
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -166,7 +173,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(&o, 0, sizeof o);
         int rc;
         scenario *s;
-        if (parse_args(argc, argv, &o) == 0 && !o.help && !o.version && (s = load_checked(&o, &rc))) {
+        if (options_parse(argc, argv, &o) == 0 && !o.help && !o.version && (s = options_load_scenario(&o, &rc))) {
             char err[1024];
             run_result r;
             if (small_enough(s) && run_scenario(s, &r, err, sizeof err) == 0)

@@ -13,7 +13,7 @@ seconds=${1:-60}
 command -v clang >/dev/null || { echo "fuzz: needs clang (apt-get install clang)" >&2; exit 1; }
 out=build-fuzz
 mkdir -p "$out"
-sources="$(ls sim/*.c) cli/sweep_cli.c"
+sources="$(ls sim/*.c) cli/options.c cli/outputs.c cli/sweep_cli.c"
 clang -g -O1 -std=c11 -D_DEFAULT_SOURCE -DCOSIM_LIBFUZZER -fsanitize=fuzzer,address,undefined \
     -fno-sanitize-recover=undefined -Isim -Icli $(pkg-config --cflags gsl inih zlib) \
     tests/fuzz/fuzz_scenario.c $sources -o "$out/fuzz_scenario" $(pkg-config --libs gsl inih zlib) -lm

@@ -1,0 +1,77 @@
+/* options.h - the cosim command line (cli/options.c): the options a run
+ * takes, their parsing, the help text, and the scenario they name read and
+ * checked against them. Not part of libcosim. */
+#ifndef COSIM_CLI_OPTIONS_H
+#define COSIM_CLI_OPTIONS_H
+
+#include "plot.h"
+#include "scenario.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Longest -o or --plots-dir path: the files written there get names of
+ * their own, and a path is never cut. */
+#define MAX_DIR_PATH 3800
+
+/** The parsed command line of one cosim run. */
+typedef struct options {
+    const char *scenario;
+    const char *output;
+    const char **sets;
+    size_t n_sets;
+    plot_format format;
+    int no_plot;
+    int check;
+    const char *plots_dir;
+    unsigned charts;       /* bit k: chart_kinds[k] (outputs.h) */
+    int charts_set;        /* --charts was given */
+    int ylinear;           /* --latency-axis linear */
+    unsigned replications; /* --replications N (0, 1: one seed) */
+    const char *window;    /* --window A..B, checked against the run once loaded */
+    int64_t win_from, win_to; /* --window in ns; to 0: none */
+    int quiet;
+    int force;             /* --force */
+    unsigned plot_timeout_s; /* --plot-timeout in seconds; 0: the default */
+    int allow_long;        /* --allow-long: no work budget */
+    int help, version;     /* -h, -V: print and exit 0 */
+    int list_keys;         /* --list-keys: print and exit 0 */
+    char *owned[2];        /* the --set text of --seed and --rank-rule */
+} options;
+
+/**
+ * Print cosim's --help text.
+ * @param f  where to (stdout for --help)
+ */
+void options_usage(FILE *f);
+
+/**
+ * The command line into o (owned strings freed by options_free). Every
+ * option may be given once, except --set (each key once, checked by the
+ * scenario reader). May run again on another command line (a fresh getopt
+ * scan).
+ *
+ * @param argc,argv  main's; argv's strings must outlive o
+ * @param o          zeroed by the caller
+ * @return 0, or -1 after a message on stderr (exit COSIM_EXIT_USAGE)
+ */
+int options_parse(int argc, char **argv, options *o);
+
+/**
+ * Free what options_parse allocated and zero o. NULL-safe in its parts.
+ * @param o  parsed (or zeroed) options
+ */
+void options_free(options *o);
+
+/**
+ * Read the scenario the options name and check the options that depend on
+ * it: --window inside the run, --check with something to check.
+ *
+ * @param o          parsed options
+ * @param exit_code  set on failure (exitcode.h: 2, 3, 1 or 5)
+ * @return the scenario (scenario_free it), or NULL after a message on stderr
+ */
+scenario *options_load_scenario(const options *o, int *exit_code);
+
+#endif

@@ -1,0 +1,279 @@
+/* outputs.c - the output folder of a cosim run: the chart table, every
+ * file staged, the charts rendered and checked, all committed at once. */
+#define _POSIX_C_SOURCE 200809L
+#include "outputs.h"
+#include "exitcode.h"
+#include "plot.h"
+#include "report.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int write_spectrum(FILE *f, const scenario *s, const run_result *r, const chart_data *cd,
+                          const char *const *names)
+{
+    (void)cd;
+    (void)names;
+    return plot_write_spectrum_data(f, s, r);
+}
+
+static int write_timeline(FILE *f, const scenario *s, const run_result *r, const chart_data *cd,
+                          const char *const *names)
+{
+    (void)s;
+    (void)r;
+    return timeline_write_points(cd->timeline, f, names);
+}
+
+static int write_requests(FILE *f, const scenario *s, const run_result *r, const chart_data *cd,
+                          const char *const *names)
+{
+    (void)s;
+    (void)r;
+    return timeline_write_bars(cd->bars, f, names);
+}
+
+static int write_summary(FILE *f, const scenario *s, const run_result *r, const chart_data *cd,
+                         const char *const *names)
+{
+    (void)cd;
+    (void)names;
+    return plot_write_summary_data(f, s, r);
+}
+
+const chart_kind chart_kinds[N_CHARTS] = {
+    {"spectrum", CHART_WHOLE_RUN, 0, 1, write_spectrum},
+    {"timeline", CHART_TIMELINE_WINDOW, 1, 0, write_timeline}, /* a queue's triangle reads on a linear axis */
+    {"requests", CHART_BARS_WINDOW, 0, 0, write_requests},
+    {"summary", CHART_WHOLE_RUN, 0, 0, write_summary},
+};
+
+int chart_kind_find(const char *name, size_t len)
+{
+    for (size_t k = 0; k < N_CHARTS; k++)
+        if (strlen(chart_kinds[k].name) == len && strncmp(name, chart_kinds[k].name, len) == 0)
+            return (int)k;
+    return -1;
+}
+
+/* What every staged file of one run shares. */
+typedef struct staging {
+    outdir *d;
+    const scenario *s;
+    const run_result *r;
+    const options *o;
+    const chart_data *cd;
+    const char *names[256];  /* the testers' names */
+    char all[4096];          /* every tester's name, for the charts' scripts */
+    char spec[4096], slots[1024]; /* the spectrum's block order and slots */
+    char name[128];          /* the file being written, for the message */
+} staging;
+
+/* Create st->name (n) in the staging folder, or rc = -errno and fail. */
+#define OPEN(n)                                                                                    \
+    do {                                                                                           \
+        snprintf(st->name, sizeof st->name, "%s", (n));                                            \
+        if (!(f = outdir_create(st->d, st->name))) {                                               \
+            rc = -errno;                                                                           \
+            goto fail;                                                                             \
+        }                                                                                          \
+    } while (0)
+/* Finish it: the failed write's own errno first (e.g. ENOSPC), else the
+ * writer's result; fail on either. */
+#define CLOSE(write_rc)                                                                            \
+    do {                                                                                           \
+        int w_ = (write_rc);                                                                       \
+        int c_ = outdir_finish(st->d, f);                                                          \
+        if ((rc = c_ ? c_ : w_))                                                                   \
+            goto fail;                                                                             \
+    } while (0)
+
+/* Chart k's .dat (and the band's), and its .gp; chart gets the picture's
+ * name to render. *need_stalls set for a time window. 0 or a negative
+ * errno (st->name: the file). */
+static int write_chart(staging *st, size_t k, char chart[64], int *need_stalls)
+{
+    const chart_kind *ck = &chart_kinds[k];
+    const scenario *s = st->s;
+    const chart_data *cd = st->cd;
+    FILE *f;
+    int rc;
+    char dat[64], gp[64];
+    snprintf(dat, sizeof dat, "%s.dat", ck->name);
+    snprintf(gp, sizeof gp, "%s.gp", ck->name);
+    snprintf(chart, 64, "%s.%s", ck->name, plot_format_ext(st->o->format));
+    plot_script ps = {ck->name, dat, st->all, chart, st->o->format, !st->o->ylinear && !ck->linear, 0,
+                      s->duration_ns, NULL, NULL, NULL, NULL};
+    char counts[2048] = "";
+    if (ck->window != CHART_WHOLE_RUN) {
+        /* the points (or bars) each tester has in the window */
+        int bars = ck->window == CHART_BARS_WINDOW;
+        for (size_t i = 0; i < s->n_testers; i++) {
+            size_t c = bars ? timeline_bars(cd->bars, i) : timeline_points(cd->timeline, i);
+            snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%zu", i ? " " : "", c);
+        }
+        ps.counts = counts;
+        ps.from_ns = bars ? cd->bars_from : cd->tl_from;
+        ps.to_ns = bars ? cd->bars_to : cd->tl_to;
+        *need_stalls = 1;
+    }
+    if (ck->spectrum_blocks) {
+        ps.testers = st->spec;
+        ps.slots = st->slots;
+    }
+    OPEN(dat);
+    CLOSE(ck->write(f, s, st->r, cd, st->names));
+    if (ck->spectrum_blocks && cd->band) {
+        OPEN("spectrum_band.dat");
+        CLOSE(band_write(cd->band, f, s, st->r));
+        ps.bandfile = "spectrum_band.dat";
+    }
+    OPEN(gp);
+    CLOSE(plot_write_script(f, s, cd->style[k], &ps));
+    return 0;
+fail:
+    return rc;
+}
+
+/* Write every output file into d (under temporary names); charts[] gets the
+ * chart files to render. 0, or a negative errno with err set. */
+static int write_outputs(staging *st, char charts[N_CHARTS][64], char *err, size_t errlen)
+{
+    const scenario *s = st->s;
+    const run_result *r = st->r;
+    FILE *f;
+    int rc;
+    OPEN("summary.json");
+    CLOSE(report_json(f, s, r));
+    for (size_t i = 0; i < r->n; i++) {
+        char n[96];
+        snprintf(n, sizeof n, "%s.hgrm", s->testers[i].name);
+        OPEN(n);
+        CLOSE(report_hgrm(f, r->testers[i].hist, s->rank_rule));
+    }
+    for (size_t i = 0; i < s->n_testers && i < 256; i++)
+        st->names[i] = s->testers[i].name;
+    plot_all_names(s, st->all, sizeof st->all);
+    plot_spectrum_blocks(s, r, st->spec, sizeof st->spec, st->slots, sizeof st->slots);
+    int need_stalls = 0;
+    for (size_t k = 0; k < N_CHARTS; k++) {
+        charts[k][0] = '\0';
+        if (st->cd->style[k] && (rc = write_chart(st, k, charts[k], &need_stalls)))
+            goto fail;
+    }
+    if (need_stalls) {
+        OPEN("stalls.dat");
+        CLOSE(plot_write_stalls(f, s, 0, s->duration_ns));
+    }
+    return 0;
+fail:
+    snprintf(err, errlen, "%s/%s: cannot write: %s", outdir_path(st->d), st->name,
+             rc == -EINVAL ? "not a file name cosim writes" : rc == -EEXIST ? "written twice" : strerror(-rc));
+    return rc;
+}
+#undef OPEN
+#undef CLOSE
+
+/* Run gnuplot on the staged NAME.gp and stage the chart (NAME.EXT) it
+ * draws, checked complete. 1 rendered, 0 gnuplot is missing, -1 failed
+ * (err says why). */
+static int render_chart(outdir *d, const char *chart, const options *o, char *err, size_t errlen)
+{
+    char script[96];
+    snprintf(script, sizeof script, "%.*s.gp", (int)(strrchr(chart, '.') - chart), chart);
+    unsigned timeout = o->plot_timeout_s ? o->plot_timeout_s : PLOT_DEFAULT_TIMEOUT_S;
+    char *data;
+    size_t len;
+    int status;
+    plot_render_status st = plot_render(outdir_staging_fd(d), script, o->format, timeout, &data, &len, &status);
+    if (st == PLOT_NO_GNUPLOT)
+        return 0;
+    if (st != PLOT_RENDERED) {
+        char why[256];
+        snprintf(err, errlen, "%s/%s: %s", outdir_path(d), chart,
+                 plot_render_message(why, sizeof why, st, status, script, o->format, len, timeout));
+        return -1;
+    }
+    int rc = outdir_write(d, chart, data, len);
+    free(data);
+    if (rc) {
+        snprintf(err, errlen, "%s/%s: cannot write: %s", outdir_path(d), chart, strerror(-rc));
+        return -1;
+    }
+    return 1;
+}
+
+int outputs_open(const options *o, const scenario *s, outdir **d, char *dir, size_t dirlen)
+{
+    *d = NULL;
+    if (o->output)
+        snprintf(dir, dirlen, "%s", o->output);
+    else if (outdir_default(dir, dirlen, o->scenario, s->name, SCENARIO_NAME_MAX, "")) {
+        fprintf(stderr, "cosim: %s: the default output folder's name is too long; give -o DIR\n", o->scenario);
+        return COSIM_EXIT_OUTPUT;
+    }
+    char source[PATH_MAX], err[PATH_MAX + 1024];
+    outdir_options oo = {o->force, realpath(o->scenario, source) ? source : o->scenario, !o->output};
+    if (outdir_open(d, dir, &oo, err, sizeof err)) {
+        fprintf(stderr, "cosim: %s\n", err);
+        return COSIM_EXIT_OUTPUT;
+    }
+    return COSIM_EXIT_OK;
+}
+
+/* Render every staged chart before anything moves; drawn gets ", NAME"
+ * for each. 0 done (no_gnuplot set if gnuplot is missing), -1 failed (err). */
+static int render_charts(outdir *d, const options *o, char charts[N_CHARTS][64], int *no_gnuplot, char *drawn,
+                         size_t drawnlen, char *err, size_t errlen)
+{
+    for (size_t k = 0; k < N_CHARTS && !o->no_plot; k++) {
+        if (!charts[k][0])
+            continue;
+        int rendered = render_chart(d, charts[k], o, err, errlen);
+        if (rendered < 0)
+            return -1;
+        if (rendered == 0)
+            *no_gnuplot = 1;
+        else
+            snprintf(drawn + strlen(drawn), drawnlen - strlen(drawn), ", %s", charts[k]);
+    }
+    return 0;
+}
+
+int outputs_write_run(const options *o, const scenario *s, const run_result *r, chart_data *cd, outdir *d,
+                      const char *dir, int exit_code)
+{
+    char err[PATH_MAX + 1024];
+    int any_chart = 0;
+    for (size_t k = 0; k < N_CHARTS; k++)
+        any_chart |= cd->style[k] != NULL;
+    if (plot_spectrum_testers(r) == 0 && any_chart) {
+        fprintf(stderr, "cosim: no tester recorded a sample: no chart\n");
+        memset(cd->style, 0, sizeof cd->style);
+    }
+    char charts[N_CHARTS][64];
+    memset(charts, 0, sizeof charts);
+    staging st = {.d = d, .s = s, .r = r, .o = o, .cd = cd};
+    int failed = write_outputs(&st, charts, err, sizeof err) != 0;
+    int no_gnuplot = 0;
+    char drawn[512] = "";
+    if (!failed)
+        failed = render_charts(d, o, charts, &no_gnuplot, drawn, sizeof drawn, err, sizeof err) != 0;
+    if (!failed && no_gnuplot)
+        fprintf(stderr, "cosim: gnuplot not found: kept the charts' .gp and .dat in %s; install gnuplot "
+                        "and run 'gnuplot spectrum.gp' there\n", dir);
+    if (failed) {
+        fprintf(stderr, "cosim: %s; nothing in %s was replaced\n", err, dir);
+        exit_code = COSIM_EXIT_OUTPUT;
+    } else if (outdir_commit(d, err, sizeof err)) {
+        fprintf(stderr, "cosim: %s; nothing in %s was replaced\n", err, dir);
+        exit_code = COSIM_EXIT_OUTPUT;
+        failed = 1;
+    }
+    outdir_close(d);
+    if (!failed && (exit_code == COSIM_EXIT_OK || exit_code == COSIM_EXIT_CHECK) && !o->quiet)
+        printf("\nwrote %s/: summary.json, %zu .hgrm spectr%s%s\n", dir, r->n, r->n == 1 ? "um" : "a", drawn);
+    return exit_code;
+}
