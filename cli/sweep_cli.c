@@ -75,149 +75,156 @@ static void usage(FILE *f)
             "SIGINT/SIGTERM.\n");
 }
 
-/* The sweep's command line into w (sets: room for SWEEP_MAX_SETS). Every
- * option may be given once, except --vary and --set. 0, 1 after --help, or
- * -1 after a message (exit 2). */
-static int parse_sweep_args(sweep *w, const char **sets, const char **output, int *no_plot, int *quiet,
-                            int *force, unsigned *plot_timeout, int argc, char **argv)
+/* What cosim sweep's command line sets beside the sweep itself. */
+typedef struct sweep_cli {
+    const char *sets[SWEEP_MAX_SETS]; /* --set, in order */
+    const char *output;               /* -o, NULL: the default folder */
+    int no_plot, quiet, force;
+    unsigned plot_timeout;            /* --plot-timeout, seconds */
+} sweep_cli;
+
+enum { O_VARY = 256, O_REPS, O_JOBS, O_SHARD, O_SET, O_SEED, O_NOPLOT, O_FORCE, O_PLOT_TIMEOUT, O_LONG, O_END };
+
+static const struct option sweep_longopts[] = {
+    {"vary", required_argument, NULL, O_VARY},    {"replications", required_argument, NULL, O_REPS},
+    {"jobs", required_argument, NULL, O_JOBS},    {"shard", required_argument, NULL, O_SHARD},
+    {"set", required_argument, NULL, O_SET},      {"seed", required_argument, NULL, O_SEED},
+    {"no-plot", no_argument, NULL, O_NOPLOT},     {"output", required_argument, NULL, 'o'},
+    {"quiet", no_argument, NULL, 'q'},            {"help", no_argument, NULL, 'h'},
+    {"force", no_argument, NULL, O_FORCE},        {"plot-timeout", required_argument, NULL, O_PLOT_TIMEOUT},
+    {"allow-long", no_argument, NULL, O_LONG},
+    {NULL, 0, NULL, 0},
+};
+
+/* --vary KEY=...: one more axis, its key not varied yet. */
+static int opt_vary(sweep *w, const char *arg)
 {
-    enum { O_VARY = 256, O_REPS, O_JOBS, O_SHARD, O_SET, O_SEED, O_NOPLOT, O_FORCE, O_PLOT_TIMEOUT, O_LONG, O_END };
-    static const struct option longopts[] = {
-        {"vary", required_argument, NULL, O_VARY},    {"replications", required_argument, NULL, O_REPS},
-        {"jobs", required_argument, NULL, O_JOBS},    {"shard", required_argument, NULL, O_SHARD},
-        {"set", required_argument, NULL, O_SET},      {"seed", required_argument, NULL, O_SEED},
-        {"no-plot", no_argument, NULL, O_NOPLOT},     {"output", required_argument, NULL, 'o'},
-        {"quiet", no_argument, NULL, 'q'},            {"help", no_argument, NULL, 'h'},
-        {"force", no_argument, NULL, O_FORCE},        {"plot-timeout", required_argument, NULL, O_PLOT_TIMEOUT},
-        {"allow-long", no_argument, NULL, O_LONG},
-        {NULL, 0, NULL, 0},
-    };
     char err[1200];
-    unsigned char seen[O_END] = {0};
-    optind = 0; /* a fresh scan (GNU getopt) */
-    opterr = 0;
-    int c, li = -1;
-    while ((c = getopt_long(argc, argv, ":o:qh", longopts, &li)) != -1) {
-        uint64_t v;
-        const char *why;
-        if (c > 0 && c < O_END && c != O_VARY && c != O_SET && c != ':' && c != '?' && seen[c]++) {
-            if (li >= 0)
-                fprintf(stderr, "cosim: sweep: --%s given twice; give each option once\n", longopts[li].name);
-            else
-                fprintf(stderr, "cosim: sweep: -%c given twice; give each option once\n", c);
-            return -1;
-        }
-        li = -1;
-        switch (c) {
-        case O_VARY:
-            if (w->n_axes == SWEEP_MAX_AXES) {
-                fprintf(stderr, "cosim: sweep: at most 8 --vary\n");
-                return -1;
-            }
-            if (sweep_axis_parse(optarg, &w->axes[w->n_axes], err, sizeof err)) {
-                fprintf(stderr, "cosim: sweep: %s\n", err);
-                return -1;
-            }
-            w->n_axes++;
-            for (size_t a = 0; a + 1 < w->n_axes; a++)
-                if (strcmp(w->axes[a].key, w->axes[w->n_axes - 1].key) == 0) {
-                    fprintf(stderr, "cosim: sweep: --vary %s given twice; vary a key once\n", w->axes[a].key);
-                    return -1;
-                }
-            break;
-        case O_REPS:
-            if (units_parse_count(optarg, 10000, &v, &why) || v < 1) {
-                fprintf(stderr, "cosim: sweep: --replications %s: a whole number from 1 to 10000\n", optarg);
-                return -1;
-            }
-            w->reps = (size_t)v;
-            break;
-        case O_JOBS:
-            if (units_parse_count(optarg, 256, &v, &why) || v < 1) {
-                fprintf(stderr, "cosim: sweep: --jobs %s: a whole number from 1 to 256\n", optarg);
-                return -1;
-            }
-            w->jobs = (unsigned)v;
-            break;
-        case O_SHARD: {
-            const char *slash = strchr(optarg, '/');
-            uint64_t k, n;
-            char *ks = slash ? strndup(optarg, (size_t)(slash - optarg)) : NULL;
-            int bad = !ks || units_parse_count(ks, UINT32_MAX, &k, &why) ||
-                      units_parse_count(slash + 1, UINT32_MAX, &n, &why) || n < 1 || k >= n;
-            free(ks);
-            if (bad) {
-                fprintf(stderr, "cosim: sweep: --shard %s: expected K/N with 0 <= K < N, e.g. 0/4\n", optarg);
-                return -1;
-            }
-            w->shard = (unsigned)k;
-            w->n_shards = (unsigned)n;
-            break;
-        }
-        case O_SET:
-            if (w->n_user_sets == SWEEP_MAX_SETS) {
-                fprintf(stderr, "cosim: sweep: more than %d --set\n", SWEEP_MAX_SETS);
-                return -1;
-            }
-            sets[w->n_user_sets++] = optarg;
-            break;
-        case O_SEED:
-            if (units_parse_count(optarg, UINT64_MAX, &w->seed, &why) ||
-                strspn(optarg, "0123456789") != strlen(optarg)) {
-                fprintf(stderr, "cosim: sweep: --seed %s: expected a whole number\n", optarg);
-                return -1;
-            }
-            w->seed_set = 1;
-            break;
-        case O_NOPLOT:
-            *no_plot = 1;
-            break;
-        case O_FORCE:
-            *force = 1;
-            break;
-        case O_PLOT_TIMEOUT:
-            if (plot_parse_timeout(optarg, plot_timeout)) {
-                fprintf(stderr, "cosim: sweep: --plot-timeout %s: a whole number of seconds from 1 to %u\n",
-                        optarg, PLOT_MAX_TIMEOUT_S);
-                return -1;
-            }
-            break;
-        case O_LONG:
-            w->allow_long = 1;
-            break;
-        case 'o':
-            if (!*optarg || strlen(optarg) > 3800) {
-                fprintf(stderr, "cosim: sweep: -o: %s\n",
-                        *optarg ? "the folder's path is longer than 3800 bytes" : "an empty folder name");
-                return -1;
-            }
-            *output = optarg;
-            break;
-        case 'q':
-            *quiet = 1;
-            break;
-        case 'h':
-            usage(stdout);
-            return 1;
-        case ':':
-            fprintf(stderr, "cosim: sweep: option %s needs a value\n", argv[optind - 1]);
-            return -1;
-        default:
-            fprintf(stderr, "cosim: sweep: unknown option %s; try 'cosim sweep --help'\n", argv[optind - 1]);
-            return -1;
-        }
-    }
-    if (optind != argc - 1) {
-        fprintf(stderr, "cosim: sweep: give one scenario; try 'cosim sweep --help'\n");
+    if (w->n_axes == SWEEP_MAX_AXES) {
+        fprintf(stderr, "cosim: sweep: at most 8 --vary\n");
         return -1;
     }
-    if (w->n_axes == 0) {
-        fprintf(stderr, "cosim: sweep: nothing to vary; add --vary KEY=FROM..TO:STEPS\n");
+    if (sweep_axis_parse(arg, &w->axes[w->n_axes], err, sizeof err)) {
+        fprintf(stderr, "cosim: sweep: %s\n", err);
         return -1;
     }
-    w->path = argv[optind];
-    w->user_sets = sets;
-    /* the grid's size, said in full when it is too big */
+    w->n_axes++;
+    for (size_t a = 0; a + 1 < w->n_axes; a++)
+        if (strcmp(w->axes[a].key, w->axes[w->n_axes - 1].key) == 0) {
+            fprintf(stderr, "cosim: sweep: --vary %s given twice; vary a key once\n", w->axes[a].key);
+            return -1;
+        }
+    return 0;
+}
+
+/* --shard K/N, 0 <= K < N. */
+static int opt_shard(sweep *w, const char *arg)
+{
+    const char *slash = strchr(arg, '/'), *why;
+    uint64_t k, n;
+    char *ks = slash ? strndup(arg, (size_t)(slash - arg)) : NULL;
+    int bad = !ks || units_parse_count(ks, UINT32_MAX, &k, &why) ||
+              units_parse_count(slash + 1, UINT32_MAX, &n, &why) || n < 1 || k >= n;
+    free(ks);
+    if (bad) {
+        fprintf(stderr, "cosim: sweep: --shard %s: expected K/N with 0 <= K < N, e.g. 0/4\n", arg);
+        return -1;
+    }
+    w->shard = (unsigned)k;
+    w->n_shards = (unsigned)n;
+    return 0;
+}
+
+/* A whole number from 1 to max for --NAME, or -1 after a message. */
+static int opt_count(const char *name, const char *arg, uint64_t max, uint64_t *v)
+{
+    const char *why;
+    if (units_parse_count(arg, max, v, &why) || *v < 1) {
+        fprintf(stderr, "cosim: sweep: --%s %s: a whole number from 1 to %llu\n", name, arg,
+                (unsigned long long)max);
+        return -1;
+    }
+    return 0;
+}
+
+/* One option (getopt's code c, its argument arg; word: as typed) into w
+ * and cli: 0 go on, 1 stop (--help, after the usage), -1 after a message. */
+static int take_sweep_option(sweep *w, sweep_cli *cli, int c, const char *arg, const char *word)
+{
+    uint64_t v;
+    const char *why;
+    switch (c) {
+    case O_VARY:
+        return opt_vary(w, arg);
+    case O_REPS:
+        if (opt_count("replications", arg, 10000, &v))
+            return -1;
+        w->reps = (size_t)v;
+        return 0;
+    case O_JOBS:
+        if (opt_count("jobs", arg, 256, &v))
+            return -1;
+        w->jobs = (unsigned)v;
+        return 0;
+    case O_SHARD:
+        return opt_shard(w, arg);
+    case O_SET:
+        if (w->n_user_sets == SWEEP_MAX_SETS) {
+            fprintf(stderr, "cosim: sweep: more than %d --set\n", SWEEP_MAX_SETS);
+            return -1;
+        }
+        cli->sets[w->n_user_sets++] = arg;
+        return 0;
+    case O_SEED:
+        if (units_parse_count(arg, UINT64_MAX, &w->seed, &why) || strspn(arg, "0123456789") != strlen(arg)) {
+            fprintf(stderr, "cosim: sweep: --seed %s: expected a whole number\n", arg);
+            return -1;
+        }
+        w->seed_set = 1;
+        return 0;
+    case O_NOPLOT:
+        cli->no_plot = 1;
+        return 0;
+    case O_FORCE:
+        cli->force = 1;
+        return 0;
+    case O_PLOT_TIMEOUT:
+        if (plot_parse_timeout(arg, &cli->plot_timeout)) {
+            fprintf(stderr, "cosim: sweep: --plot-timeout %s: a whole number of seconds from 1 to %u\n", arg,
+                    PLOT_MAX_TIMEOUT_S);
+            return -1;
+        }
+        return 0;
+    case O_LONG:
+        w->allow_long = 1;
+        return 0;
+    case 'o':
+        if (!*arg || strlen(arg) > 3800) {
+            fprintf(stderr, "cosim: sweep: -o: %s\n",
+                    *arg ? "the folder's path is longer than 3800 bytes" : "an empty folder name");
+            return -1;
+        }
+        cli->output = arg;
+        return 0;
+    case 'q':
+        cli->quiet = 1;
+        return 0;
+    case 'h':
+        usage(stdout);
+        return 1;
+    case ':':
+        fprintf(stderr, "cosim: sweep: option %s needs a value\n", word);
+        return -1;
+    default:
+        fprintf(stderr, "cosim: sweep: unknown option %s; try 'cosim sweep --help'\n", word);
+        return -1;
+    }
+}
+
+/* The grid's size (said in full when it is too big), the tasks and the
+ * workers. 0, or -1 after a message. */
+static int size_grid(sweep *w)
+{
     w->n_points = 1;
     int too_many = 0;
     char shape[200] = "";
@@ -240,6 +247,42 @@ static int parse_sweep_args(sweep *w, const char **sets, const char **output, in
     return 0;
 }
 
+/* The sweep's command line into w and cli (w->user_sets point into
+ * cli->sets). Every option may be given once, except --vary and --set. 0,
+ * 1 after --help, or -1 after a message (exit 2). */
+static int parse_sweep_args(sweep *w, sweep_cli *cli, int argc, char **argv)
+{
+    unsigned char seen[O_END] = {0};
+    optind = 0; /* a fresh scan (GNU getopt) */
+    opterr = 0;
+    int c, li = -1;
+    while ((c = getopt_long(argc, argv, ":o:qh", sweep_longopts, &li)) != -1) {
+        if (c > 0 && c < O_END && c != O_VARY && c != O_SET && c != ':' && c != '?' && seen[c]++) {
+            if (li >= 0)
+                fprintf(stderr, "cosim: sweep: --%s given twice; give each option once\n",
+                        sweep_longopts[li].name);
+            else
+                fprintf(stderr, "cosim: sweep: -%c given twice; give each option once\n", c);
+            return -1;
+        }
+        li = -1;
+        int rc = take_sweep_option(w, cli, c, optarg, argv[optind - 1]);
+        if (rc)
+            return rc;
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "cosim: sweep: give one scenario; try 'cosim sweep --help'\n");
+        return -1;
+    }
+    if (w->n_axes == 0) {
+        fprintf(stderr, "cosim: sweep: nothing to vary; add --vary KEY=FROM..TO:STEPS\n");
+        return -1;
+    }
+    w->path = argv[optind];
+    w->user_sets = cli->sets;
+    return size_grid(w);
+}
+
 int sweep_check_args(int argc, char **argv)
 {
     sweep w;
@@ -247,10 +290,8 @@ int sweep_check_args(int argc, char **argv)
     w.reps = 1;
     w.jobs = 1;
     w.n_shards = 1;
-    const char *sets[SWEEP_MAX_SETS], *output = NULL;
-    int no_plot = 0, quiet = 0, force = 0;
-    unsigned plot_timeout = PLOT_DEFAULT_TIMEOUT_S;
-    int rc = parse_sweep_args(&w, sets, &output, &no_plot, &quiet, &force, &plot_timeout, argc, argv);
+    sweep_cli cli = {.plot_timeout = PLOT_DEFAULT_TIMEOUT_S};
+    int rc = parse_sweep_args(&w, &cli, argc, argv);
     if (rc == 0) {
         scenario *s;
         rc = sweep_check_points(&w, &s);
@@ -402,14 +443,11 @@ int sweep_main(int argc, char **argv)
     long nproc = sysconf(_SC_NPROCESSORS_ONLN);
     w.jobs = nproc > 0 ? (unsigned)nproc : 1;
     w.n_shards = 1;
-    const char *output = NULL;
-    int no_plot = 0, quiet = 0, force = 0, rc;
-    unsigned plot_timeout = PLOT_DEFAULT_TIMEOUT_S;
+    sweep_cli cli = {.plot_timeout = PLOT_DEFAULT_TIMEOUT_S};
     outdir *d = NULL;
     char err[1200], dir[PATH_MAX];
-    const char *sets[SWEEP_MAX_SETS];
     scenario *s = NULL;
-    rc = parse_sweep_args(&w, sets, &output, &no_plot, &quiet, &force, &plot_timeout, argc, argv);
+    int rc = parse_sweep_args(&w, &cli, argc, argv);
     if (rc) {
         rc = rc < 0 ? COSIM_EXIT_USAGE : COSIM_EXIT_OK;
         goto out;
@@ -417,7 +455,7 @@ int sweep_main(int argc, char **argv)
     /* the whole job's work, before anything starts: every point of the
      * shard loads (so a bad value anywhere fails now) and is estimated */
     if ((rc = sweep_check_points(&w, &s)) != 0 || (rc = sweep_estimate(&w)) != 0 ||
-        (rc = take_testers(&w, s)) != 0 || (rc = open_output(&w, output, force, s->name, &d, dir, sizeof dir)) != 0)
+        (rc = take_testers(&w, s)) != 0 || (rc = open_output(&w, cli.output, cli.force, s->name, &d, dir, sizeof dir)) != 0)
         goto out;
     if ((rc = sweep_run_workers(&w, err, sizeof err)) != 0) {
         fprintf(stderr, "cosim: sweep: %s\n", err);
@@ -426,7 +464,7 @@ int sweep_main(int argc, char **argv)
     /* outputs: all staged, the chart checked complete, then committed */
     int drawn = 0;
     rc = COSIM_EXIT_OUTPUT;
-    if (write_outputs(d, dir, &w, s, no_plot, plot_timeout, &drawn) == 0) {
+    if (write_outputs(d, dir, &w, s, cli.no_plot, cli.plot_timeout, &drawn) == 0) {
         if (outdir_commit(d, err, sizeof err))
             fprintf(stderr, "cosim: sweep: %s; nothing in %s was replaced\n", err, dir);
         else
@@ -434,7 +472,7 @@ int sweep_main(int argc, char **argv)
     }
     outdir_close(d);
     d = NULL;
-    if (rc == COSIM_EXIT_OK && !quiet)
+    if (rc == COSIM_EXIT_OK && !cli.quiet)
         print_table(&w, dir, drawn);
 out:
     outdir_close(d);
