@@ -85,6 +85,17 @@ typedef struct sweep {
 void sweep_point_values(const sweep *w, size_t p, size_t *idx);
 
 /**
+ * Load the scenario of task t (point t / reps, replication t % reps): the
+ * user's --set, the point's values as --set KEY=VALUE, and the
+ * replication's seed (w->seed + r) when --seed was given or r > 0.
+ *
+ * @param out  the scenario (scenario_free it) on SCENARIO_OK
+ * @param err  the message on failure (errlen bytes)
+ * @return scenario_load's result
+ */
+scenario_error sweep_load_task(const sweep *w, size_t t, scenario **out, char *err, size_t errlen);
+
+/**
  * Read the scenario's base seed (unless w->seed_set), then load the first
  * and the last point, so a bad key fails before any run.
  *
@@ -126,6 +137,13 @@ int sweep_write_csv(FILE *f, const sweep *w);
 /** sweep.dat: per tester, p99/p50/p99.9 with intervals along the first
  *  axis. @return 0 or -EIO. */
 int sweep_write_chart_data(FILE *f, const sweep *w);
+
+/**
+ * The number of an axis value ("250us" -> 250, "0.5" -> 0.5), by the one
+ * number grammar (units.h).
+ * @return 0, or -1 when value is not a number with a unit
+ */
+int sweep_value_number(const char *value, long double *x);
 
 /** The unit of axis a's values ("" for plain numbers) into unit. */
 void sweep_axis_unit(const sweep_axis *a, char *unit, size_t len);

@@ -1,0 +1,215 @@
+/* sweep_axis.c - one --vary of a sweep: KEY=FROM..TO:STEPS or
+ * KEY=FROM..TO*FACTOR into the value texts, each checked as its key reads
+ * it (units.h's one number grammar). */
+#define _POSIX_C_SOURCE 200809L
+#include "sweep.h"
+#include "units.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Most values of one --vary, and the longest unit. */
+#define AXIS_MAX_VALUES 10000
+
+/* Split "12.5ms" into 12.5 (the one number grammar, units.h), its decimals
+ * and "ms". 0, or -1 with *why. */
+static int split_number(const char *s, long double *v, unsigned *decimals, char *unit, size_t len, const char **why)
+{
+    const char *rest;
+    if (units_parse_decimal_prefix(s, v, decimals, &rest, why))
+        return -1;
+    while (*rest == ' ')
+        rest++;
+    size_t n = strlen(rest);
+    while (n > 0 && rest[n - 1] == ' ')
+        n--;
+    if (n > SWEEP_UNIT_MAX || n >= len) {
+        *why = "the unit is longer than 31 characters";
+        return -1;
+    }
+    memcpy(unit, rest, n);
+    unit[n] = '\0';
+    return 0;
+}
+
+/* v with `decimals` decimals, trailing zeros (and a bare point) dropped:
+ * 0.1, 250, 1000000. At most 18 significant digits and 18 decimals, as the
+ * grammar wants: decimals beyond them are rounded away. */
+static void format_decimal(long double v, unsigned decimals, char *buf, size_t len)
+{
+    int d = decimals > 18 ? 18 : (int)decimals;
+    if (v >= 1) { /* below 1 the zeros after the point are not significant */
+        int int_digits = (int)floorl(log10l(v)) + 1;
+        if (int_digits + d > 18)
+            d = 18 - int_digits > 0 ? 18 - int_digits : 0;
+    }
+    snprintf(buf, len, "%.*Lf", d, v);
+    char *dot = strchr(buf, '.');
+    if (dot) {
+        char *e = buf + strlen(buf) - 1;
+        while (e > dot && *e == '0')
+            *e-- = '\0';
+        if (e == dot)
+            *e = '\0';
+    }
+}
+
+void sweep_axis_free(sweep_axis *a)
+{
+    for (size_t i = 0; i < a->n_values; i++)
+        free(a->values[i]);
+    free(a->values);
+    a->values = NULL;
+    a->n_values = 0;
+}
+
+/* The value text: a duration, a rate or a plain number, as the unit says;
+ * each generated value is checked as the key will read it. 0 or -1. */
+static int check_value(const char *text, const char *unit, const char **why)
+{
+    int64_t ns;
+    units_interval iv;
+    double x;
+    if (unit[0] == '/')
+        return units_parse_rate(text, &iv, why) ? -1 : 0;
+    if (unit[0])
+        return units_parse_duration(text, &ns, why) ? -1 : 0;
+    return units_parse_number(text, &x, why) ? -1 : 0;
+}
+
+/* The n values of an axis from FROM (dfrom decimals) to TO (dto): linear
+ * steps (factor 0) or FROM x factor^i; each value is the number and the
+ * unit, checked as its key reads it. 0, or a negative errno (err set for
+ * -EINVAL). */
+static int fill_values(sweep_axis *out, const char *text, size_t n, long double from, unsigned dfrom,
+                       long double to, unsigned dto, long double factor, const char *ufrom, char *err,
+                       size_t errlen)
+{
+    const char *why;
+    out->values = calloc(n, sizeof *out->values);
+    if (!out->values)
+        return -ENOMEM;
+    /* linear steps get 6 decimals more than FROM and TO; the ends are
+     * printed with their own, so they are exactly what was given */
+    unsigned dec = (dfrom > dto ? dfrom : dto) + 6;
+    for (size_t i = 0; i < n; i++) {
+        long double v = !factor ? from + (to - from) * (long double)i / (long double)(n - 1)
+                               : from * powl(factor, (long double)i);
+        char num[64], buf[128];
+        if (i == 0 || (!factor && i == n - 1))
+            format_decimal(i == 0 ? from : to, i == 0 ? dfrom : dto, num, sizeof num);
+        else
+            format_decimal(v, dec, num, sizeof num);
+        snprintf(buf, sizeof buf, "%s%s", num, ufrom);
+        if (i > 0 && i < n - 1 && check_value(buf, ufrom, &why)) { /* the ends: checked by the scenario */
+            snprintf(err, errlen, "--vary %s: the value %s (number %zu of %zu): %s", text, buf, i + 1, n, why);
+            sweep_axis_free(out);
+            return -EINVAL;
+        }
+        out->values[i] = strdup(buf);
+        if (!out->values[i]) {
+            sweep_axis_free(out);
+            return -ENOMEM;
+        }
+        out->n_values = i + 1;
+    }
+    return 0;
+}
+
+int sweep_axis_parse(const char *text, sweep_axis *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    const char *eq = strchr(text, '=');
+    if (!eq || !strchr(text, '.') || eq == text) {
+        snprintf(err, errlen, "--vary %s: expected KEY=FROM..TO:STEPS or KEY=FROM..TO*FACTOR, "
+                              "e.g. --vary tester.open.rate=100/s..900/s:5", text);
+        return -EINVAL;
+    }
+    if ((size_t)(eq - text) >= sizeof out->key) {
+        snprintf(err, errlen, "--vary %.40s...: the key is longer than %zu characters", text, sizeof out->key - 1);
+        return -EINVAL;
+    }
+    memcpy(out->key, text, (size_t)(eq - text));
+    out->key[eq - text] = '\0';
+    char *range = strdup(eq + 1);
+    if (!range)
+        return -ENOMEM;
+    int rc = -EINVAL;
+    char *dots = strstr(range, "..");
+    char *colon = dots ? strrchr(dots, ':') : NULL, *star = dots ? strrchr(dots, '*') : NULL;
+    long double from, to;
+    unsigned dfrom, dto;
+    char ufrom[SWEEP_UNIT_MAX + 1], uto[SWEEP_UNIT_MAX + 1];
+    const char *why;
+    size_t n = 0;
+    long double factor = 0;
+    if (!dots || (!colon == !star)) {
+        snprintf(err, errlen, "--vary %s: expected FROM..TO:STEPS or FROM..TO*FACTOR", text);
+        goto out;
+    }
+    *dots = '\0';
+    char *mark = colon ? colon : star;
+    *mark = '\0';
+    if (split_number(range, &from, &dfrom, ufrom, sizeof ufrom, &why) ||
+        split_number(dots + 2, &to, &dto, uto, sizeof uto, &why)) {
+        snprintf(err, errlen, "--vary %s: FROM and TO must be numbers with the same unit: %s", text, why);
+        goto out;
+    }
+    if (strcmp(ufrom, uto) != 0 || to < from) {
+        snprintf(err, errlen, "--vary %s: FROM and TO must be numbers with the same unit, FROM <= TO", text);
+        goto out;
+    }
+    if (colon) {
+        uint64_t steps;
+        if (units_parse_count(mark + 1, AXIS_MAX_VALUES, &steps, &why) || steps < 2) {
+            snprintf(err, errlen, "--vary %s: STEPS is a whole number from 2 to %d", text, AXIS_MAX_VALUES);
+            goto out;
+        }
+        n = (size_t)steps;
+    } else {
+        double f;
+        if (units_parse_number(mark + 1, &f, &why) || !(f > 1 && f < 1e6)) {
+            snprintf(err, errlen, "--vary %s: FACTOR is a number above 1 (and below 1000000)", text);
+            goto out;
+        }
+        factor = (long double)f;
+        if (from <= 0) {
+            snprintf(err, errlen, "--vary %s: a geometric range starts above zero", text);
+            goto out;
+        }
+        /* FROM x FACTOR^i up to TO (a hair over, for the rounding of TO) */
+        for (long double v = from; v <= to * (1 + 1e-12L); v *= factor)
+            if (++n > AXIS_MAX_VALUES) {
+                snprintf(err, errlen, "--vary %s: more than %d values; take a larger FACTOR", text,
+                         AXIS_MAX_VALUES);
+                goto out;
+            }
+    }
+    rc = fill_values(out, text, n, from, dfrom, to, dto, colon ? 0 : factor, ufrom, err, errlen);
+    if (rc)
+        goto out;
+    rc = 0;
+out:
+    free(range);
+    return rc;
+}
+
+void sweep_axis_unit(const sweep_axis *a, char *unit, size_t len)
+{
+    long double x;
+    unsigned dec;
+    const char *why;
+    if (a->n_values == 0 || split_number(a->values[0], &x, &dec, unit, len, &why))
+        unit[0] = '\0';
+}
+
+int sweep_value_number(const char *value, long double *x)
+{
+    char unit[SWEEP_UNIT_MAX + 1];
+    unsigned dec;
+    const char *why;
+    return split_number(value, x, &dec, unit, sizeof unit, &why);
+}
