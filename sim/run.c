@@ -39,10 +39,10 @@ typedef struct observe_ctx {
     size_t tester;
 } observe_ctx;
 
-static void forward(void *ctx, const tester_request *rq)
+static void forward(void *ctx, const tester_request *rq, tester_gate *gate)
 {
     observe_ctx *o = ctx;
-    o->fn(o->ctx, o->tester, rq);
+    o->fn(o->ctx, o->tester, rq, gate);
 }
 
 /* A corrected tester whose added values would pass max_requests. */

@@ -332,6 +332,7 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
 {
     const tester_hot h = tester_loop_hot(L, k);
     tester_result *out = h.out;
+    tester_gate gate = {0, 0, 0}; /* empty: the observer sees every request until it widens it */
     int rc;
     for (;;) {
         tester_user *users = k->source ? L->users : h.users;
@@ -352,8 +353,8 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
             return rc > 0 ? 0 : rc;
         if ((rc = tester_loop_record(L, k, &h, &rq)) != 0)
             return rc;
-        if (h.observer)
-            h.observer(h.ctx, &rq);
+        if (h.observer && tester_gate_shows(&gate, rq.intended_ns, rq.latency_ns))
+            h.observer(h.ctx, &rq, &gate);
         if (k->next_send(L, &h, u, &rq))
             continue; /* the user left the heap */
         if (n_users > 1)
