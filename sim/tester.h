@@ -289,6 +289,24 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
 double tester_request_rate_per_ns(const tester_spec *t);
 
 /**
+ * About how many requests tester t sends in a run of duration_ns against a
+ * server of `workers` workers with service times `service` (the up-front
+ * max_requests check and the work estimate both use it):
+ *  - closed, U users, cycle C = mean service + mean think: the smaller of
+ *    the users at full rate, U duration / C, and what the server can
+ *    complete, c duration / mean service, plus one request in flight per
+ *    user (a closed loop sends only as fast as its replies come: 1,000
+ *    users against a 1 ms service for 10 s send about 10,000 + 1,000, not
+ *    10^7); INFINITY when C is 0 (it would send without end);
+ *  - Poisson open and partly-open: duration x the rate
+ *    (tester_request_rate_per_ns);
+ *  - the grid kinds: the grid's count before duration_ns.
+ * Means are those of the draws as capped (dist_mean_drawn_ns).
+ */
+double tester_expected_requests(const tester_spec *t, const dist_spec *service, uint64_t workers,
+                                int64_t duration_ns);
+
+/**
  * The offered utilisation of a tester (MODEL.md, "What a run writes"): its
  * request rate (tester_request_rate_per_ns) x the mean service time, for
  * one worker (callers divide by the server's workers, [service] workers).
