@@ -57,7 +57,7 @@ typedef struct chart_data {
     /* progress on a terminal, over the whole job */
     int tty, printed;            /* printed: the widest progress line, 0: none */
     const scenario *s;
-    uint64_t seen;
+    int64_t next_check_ns;       /* the run's simulated time of the next clock check */
     run_work work;               /* the estimate of one run */
     unsigned reps, rep;          /* runs in the job; the current one (0-based) */
     size_t cur;                  /* the tester running (n_testers: the truth) */

@@ -39,10 +39,10 @@ typedef struct observe_ctx {
     size_t tester;
 } observe_ctx;
 
-static void forward(void *ctx, const tester_request *rq)
+static void forward(void *ctx, const tester_request *rq, tester_gate *gate)
 {
     observe_ctx *o = ctx;
-    o->fn(o->ctx, o->tester, rq);
+    o->fn(o->ctx, o->tester, rq, gate);
 }
 
 /* A corrected tester whose added values would pass max_requests. */
@@ -190,26 +190,7 @@ static double mean_for_estimate(const dist_spec *d)
 
 double run_tester_requests(const scenario *s, const tester_spec *t)
 {
-    double duration = (double)s->duration_ns;
-    switch (t->kind) {
-    case TESTER_CLOSED: {
-        double service = mean_for_estimate(&s->service);
-        double cycle = service + (t->has_think ? mean_for_estimate(&t->think) : 0);
-        double users = (double)t->users;
-        double full_rate = cycle > 0 ? users * duration / cycle : INFINITY;
-        double capacity = service > 0 ? (double)s->workers * duration / service + users : INFINITY;
-        return full_rate < capacity ? full_rate : capacity;
-    }
-    case TESTER_PARTLY_OPEN: /* no grid: the mean rate */
-        return duration * tester_request_rate_per_ns(t);
-    case TESTER_OPEN:
-    case TESTER_PACED:
-    case TESTER_CORRECTED:
-    default:
-        if (t->kind == TESTER_OPEN && t->arrivals == TESTER_ARRIVALS_POISSON)
-            return duration * tester_request_rate_per_ns(t);
-        return (double)units_interval_count_before(t->interval, 0, s->duration_ns); /* the grid */
-    }
+    return tester_expected_requests(t, &s->service, s->workers, s->duration_ns);
 }
 
 double run_stall_windows(const scenario *s, const tester_spec *t)

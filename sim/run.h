@@ -33,8 +33,10 @@ typedef struct run_result {
 int run_scenario(const scenario *s, run_result *out, char *err, size_t errlen);
 
 /** Called for every request of tester `tester` (its index in the scenario;
- *  s->n_testers for the ground truth's run of its load tester). */
-typedef void (*run_observer)(void *ctx, size_t tester, const tester_request *rq);
+ *  s->n_testers for the ground truth's run of its load tester) that the
+ *  run's gate shows (tester_gate: every request unless the observer widens
+ *  the gate). */
+typedef void (*run_observer)(void *ctx, size_t tester, const tester_request *rq, tester_gate *gate);
 
 /** run_scenario with an observer of every request (NULL: none). */
 int run_scenario_observed(const scenario *s, run_observer observer, void *ctx, run_result *out,

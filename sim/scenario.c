@@ -21,6 +21,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,35 +205,14 @@ static int check_required(scn_ini *p, const sections *found)
     return 0;
 }
 
-/* About how many requests tester t sends in the run; -1 for a closed
- * tester that would send without end. */
-static double expected_requests(const scenario *s, const tester_spec *t)
-{
-    if (t->kind == TESTER_CLOSED) {
-        double cycle = dist_mean_drawn_ns(&s->service) + (t->has_think ? dist_mean_drawn_ns(&t->think) : 0);
-        if (!(cycle > 0))
-            return -1;
-        return (double)t->users * (double)s->duration_ns / cycle;
-    }
-    if ((t->kind == TESTER_OPEN && t->arrivals == TESTER_ARRIVALS_POISSON) || t->kind == TESTER_PARTLY_OPEN) {
-        /* Poisson arrivals; a partly-open session makes 1 / (1 - p)
-         * requests on average */
-        double expected = (double)s->duration_ns * (double)t->interval.den / (double)t->interval.num_ns;
-        if (t->kind == TESTER_PARTLY_OPEN)
-            expected /= 1 - t->p_continue;
-        return expected;
-    }
-    return (double)units_interval_count_before(t->interval, 0, s->duration_ns);
-}
-
 /* Refuse, before running, a tester that would exceed max_requests. */
 static int check_max_requests(scn_ctx *c, const sections *found)
 {
     const scenario *s = c->s;
     for (size_t i = 0; i < s->n_testers; i++) {
         enter(c, found->tester[i]);
-        double expected = expected_requests(s, &s->testers[i]);
-        if (expected < 0) {
+        double expected = tester_expected_requests(&s->testers[i], &s->service, s->workers, s->duration_ns);
+        if (isinf(expected)) {
             scn_keys_section_fail(c, "a closed tester against a zero service time, with no think time, "
                                      "would send without end; give [service] a time above zero or add "
                                      "think_distribution");

@@ -5,6 +5,7 @@
 #include "tester.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 /* The name tables of the tester's enums, indexed by value. */
@@ -71,6 +72,40 @@ double tester_request_rate_per_ns(const tester_spec *t)
         return -1;
     double per_arrival = t->kind == TESTER_PARTLY_OPEN ? 1 / (1 - t->p_continue) : 1;
     return per_arrival * (double)t->interval.den / (double)t->interval.num_ns;
+}
+
+/* The mean of a service or think time for an estimate: the mean of the
+ * draws as capped, 0 when not finite. */
+static double mean_for_estimate(const dist_spec *d)
+{
+    double mean = dist_mean_drawn_ns(d);
+    return isfinite(mean) && mean > 0 ? mean : 0;
+}
+
+double tester_expected_requests(const tester_spec *t, const dist_spec *service, uint64_t workers,
+                                int64_t duration_ns)
+{
+    double duration = (double)duration_ns;
+    switch (t->kind) {
+    case TESTER_CLOSED: {
+        double mean_service = mean_for_estimate(service);
+        double cycle = mean_service + (t->has_think ? mean_for_estimate(&t->think) : 0);
+        double users = (double)t->users;
+        double full_rate = cycle > 0 ? users * duration / cycle : INFINITY;
+        double capacity = mean_service > 0 ? (double)(workers ? workers : 1) * duration / mean_service + users
+                                           : INFINITY;
+        return full_rate < capacity ? full_rate : capacity;
+    }
+    case TESTER_PARTLY_OPEN: /* no grid: the mean rate */
+        return duration * tester_request_rate_per_ns(t);
+    case TESTER_OPEN:
+    case TESTER_PACED:
+    case TESTER_CORRECTED:
+    default:
+        if (t->kind == TESTER_OPEN && t->arrivals == TESTER_ARRIVALS_POISSON)
+            return duration * tester_request_rate_per_ns(t);
+        return (double)units_interval_count_before(t->interval, 0, duration_ns); /* the grid */
+    }
 }
 
 double tester_offered_utilisation(const tester_spec *t, const dist_spec *service)

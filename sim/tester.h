@@ -130,8 +130,55 @@ typedef struct tester_request {
     int recorded;        /**< 0 when dropped at the end of the run */
 } tester_request;
 
-/** Called once per request, in send order. */
-typedef void (*tester_observer)(void *ctx, const tester_request *req);
+/** Which requests an observer no longer needs to see: those intended in
+ *  [skip_from_ns, skip_to_ns) whose latency is at most
+ *  skip_latency_max_ns. The loop keeps one gate a run, starting empty
+ *  (skip_from_ns = skip_to_ns: every request is shown); an observer may
+ *  widen it after each call, so a chart that keeps, say, the largest
+ *  latency of a time bin is called once per bin and per new largest value,
+ *  not once per request (O(points drawn), not O(requests)). */
+typedef struct tester_gate {
+    int64_t skip_from_ns, skip_to_ns, skip_latency_max_ns;
+} tester_gate;
+
+/** Set g to skip every request (the start of an observer that narrows it
+ *  with tester_gate_narrow for each thing it keeps). */
+static inline void tester_gate_skip_all(tester_gate *g)
+{
+    g->skip_from_ns = INT64_MIN;
+    g->skip_to_ns = INT64_MAX;
+    g->skip_latency_max_ns = INT64_MAX;
+}
+
+/** Narrow g to the requests also skipped by [from_ns, to_ns) with latency
+ *  at most latency_max_ns (the intersection of the two skip sets: a
+ *  request is skipped only when every part of the observer would skip it).
+ *  from_ns >= to_ns: skip nothing. */
+static inline void tester_gate_narrow(tester_gate *g, int64_t from_ns, int64_t to_ns, int64_t latency_max_ns)
+{
+    if (from_ns > g->skip_from_ns)
+        g->skip_from_ns = from_ns;
+    if (to_ns < g->skip_to_ns)
+        g->skip_to_ns = to_ns;
+    if (latency_max_ns < g->skip_latency_max_ns)
+        g->skip_latency_max_ns = latency_max_ns;
+    if (g->skip_from_ns >= g->skip_to_ns)
+        g->skip_from_ns = g->skip_to_ns = 0; /* nothing skipped */
+}
+
+/** 1 when the observer must see a request intended at intended_ns with
+ *  latency latency_ns: outside the skip range (one unsigned comparison),
+ *  or above the skipped latencies. */
+static inline int tester_gate_shows(const tester_gate *g, int64_t intended_ns, int64_t latency_ns)
+{
+    return (uint64_t)intended_ns - (uint64_t)g->skip_from_ns >=
+               (uint64_t)g->skip_to_ns - (uint64_t)g->skip_from_ns ||
+           latency_ns > g->skip_latency_max_ns;
+}
+
+/** Called for each request, in send order, that its gate shows (all of
+ *  them while the observer leaves gate as it is). */
+typedef void (*tester_observer)(void *ctx, const tester_request *req, tester_gate *gate);
 
 /** What a tester measured. */
 typedef struct tester_result {
@@ -240,6 +287,24 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
  *         interval.
  */
 double tester_request_rate_per_ns(const tester_spec *t);
+
+/**
+ * About how many requests tester t sends in a run of duration_ns against a
+ * server of `workers` workers with service times `service` (the up-front
+ * max_requests check and the work estimate both use it):
+ *  - closed, U users, cycle C = mean service + mean think: the smaller of
+ *    the users at full rate, U duration / C, and what the server can
+ *    complete, c duration / mean service, plus one request in flight per
+ *    user (a closed loop sends only as fast as its replies come: 1,000
+ *    users against a 1 ms service for 10 s send about 10,000 + 1,000, not
+ *    10^7); INFINITY when C is 0 (it would send without end);
+ *  - Poisson open and partly-open: duration x the rate
+ *    (tester_request_rate_per_ns);
+ *  - the grid kinds: the grid's count before duration_ns.
+ * Means are those of the draws as capped (dist_mean_drawn_ns).
+ */
+double tester_expected_requests(const tester_spec *t, const dist_spec *service, uint64_t workers,
+                                int64_t duration_ns);
 
 /**
  * The offered utilisation of a tester (MODEL.md, "What a run writes"): its

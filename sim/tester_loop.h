@@ -246,12 +246,23 @@ TESTER_INLINE tester_hot tester_loop_hot(const tester_loop *L, const tester_stra
 TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t latency_ns)
 {
     tester_result *out = h->out;
+    /* A reply within the expected interval adds no value (both rules add
+     * only for latency > D): recorded as measured, as by the uncorrected
+     * kinds, with no call into the correction (hist_record_corrected
+     * would record just the same). Its check that the histogram's count
+     * stays below 2^64 holds here: the count is at most sent + added,
+     * and sent is far below 2^63 (whole requests simulated one by one). */
+    if (latency_ns <= h->expected_ns && out->added < (UINT64_C(1) << 63)) {
+        tester_loop_hist_record(h->hist, latency_ns);
+        out->over_threshold += latency_ns > h->threshold_ns;
+        return 0;
+    }
     /* the added values count against max_requests with the requests sent
      * (sent + added <= max_requests holds here) */
     uint64_t added = hist_correction_count(latency_ns, h->expected_ns, h->correction);
     if (added > h->max_requests - out->sent - out->added ||
-        !hist_record_corrected(h->hist, latency_ns, h->expected_ns, h->correction, h->threshold_ns,
-                               &out->over_threshold)) {
+        !tester_loop_hist_corrected(h->hist, latency_ns, h->expected_ns, h->correction, h->threshold_ns,
+                                    &out->over_threshold)) {
         out->refused_latency_ns = latency_ns;
         out->refused_added = added;
         return -EOVERFLOW;
@@ -332,6 +343,7 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
 {
     const tester_hot h = tester_loop_hot(L, k);
     tester_result *out = h.out;
+    tester_gate gate = {0, 0, 0}; /* empty: the observer sees every request until it widens it */
     int rc;
     for (;;) {
         tester_user *users = k->source ? L->users : h.users;
@@ -352,8 +364,8 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
             return rc > 0 ? 0 : rc;
         if ((rc = tester_loop_record(L, k, &h, &rq)) != 0)
             return rc;
-        if (h.observer)
-            h.observer(h.ctx, &rq);
+        if (h.observer && tester_gate_shows(&gate, rq.intended_ns, rq.latency_ns))
+            h.observer(h.ctx, &rq, &gate);
         if (k->next_send(L, &h, u, &rq))
             continue; /* the user left the heap */
         if (n_users > 1)

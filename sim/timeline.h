@@ -30,8 +30,16 @@ int timeline_new(timeline **out, size_t n_testers, int64_t from_ns, int64_t to_n
 /** Free; timeline_free(NULL) does nothing. */
 void timeline_free(timeline *t);
 
-/** Observe one request of tester i (a tester_observer's body). */
-void timeline_observe(timeline *t, size_t i, const tester_request *rq);
+/**
+ * Observe one request of tester i (a tester_observer's body), and narrow
+ * gate (tester_gate_narrow) to what this timeline no longer needs: the
+ * time before or after its window; within a binned window, the latencies
+ * up to the current bin's largest over that bin's instants. Kept to the
+ * gate, a binned timeline is called about once per bin and per new
+ * largest latency of a bin; the bins are found without a division per
+ * request. Testers i >= n_testers are ignored (the gate is left alone).
+ */
+void timeline_observe(timeline *t, size_t i, const tester_request *rq, tester_gate *gate);
 
 /** Rows tester i has in timeline_write_points. */
 size_t timeline_points(const timeline *t, size_t i);

@@ -334,9 +334,10 @@ int64_t units_interval_floor_ns(units_interval iv)
 
 int64_t units_interval_at(units_interval iv, int64_t anchor_ns, uint64_t i)
 {
-    if (iv.den == 1 && i <= (uint64_t)INT64_MAX / iv.num_ns &&
-        (int64_t)(i * iv.num_ns) <= INT64_MAX - anchor_ns)
-        return anchor_ns + (int64_t)(i * iv.num_ns); /* whole-ns intervals: no division */
+    uint64_t off_ns; /* whole-ns intervals: no division (none per request on the hot path) */
+    if (iv.den == 1 && !__builtin_mul_overflow(i, iv.num_ns, &off_ns) && off_ns <= (uint64_t)INT64_MAX &&
+        (int64_t)off_ns <= INT64_MAX - anchor_ns)
+        return anchor_ns + (int64_t)off_ns;
     u128 off = (u128)i * iv.num_ns / iv.den;
     u128 t = (u128)anchor_ns + off;
     return t > (u128)INT64_MAX ? INT64_MAX : (int64_t)t;

@@ -44,6 +44,30 @@ START_TEST(closed_estimate_uses_server_capacity)
 }
 END_TEST
 
+/* Issue 16: a closed tester of 101 users against a 1 ms service for
+ * 10,000 s was refused up front (101 x 10^4 s / 1 ms = 1.01e9 at full
+ * rate, past the default max_requests of 10^9) though it sends about
+ * 10^7: the server completes at most 10^4 s / 1 ms = 10^7, plus one in
+ * flight per user, 10,000,101. The same bound refuses it when
+ * max_requests is below that (10^6). */
+START_TEST(closed_many_users_accepted_by_capacity)
+{
+    scenario *s = load("[scenario]\nduration = 10000s\n[service]\ndistribution = constant\ntime = 1ms\n"
+                       "[tester many]\nkind = closed\nusers = 101\n");
+    ck_assert_double_eq(run_tester_requests(s, &s->testers[0]), 10000101);
+    scenario_free(s);
+    const char *text = "[scenario]\nduration = 10000s\nmax_requests = 1000000\n[service]\ndistribution = "
+                       "constant\ntime = 1ms\n[tester many]\nkind = closed\nusers = 101\n";
+    char err[1024];
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    ck_assert_int_ne(scenario_load_stream(&s, f, "t.ini", NULL, 0, err, sizeof err), SCENARIO_OK);
+    fclose(f);
+    ck_assert_str_eq(err, "t.ini:7: [tester many] would send about 1e+07 requests in 1e+04 s, more than "
+                          "max_requests = 1000000; shorten [scenario] duration, lower the rate, or raise "
+                          "max_requests");
+}
+END_TEST
+
 /* Testers on a schedule send at most their plan: open 1000/s for 10 s plans
  * 10,000; paced 3/s for 20 s plans 60 (t_i = floor(i 10^9 / 3) < 20 s for
  * i < 60). Poisson 800/s for 8000 s: 6.4 million on average. Partly-open
@@ -233,6 +257,7 @@ Suite *test_suite(void)
     Suite *s = suite_create("run");
     TCase *tc = tcase_create("run");
     tcase_add_test(tc, closed_estimate_uses_server_capacity);
+    tcase_add_test(tc, closed_many_users_accepted_by_capacity);
     tcase_add_test(tc, scheduled_estimates_are_the_plan);
     tcase_add_test(tc, corrected_backfill_counts_buckets);
     tcase_add_test(tc, truth_probes_and_load_count);

@@ -207,8 +207,9 @@ typedef struct log_obs {
     tester_request rq[64];
 } log_obs;
 
-static void log_request(void *ctx, const tester_request *rq)
+static void log_request(void *ctx, const tester_request *rq, tester_gate *gate)
 {
+    (void)gate; /* sees every request */
     log_obs *l = ctx;
     ck_assert_uint_lt(l->n, 64);
     l->rq[l->n++] = *rq;
@@ -394,8 +395,9 @@ typedef struct grid_obs {
     int64_t last_intended[8];
 } grid_obs;
 
-static void check_grid(void *ctx, const tester_request *rq)
+static void check_grid(void *ctx, const tester_request *rq, tester_gate *gate)
 {
+    (void)gate; /* sees every request */
     grid_obs *g = ctx;
     g->seen++;
     ck_assert_int_ge(rq->sent_ns, rq->intended_ns);
@@ -642,8 +644,9 @@ START_TEST(corrected_users_use_their_own_interval)
 }
 END_TEST
 
-static void count_obs(void *ctx, const tester_request *rq)
+static void count_obs(void *ctx, const tester_request *rq, tester_gate *gate)
 {
+    (void)gate; /* left empty: every request shown */
     uint64_t *n = ctx;
     ck_assert_uint_eq(rq->index, *n);
     ck_assert(rq->reply_ns >= rq->sent_ns);
@@ -835,8 +838,9 @@ END_TEST
 
 /* Measuring from the intended send time adds exactly the lateness of each
  * send (sent - intended) to what is measured from the actual send. */
-static void sum_lateness(void *ctx, const tester_request *rq)
+static void sum_lateness(void *ctx, const tester_request *rq, tester_gate *gate)
 {
+    (void)gate; /* sees every request */
     *(int64_t *)ctx += rq->sent_ns - rq->intended_ns;
 }
 
