@@ -45,7 +45,7 @@ set multiplot layout n, 1 title chart_title."\n".chart_subtitle noenhanced font 
 set grid xtics lc rgb "#b0b0b0"
 set border 3
 set tics nomirror
-set ylabel "request (index in the run; paced: slot)"
+set ylabel "request"
 set key inside right top noenhanced samplen 1.5 spacing 1.1 box opaque width 1
 # fixed margins, so the panels line up whatever the names
 set lmargin 14
@@ -59,11 +59,11 @@ do for [i=1:n] {
     hi = empty ? 1 : (shared ? rmax : STATS_max)
     set yrange [hi + 1 : lo - 1]
     bh = (hi - lo) / 100.0 > 0.35 ? (hi - lo) / 100.0 : 0.35  # bar half-height: visible in a tall panel
-    if (i == n) { set xlabel "time (ms): bar from intended send to reply, dot at the actual send; grey: stall" } else { unset xlabel }
+    if (i == n) { set xlabel "time (ms): bar from intended send to reply, dot at the actual send; grey: stall\nrows: each request's index in the run (a paced tester's: its slot)" } else { unset xlabel }
     ev = word(every, i) + 0
     nv = word(never, i) + 0
     sy = word(synthetic, i) + 0
-    name = word(testers, i).(ev > 1 ? sprintf(" (every %dth of %d requests drawn, and each slow one)", ev, word(seen, i) + 0) : "")
+    name = word(testers, i).(ev > 1 ? sprintf(" (1 in %d of %d requests drawn, and each slow one)", ev, word(seen, i) + 0) : "")
     unset label 1
     if (empty) { set label 1 "no request in this window" at graph 0.5, 0.5 center }
     plot stallsfile using (($1+$2)*500):((hi+lo)/2.0):(($2-$1)*500):((hi-lo)/2.0 + 1) \
