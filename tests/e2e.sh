@@ -198,7 +198,7 @@ cli)
     # the stall windows in the window's run, for shading: 0, 1 and 2 s
     [ "$(grep -c '^[0-9]' "$work/st/stalls.dat")" -eq 3 ] || fail "stalls.dat: $(cat "$work/st/stalls.dat")"
     grep -q "^1.000000000 1.010000000$" "$work/st/stalls.dat" || fail "stalls.dat: the 1 s freeze"
-    grep -q "^xfrom = 0.500000000$" "$work/st/requests.gp" || fail "requests.gp: --window"
+    grep -q "^xfrom = 0.500000000$" "$work/st/timeline.gp" || fail "timeline.gp: --window"
     # issue 11: the truth's probes cannot lock to the open tester's 1 ms grid:
     # with a mean gap of 1 ms its p50 is 102.9 us (a grid of probes gave
     # 202.8 us), the same as with 0.999 ms (tests/test_published.c derives
