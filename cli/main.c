@@ -124,8 +124,8 @@ static int check_job(const options *o, const scenario *s, chart_data *cd)
 }
 
 /* The charts asked for and their style scripts, and the time charts'
- * windows: --window, else the scenario's chart_window, else the whole run
- * (timeline) and around the first stall (bars). */
+ * windows: --window, else the scenario's chart_window, else around one
+ * stall (timeline_default_windows). */
 static void choose_charts(const options *o, const scenario *s, chart_data *cd)
 {
     unsigned want = o->charts_set ? o->charts : (1u << N_CHARTS) - 1; /* default: every chart */
@@ -146,20 +146,19 @@ static void choose_charts(const options *o, const scenario *s, chart_data *cd)
     int64_t wt = o->win_to ? o->win_to : s->chart_window_to;
     if (wt > s->duration_ns)
         wt = s->duration_ns;
-    cd->tl_from = wt > wf ? wf : 0;
-    cd->tl_to = wt > wf ? wt : s->duration_ns;
     if (wt > wf) {
-        cd->bars_from = wf;
-        cd->bars_to = wt;
-    } else if (!plot_first_stall(s, &cd->bars_from, &cd->bars_to)) {
-        for (size_t k = 0; k < N_CHARTS; k++) {
-            if (chart_kinds[k].window != CHART_BARS_WINDOW)
-                continue;
-            if (cd->style[k] && o->charts_set) /* asked for by name: say why it is missing */
-                fprintf(stderr, "cosim: no stall window to centre the request bars on; give --window "
-                                "(e.g. --window 0.85s..1.6s) or [scenario] chart_window\n");
-            cd->style[k] = NULL;
-        }
+        cd->tl_from = cd->bars_from = wf;
+        cd->tl_to = cd->bars_to = wt;
+    } else if (timeline_default_windows(s, &cd->tl_from, &cd->tl_to, &cd->bars_from, &cd->bars_to)) {
+        cd->tl_from = cd->bars_from = 0;
+        cd->tl_to = cd->bars_to = s->duration_ns;
+    }
+    if (o->animate && cd->style[CHART_REQUESTS]) {
+        if (plot_find_style(o->plots_dir, "animate.gp", cd->anim_buf, sizeof cd->anim_buf))
+            fprintf(stderr, "cosim: warning: no chart style animate.gp in %s; no requests.gif\n",
+                    o->plots_dir ? o->plots_dir : "plots/ or the installed data folder");
+        else
+            cd->anim_style = cd->anim_buf;
     }
 }
 
@@ -175,9 +174,17 @@ static int simulate(const options *o, const scenario *s, chart_data *cd, run_res
         want_bars |= cd->style[k] && chart_kinds[k].window == CHART_BARS_WINDOW;
     }
     if (want_timeline)
-        rc = timeline_new(&cd->timeline, s->n_testers, cd->tl_from, cd->tl_to, 4000);
+        rc = timeline_new(&cd->timeline, s->n_testers, cd->tl_from, cd->tl_to, TIMELINE_MAX_POINTS);
     if (!rc && want_bars)
-        rc = timeline_new(&cd->bars, s->n_testers, cd->bars_from, cd->bars_to, 300);
+        rc = timeline_new(&cd->bars, s->n_testers, cd->bars_from, cd->bars_to, BARS_MAX_POINTS);
+    for (size_t i = 0; !rc && i < s->n_testers; i++) {
+        if (cd->timeline)
+            rc = timeline_set_tester(cd->timeline, i, &s->testers[i], s->duration_ns);
+        if (!rc && cd->bars)
+            rc = timeline_set_tester(cd->bars, i, &s->testers[i], s->duration_ns);
+    }
+    if (!rc && cd->timeline)
+        timeline_set_by_reply(cd->timeline, o->timeline_by_reply);
     if (rc) {
         fprintf(stderr, "cosim: out of memory\n");
         return -1;

@@ -119,7 +119,8 @@ void options_free(options *o)
 
 /* The options, their getopt codes past any short option's. */
 enum { OPT_SET = 256, OPT_SEED, OPT_RANK, OPT_FORMAT, OPT_NOPLOT, OPT_PLOTS, OPT_CHECK,
-       OPT_CHARTS, OPT_WINDOW, OPT_AXIS, OPT_REPS, OPT_FORCE, OPT_PLOT_TIMEOUT, OPT_LONG, OPT_LIST_KEYS, OPT_END };
+       OPT_CHARTS, OPT_WINDOW, OPT_AXIS, OPT_REPS, OPT_FORCE, OPT_PLOT_TIMEOUT, OPT_LONG, OPT_LIST_KEYS,
+       OPT_TIMELINE_BY, OPT_ANIMATE, OPT_END };
 
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
@@ -138,6 +139,8 @@ static const struct option longopts[] = {
     {"plot-timeout", required_argument, NULL, OPT_PLOT_TIMEOUT},
     {"allow-long", no_argument, NULL, OPT_LONG},
     {"list-keys", no_argument, NULL, OPT_LIST_KEYS},
+    {"timeline-by", required_argument, NULL, OPT_TIMELINE_BY},
+    {"animate", no_argument, NULL, OPT_ANIMATE},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -301,6 +304,16 @@ static int take_option(options *o, int c, const char *arg, const char *word)
         return 0;
     case OPT_AXIS:
         return opt_axis(o, arg);
+    case OPT_TIMELINE_BY:
+        if (strcmp(arg, "intended") && strcmp(arg, "reply")) {
+            fprintf(stderr, "cosim: --timeline-by %s: expected intended or reply\n", arg);
+            return -1;
+        }
+        o->timeline_by_reply = strcmp(arg, "reply") == 0;
+        return 0;
+    case OPT_ANIMATE:
+        o->animate = 1;
+        return 0;
     case 'q':
         o->quiet = 1;
         return 0;

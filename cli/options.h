@@ -37,6 +37,8 @@ typedef struct options {
     int allow_long;        /* --allow-long: no work budget */
     int help, version;     /* -h, -V: print and exit 0 */
     int list_keys;         /* --list-keys: print and exit 0 */
+    int timeline_by_reply; /* --timeline-by reply: latency against reply time */
+    int animate;           /* --animate: also requests.gif */
     char *owned[2];        /* the --set text of --seed and --rank-rule */
 } options;
 

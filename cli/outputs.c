@@ -32,7 +32,7 @@ static int write_requests(FILE *f, const scenario *s, const run_result *r, const
 {
     (void)s;
     (void)r;
-    return timeline_write_bars(cd->bars, f, names);
+    return timeline_write_bars(cd->bars, f, names, BARS_MAX_DRAW);
 }
 
 static int write_summary(FILE *f, const scenario *s, const run_result *r, const chart_data *cd,
@@ -69,6 +69,7 @@ typedef struct staging {
     char all[4096];          /* every tester's name, for the charts' scripts */
     char spec[4096], slots[1024]; /* the spectrum's block order and slots */
     char name[128];          /* the file being written, for the message */
+    char anim[64];           /* --animate: "requests_anim.gif" to render, else "" */
 } staging;
 
 /* Create st->name (n) in the staging folder, or rc = -errno and fail. */
@@ -90,6 +91,65 @@ typedef struct staging {
             goto fail;                                                                             \
     } while (0)
 
+/* Append "NAME = 'w1 w2 ...'" to buf, one word per tester from word(i). */
+static void gp_words(char *buf, size_t len, const char *name, size_t n, unsigned long long (*word)(const timeline *,
+                     size_t), const timeline *t)
+{
+    size_t m = strlen(buf);
+    m += (size_t)snprintf(buf + m, m < len ? len - m : 0, "%s = '", name);
+    for (size_t i = 0; i < n; i++)
+        m += (size_t)snprintf(buf + m, m < len ? len - m : 0, "%s%llu", i ? " " : "", word(t, i));
+    snprintf(buf + m, m < len ? len - m : 0, "'\n");
+}
+
+static unsigned long long w_seen(const timeline *t, size_t i) { return timeline_seen(t, i); }
+static unsigned long long w_syn(const timeline *t, size_t i) { return timeline_synthetic(t, i, NULL); }
+static unsigned long long w_never(const timeline *t, size_t i) { return timeline_never_sent(t, i); }
+static unsigned long long w_exact(const timeline *t, size_t i) { return (unsigned long long)timeline_exact(t, i); }
+static unsigned long long w_every(const timeline *t, size_t i) { return timeline_bars_every(t, i, BARS_MAX_DRAW); }
+
+/* Whether a time chart has something to draw: the bars need every tester
+ * kept exactly (BARS_MAX_POINTS) and one request in the window, the
+ * timeline one point; else a message says why and the chart is not
+ * written (a chart with nothing drawn is never written). extra gets the
+ * chart's per-tester figures for the style. */
+static int time_chart_draws(staging *st, int bars, char *extra, size_t len)
+{
+    const scenario *s = st->s;
+    const timeline *t = bars ? st->cd->bars : st->cd->timeline;
+    size_t drawn = 0;
+    char a[64], b[64];
+    for (size_t i = 0; i < s->n_testers; i++) {
+        if (bars && !timeline_exact(t, i)) {
+            fprintf(stderr, "cosim: no requests chart: tester %s sent more than %d requests in the window "
+                            "%s..%s; give a shorter --window\n", s->testers[i].name, BARS_MAX_POINTS,
+                    units_format_duration_exact(bars ? st->cd->bars_from : st->cd->tl_from, a, sizeof a),
+                    units_format_duration_exact(bars ? st->cd->bars_to : st->cd->tl_to, b, sizeof b));
+            return 0;
+        }
+        drawn += bars ? timeline_bars(t, i) : timeline_points(t, i);
+    }
+    if (drawn == 0) {
+        fprintf(stderr, "cosim: no %s chart: no request in the window %s..%s; give another --window\n",
+                bars ? "requests" : "timeline",
+                units_format_duration_exact(bars ? st->cd->bars_from : st->cd->tl_from, a, sizeof a),
+                units_format_duration_exact(bars ? st->cd->bars_to : st->cd->tl_to, b, sizeof b));
+        return 0;
+    }
+    extra[0] = '\0';
+    gp_words(extra, len, "seen", s->n_testers, w_seen, t);
+    gp_words(extra, len, "synthetic", s->n_testers, w_syn, t);
+    gp_words(extra, len, "exact", s->n_testers, w_exact, t);
+    if (bars) {
+        gp_words(extra, len, "never", s->n_testers, w_never, t);
+        gp_words(extra, len, "every", s->n_testers, w_every, t);
+    } else {
+        size_t m = strlen(extra);
+        snprintf(extra + m, len - m, "timeline_by = '%s'\n", st->o->timeline_by_reply ? "reply" : "intended");
+    }
+    return 1;
+}
+
 /* Chart k's .dat (and the band's), and its .gp; chart gets the picture's
  * name to render. *need_stalls set for a time window. 0 or a negative
  * errno (st->name: the file). */
@@ -105,16 +165,21 @@ static int write_chart(staging *st, size_t k, char chart[64], int *need_stalls)
     snprintf(gp, sizeof gp, "%s.gp", ck->name);
     snprintf(chart, 64, "%s.%s", ck->name, plot_format_ext(st->o->format));
     plot_script ps = {ck->name, dat, st->all, chart, st->o->format, !st->o->ylinear && !ck->linear, 0,
-                      s->duration_ns, NULL, NULL, NULL, NULL};
-    char counts[2048] = "";
+                      s->duration_ns, NULL, NULL, NULL, NULL, NULL};
+    char counts[2048] = "", extra[8192] = "";
     if (ck->window != CHART_WHOLE_RUN) {
-        /* the points (or bars) each tester has in the window */
         int bars = ck->window == CHART_BARS_WINDOW;
+        if (!time_chart_draws(st, bars, extra, sizeof extra)) {
+            chart[0] = '\0';
+            return 0; /* said why: nothing written, nothing rendered */
+        }
+        /* the points (or bars) each tester has in the window */
         for (size_t i = 0; i < s->n_testers; i++) {
             size_t c = bars ? timeline_bars(cd->bars, i) : timeline_points(cd->timeline, i);
             snprintf(counts + strlen(counts), sizeof counts - strlen(counts), "%s%zu", i ? " " : "", c);
         }
         ps.counts = counts;
+        ps.extra = extra;
         ps.from_ns = bars ? cd->bars_from : cd->tl_from;
         ps.to_ns = bars ? cd->bars_to : cd->tl_to;
         *need_stalls = 1;
@@ -132,6 +197,14 @@ static int write_chart(staging *st, size_t k, char chart[64], int *need_stalls)
     }
     OPEN(gp);
     CLOSE(plot_write_script(f, s, cd->style[k], &ps));
+    if (k == CHART_REQUESTS && cd->anim_style) { /* --animate: the same bars, one request at a time */
+        ps.chart = "requests_anim";
+        ps.outfile = "requests.gif";
+        ps.format = PLOT_GIF;
+        OPEN("requests_anim.gp");
+        CLOSE(plot_write_script(f, s, cd->anim_style, &ps));
+        snprintf(st->anim, sizeof st->anim, "requests_anim.gif");
+    }
     return 0;
 fail:
     return rc;
@@ -139,7 +212,7 @@ fail:
 
 /* Write every output file into d (under temporary names); charts[] gets the
  * chart files to render. 0, or a negative errno with err set. */
-static int write_outputs(staging *st, char charts[N_CHARTS][64], char *err, size_t errlen)
+static int write_outputs(staging *st, char charts[N_CHARTS + 1][64], char *err, size_t errlen)
 {
     const scenario *s = st->s;
     const run_result *r = st->r;
@@ -163,6 +236,7 @@ static int write_outputs(staging *st, char charts[N_CHARTS][64], char *err, size
         if (st->cd->style[k] && (rc = write_chart(st, k, charts[k], &need_stalls)))
             goto fail;
     }
+    snprintf(charts[N_CHARTS], 64, "%s", st->anim);
     if (need_stalls) {
         OPEN("stalls.dat");
         CLOSE(plot_write_stalls(f, s, 0, s->duration_ns));
@@ -179,27 +253,32 @@ fail:
 /* Run gnuplot on the staged NAME.gp and stage the chart (NAME.EXT) it
  * draws, checked complete. 1 rendered, 0 gnuplot is missing, -1 failed
  * (err says why). */
-static int render_chart(outdir *d, const char *chart, const options *o, char *err, size_t errlen)
+static int render_chart(outdir *d, const char *chart, plot_format format, const options *o, char *err,
+                        size_t errlen)
 {
     char script[96];
     snprintf(script, sizeof script, "%.*s.gp", (int)(strrchr(chart, '.') - chart), chart);
+    /* the animation's script is requests_anim.gp, its picture requests.gif */
+    const char *name = format == PLOT_GIF ? "requests.gif" : chart;
     unsigned timeout = o->plot_timeout_s ? o->plot_timeout_s : PLOT_DEFAULT_TIMEOUT_S;
     char *data;
     size_t len;
     int status;
-    plot_render_status st = plot_render(outdir_staging_fd(d), script, o->format, timeout, &data, &len, &status);
+    plot_render_status st = plot_render(outdir_staging_fd(d), script, format, timeout, &data, &len, &status);
     if (st == PLOT_NO_GNUPLOT)
         return 0;
     if (st != PLOT_RENDERED) {
         char why[256];
-        snprintf(err, errlen, "%s/%s: %s", outdir_path(d), chart,
-                 plot_render_message(why, sizeof why, st, status, script, o->format, len, timeout));
+        snprintf(err, errlen, "%s/%s: %s%s", outdir_path(d), name,
+                 plot_render_message(why, sizeof why, st, status, script, format, len, timeout),
+                 format == PLOT_GIF ? " (--animate needs gnuplot's gif terminal: 'gnuplot -e \"set terminal\"' "
+                                      "lists it)" : "");
         return -1;
     }
-    int rc = outdir_write(d, chart, data, len);
+    int rc = outdir_write(d, name, data, len);
     free(data);
     if (rc) {
-        snprintf(err, errlen, "%s/%s: cannot write: %s", outdir_path(d), chart, strerror(-rc));
+        snprintf(err, errlen, "%s/%s: cannot write: %s", outdir_path(d), name, strerror(-rc));
         return -1;
     }
     return 1;
@@ -225,19 +304,21 @@ int outputs_open(const options *o, const scenario *s, outdir **d, char *dir, siz
 
 /* Render every staged chart before anything moves; drawn gets ", NAME"
  * for each. 0 done (no_gnuplot set if gnuplot is missing), -1 failed (err). */
-static int render_charts(outdir *d, const options *o, char charts[N_CHARTS][64], int *no_gnuplot, char *drawn,
+static int render_charts(outdir *d, const options *o, char charts[N_CHARTS + 1][64], int *no_gnuplot, char *drawn,
                          size_t drawnlen, char *err, size_t errlen)
 {
-    for (size_t k = 0; k < N_CHARTS && !o->no_plot; k++) {
+    for (size_t k = 0; k <= N_CHARTS && !o->no_plot; k++) {
         if (!charts[k][0])
             continue;
-        int rendered = render_chart(d, charts[k], o, err, errlen);
+        plot_format format = k == N_CHARTS ? PLOT_GIF : o->format; /* the last: --animate's GIF */
+        int rendered = render_chart(d, charts[k], format, o, err, errlen);
         if (rendered < 0)
             return -1;
         if (rendered == 0)
             *no_gnuplot = 1;
         else
-            snprintf(drawn + strlen(drawn), drawnlen - strlen(drawn), ", %s", charts[k]);
+            snprintf(drawn + strlen(drawn), drawnlen - strlen(drawn), ", %s",
+                     format == PLOT_GIF ? "requests.gif" : charts[k]);
     }
     return 0;
 }
@@ -253,7 +334,7 @@ int outputs_write_run(const options *o, const scenario *s, const run_result *r, 
         fprintf(stderr, "cosim: no tester recorded a sample: no chart\n");
         memset(cd->style, 0, sizeof cd->style);
     }
-    char charts[N_CHARTS][64];
+    char charts[N_CHARTS + 1][64]; /* the last: --animate's GIF */
     memset(charts, 0, sizeof charts);
     staging st = {.d = d, .s = s, .r = r, .o = o, .cd = cd};
     int failed = write_outputs(&st, charts, err, sizeof err) != 0;

@@ -34,6 +34,15 @@ typedef struct chart_kind {
 
 /** The number of rows of chart_kinds (a bit each in options.charts). */
 #define N_CHARTS 4
+/** The requests chart's row in chart_kinds (--animate draws it again). */
+#define CHART_REQUESTS 2
+/** Requests kept per tester for the timeline before it bins them. */
+#define TIMELINE_MAX_POINTS 4000
+/** Requests kept per tester for the bars: a window with more is refused. */
+#define BARS_MAX_POINTS 2000
+/** Bars drawn per panel: a tester with more is thinned (every k-th, and
+ *  every slow one). */
+#define BARS_MAX_DRAW 60
 
 /** The chart table. */
 extern const chart_kind chart_kinds[N_CHARTS];
@@ -54,6 +63,8 @@ typedef struct chart_data {
     timeline *bars;              /* the request-bar window, exact */
     int64_t tl_from, tl_to, bars_from, bars_to; /* the windows, ns */
     band *band;                  /* --replications: the spread over seeds */
+    const char *anim_style;      /* --animate: plots/animate.gp, NULL: none */
+    char anim_buf[4096];
     /* progress on a terminal, over the whole job */
     int tty, printed;            /* printed: the widest progress line, 0: none */
     const scenario *s;

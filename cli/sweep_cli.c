@@ -324,7 +324,7 @@ static int write_outputs(outdir *d, const char *dir, const sweep *w, const scena
         /* the x axis: the key and the unit of its values */
         sweep_axis_unit(&w->axes[0], unit, sizeof unit);
         snprintf(xlabel, sizeof xlabel, "%s%s%s%s", w->axes[0].key, *unit ? " (" : "", unit, *unit ? ")" : "");
-        plot_script ps = {"sweep", "sweep.dat", testers, "sweep.png", PLOT_PNG, 0, 0, 0, NULL, xlabel, NULL, NULL};
+        plot_script ps = {"sweep", "sweep.dat", testers, "sweep.png", PLOT_PNG, 0, 0, 0, NULL, xlabel, NULL, NULL, NULL};
         f = outdir_create(d, what = "sweep.dat");
         wrc = f ? finish(d, f, sweep_write_chart_data(f, w)) : -errno;
         if (!wrc) {

@@ -1,50 +1,81 @@
 # The book's Figure 5.2: for a short window around a stall, one bar per
 # request from its intended send time to its reply, a dot where it was
-# really sent; one panel per tester (closed above open), stalls shaded.
+# really sent; one panel per tester, stalls shaded. A paced tester's slots
+# never sent are hollow circles at their intended time; the samples a
+# corrected tester adds are hatched bars (the correction fills the gap the
+# paced tester left; the open loop queues).
 #
 # This is the style cosim appends to the generated requests.gp. It expects:
-#   datafile        one block per tester: intended_s sent_s reply_s row
+#   datafile        one block per tester: intended_s sent_s reply_s row kind
+#                   (kind 0 sent, 1 synthetic, 2 never sent)
 #   stallsfile      start_s end_s of each stall window
-#   counts          the number of rows of each block, space separated
+#   counts          the number of requests of each block, space separated
+#   seen, never, synthetic, every   per tester: requests in the window, slots
+#                   never sent, synthetic samples, thinning (1: every bar)
 #   chart_title, chart_subtitle, testers, xfrom, xto (seconds), outfile, term
 # Restyle freely: cosim reads this file each time it runs.
 
 n = words(testers)
-panel_px = 300
+panel_px = 330
 if (term eq "pngcairo") {
-    set terminal pngcairo enhanced size 1600, (180 + n * panel_px) font "Sans,18" linewidth 2
+    set terminal pngcairo enhanced size 1600, (200 + n * panel_px) font "Sans,18" linewidth 2
 } else {
     if (term eq "pdfcairo") {
-        set terminal pdfcairo enhanced size 10in, (1.2 + n * 2)*1in font "Sans,11" linewidth 2
+        set terminal pdfcairo enhanced size 10in, (1.3 + n * 2.1)*1in font "Sans,11" linewidth 2
     } else {
-        set terminal svg enhanced size 1600, (180 + n * panel_px) font "Sans,18" linewidth 2 background "white"
+        set terminal svg enhanced size 1600, (200 + n * panel_px) font "Sans,18" linewidth 2 background "white"
     }
 }
 set output outfile
 
 array colours[8] = ["#009E73", "#E69F00", "#0072B2", "#D55E00", "#CC79A7", "#56B4E9", \
                     "#000000", "#F0E442"]
+# the rows of every panel, for one shared axis when they overlap
+rmin = 1e300; rmax = -1e300; span = 1
+do for [i=1:n] {
+    if (word(counts, i) + 0 > 0) {
+        stats datafile index (i-1) using 4 nooutput
+        rmin = STATS_min < rmin ? STATS_min : rmin
+        rmax = STATS_max > rmax ? STATS_max : rmax
+        span = STATS_max - STATS_min > span ? STATS_max - STATS_min : span
+    }
+}
+shared = (rmax - rmin) <= 3 * span
 set multiplot layout n, 1 title chart_title."\n".chart_subtitle noenhanced font ",16"
 set grid xtics lc rgb "#b0b0b0"
 set border 3
 set tics nomirror
-set style fill solid 0.25 noborder
 set ylabel "request"
-set key outside right top noenhanced samplen 1
+set key inside right top noenhanced samplen 1.5 spacing 1.1 box opaque width 1
 # fixed margins, so the panels line up whatever the names
-set lmargin 12
-set rmargin 18
+set lmargin 14
+set rmargin 4
 do for [i=1:n] {
     set autoscale xy
-    if (word(counts, i) + 0 > 0) { stats datafile index (i-1) using 4 nooutput }
+    empty = word(counts, i) + 0 == 0
+    if (!empty) { stats datafile index (i-1) using 4 nooutput }
     set xrange [xfrom * 1000 : xto * 1000]
-    rows = (word(counts, i) + 0 > 0) ? STATS_max : 1
-    set yrange [rows + 1 : 0]
-    if (i == n) { set xlabel "time (ms): bar from intended send to reply, dot at the actual send" } else { unset xlabel }
-    plot stallsfile using (($1+$2)*500):(rows/2.0 + 0.5):(($2-$1)*500):(rows/2.0 + 0.5) \
-             with boxxyerror lc rgb "#999999" notitle, \
-         datafile index (i-1) using ($1*1000):4:(($3-$1)*1000):(0) with vectors nohead lw 2 \
-             lc rgb colours[(i-1)%8+1] title word(testers, i), \
-         datafile index (i-1) using ($2*1000):4 with points pt 7 ps 0.6 lc rgb "#000000" notitle
+    lo = empty ? 0 : (shared ? rmin : STATS_min)
+    hi = empty ? 1 : (shared ? rmax : STATS_max)
+    set yrange [hi + 1 : lo - 1]
+    bh = (hi - lo) / 100.0 > 0.35 ? (hi - lo) / 100.0 : 0.35  # bar half-height: visible in a tall panel
+    if (i == n) { set xlabel "time (ms): bar from intended send to reply, dot at the actual send; grey: stall\nrows: each request's index in the run (a paced tester's: its slot)" } else { unset xlabel }
+    ev = word(every, i) + 0
+    nv = word(never, i) + 0
+    sy = word(synthetic, i) + 0
+    name = word(testers, i).(ev > 1 ? sprintf(" (1 in %d of %d requests drawn, and each slow one)", ev, word(seen, i) + 0) : "")
+    unset label 1
+    if (empty) { set label 1 "no request in this window" at graph 0.5, 0.5 center }
+    plot stallsfile using (($1+$2)*500):((hi+lo)/2.0):(($2-$1)*500):((hi-lo)/2.0 + 1) \
+             with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
+         datafile index (i-1) using ($5 == 1 ? $1*1000 : NaN):4:($1*1000):($3*1000):($4-bh):($4+bh) \
+             with boxxyerror fs pattern 4 border lc rgb colours[(i-1)%8+1] \
+             title (sy > 0 ? sprintf("synthetic samples the correction added: %d", sy) : ""), \
+         datafile index (i-1) using ($5 == 0 ? $1*1000 : NaN):4:($1*1000):($3*1000):($4-bh):($4+bh) \
+             with boxxyerror fs solid 0.8 noborder lc rgb colours[(i-1)%8+1] title name, \
+         datafile index (i-1) using ($5 == 0 ? $2*1000 : NaN):4 with points pt 7 ps 0.7 lc rgb "#000000" \
+             title (i == 1 ? "actual send" : ""), \
+         datafile index (i-1) using ($5 == 2 ? $1*1000 : NaN):4 with points pt 6 ps 1.3 lw 1.5 \
+             lc rgb colours[(i-1)%8+1] title (nv > 0 ? sprintf("never sent (planned, not sent): %d", nv) : "")
 }
 unset multiplot

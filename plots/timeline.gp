@@ -1,54 +1,89 @@
-# Latency of each request against its intended send time, one panel per
+# Latency of each request against its intended send time (or, with
+# --timeline-by reply, its reply time, as dashboards plot it), one panel per
 # tester, stall windows shaded: the closed loop's single dot per stall
-# against the open loop's triangle of queued requests.
+# against the open loop's triangle of queued requests. The corrected
+# tester's added samples are hollow. Under the panels, the backlog: the
+# requests each tester has at the server (sent, not yet answered).
 #
 # This is the style cosim appends to the generated timeline.gp. It expects:
-#   datafile        one block per tester: intended_s latency_ms (a long run
-#                   is binned: the largest latency of each bin)
+#   datafile        one block per tester: time_s latency_ms kind (0 a
+#                   request, 1 a sample the correction added, 3 and 4 a
+#                   bin's largest and mean latency when binned); then one
+#                   block per tester: time_s requests (the backlog)
 #   stallsfile      start_s end_s of each stall window
 #   counts          the number of rows of each block, space separated
+#   seen, synthetic, exact   per tester: requests in the window, added
+#                   samples, 1 if every request is drawn (0: binned)
+#   timeline_by     'intended' or 'reply'
 #   chart_title, chart_subtitle, testers, xfrom, xto (seconds), ylog,
 #   outfile, term
 # Restyle freely: cosim reads this file each time it runs.
 
 n = words(testers)
-panel_px = 330
+panel_px = 300
 if (term eq "pngcairo") {
-    set terminal pngcairo enhanced size 1600, (180 + n * panel_px) font "Sans,18" linewidth 2
+    set terminal pngcairo enhanced size 1600, (200 + (n + 1) * panel_px) font "Sans,18" linewidth 2
 } else {
     if (term eq "pdfcairo") {
-        set terminal pdfcairo enhanced size 10in, (1.2 + n * 2.1)*1in font "Sans,11" linewidth 2
+        set terminal pdfcairo enhanced size 10in, (1.3 + (n + 1) * 2)*1in font "Sans,11" linewidth 2
     } else {
-        set terminal svg enhanced size 1600, (180 + n * panel_px) font "Sans,18" linewidth 2 background "white"
+        set terminal svg enhanced size 1600, (200 + (n + 1) * panel_px) font "Sans,18" linewidth 2 background "white"
     }
 }
 set output outfile
 
 array colours[8] = ["#009E73", "#E69F00", "#0072B2", "#D55E00", "#CC79A7", "#56B4E9", \
                     "#000000", "#F0E442"]
-set multiplot layout n, 1 title chart_title."\n".chart_subtitle noenhanced font ",16"
+array points[8] = [7, 5, 9, 11, 13, 7, 5, 9]
+byreply = timeline_by eq "reply"
+set multiplot layout (n + 1), 1 title chart_title."\n".chart_subtitle noenhanced font ",16"
 set grid xtics ytics lc rgb "#b0b0b0"
 set border 3
 set tics nomirror
-set style fill solid 0.25 noborder
-set ylabel "latency (ms)"
-set key outside right top noenhanced samplen 1
+set key inside right top noenhanced samplen 1.5 box opaque width 1
 # fixed margins, so the panels line up whatever the names
-set lmargin 12
-set rmargin 18
-if (ylog) { set logscale y; set format y "%g" } else { unset logscale y }
+set lmargin 14
+set rmargin 4
 do for [i=1:n] {
     set autoscale xy
-    if (word(counts, i) + 0 > 0) { stats datafile index (i-1) using 2 nooutput }
-    set xrange [xfrom:xto]
+    set ylabel "latency (ms)"
+    if (ylog) { set logscale y; set format y "%g" } else { unset logscale y; set format y "%g" }
     empty = word(counts, i) + 0 == 0
+    if (!empty) { stats datafile index (i-1) using 2 nooutput }
+    set xrange [xfrom:xto]
     top = empty ? 1 : (STATS_max > 0 ? STATS_max * 1.15 : 1)
     bottom = ylog ? (empty ? 0.001 : (STATS_min > 0 ? STATS_min / 1.5 : 0.001)) : 0
     set yrange [bottom:top]
-    if (i == n) { set xlabel "intended send time (s)" } else { unset xlabel }
+    unset xlabel
+    ex = word(exact, i) + 0
+    sy = word(synthetic, i) + 0
+    what = ex ? sprintf("%s: each dot one request (%d)", word(testers, i), word(seen, i) + 0) \
+              : sprintf("%s: largest latency of each bin (%d requests)", word(testers, i), word(seen, i) + 0)
+    unset label 1
+    if (empty) { set label 1 "no request in this window" at graph 0.5, 0.5 center }
     plot stallsfile using (($1+$2)/2):((top+bottom)/2):(($2-$1)/2):((top-bottom)/2) \
-             with boxxyerror lc rgb "#999999" notitle, \
-         datafile index (i-1) using 1:2 with points pt 7 ps 0.5 \
-             lc rgb colours[(i-1)%8+1] title word(testers, i)
+             with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
+         datafile index (i-1) using 1:($3 == 0 || $3 == 3 ? $2 : NaN) with points pt points[(i-1)%8+1] ps 0.6 \
+             lc rgb colours[(i-1)%8+1] title what, \
+         datafile index (i-1) using 1:($3 == 4 ? $2 : NaN) with lines lw 2 dt 2 lc rgb "#000000" \
+             title (ex ? "" : "mean latency of each bin"), \
+         datafile index (i-1) using 1:($3 == 1 ? $2 : NaN) with points pt 6 ps 0.9 lc rgb colours[(i-1)%8+1] \
+             title (sy > 0 ? sprintf("samples the correction added (%d)", sy) : "")
 }
+# the backlog: requests at the server, one line per tester
+unset logscale y
+set format y "%g"
+bmax = 1
+do for [i=1:n] {
+    stats datafile index (n + i - 1) using 2 nooutput
+    bmax = STATS_max > bmax ? STATS_max : bmax
+}
+set yrange [0:bmax * 1.15]
+set ylabel "requests at the server"
+set xlabel (byreply ? "reply time (s): a stall shows as a gap, then a spike" \
+                    : "intended send time (s); grey: stall")
+set key inside right top
+plot stallsfile using (($1+$2)/2):(0):(($2-$1)/2):(bmax * 1.15) with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
+     for [i=1:n] datafile index (n + i - 1) using 1:2 with steps lw 2 dt i lc rgb colours[(i-1)%8+1] \
+         title word(testers, i)
 unset multiplot

@@ -23,8 +23,8 @@
 #define COSIM_INSTALLED_PLOTS_DIR "/usr/local/share/cosim/plots"
 #endif
 
-static const char *const exts[] = {"png", "svg", "pdf"};
-static const char *const terms[] = {"pngcairo", "svg", "pdfcairo"};
+static const char *const exts[] = {"png", "svg", "pdf", "gif"};
+static const char *const terms[] = {"pngcairo", "svg", "pdfcairo", "gif"};
 
 const char *plot_format_ext(plot_format f) { return exts[f]; }
 const char *plot_format_term(plot_format f) { return terms[f]; }
@@ -186,6 +186,8 @@ int plot_write_script(FILE *f, const scenario *s, const char *style_path, const 
     gp_var(f, "slots", ps->slots);
     gp_var(f, "bandfile", ps->bandfile);
     gp_var(f, "xkey", ps->xlabel);
+    if (ps->extra)
+        fputs(ps->extra, f);
     fputs("if (!exists(\"ylog\")) ylog = ", f);
     fputs(ps->ylog ? "1" : "0", f);
     fputs("\nif (!exists(\"outfile\")) outfile = ", f);
@@ -496,6 +498,8 @@ int plot_chart_complete(const char *data, size_t len, plot_format format)
     case PLOT_PDF:
         return len >= 5 && memcmp(data, "%PDF-", 5) == 0 && ends_with(data, trimmed(data, len), "%%EOF", 5)
                    ? 0 : -EIO;
+    case PLOT_GIF:
+        return len >= 14 && memcmp(data, "GIF89a", 6) == 0 && data[len - 1] == 0x3b ? 0 : -EIO;
     }
     return -EIO;
 }
@@ -504,7 +508,7 @@ char *plot_render_message(char *buf, size_t buflen, plot_render_status st, int s
                           plot_format format, size_t chart_len, unsigned timeout_s)
 {
     static const char *const endings[] = {"no IEND chunk at the end", "no closing </svg>",
-                                          "no %%EOF at the end"};
+                                          "no %%EOF at the end", "no GIF trailer at the end"};
     switch (st) {
     case PLOT_RENDERED:
         snprintf(buf, buflen, "rendered");

@@ -20,11 +20,12 @@ typedef enum plot_format {
     PLOT_PNG = 0, /**< pngcairo, .png */
     PLOT_SVG,     /**< svg, .svg */
     PLOT_PDF,     /**< pdfcairo, .pdf */
+    PLOT_GIF,     /**< gif animate, .gif (--animate only: never parsed) */
 } plot_format;
 
-/** "png", "svg", "pdf". */
+/** "png", "svg", "pdf", "gif". */
 const char *plot_format_ext(plot_format f);
-/** "pngcairo", "svg", "pdfcairo". */
+/** "pngcairo", "svg", "pdfcairo", "gif". */
 const char *plot_format_term(plot_format f);
 /** @return 0 or -EINVAL. */
 int plot_format_parse(const char *name, plot_format *out);
@@ -70,6 +71,8 @@ typedef struct plot_script {
     const char *slots;    /**< spectrum: each block's tester position in the
                                scenario (1-based; 0 for the truth), so a
                                tester keeps its colour in every chart */
+    const char *extra;    /**< more preamble lines, gnuplot assignments the
+                               caller generated (no scenario text); NULL: none */
 } plot_script;
 
 /**
@@ -164,7 +167,8 @@ plot_render_status plot_render(int dirfd, const char *script, plot_format format
  * Whether a chart is complete: a PNG begins with the PNG signature and ends
  * with the IEND chunk (00 00 00 00 "IEND" AE 42 60 82); an SVG holds "<svg"
  * and ends with "</svg>"; a PDF begins with "%PDF-" and ends with "%%EOF"
- * (trailing white space allowed after the last two).
+ * (trailing white space allowed after the last two); a GIF begins with
+ * "GIF89a" and ends with its trailer byte 0x3B.
  *
  * @return 0 if complete, -EIO if not.
  */

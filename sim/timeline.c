@@ -1,26 +1,47 @@
 /* timeline.c - bounded per-request records for the time charts. */
 #include "timeline.h"
+#include "run.h"
+#include "server.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 typedef struct point {
     int64_t intended_ns, sent_ns, reply_ns, latency_ns;
+    uint64_t index;  /* the request's index in the run */
+    int recorded;
 } point;
 
 typedef struct track {
-    point *pts;     /* exact mode: up to max points */
+    point *pts;       /* exact mode: up to max points */
     size_t n;
-    int64_t *bin_max; /* binned mode: max latency per bin, -1 for empty */
-    /* binned mode: the bin last seen, b, and its instants [lo, hi) */
-    size_t bin;
-    int64_t bin_lo, bin_hi;
+    uint64_t seen;    /* requests in the window */
+    /* binned mode: max latency (-1 empty), sum and count per bin */
+    int64_t *bin_max;
+    double *bin_sum;
+    uint64_t *bin_n;
+    int64_t *bin_delta;     /* sends minus replies in each bin (backlog) */
+    int64_t level0;         /* binned: requests at the server at the start */
+    /* requests intended before the window, answered inside it (backlog) */
+    point *carry;
+    size_t n_carry;
+    /* the schedule (timeline_set_tester) */
+    int grid;               /* paced, corrected: slots floor(i D) */
+    units_interval iv;
+    int64_t end_ns;         /* slots before it are planned */
+    int64_t expected_ns;    /* corrected: the correction's D; 0 none */
+    hist_correction rule;
+    point *syn;             /* synthetic samples kept: intended = time, latency = value */
+    size_t n_syn;
+    uint64_t syn_total;
 } track;
 
 struct timeline {
     size_t n_testers, max_points;
-    int64_t from, to;
+    int64_t from, to, bin_width;
+    int by_reply;
     track *tracks;
 };
 
@@ -36,6 +57,9 @@ int timeline_new(timeline **out, size_t n_testers, int64_t from_ns, int64_t to_n
     t->max_points = max_points;
     t->from = from_ns;
     t->to = to_ns;
+    /* ceil(span / bins): every instant of the window falls in a bin */
+    uint64_t span = (uint64_t)to_ns - (uint64_t)from_ns;
+    t->bin_width = (int64_t)(span / max_points + (span % max_points != 0));
     t->tracks = calloc(n_testers ? n_testers : 1, sizeof *t->tracks);
     if (!t->tracks) {
         free(t);
@@ -43,7 +67,8 @@ int timeline_new(timeline **out, size_t n_testers, int64_t from_ns, int64_t to_n
     }
     for (size_t i = 0; i < n_testers; i++) {
         t->tracks[i].pts = malloc(max_points * sizeof(point));
-        if (!t->tracks[i].pts) {
+        t->tracks[i].carry = malloc(max_points * sizeof(point));
+        if (!t->tracks[i].pts || !t->tracks[i].carry) {
             timeline_free(t);
             return -ENOMEM;
         }
@@ -52,105 +77,197 @@ int timeline_new(timeline **out, size_t n_testers, int64_t from_ns, int64_t to_n
     return 0;
 }
 
+int timeline_set_tester(timeline *t, size_t i, const tester_spec *spec, int64_t end_ns)
+{
+    if (i >= t->n_testers)
+        return -EINVAL;
+    track *k = &t->tracks[i];
+    if (spec->kind != TESTER_PACED && spec->kind != TESTER_CORRECTED)
+        return 0;
+    k->grid = 1;
+    k->iv = spec->interval;
+    k->end_ns = end_ns;
+    if (spec->kind == TESTER_CORRECTED) {
+        /* as tester_paced.c's paced_prepare: each user's own interval */
+        k->expected_ns = spec->expected_interval_ns > 0 ? spec->expected_interval_ns
+                                                        : units_interval_at(spec->interval, 0, spec->users);
+        k->rule = spec->correction;
+        if (!k->syn && !(k->syn = malloc(t->max_points * sizeof(point))))
+            return -ENOMEM;
+    }
+    return 0;
+}
+
+void timeline_set_by_reply(timeline *t, int by_reply)
+{
+    t->by_reply = by_reply;
+}
+
 void timeline_free(timeline *t)
 {
     if (!t)
         return;
     for (size_t i = 0; i < t->n_testers; i++) {
         free(t->tracks[i].pts);
+        free(t->tracks[i].carry);
+        free(t->tracks[i].syn);
         free(t->tracks[i].bin_max);
+        free(t->tracks[i].bin_sum);
+        free(t->tracks[i].bin_n);
+        free(t->tracks[i].bin_delta);
     }
     free(t->tracks);
     free(t);
 }
 
-/* Bin b of P equal bins of the window [from, to) of width W holds the
- * instants at with floor((at - from) P / W) = b, that is
- * ceil(b W / P) <= at - from < ceil((b + 1) W / P): the offset of its first
- * instant (128-bit: b W may pass 2^64). */
-static int64_t bin_start(const timeline *t, size_t b)
+/* The bin of a time: (at - from) / width, one 64-bit division; times
+ * outside the window go to the nearest end bin. */
+static size_t bin_of(const timeline *t, int64_t at)
 {
-    __extension__ unsigned __int128 w = (uint64_t)(t->to - t->from);
-    return t->from + (int64_t)(((unsigned __int128)b * w + t->max_points - 1) / t->max_points);
+    if (at <= t->from)
+        return 0;
+    uint64_t b = ((uint64_t)at - (uint64_t)t->from) / (uint64_t)t->bin_width;
+    return b < t->max_points ? (size_t)b : t->max_points - 1;
 }
 
-/* The bin of instant at (from <= at < to): the track's last bin when at is
- * in it, else found with one division (a division per bin, not per
- * request, while the intended times come in order). */
-static size_t bin_of(const timeline *t, track *k, int64_t at)
+/* The backlog's steps of one request in binned mode. */
+static void bin_backlog(const timeline *t, track *k, const point *p)
 {
-    if (at >= k->bin_lo && at < k->bin_hi)
-        return k->bin;
-    __extension__ unsigned __int128 x = (unsigned __int128)(uint64_t)(at - t->from) * t->max_points;
-    size_t b = (size_t)(x / (uint64_t)(t->to - t->from));
-    k->bin = b;
-    k->bin_lo = bin_start(t, b);
-    k->bin_hi = b + 1 < t->max_points ? bin_start(t, b + 1) : t->to;
-    return b;
+    if (p->reply_ns <= t->from)
+        return;
+    if (p->sent_ns <= t->from)
+        k->level0++;
+    else if (p->sent_ns < t->to)
+        k->bin_delta[bin_of(t, p->sent_ns)]++;
+    if (p->reply_ns < t->to)
+        k->bin_delta[bin_of(t, p->reply_ns)]--;
 }
 
-static void bin_add(timeline *t, track *k, int64_t at, int64_t latency)
+static void bin_add(const timeline *t, track *k, const point *p)
 {
-    size_t b = bin_of(t, k, at);
-    if (latency > k->bin_max[b])
-        k->bin_max[b] = latency;
+    bin_backlog(t, k, p);
+    if (!p->recorded)
+        return;
+    size_t b = bin_of(t, t->by_reply ? p->reply_ns : p->intended_ns);
+    if (p->latency_ns > k->bin_max[b])
+        k->bin_max[b] = p->latency_ns;
+    k->bin_sum[b] += (double)p->latency_ns;
+    k->bin_n[b]++;
 }
 
-/* What the track no longer needs after seeing a request intended at
- * intended_ns: before the window, the time up to it; past it, the time
- * after it; in a binned window, the latencies up to the bin's largest in
- * the bin's time; every request of an exact window (nothing skipped). */
-static void narrow(const timeline *t, const track *k, int64_t intended_ns, tester_gate *gate)
+/* From max_points requests on, bins instead of points. 0 or -ENOMEM. */
+static int start_bins(const timeline *t, track *k)
 {
-    if (intended_ns < t->from)
-        tester_gate_narrow(gate, INT64_MIN, t->from, INT64_MAX);
-    else if (intended_ns >= t->to)
+    k->bin_max = malloc(t->max_points * sizeof *k->bin_max);
+    k->bin_sum = calloc(t->max_points, sizeof *k->bin_sum);
+    k->bin_n = calloc(t->max_points, sizeof *k->bin_n);
+    k->bin_delta = calloc(t->max_points, sizeof *k->bin_delta);
+    if (!k->bin_max || !k->bin_sum || !k->bin_n || !k->bin_delta) {
+        free(k->bin_max);
+        free(k->bin_sum);
+        free(k->bin_n);
+        free(k->bin_delta);
+        k->bin_max = NULL;
+        k->bin_sum = NULL;
+        k->bin_n = NULL;
+        k->bin_delta = NULL;
+        return -ENOMEM;
+    }
+    for (size_t b = 0; b < t->max_points; b++)
+        k->bin_max[b] = -1;
+    for (size_t j = 0; j < k->n; j++)
+        bin_add(t, k, &k->pts[j]);
+    for (size_t j = 0; j < k->n_carry; j++)
+        bin_backlog(t, k, &k->carry[j]);
+    return 0;
+}
+
+/* The correction's samples of one reply that fall in the window: value
+ * v - jD at time (reply - v) + jD for j = 1 .. hist_correction_count. */
+static void add_synthetic(const timeline *t, track *k, const tester_request *rq)
+{
+    int64_t d = k->expected_ns, v = rq->latency_ns;
+    uint64_t c = hist_correction_count(v, d, k->rule);
+    if (c == 0)
+        return;
+    int64_t base = rq->reply_ns - v;
+    uint64_t j0 = 1, j1 = c;
+    if (base + d < t->from) /* the first j with base + j d >= from */
+        j0 = (uint64_t)((t->from - base + d - 1) / d);
+    if (base >= t->to)
+        return;
+    uint64_t last = (uint64_t)((t->to - 1 - base) / d); /* base + j d < to */
+    if (last < j1)
+        j1 = last;
+    for (uint64_t j = j0; j <= j1; j++) {
+        k->syn_total++;
+        if (k->n_syn < t->max_points) {
+            int64_t at = base + (int64_t)j * d;
+            point p = {at, at, rq->reply_ns, v - (int64_t)j * d, rq->index, 1};
+            k->syn[k->n_syn++] = p;
+        }
+    }
+}
+
+/* What the chart no longer needs after a request intended at intended_ns
+ * (tester_gate): past the window, nothing more of this run; before it, a
+ * request matters only while it is still at the server when the window
+ * opens (its backlog and its correction's samples), so the requests
+ * intended in [intended_ns, from - M) with latency up to M are skipped,
+ * M half the distance to the window: about log2(distance) calls, plus one
+ * per slow request. In the window every request counts (its point, or its
+ * bin's largest latency, mean and backlog). */
+static void narrow(const timeline *t, int64_t intended_ns, tester_gate *gate)
+{
+    if (intended_ns >= t->to) {
         tester_gate_narrow(gate, t->to, INT64_MAX, INT64_MAX);
-    else if (k->bin_max)
-        tester_gate_narrow(gate, k->bin_lo, k->bin_hi, k->bin_max[k->bin]);
-    else
+    } else if (intended_ns < t->from) {
+        int64_t m = (int64_t)(((uint64_t)t->from - (uint64_t)intended_ns) / 2);
+        tester_gate_narrow(gate, intended_ns, t->from - m, m);
+    } else {
         tester_gate_narrow(gate, 0, 0, 0);
+    }
 }
 
 void timeline_observe(timeline *t, size_t i, const tester_request *rq, tester_gate *gate)
 {
     if (i >= t->n_testers)
         return; /* not a tester of the chart: its skip set is everything */
+    narrow(t, rq->intended_ns, gate);
+    if (rq->intended_ns >= t->to)
+        return;
     track *k = &t->tracks[i];
-    if (rq->intended_ns < t->from || rq->intended_ns >= t->to || !rq->recorded) {
-        if (k->bin_max && rq->intended_ns >= t->from && rq->intended_ns < t->to)
-            bin_of(t, k, rq->intended_ns);
-        narrow(t, k, rq->intended_ns, gate);
-        return;
-    }
-    if (!k->bin_max && k->n < t->max_points) {
-        point p = {rq->intended_ns, rq->sent_ns, rq->reply_ns, rq->latency_ns};
-        k->pts[k->n++] = p;
-        narrow(t, k, rq->intended_ns, gate);
-        return;
-    }
-    if (!k->bin_max) { /* too many: from now on, the largest latency per bin */
-        k->bin_max = malloc(t->max_points * sizeof *k->bin_max);
-        if (!k->bin_max) {
-            narrow(t, k, rq->intended_ns, gate);
-            return; /* keep what we have (the chart shows fewer points) */
+    if (k->expected_ns > 0 && rq->recorded && rq->reply_ns > t->from)
+        add_synthetic(t, k, rq);
+    point p = {rq->intended_ns, rq->sent_ns, rq->reply_ns, rq->latency_ns, rq->index, rq->recorded};
+    if (rq->intended_ns < t->from) {
+        if (rq->reply_ns > t->from) { /* still at the server when the window opens */
+            if (k->bin_max)
+                bin_backlog(t, k, &p);
+            else if (k->n_carry < t->max_points)
+                k->carry[k->n_carry++] = p;
         }
-        for (size_t b = 0; b < t->max_points; b++)
-            k->bin_max[b] = -1;
-        k->bin_lo = k->bin_hi = 0; /* no bin seen yet */
-        for (size_t j = 0; j < k->n; j++)
-            bin_add(t, k, k->pts[j].intended_ns, k->pts[j].latency_ns);
+        return;
     }
-    bin_add(t, k, rq->intended_ns, rq->latency_ns);
-    narrow(t, k, rq->intended_ns, gate);
+    k->seen++;
+    if (!k->bin_max && k->n < t->max_points) {
+        k->pts[k->n++] = p;
+        return;
+    }
+    if (!k->bin_max && start_bins(t, k))
+        return; /* keep what we have (timeline_exact still says so) */
+    bin_add(t, k, &p);
 }
 
 size_t timeline_points(const timeline *t, size_t i)
 {
     const track *k = &t->tracks[i];
-    if (!k->bin_max)
-        return k->n;
     size_t n = 0;
+    if (!k->bin_max) {
+        for (size_t j = 0; j < k->n; j++)
+            n += k->pts[j].recorded != 0;
+        return n + k->n_syn;
+    }
     for (size_t b = 0; b < t->max_points; b++)
         n += k->bin_max[b] >= 0;
     return n;
@@ -163,50 +280,325 @@ size_t timeline_bars(const timeline *t, size_t i)
 
 int timeline_exact(const timeline *t, size_t i)
 {
-    return i < t->n_testers && !t->tracks[i].bin_max;
+    return i < t->n_testers && !t->tracks[i].bin_max && t->tracks[i].seen == t->tracks[i].n;
+}
+
+uint64_t timeline_seen(const timeline *t, size_t i)
+{
+    return t->tracks[i].seen;
+}
+
+uint64_t timeline_synthetic(const timeline *t, size_t i, uint64_t *kept)
+{
+    if (kept)
+        *kept = t->tracks[i].n_syn;
+    return t->tracks[i].syn_total;
+}
+
+/* A time's slot on tester k's grid: the last i with floor(i D) <= at. */
+static uint64_t slot_of(const track *k, int64_t at)
+{
+    uint64_t c = units_interval_count_before(k->iv, 0, at + 1);
+    return c ? c - 1 : 0;
+}
+
+/* The window's slots on k's grid: [*s0, *s1), planned before the end. */
+static void window_slots(const timeline *t, const track *k, uint64_t *s0, uint64_t *s1)
+{
+    int64_t to = t->to < k->end_ns ? t->to : k->end_ns;
+    *s0 = units_interval_count_before(k->iv, 0, t->from);
+    *s1 = to > t->from ? units_interval_count_before(k->iv, 0, to) : *s0;
+}
+
+/* Most slots a window may have for never-sent markers (a bitmap each). */
+#define MAX_SLOTS ((uint64_t)1 << 20)
+
+/* Which of the window's slots a request claimed (claimed[j] for slot
+ * s0 + j), NULL with *n 0 when there is no grid or too many slots. */
+static unsigned char *claimed_slots(const timeline *t, const track *k, uint64_t *s0, uint64_t *n)
+{
+    uint64_t s1;
+    *n = 0;
+    if (!k->grid || k->bin_max)
+        return NULL;
+    window_slots(t, k, s0, &s1);
+    if (s1 <= *s0 || s1 - *s0 > MAX_SLOTS)
+        return NULL;
+    unsigned char *c = calloc((size_t)(s1 - *s0), 1);
+    if (!c)
+        return NULL;
+    *n = s1 - *s0;
+    for (size_t j = 0; j < k->n; j++) {
+        uint64_t s = slot_of(k, k->pts[j].intended_ns);
+        if (s >= *s0 && s < s1)
+            c[s - *s0] = 1;
+    }
+    return c;
+}
+
+uint64_t timeline_never_sent(const timeline *t, size_t i)
+{
+    const track *k = &t->tracks[i];
+    uint64_t s0, n, never = 0;
+    unsigned char *c = claimed_slots(t, k, &s0, &n);
+    for (uint64_t j = 0; j < n; j++)
+        never += !c[j];
+    free(c);
+    return never;
+}
+
+/* One backlog change: +1 at a send, -1 at a reply. */
+typedef struct step {
+    int64_t at;
+    int delta;
+} step;
+
+static int step_cmp(const void *a, const void *b)
+{
+    const step *x = a, *y = b;
+    if (x->at != y->at)
+        return x->at < y->at ? -1 : 1;
+    return x->delta - y->delta; /* replies first at the same instant */
+}
+
+/* Tester k's backlog over the window, rows "time_s requests". */
+static int write_backlog(const timeline *t, const track *k, FILE *f)
+{
+    size_t n = k->n + k->n_carry;
+    step *e = malloc((2 * n + 1) * sizeof *e);
+    if (!e)
+        return -ENOMEM;
+    size_t m = 0;
+    long level = 0;
+    for (size_t j = 0; j < n; j++) {
+        const point *p = j < k->n ? &k->pts[j] : &k->carry[j - k->n];
+        if (p->reply_ns <= t->from)
+            continue; /* answered before the window opens */
+        if (p->sent_ns <= t->from)
+            level++; /* at the server when the window opens */
+        else
+            e[m++] = (step){p->sent_ns, 1};
+        e[m++] = (step){p->reply_ns, -1};
+    }
+    qsort(e, m, sizeof *e, step_cmp);
+    fprintf(f, "%.9f %ld\n", (double)t->from / 1e9, level);
+    for (size_t j = 0; j < m && e[j].at < t->to; j++) {
+        level += e[j].delta;
+        if (j + 1 < m && e[j + 1].at == e[j].at)
+            continue; /* one row per instant */
+        fprintf(f, "%.9f %ld\n", (double)e[j].at / 1e9, level);
+    }
+    fprintf(f, "%.9f %ld\n", (double)t->to / 1e9, level);
+    free(e);
+    return 0;
 }
 
 int timeline_write_points(const timeline *t, FILE *f, const char *const *names)
 {
-    fprintf(f, "# cosim timeline: one block per tester; columns: intended_s latency_ms\n"
-               "# (a binned block holds the largest latency of each of %zu equal bins)\n",
-            t->max_points);
+    fprintf(f, "# cosim timeline: one block per tester, columns: %s_s latency_ms kind\n"
+               "# kind 0: a request; 1: a sample the correction added; binned blocks\n"
+               "# (more than %zu requests in the window): 3 the largest, 4 the mean latency\n"
+               "# of each of %zu equal bins (at the bin's centre). Then one block per\n"
+               "# tester: the backlog, columns: time_s requests (sent, not yet answered)\n",
+            t->by_reply ? "reply" : "intended", t->max_points, t->max_points);
     for (size_t i = 0; i < t->n_testers; i++) {
         const track *k = &t->tracks[i];
         fprintf(f, "%s# tester %s%s\n", i ? "\n\n" : "", names[i], k->bin_max ? " (binned)" : "");
+        size_t rows = 0;
         if (!k->bin_max) {
-            for (size_t j = 0; j < k->n; j++)
-                fprintf(f, "%.9f %.6f\n", (double)k->pts[j].intended_ns / 1e9,
-                        (double)k->pts[j].latency_ns / 1e6);
+            for (size_t j = 0; j < k->n; j++, rows++) {
+                const point *p = &k->pts[j];
+                if (p->recorded)
+                    fprintf(f, "%.9f %.6f 0\n", (double)(t->by_reply ? p->reply_ns : p->intended_ns) / 1e9,
+                            (double)p->latency_ns / 1e6);
+            }
+            for (size_t j = 0; j < k->n_syn; j++, rows++)
+                fprintf(f, "%.9f %.6f 1\n",
+                        (double)(t->by_reply ? k->syn[j].reply_ns : k->syn[j].intended_ns) / 1e9,
+                        (double)k->syn[j].latency_ns / 1e6);
         } else {
-            double width = (double)(t->to - t->from) / (double)t->max_points;
-            for (size_t b = 0; b < t->max_points; b++)
-                if (k->bin_max[b] >= 0)
-                    fprintf(f, "%.9f %.6f\n", ((double)t->from + ((double)b + 0.5) * width) / 1e9,
-                            (double)k->bin_max[b] / 1e6);
+            for (size_t b = 0; b < t->max_points; b++) {
+                if (k->bin_max[b] < 0)
+                    continue;
+                double centre = ((double)t->from + ((double)b + 0.5) * (double)t->bin_width) / 1e9;
+                fprintf(f, "%.9f %.6f 3\n%.9f %.6f 4\n", centre, (double)k->bin_max[b] / 1e6, centre,
+                        k->bin_sum[b] / (double)k->bin_n[b] / 1e6);
+                rows++;
+            }
         }
-        if ((k->bin_max == NULL && k->n == 0))
-            fprintf(f, "nan nan\n"); /* gnuplot needs a row to keep the block */
+        if (rows == 0)
+            fprintf(f, "nan nan nan\n"); /* gnuplot needs a row to keep the block */
+    }
+    for (size_t i = 0; i < t->n_testers; i++) {
+        const track *k = &t->tracks[i];
+        fprintf(f, "\n\n# backlog %s%s\n", names[i], k->bin_max ? " (binned: the level at each bin's end)" : "");
+        if (k->bin_max) {
+            int64_t level = k->level0;
+            fprintf(f, "%.9f %lld\n", (double)t->from / 1e9, (long long)level);
+            for (size_t b = 0; b < t->max_points; b++) {
+                level += k->bin_delta[b];
+                int64_t end = t->from + (int64_t)(b + 1) * t->bin_width;
+                fprintf(f, "%.9f %lld\n", (double)(end < t->to ? end : t->to) / 1e9, (long long)level);
+                if (end >= t->to)
+                    break;
+            }
+            continue;
+        }
+        int rc = write_backlog(t, k, f);
+        if (rc)
+            return rc;
     }
     fflush(f);
     return ferror(f) ? -EIO : 0;
 }
 
-int timeline_write_bars(const timeline *t, FILE *f, const char *const *names)
+/* The fastest latency of k's requests, for the thinning. */
+static int64_t fastest(const track *k)
+{
+    int64_t m = INT64_MAX;
+    for (size_t j = 0; j < k->n; j++)
+        if (k->pts[j].latency_ns < m)
+            m = k->pts[j].latency_ns;
+    return m;
+}
+
+size_t timeline_bars_every(const timeline *t, size_t i, size_t max_draw)
+{
+    const track *k = &t->tracks[i];
+    if (max_draw == 0 || k->n <= max_draw)
+        return 1;
+    return (k->n + max_draw - 1) / max_draw;
+}
+
+/* The bar's row: the slot for a tester with a grid, else the index. */
+static uint64_t row_of(const track *k, const point *p)
+{
+    return k->grid ? slot_of(k, p->intended_ns) : p->index;
+}
+
+/* The never-sent slots of k's window, rows "intended nan nan slot 2". */
+static void write_never_sent(const timeline *t, const track *k, FILE *f)
+{
+    uint64_t s0, n;
+    unsigned char *c = claimed_slots(t, k, &s0, &n);
+    for (uint64_t j = 0; j < n; j++)
+        if (!c[j])
+            fprintf(f, "%.9f nan nan %llu 2\n", (double)units_interval_at(k->iv, 0, s0 + j) / 1e9,
+                    (unsigned long long)(s0 + j));
+    free(c);
+}
+
+int timeline_write_bars(const timeline *t, FILE *f, const char *const *names, size_t max_draw)
 {
     fprintf(f, "# cosim request bars: one block per tester; columns:\n"
-               "# intended_s sent_s reply_s row (row 1 is the first request in the window)\n");
+               "# intended_s sent_s reply_s row kind; row: the request's index in the run\n"
+               "# (from 0, in send order), or for a paced or corrected tester its slot i on\n"
+               "# the grid floor(i D); kind 0: a request sent, 1: a sample the correction\n"
+               "# added (bar from its time to the reply), 2: a slot never sent\n");
     for (size_t i = 0; i < t->n_testers; i++) {
         const track *k = &t->tracks[i];
+        size_t every = timeline_bars_every(t, i, max_draw);
         fprintf(f, "%s# tester %s%s\n", i ? "\n\n" : "", names[i],
                 k->bin_max ? " (too many requests in the window: not drawn)" : "");
-        if (!k->bin_max)
-            for (size_t j = 0; j < k->n; j++)
-                fprintf(f, "%.9f %.9f %.9f %zu\n", (double)k->pts[j].intended_ns / 1e9,
-                        (double)k->pts[j].sent_ns / 1e9, (double)k->pts[j].reply_ns / 1e9, j + 1);
-        if (k->bin_max || k->n == 0)
-            fprintf(f, "nan nan nan nan\n");
+        if (every > 1)
+            fprintf(f, "# thinned: every %zu-th of %zu requests, and every one slower than 5x the "
+                       "fastest\n", every, k->n);
+        if (k->bin_max || k->n == 0) {
+            fprintf(f, "nan nan nan nan nan\n");
+            continue;
+        }
+        int64_t slow = fastest(k);
+        slow = slow > INT64_MAX / 5 ? INT64_MAX : 5 * slow;
+        for (size_t j = 0; j < k->n; j++) {
+            const point *p = &k->pts[j];
+            uint64_t row = row_of(k, p);
+            if (every > 1 && row % every != 0 && p->latency_ns <= slow)
+                continue;
+            fprintf(f, "%.9f %.9f %.9f %llu 0\n", (double)p->intended_ns / 1e9, (double)p->sent_ns / 1e9,
+                    (double)p->reply_ns / 1e9, (unsigned long long)row);
+        }
+        for (size_t j = 0; j < k->n_syn; j++)
+            fprintf(f, "%.9f nan %.9f %llu 1\n", (double)k->syn[j].intended_ns / 1e9,
+                    (double)k->syn[j].reply_ns / 1e9, (unsigned long long)row_of(k, &k->syn[j]));
+        write_never_sent(t, k, f);
     }
     fflush(f);
     return ferror(f) ? -EIO : 0;
+}
+
+/* The smallest interval between requests of the scenario's testers: of
+ * the testers with a rate, else of the closed ones. 0 if none. */
+static double densest_interval_ns(const scenario *s)
+{
+    double best = 0, closed = 0;
+    for (size_t i = 0; i < s->n_testers; i++) {
+        const tester_spec *ts = &s->testers[i];
+        double rate = tester_request_rate_per_ns(ts);
+        if (rate > 0) {
+            if (best == 0 || 1 / rate < best)
+                best = 1 / rate;
+            continue;
+        }
+        double cycle = dist_mean_ns(&s->service) + (ts->has_think ? dist_mean_ns(&ts->think) : 0);
+        double users = ts->users ? (double)ts->users : 1;
+        if (cycle > 0 && (closed == 0 || cycle / users < closed))
+            closed = cycle / users;
+    }
+    return best > 0 ? best : closed;
+}
+
+/* [from, to) clipped to [0, end), kept at least 1 ns wide. */
+static void clip(int64_t end, double from, double to, int64_t *f, int64_t *t)
+{
+    if (from < 0)
+        from = 0;
+    if (to > (double)end)
+        to = (double)end;
+    *f = from < (double)end ? (int64_t)from : 0;
+    *t = to > (double)*f ? (int64_t)to : end;
+}
+
+int timeline_default_windows(const scenario *s, int64_t *tl_from, int64_t *tl_to, int64_t *bars_from,
+                             int64_t *bars_to)
+{
+    int64_t end = s->duration_ns;
+    if (end <= 0)
+        return -EINVAL;
+    double d = densest_interval_ns(s);
+    if (!(d > 0))
+        d = (double)end / 1000;
+    server_config c = run_server_config(s);
+    server *srv;
+    stall_window w = {0, 0}, first = {0, 0};
+    int found = 0, any = 0;
+    if (server_new(&srv, &c) == 0) {
+        int64_t at = 0;
+        for (int n = 0; n < 1000 && server_next_window(srv, at, &w) && w.start_ns < end; n++) {
+            if (!any) {
+                first = w;
+                any = 1;
+            }
+            if ((double)w.start_ns >= 8 * d) {
+                found = 1;
+                break;
+            }
+            at = w.end_ns;
+        }
+        server_free(srv);
+    }
+    if (!found && any)
+        w = first;
+    if (!any) {
+        double mid = (double)end / 2;
+        clip(end, mid - 20 * d, mid + 20 * d, bars_from, bars_to);
+        clip(end, mid - 1000 * d, mid + 1000 * d, tl_from, tl_to);
+        return 0;
+    }
+    double start = (double)w.start_ns, len = (double)(w.end_ns - w.start_ns);
+    clip(end, start - 8 * d, start - 8 * d + 40 * d, bars_from, bars_to);
+    double from = start - fmax(len, 50 * d), to = (double)w.end_ns + fmax(3 * len, 150 * d);
+    if (to - from > 2500 * d)
+        to = from + 2500 * d;
+    clip(end, from, to, tl_from, tl_to);
+    return 0;
 }

@@ -198,7 +198,7 @@ cli)
     # the stall windows in the window's run, for shading: 0, 1 and 2 s
     [ "$(grep -c '^[0-9]' "$work/st/stalls.dat")" -eq 3 ] || fail "stalls.dat: $(cat "$work/st/stalls.dat")"
     grep -q "^1.000000000 1.010000000$" "$work/st/stalls.dat" || fail "stalls.dat: the 1 s freeze"
-    grep -q "^xfrom = 0.500000000$" "$work/st/requests.gp" || fail "requests.gp: --window"
+    grep -q "^xfrom = 0.500000000$" "$work/st/timeline.gp" || fail "timeline.gp: --window"
     # issue 11: the truth's probes cannot lock to the open tester's 1 ms grid:
     # with a mean gap of 1 ms its p50 is 102.9 us (a grid of probes gave
     # 202.8 us), the same as with 0.999 ms (tests/test_published.c derives
@@ -285,6 +285,70 @@ preemption)
     grep -qF '"queue_wait": {"count": 10, "no_wait": 9, "mean_ns": 10000000.000, "max_ns": 100000000,' \
         "$work/none/summary.json" || fail "preemption none: queue_wait: $(grep queue_wait "$work/none/summary.json")"
     ;;
+chart-data)
+    # issue 13: for every scenario (scenarios/ and scenarios/tools/), every
+    # panel of the time charts has something to draw in the default window:
+    # each block of timeline.dat (latency, then backlog) and requests.dat
+    # holds a row that is not nan
+    cd "$root" || exit 1
+    blocks() { # FILE: "name rows" per block, rows not nan and not comments
+        awk '/^# (tester|backlog) /{if (b) print b, n; b = $2 " " $3; n = 0; next}
+             /^#/ || NF == 0 {next} $1 != "nan" && $2 != "nan" || $5 == 2 {n++}
+             END {if (b) print b, n}' "$1"
+    }
+    for f in scenarios/*.ini scenarios/tools/*.ini; do
+        [ -e "$f" ] || continue
+        n=$(basename "$f" .ini)
+        "$cosim" -q --no-plot "$f" -o "$work/$n" 2>"$work/$n.err" || fail "$f: exit $? ($(cat "$work/$n.err"))"
+        for c in timeline requests; do
+            [ -s "$work/$n/$c.dat" ] || { fail "$f: no $c.dat ($(cat "$work/$n.err"))"; continue; }
+            blocks "$work/$n/$c.dat" >"$work/blocks"
+            [ -s "$work/blocks" ] || fail "$f: $c.dat has no block"
+            while read -r what name rows; do
+                [ "$rows" -gt 0 ] || fail "$f: $c.dat: the $what block of $name is empty"
+            done <"$work/blocks"
+        done
+    done
+    # never-sent slots and the correction's samples in the requests chart
+    # of the two stall scenarios (kind 2 and 1 rows of paced and corrected)
+    kinds() { # FILE TESTER KIND: rows of that kind in that tester's block
+        awk -v t="$2" -v k="$3" '/^# tester /{b = $3} /^#/ {next} b == t && $5 == k {n++} END {print n + 0}' "$1"
+    }
+    for n in stall_every_5s stall_per_second; do
+        [ "$(kinds "$work/$n/requests.dat" paced 2)" -gt 0 ] || fail "$n: no never-sent slot for paced"
+        [ "$(kinds "$work/$n/requests.dat" corrected 1)" -gt 0 ] || fail "$n: no synthetic sample for corrected"
+    done
+    # stall_per_second, by hand (the book's Example 5.7): the 10 ms freeze
+    # at 1 s holds the 1000 ms request until about 1010.1 ms; next_slot
+    # skips the slots at 1001 .. 1010 ms: 10 never sent, for paced and
+    # corrected alike; the correction adds floor(10.1 / 1) - 1 = 9 samples
+    # (the book's "9 per freeze"), the paced tester none
+    r=$work/stall_per_second/requests.dat
+    [ "$(kinds "$r" paced 2)" -eq 10 ] || fail "stall_per_second: paced never sent $(kinds "$r" paced 2), want 10"
+    [ "$(kinds "$r" corrected 2)" -eq 10 ] || fail "stall_per_second: corrected never sent $(kinds "$r" corrected 2), want 10"
+    [ "$(kinds "$r" corrected 1)" -eq 9 ] || fail "stall_per_second: synthetic $(kinds "$r" corrected 1), want 9"
+    [ "$(kinds "$r" paced 1)" -eq 0 ] || fail "stall_per_second: paced has synthetic samples"
+    # one_stall: the stalled request reads row 90 in both panels (sent at
+    # 0.9 s by the open loop, answered at 1.407 s)
+    r=$work/one_stall/requests.dat
+    grep -q '^0.900000000 0.900000000 1.407000000 90 0$' "$r" || fail "one_stall: open's request 90"
+    awk '/^# tester closed/{b=1} /^# tester open/{b=0} b && $4 == 90 && $3 - $2 > 0.5 {ok=1} END {exit !ok}' "$r" \
+        || fail "one_stall: closed's request 90 is not the stalled one"
+    # a window with more requests than the bars keep: no requests chart,
+    # a message, and the console does not claim it
+    "$cosim" scenarios/stall_every_5s.ini -o "$work/big" --window 0s..10s --charts requests >"$work/big.out" 2>"$work/big.err"
+    [ $? -eq 0 ] || fail "big window: exit code"
+    grep -q "cosim: no requests chart: tester closed sent more than 2000 requests in the window 0s..10s; give a shorter --window" \
+        "$work/big.err" || fail "big window: message: $(cat "$work/big.err")"
+    [ -e "$work/big/requests.png" ] && fail "big window: a requests.png was written"
+    grep -q "requests.png" "$work/big.out" && fail "big window: the console claims requests.png"
+    # --timeline-by reply: the stalled request is plotted at its reply
+    "$cosim" -q --no-plot scenarios/one_stall.ini -o "$work/rep" --charts timeline --timeline-by reply \
+        || fail "--timeline-by reply: exit $?"
+    grep -q '^1.407000000 507.000000 0$' "$work/rep/timeline.dat" || fail "--timeline-by reply: no 507 ms at 1.407 s"
+    grep -q "timeline_by = 'reply'" "$work/rep/timeline.gp" || fail "--timeline-by reply: not in the script"
+    expect_exit 2 "cosim: --timeline-by sent: expected intended or reply" --timeline-by sent scenarios/one_stall.ini
+    ;;
 charts-all)
     # every chart renders from every scenario under scenarios/, quietly
     cd "$root" || exit 1
@@ -293,7 +357,7 @@ charts-all)
         n=$(basename "$f" .ini)
         "$cosim" -q "$f" -o "$work/$n" 2>"$work/$n.err" || fail "$f: exit $? ($(cat "$work/$n.err"))"
         [ -s "$work/$n.err" ] && fail "$f: stderr: $(cat "$work/$n.err")"
-        for c in spectrum timeline summary; do
+        for c in spectrum timeline requests summary; do
             [ -s "$work/$n/$c.png" ] || fail "$f: no $c.png"
         done
     done

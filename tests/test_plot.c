@@ -192,7 +192,7 @@ static void subtitle_of(const char *tester, char *out, size_t len)
     size_t n = 0;
     FILE *m = open_memstream(&buf, &n);
     plot_script ps = {"spectrum", "spectrum.dat", "t", "spectrum.png", PLOT_PNG, 1, 0, s->duration_ns, NULL,
-                      NULL, NULL, NULL};
+                      NULL, NULL, NULL, NULL};
     ck_assert_int_eq(plot_write_script(m, s, style, &ps), 0);
     fclose(m);
     const char *at = strstr(buf, "chart_subtitle = '");

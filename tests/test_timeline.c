@@ -1,94 +1,195 @@
-/* Tests of timeline: the points kept, the bins, and the gate that lets the
- * run skip the requests a timeline no longer needs (issue 16). Figures
- * derived by hand in comments. */
+/* Tests of timeline: the request bars' rows, never-sent slots and the
+ * correction's synthetic samples, the backlog, and the default windows,
+ * with figures worked by hand below. */
+#define _GNU_SOURCE
 #include "timeline.h"
 
 #include <check.h>
-#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 Suite *test_suite(void);
 
-static tester_request req(int64_t intended_ns, int64_t latency_ns)
+#define MS 1000000LL
+
+/* A paced (or corrected) tester, one user, one request every 10 ms
+ * (late = next_slot), against a 100 ms stall from 30 ms to 130 ms, with a
+ * 1 ms service; the window is [0, 200 ms), whose grid has slots 0..19.
+ * By hand: the requests of slots 0, 1, 2 (0, 10, 20 ms) take 1 ms; slot 3
+ * (30 ms) meets the stall and is answered at 131 ms (latency 101 ms); the
+ * next slot at or after 131 ms is slot 14 (140 ms), then 15 .. 19 follow
+ * on time. Sent: slots 0-3 and 14-19, 10 requests; never sent: slots 4-13
+ * (40 .. 130 ms), 10 slots. The correction (HdrHistogram's rule, D = 10 ms)
+ * adds floor(101 / 10) - 1 = 9 samples to the 101 ms reply: 91, 81, ..,
+ * 11 ms, as if sent at 40, 50, .., 120 ms (all in the window). */
+static void feed(timeline *t, size_t tester)
 {
-    tester_request r = {.intended_ns = intended_ns, .sent_ns = intended_ns,
-                        .reply_ns = intended_ns + latency_ns, .latency_ns = latency_ns, .recorded = 1};
-    return r;
+    static const int64_t slots[] = {0, 1, 2, 3, 14, 15, 16, 17, 18, 19};
+    for (uint64_t k = 0; k < 10; k++) {
+        int64_t at = slots[k] * 10 * MS;
+        int64_t reply = slots[k] == 3 ? 131 * MS : at + MS;
+        tester_request rq = {k, 0, at, at, slots[k] == 3 ? 130 * MS : at, reply, reply - at, 1};
+        { tester_gate g = {0, 0, 0}; timeline_observe(t, tester, &rq, &g); }
+    }
 }
 
-static void observe(timeline *t, int64_t intended_ns, int64_t latency_ns, tester_gate *g)
+static tester_spec spec_of(tester_kind kind)
 {
-    tester_request r = req(intended_ns, latency_ns);
-    tester_gate_skip_all(g);
-    timeline_observe(t, 0, &r, g);
+    tester_spec s;
+    memset(&s, 0, sizeof s);
+    s.kind = kind;
+    s.users = 1;
+    s.interval = (units_interval){10 * MS, 1};
+    s.late = TESTER_LATE_NEXT_SLOT;
+    s.correction = HIST_CORRECT_HDR;
+    return s;
 }
 
-/* Window [100, 1100) ns, 4 points: bins of 250 ns, [100, 350), [350, 600),
- * [600, 850), [850, 1100). Before the window the gate skips everything up
- * to 100 ns; the first 4 requests in it are kept one by one (nothing
- * skipped); the 5th makes it binned: 150 (5), 200 (6), 300 (7) fall in bin
- * 0, 400 (8) and 500 (3) in bin 1 [350, 600), whose largest is 8, so the
- * gate skips [350, 600) up to 8 ns of latency. 9 ns there is shown and
- * raises the bin to 9; 700 ns (bin 2) is shown. Past the window the gate
- * skips [1100, INT64_MAX). Points: 3 bins hold values (7, 9, 4). */
-START_TEST(gate_skips_what_the_bins_do_not_need)
+/* Rows of kind `kind` in block `block` of a bars file (blocks start at
+ * "# tester"), and the sum of their row column. */
+static size_t rows_of_kind(const char *text, int block, int kind, unsigned long long *row_sum)
+{
+    size_t n = 0;
+    int b = -1;
+    *row_sum = 0;
+    char *copy = strdup(text), *save = NULL;
+    for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        if (strncmp(line, "# tester", 8) == 0)
+            b++;
+        if (line[0] == '#' || b != block)
+            continue;
+        double a;
+        unsigned long long row;
+        int k;
+        char sa[32], sr[32];
+        if (sscanf(line, "%lf %31s %31s %llu %d", &a, sa, sr, &row, &k) == 5 && k == kind) {
+            n++;
+            *row_sum += row;
+        }
+    }
+    free(copy);
+    return n;
+}
+
+START_TEST(paced_never_sent_and_corrected_synthetic_by_hand)
 {
     timeline *t;
-    ck_assert_int_eq(timeline_new(&t, 1, 100, 1100, 4), 0);
-    tester_gate g;
-    observe(t, 50, 1, &g);
-    ck_assert_int_eq(g.skip_from_ns, INT64_MIN);
-    ck_assert_int_eq(g.skip_to_ns, 100);
-    ck_assert_int_eq(g.skip_latency_max_ns, INT64_MAX);
-    ck_assert(!tester_gate_shows(&g, 99, 1000000));
-    ck_assert(tester_gate_shows(&g, 100, 0));
-    const int64_t at[] = {150, 200, 300, 400}, lat[] = {5, 6, 7, 8};
-    for (int i = 0; i < 4; i++) {
-        observe(t, at[i], lat[i], &g);
-        ck_assert_int_eq(g.skip_from_ns, g.skip_to_ns); /* exact: every request shown */
-        ck_assert(tester_gate_shows(&g, at[i] + 1, 0));
-    }
-    ck_assert(timeline_exact(t, 0));
-    observe(t, 500, 3, &g);
-    ck_assert(!timeline_exact(t, 0));
-    ck_assert_int_eq(g.skip_from_ns, 350);
-    ck_assert_int_eq(g.skip_to_ns, 600);
-    ck_assert_int_eq(g.skip_latency_max_ns, 8);
-    ck_assert(!tester_gate_shows(&g, 599, 8));
-    ck_assert(tester_gate_shows(&g, 599, 9));
-    ck_assert(tester_gate_shows(&g, 600, 1));
-    ck_assert(tester_gate_shows(&g, 349, 1));
-    observe(t, 550, 9, &g);
-    ck_assert_int_eq(g.skip_latency_max_ns, 9);
-    observe(t, 700, 4, &g);
-    ck_assert_int_eq(g.skip_from_ns, 600);
-    ck_assert_int_eq(g.skip_to_ns, 850);
-    ck_assert_int_eq(g.skip_latency_max_ns, 4);
-    observe(t, 1100, 1, &g);
-    ck_assert_int_eq(g.skip_from_ns, 1100);
-    ck_assert_int_eq(g.skip_to_ns, INT64_MAX);
-    ck_assert_uint_eq(timeline_points(t, 0), 3);
+    ck_assert_int_eq(timeline_new(&t, 2, 0, 200 * MS, 300), 0);
+    tester_spec paced = spec_of(TESTER_PACED), corrected = spec_of(TESTER_CORRECTED);
+    ck_assert_int_eq(timeline_set_tester(t, 0, &paced, 1000 * MS), 0);
+    ck_assert_int_eq(timeline_set_tester(t, 1, &corrected, 1000 * MS), 0);
+    feed(t, 0);
+    feed(t, 1);
+    ck_assert_uint_eq(timeline_bars(t, 0), 10);
+    ck_assert_uint_eq(timeline_never_sent(t, 0), 10);
+    ck_assert_uint_eq(timeline_never_sent(t, 1), 10);
+    uint64_t kept;
+    ck_assert_uint_eq(timeline_synthetic(t, 0, &kept), 0);
+    ck_assert_uint_eq(timeline_synthetic(t, 1, &kept), 9);
+    ck_assert_uint_eq(kept, 9);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    const char *names[] = {"paced", "corrected"};
+    ck_assert_int_eq(timeline_write_bars(t, f, names, 60), 0);
+    fclose(f);
+    unsigned long long sum;
+    /* rows are slots: 0+1+2+3+14+..+19 = 6 + 99 = 105 */
+    ck_assert_uint_eq(rows_of_kind(buf, 0, TIMELINE_SENT, &sum), 10);
+    ck_assert_uint_eq(sum, 105);
+    /* never sent: slots 4..13, sum 85 */
+    ck_assert_uint_eq(rows_of_kind(buf, 0, TIMELINE_NEVER_SENT, &sum), 10);
+    ck_assert_uint_eq(sum, 85);
+    ck_assert_uint_eq(rows_of_kind(buf, 0, TIMELINE_SYNTHETIC, &sum), 0);
+    /* synthetic at 40 .. 120 ms: slots 4..12, sum 72 */
+    ck_assert_uint_eq(rows_of_kind(buf, 1, TIMELINE_SYNTHETIC, &sum), 9);
+    ck_assert_uint_eq(sum, 72);
+    ck_assert_ptr_nonnull(strstr(buf, "0.040000000 nan 0.131000000 4 1\n")); /* 91 ms, from 40 ms */
+    free(buf);
     timeline_free(t);
 }
 END_TEST
 
-/* Two parts of an observer skip only what both skip: [0, 100) up to 5 ns
- * and [50, 200) up to 3 ns give [50, 100) up to 3 ns; with a disjoint
- * [300, 400) nothing is skipped. */
-START_TEST(gate_narrowing_is_an_intersection)
+START_TEST(book_rule_adds_one_fewer_on_a_whole_multiple)
 {
-    tester_gate g;
-    tester_gate_skip_all(&g);
-    tester_gate_narrow(&g, 0, 100, 5);
-    tester_gate_narrow(&g, 50, 200, 3);
-    ck_assert_int_eq(g.skip_from_ns, 50);
-    ck_assert_int_eq(g.skip_to_ns, 100);
-    ck_assert_int_eq(g.skip_latency_max_ns, 3);
-    ck_assert(!tester_gate_shows(&g, 50, 3));
-    ck_assert(tester_gate_shows(&g, 49, 0));
-    ck_assert(tester_gate_shows(&g, 60, 4));
-    tester_gate_narrow(&g, 300, 400, 10);
-    ck_assert(tester_gate_shows(&g, 60, 0));
-    ck_assert(tester_gate_shows(&g, 350, 0));
+    /* a reply of exactly 100 ms at D = 10 ms: HdrHistogram adds
+     * floor(100/10) - 1 = 9, the book's rule (value > D) 8 */
+    timeline *t;
+    ck_assert_int_eq(timeline_new(&t, 1, 0, 200 * MS, 300), 0);
+    tester_spec c = spec_of(TESTER_CORRECTED);
+    c.correction = HIST_CORRECT_BOOK;
+    ck_assert_int_eq(timeline_set_tester(t, 0, &c, 1000 * MS), 0);
+    tester_request rq = {0, 0, 0, 0, 0, 100 * MS, 100 * MS, 1};
+    { tester_gate g = {0, 0, 0}; timeline_observe(t, 0, &rq, &g); }
+    ck_assert_uint_eq(timeline_synthetic(t, 0, NULL), 8);
+    timeline_free(t);
+}
+END_TEST
+
+START_TEST(open_rows_are_the_index_and_the_backlog_counts_the_queue)
+{
+    /* an open tester every 10 ms from 0: requests 0..19 in [0, 200 ms);
+     * the stall holds 3..12 (30 .. 120 ms) until 131 ms, answered 1 ms
+     * apart from 131 ms: request 3+j at 131 + j ms. Backlog: 10 requests
+     * at 120 ms (3..12 sent, none answered), 0 after 140 ms. */
+    timeline *t;
+    ck_assert_int_eq(timeline_new(&t, 1, 0, 200 * MS, 300), 0);
+    for (uint64_t k = 0; k < 20; k++) {
+        int64_t at = (int64_t)k * 10 * MS;
+        int64_t reply = k >= 3 && k <= 12 ? (131 + (int64_t)k - 3) * MS : at + MS;
+        if (k == 13)
+            reply = 141 * MS; /* queued behind 12, which ends at 140 ms */
+        tester_request rq = {k, 0, at, at, at, reply, reply - at, 1};
+        { tester_gate g = {0, 0, 0}; timeline_observe(t, 0, &rq, &g); }
+    }
+    ck_assert_uint_eq(timeline_never_sent(t, 0), 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    const char *names[] = {"open"};
+    ck_assert_int_eq(timeline_write_bars(t, f, names, 60), 0);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "0.090000000 0.090000000 0.137000000 9 0\n")); /* row 9 = request 9 */
+    free(buf);
+    buf = NULL;
+    f = open_memstream(&buf, &len);
+    ck_assert_int_eq(timeline_write_points(t, f, names), 0);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "# backlog open\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "0.120000000 10\n")); /* 3..12 sent, none answered */
+    ck_assert_ptr_nonnull(strstr(buf, "0.200000000 0\n"));  /* all answered by the end */
+    free(buf);
+    timeline_free(t);
+}
+END_TEST
+
+START_TEST(thinning_keeps_every_kth_and_the_slow_one)
+{
+    /* 300 closed requests back to back, 1 ms each but request 151's 50 ms:
+     * with at most 60 drawn, every 5th (rows 0, 5, .., 295: 60) and the
+     * slow one (row 151, over 5 times the fastest): 61 rows. */
+    timeline *t;
+    ck_assert_int_eq(timeline_new(&t, 1, 0, 1000 * MS, 400), 0);
+    int64_t at = 0;
+    for (uint64_t k = 0; k < 300; k++) {
+        int64_t lat = k == 151 ? 50 * MS : MS;
+        tester_request rq = {k, 0, at, at, at, at + lat, lat, 1};
+        { tester_gate g = {0, 0, 0}; timeline_observe(t, 0, &rq, &g); }
+        at += lat;
+    }
+    ck_assert_uint_eq(timeline_bars_every(t, 0, 60), 5);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    const char *names[] = {"closed"};
+    ck_assert_int_eq(timeline_write_bars(t, f, names, 60), 0);
+    fclose(f);
+    unsigned long long sum;
+    ck_assert_uint_eq(rows_of_kind(buf, 0, TIMELINE_SENT, &sum), 61); /* 60 + row 151, the slow one */
+    ck_assert_ptr_nonnull(strstr(buf, " 151 0\n"));
+    free(buf);
+    timeline_free(t);
 }
 END_TEST
 
@@ -96,8 +197,10 @@ Suite *test_suite(void)
 {
     Suite *s = suite_create("timeline");
     TCase *tc = tcase_create("core");
-    tcase_add_test(tc, gate_skips_what_the_bins_do_not_need);
-    tcase_add_test(tc, gate_narrowing_is_an_intersection);
+    tcase_add_test(tc, paced_never_sent_and_corrected_synthetic_by_hand);
+    tcase_add_test(tc, book_rule_adds_one_fewer_on_a_whole_multiple);
+    tcase_add_test(tc, open_rows_are_the_index_and_the_backlog_counts_the_queue);
+    tcase_add_test(tc, thinning_keeps_every_kth_and_the_slow_one);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,0 +1,55 @@
+# --animate: the request bars of requests.gp (the book's Figure 5.2) as an
+# animated GIF, one frame per step of the window, so a lecture can watch
+# the queue build during the stall and drain after it. At each frame's
+# time t a bar runs from its intended send to min(reply, t); a request's
+# dot appears when it is sent, a never-sent slot's circle when its time
+# passes, and the correction's samples only when the late reply comes
+# (that is when the corrected tester records them).
+#
+# This is the style cosim appends to the generated requests_anim.gp; it
+# reads the same variables and data as requests.gp (requests.dat).
+# Restyle freely: cosim reads this file each time it runs.
+
+n = words(testers)
+frames = 40
+set terminal gif animate delay 15 loop 0 optimize size 1000, (120 + n * 210) font "Sans,10"
+set output outfile
+
+array colours[8] = ["#009E73", "#E69F00", "#0072B2", "#D55E00", "#CC79A7", "#56B4E9", \
+                    "#000000", "#F0E442"]
+array lo[n]
+array hi[n]
+do for [i=1:n] {
+    lo[i] = 0; hi[i] = 1
+    if (word(counts, i) + 0 > 0) {
+        stats datafile index (i-1) using 4 nooutput
+        lo[i] = STATS_min; hi[i] = STATS_max
+    }
+}
+set grid xtics lc rgb "#b0b0b0"
+set border 3
+set tics nomirror
+set ylabel "request"
+set key inside right top noenhanced samplen 1 box opaque
+set lmargin 12
+set rmargin 3
+do for [f=1:frames] {
+    t = xfrom + (xto - xfrom) * f / frames
+    set multiplot layout n, 1 title sprintf("%s\nt = %.1f ms", chart_title, t * 1000) noenhanced
+    do for [i=1:n] {
+        set xrange [xfrom * 1000 : xto * 1000]
+        set yrange [hi[i] + 1 : lo[i] - 1]
+        bh = (hi[i] - lo[i]) / 100.0 > 0.35 ? (hi[i] - lo[i]) / 100.0 : 0.35
+        if (i == n) { set xlabel "time (ms): bar from intended send to reply (or now), dot at the actual send" } else { unset xlabel }
+        plot stallsfile using (($1+$2)*500):((hi[i]+lo[i])/2.0):(($2-$1)*500):((hi[i]-lo[i])/2.0 + 1) \
+                 with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
+             datafile index (i-1) using ($5 == 1 && $3 <= t ? $1*1000 : NaN):4:($1*1000):($3*1000):($4-bh):($4+bh) \
+                 with boxxyerror fs pattern 4 border lc rgb colours[(i-1)%8+1] notitle, \
+             datafile index (i-1) using ($5 == 0 && $1 <= t ? $1*1000 : NaN):4:($1*1000):(($3 < t ? $3 : t)*1000):($4-bh):($4+bh) \
+                 with boxxyerror fs solid 0.8 noborder lc rgb colours[(i-1)%8+1] title word(testers, i), \
+             datafile index (i-1) using ($5 == 0 && $2 <= t ? $2*1000 : NaN):4 with points pt 7 ps 0.6 lc rgb "#000000" notitle, \
+             datafile index (i-1) using ($5 == 2 && $1 <= t ? $1*1000 : NaN):4 with points pt 6 ps 1 \
+                 lc rgb colours[(i-1)%8+1] notitle
+    }
+    unset multiplot
+}
