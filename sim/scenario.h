@@ -128,6 +128,11 @@ typedef struct scenario {
                                                header (0: made by --set), for
                                                messages from the run */
     int64_t *service_values;  /**< empirical service times (owned) */
+    struct hgrm_dist *service_hist; /**< distribution = histogram: the measured
+                                         distribution (owned), or NULL */
+    struct gclog_result *stall_log[SCENARIO_MAX_STALLS]; /**< kind = gc_log:
+                                         what stall i's log gave (owned), for
+                                         the report's pause summary; else NULL */
     int64_t chart_window_from; /**< [scenario] chart_window: the time charts'
                                     window (to 0: none) */
     int64_t chart_window_to;
