@@ -9,6 +9,7 @@
 #include "report.h"
 #include "rng.h"
 #include "run.h"
+#include "run_hlog.h"
 #include "scenario.h"
 #include "sweep_cli.h"
 #include "timeline.h"
@@ -568,6 +569,8 @@ static int write_outputs(outdir *d, const scenario *s, const run_result *r, cons
         OPEN(n);
         CLOSE(report_hgrm(f, r->testers[i].hist, s->rank_rule));
     }
+    if ((rc = run_hlog_write(d, s, r, name, sizeof name)) != 0) /* TESTER.hlog: [scenario] hlog_interval */
+        goto fail;
     const char *names[256];
     for (size_t i = 0; i < s->n_testers && i < 256; i++)
         names[i] = s->testers[i].name;
