@@ -77,13 +77,13 @@ static int read_options(scn_ctx *c, gclog_options *o, int *format, scn_ini_entry
 static int check_result(scn_ctx *c, const gclog_result *r, const char *path, int format, scn_ini_entry *unit_e)
 {
     if (format && (int)r->format != format) {
-        scn_ini_fail(c->p, "%s: is a %s, not format = %s; remove the format key or name the right file", path,
+        scn_ini_fail(c->p, "%s: its format is %s, not format = %s; remove the format key or name the right file", path,
                      gclog_format_name(r->format), names_get(scn_gclog_format_names, format));
         return -1;
     }
     if (unit_e && r->format != GCLOG_HLOG) {
         char msg[160];
-        snprintf(msg, sizeof msg, "only an HdrHistogram interval log needs a unit; %s is a %s", path,
+        snprintf(msg, sizeof msg, "only an HdrHistogram interval log needs a unit; the format of %s is %s", path,
                  gclog_format_name(r->format));
         scn_keys_bad_value(c, unit_e, msg);
         return -1;
