@@ -56,6 +56,7 @@ int band_run(band **out, const scenario *s, const run_result *r, unsigned n, run
     }
     gather(b, 0, s, r);
     scenario copy = *s; /* the arrays stay shared; only the seed changes */
+    copy.hlog_interval_ns = 0; /* the interval log is the base seed's only */
     for (unsigned k = 1; k < n; k++) {
         copy.seed = s->seed + k;
         run_result rk;

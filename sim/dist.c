@@ -1,5 +1,6 @@
 /* dist.c - service and think time distributions on GSL's samplers. */
 #include "dist.h"
+#include "hgrm.h"
 #include "units.h"
 
 #include <errno.h>
@@ -13,6 +14,7 @@ static const char *const kind_names[] = {
     [DIST_CONSTANT] = "constant", [DIST_UNIFORM] = "uniform", [DIST_EXPONENTIAL] = "exponential",
     [DIST_LOGNORMAL] = "lognormal", [DIST_NORMAL] = "normal", [DIST_GAMMA] = "gamma",
     [DIST_PARETO] = "pareto", [DIST_EMPIRICAL] = "empirical",
+    [DIST_HISTOGRAM] = "histogram",
 };
 const names_table dist_kind_names = {kind_names, ARRAY_SIZE(kind_names)};
 
@@ -38,6 +40,12 @@ int dist_check(const dist_spec *s, const char **why)
     case DIST_EMPIRICAL:
         if (!s->values || s->n_values == 0) {
             *why = "empirical: no values";
+            return -EINVAL;
+        }
+        return 0;
+    case DIST_HISTOGRAM:
+        if (!s->hist || s->hist->total == 0 || s->hist->max_ns > UNITS_MAX_DURATION_NS) {
+            *why = "histogram: no samples, or a value above 1000000 s";
             return -EINVAL;
         }
         return 0;
@@ -104,6 +112,8 @@ int64_t dist_draw_ns(const dist_spec *s, gsl_rng *r)
         return to_ns(gsl_ran_pareto(r, s->shape, (double)s->a_ns));
     case DIST_EMPIRICAL:
         return s->values[gsl_rng_uniform_int(r, (unsigned long)s->n_values)];
+    case DIST_HISTOGRAM:
+        return hgrm_draw(s->hist, gsl_rng_uniform(r));
     }
     return 0;
 }
@@ -138,6 +148,8 @@ double dist_mean_ns(const dist_spec *s)
             sum += (double)s->values[i];
         return s->n_values ? sum / (double)s->n_values : 0;
     }
+    case DIST_HISTOGRAM:
+        return hgrm_draw_mean(s->hist);
     }
     return 0;
 }
@@ -210,6 +222,14 @@ char *dist_describe(const dist_spec *s, char *buf, size_t len)
         snprintf(buf, len, "empirical (%zu observed values, mean %s)", s->n_values,
                  units_format_duration((int64_t)dist_mean_ns(s), b, sizeof b));
         break;
+    case DIST_HISTOGRAM: {
+        char c[32];
+        snprintf(buf, len, "histogram (%llu samples, %s to %s, mean %s)", (unsigned long long)s->hist->total,
+                 units_format_duration(s->hist->min_ns, a, sizeof a),
+                 units_format_duration(s->hist->max_ns, b, sizeof b),
+                 units_format_duration((int64_t)dist_mean_ns(s), c, sizeof c));
+        break;
+    }
     }
     return buf;
 }

@@ -23,7 +23,12 @@ typedef enum dist_kind {
     DIST_PARETO,       /**< Pareto with minimum a_ns and tail index shape */
     DIST_EMPIRICAL,    /**< one of values[0..n_values) at random, uniformly
                             (observed service times read from a file) */
+    DIST_HISTOGRAM,    /**< a measured distribution (hgrm.h): drawn by
+                            hgrm_draw, uniformly within the bucket the
+                            variate falls in */
 } dist_kind;
+
+struct hgrm_dist;
 
 /** A distribution: kind and parameters (meaning per dist_kind). */
 typedef struct dist_spec {
@@ -33,6 +38,8 @@ typedef struct dist_spec {
     double shape;  /**< lognormal sigma, gamma shape, Pareto index */
     const int64_t *values; /**< empirical: the observed values, ns (not owned) */
     size_t n_values;
+    const struct hgrm_dist *hist; /**< histogram: the distribution (not owned;
+                                       every value at most UNITS_MAX_DURATION_NS) */
 } dist_spec;
 
 /**
@@ -52,6 +59,7 @@ int dist_check(const dist_spec *spec, const char **why);
  * Normal truncated at zero: redrawn until >= 0 (rejection; exact truncation).
  * Gamma: gsl_ran_gamma(k, mean/k). Pareto: gsl_ran_pareto(index, minimum).
  * Exponential: gsl_ran_exponential(mean). Uniform: gsl_rng_uniform scaled.
+ * Histogram: hgrm_draw(hist, gsl_rng_uniform), one variate a draw.
  */
 int64_t dist_draw_ns(const dist_spec *spec, gsl_rng *rng);
 

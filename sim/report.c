@@ -1,5 +1,6 @@
 /* report.c - text summary, summary.json and .hgrm spectra. */
 #include "report.h"
+#include "gclog.h"
 #include "units.h"
 
 #include <errno.h>
@@ -98,6 +99,24 @@ static void latency_row(FILE *f, const scenario *s, size_t w, const char *name, 
 /* The percentiles at which testers are compared with the truth. */
 static const char *const truth_percentiles[] = {"50", "99", "99.9"};
 
+/* Each gc_log stall's pause summary (gclog_summary) and its log's notes
+ * (overlaps merged, at most 5 of them shown). */
+static void report_stall_logs(FILE *f, const scenario *s)
+{
+    for (size_t i = 0; i < s->n_stalls; i++) {
+        const gclog_result *g = s->stall_log[i];
+        if (!g)
+            continue;
+        char line[512];
+        gclog_summary(g, s->duration_ns, line, sizeof line);
+        fprintf(f, "  stall %s: %s\n", s->stalls[i].name, line);
+        for (size_t k = 0; k < g->n_notes && k < 5; k++)
+            fprintf(f, "    note: %s\n", g->notes[k]);
+        if (g->n_notes > 5)
+            fprintf(f, "    note: and %zu more overlaps merged\n", g->n_notes - 5);
+    }
+}
+
 int report_text(FILE *f, const scenario *s, const run_result *r)
 {
     char a[96], b[64], c[512];
@@ -110,6 +129,7 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
         fprintf(f, ", %llu workers", (unsigned long long)s->workers);
     fputc('\n', f);
     fprintf(f, "  stalls:  %s\n", scenario_describe_stalls(s, c, sizeof c));
+    report_stall_logs(f, s);
     fprintf(f, "  percentiles by %s rank; replies after the end %s\n\n",
             hist_rank_rule_name(s->rank_rule), s->drop_in_flight ? "dropped (as wrk2)" : "recorded");
 

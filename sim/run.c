@@ -1,5 +1,6 @@
 /* run.c - every tester of a scenario against its own fresh server. */
 #include "run.h"
+#include "run_hlog.h"
 
 #include <errno.h>
 #include <math.h>
@@ -37,12 +38,18 @@ typedef struct observe_ctx {
     run_observer fn;
     void *ctx;
     size_t tester;
+    run_hlog *hlog; /* NULL: no interval log */
 } observe_ctx;
 
 static void forward(void *ctx, const tester_request *rq, tester_gate *gate)
 {
     observe_ctx *o = ctx;
-    o->fn(o->ctx, o->tester, rq, gate);
+    if (o->fn)
+        o->fn(o->ctx, o->tester, rq, gate);
+    if (o->hlog) { /* the interval log records every request */
+        run_hlog_observe(o->hlog, o->tester, rq);
+        tester_gate_narrow(gate, 0, 0, 0);
+    }
 }
 
 /* A corrected tester whose added values would pass max_requests. */
@@ -83,25 +90,50 @@ static void window_message(const scenario *s, const char *at, char *err, size_t 
              at, (double)run_window_limit(s), RUN_WINDOW_SLACK);
 }
 
+static int run_all(const scenario *s, run_observer observer, void *octx, int want_hlog, run_result *out, char *err,
+                   size_t errlen);
+
 int run_scenario(const scenario *s, run_result *out, char *err, size_t errlen)
 {
-    return run_scenario_observed(s, NULL, NULL, out, err, errlen);
+    return run_all(s, NULL, NULL, 0, out, err, errlen);
 }
 
 int run_scenario_observed(const scenario *s, run_observer observer, void *octx, run_result *out,
                           char *err, size_t errlen)
 {
+    return run_all(s, observer, octx, 1, out, err, errlen);
+}
+
+/* Tester i's interval log, now its run is over. 0 or a negative errno
+ * (err set, out freed). */
+static int hlog_done(const scenario *s, size_t i, run_result *out, char *err, size_t errlen)
+{
+    int rc = run_hlog_tester_done(out->hlog, i, &out->testers[i]);
+    if (rc) {
+        snprintf(err, errlen, "%s: [tester %s] its interval log (hlog_interval): %s", s->path, s->testers[i].name,
+                 rc == -EPROTO ? "the intervals' counts differ from its histogram's (a defect of cosim)"
+                               : strerror(-rc));
+        run_result_free(out);
+    }
+    return rc;
+}
+
+static int run_all(const scenario *s, run_observer observer, void *octx, int want_hlog, run_result *out, char *err,
+                   size_t errlen)
+{
     memset(out, 0, sizeof *out);
     out->testers = calloc(s->n_testers, sizeof *out->testers);
-    if (!out->testers) {
+    if (!out->testers || (want_hlog && s->hlog_interval_ns > 0 && run_hlog_new(&out->hlog, s))) {
+        free(out->testers);
+        out->testers = NULL;
         snprintf(err, errlen, "out of memory");
         return -ENOMEM;
     }
     server_config srv = run_server_config(s);
     tester_run_config cfg = run_tester_config(s, &srv);
     for (size_t i = 0; i < s->n_testers; i++) {
-        observe_ctx o = {observer, octx, i};
-        int rc = tester_run(&s->testers[i], &cfg, observer ? forward : NULL, &o, &out->testers[i]);
+        observe_ctx o = {observer, octx, i, out->hlog};
+        int rc = tester_run(&s->testers[i], &cfg, observer || out->hlog ? forward : NULL, &o, &out->testers[i]);
         if (rc) {
             /* "FILE:LINE: [tester NAME]": the tester's header, or the file
              * alone for a tester made by --set */
@@ -137,6 +169,8 @@ int run_scenario_observed(const scenario *s, run_observer observer, void *octx, 
             return rc;
         }
         out->n = i + 1;
+        if (out->hlog && (rc = hlog_done(s, i, out, err, errlen)) != 0)
+            return rc;
     }
     if (s->truth_interval_ns > 0) {
         /* the ground truth: probes on a server carrying the load tester's
@@ -144,7 +178,7 @@ int run_scenario_observed(const scenario *s, run_observer observer, void *octx, 
         tester_truth truth = {.interval_ns = s->truth_interval_ns};
         tester_result load;
         int rc = hist_new(&truth.hist, s->sub_bits);
-        observe_ctx o = {observer, octx, s->n_testers};
+        observe_ctx o = {observer, octx, s->n_testers, NULL};
         if (!rc)
             rc = tester_run_with_truth(s->truth_load >= 0 ? &s->testers[s->truth_load] : NULL, &cfg,
                                        observer ? forward : NULL, &o, &truth, &load);
@@ -177,6 +211,7 @@ void run_result_free(run_result *r)
         tester_result_free(&r->testers[i]);
     free(r->testers);
     hist_free(r->truth);
+    run_hlog_free(r->hlog);
     memset(r, 0, sizeof *r);
 }
 

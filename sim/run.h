@@ -19,6 +19,8 @@ typedef struct run_result {
     hist *truth;            /**< what a user arriving at each probe instant
                                  would wait (owned) */
     uint64_t truth_probes;
+    struct run_hlog *hlog;  /**< [scenario] hlog_interval: each tester's
+                                 interval log (run_hlog.h; owned), or NULL */
 } run_result;
 
 /**
@@ -38,7 +40,9 @@ int run_scenario(const scenario *s, run_result *out, char *err, size_t errlen);
  *  the gate). */
 typedef void (*run_observer)(void *ctx, size_t tester, const tester_request *rq, tester_gate *gate);
 
-/** run_scenario with an observer of every request (NULL: none). */
+/** run_scenario with an observer of every request (NULL: none); with
+ *  [scenario] hlog_interval it also collects out->hlog (run_scenario does
+ *  not: a sweep writes no interval log). */
 int run_scenario_observed(const scenario *s, run_observer observer, void *ctx, run_result *out,
                           char *err, size_t errlen);
 

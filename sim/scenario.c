@@ -10,6 +10,8 @@
  */
 #include "scenario.h"
 #include "rng.h"
+#include "gclog.h"
+#include "hgrm.h"
 #include "scn_dist.h"
 #include "scn_ini.h"
 #include "scn_keys.h"
@@ -269,7 +271,9 @@ void scenario_free(scenario *s)
     for (size_t i = 0; i < s->n_stalls; i++) {
         free(s->stalls[i].windows);
         free(s->stalls[i].ranges);
+        gclog_free(s->stall_log[i]);
     }
+    hgrm_free(s->service_hist);
     free(s->stalls);
     free(s->testers);
     free(s->expects);

@@ -59,6 +59,8 @@
  *  longest line. */
 #define SCENARIO_DATA_LINES_MAX 10000000
 #define SCENARIO_DATA_LINE_MAX 510
+/** Most intervals [scenario] hlog_interval may cut a run into. */
+#define SCENARIO_HLOG_MAX_INTERVALS 100000
 /** Longest path of a scenario or data file (bytes; the system's PATH_MAX
  *  less its terminating zero). */
 #define SCENARIO_PATH_MAX 4095
@@ -127,7 +129,14 @@ typedef struct scenario {
     int tester_line[SCENARIO_MAX_TESTERS]; /**< the line of each [tester NAME]
                                                header (0: made by --set), for
                                                messages from the run */
+    int64_t hlog_interval_ns; /**< [scenario] hlog_interval: write TESTER.hlog
+                                   with intervals this long; 0: none */
     int64_t *service_values;  /**< empirical service times (owned) */
+    struct hgrm_dist *service_hist; /**< distribution = histogram: the measured
+                                         distribution (owned), or NULL */
+    struct gclog_result *stall_log[SCENARIO_MAX_STALLS]; /**< kind = gc_log:
+                                         what stall i's log gave (owned), for
+                                         the report's pause summary; else NULL */
     int64_t chart_window_from; /**< [scenario] chart_window: the time charts'
                                     window (to 0: none) */
     int64_t chart_window_to;

@@ -1,6 +1,7 @@
 /* scn_dist.c - distributions read from a scenario's sections. */
 #include "scn_dist.h"
 #include "scn_data.h"
+#include "scn_real.h"
 
 #include <stdlib.h>
 
@@ -60,6 +61,8 @@ static int read_parameters(scn_ctx *c, dist_spec *d)
             return -1;
         }
         return read_empirical(c, d);
+    case DIST_HISTOGRAM:
+        return scn_hist_read(c, d);
     }
     return -1;
 }

@@ -4,6 +4,7 @@
 #include "dist.h"
 #include "expect.h"
 #include "hist.h"
+#include "scn_real.h"
 #include "scn_stall.h"
 #include "stall.h"
 #include "tester.h"
@@ -20,6 +21,7 @@
 #define TK(k) (1u << TESTER_##k)
 #define SK(k) (1u << STALL_##k)
 #define SK_FILE (1u << SCN_KIND_FILE)
+#define SK_GC_LOG (1u << SCN_KIND_GC_LOG)
 #define DK(k) (1u << DIST_##k)
 #define NO_LIMITS .lo_u = 0
 #define DUR(lo) .lo_u = (lo)
@@ -49,6 +51,7 @@ const size_t scn_keys_n = ARRAY_SIZE(scn_keys);
 #undef NO_LIMITS
 #undef DK
 #undef SK_FILE
+#undef SK_GC_LOG
 #undef SK
 #undef TK
 #undef ANY
@@ -366,7 +369,8 @@ static char *kinds_text(const scn_key *k, char *buf, size_t len)
     for (int i = 0; t && k->kinds && i < 32 && used < len; i++) {
         if (!(k->kinds >> i & 1u))
             continue;
-        const char *name = i == SCN_KIND_FILE ? names_get(scn_stall_forms, SCN_STALL_FORM_FILE) : names_get(*t, i);
+        const char *name = k->section == SCN_SEC_STALL && i >= SCN_KIND_FILE ? names_get(scn_stall_forms, i - SCN_KIND_FILE)
+                                                                              : names_get(*t, i);
         int n = snprintf(buf + used, len - used, "%s%s", used ? "," : "", name);
         used += n > 0 ? (size_t)n : 0;
     }

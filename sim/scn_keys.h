@@ -43,6 +43,9 @@ typedef enum scn_key_type {
 
 /** The kind of a file stall ([stall] kind = file), after stall_kind's. */
 #define SCN_KIND_FILE 16
+/** The kind of a gc_log stall ([stall] kind = gc_log): SCN_KIND_FILE +
+ *  SCN_STALL_FORM_GC_LOG. */
+#define SCN_KIND_GC_LOG 17
 
 /** One row of scn_keys.def. */
 typedef struct scn_key {

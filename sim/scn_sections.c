@@ -62,6 +62,21 @@ static int get_run_keys(scn_ctx *c, scenario *s)
     return 0;
 }
 
+/* hlog_interval: at most SCENARIO_HLOG_MAX_INTERVALS intervals in the run. */
+static int get_hlog_interval(scn_ctx *c, scenario *s)
+{
+    if (scn_keys_duration(c, "hlog_interval", &s->hlog_interval_ns) <= 0)
+        return scn_keys_has(c, "hlog_interval") ? -1 : 0;
+    if (s->duration_ns / s->hlog_interval_ns >= SCENARIO_HLOG_MAX_INTERVALS) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "cuts the run into more than %d intervals; give a longer interval",
+                 SCENARIO_HLOG_MAX_INTERVALS);
+        scn_keys_bad_value(c, scn_keys_get(c, "hlog_interval"), msg);
+        return -1;
+    }
+    return 0;
+}
+
 int scn_sections_scenario(scn_ctx *c)
 {
     scenario *s = c->s;
@@ -85,7 +100,7 @@ int scn_sections_scenario(scn_ctx *c)
     if (scn_keys_count(c, "sub_bucket_bits", &bits) < 0)
         return -1;
     s->sub_bits = (unsigned)bits;
-    if (get_run_keys(c, s) < 0)
+    if (get_run_keys(c, s) < 0 || get_hlog_interval(c, s) < 0)
         return -1;
     return scn_keys_check_unused(c);
 }

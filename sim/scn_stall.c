@@ -3,6 +3,7 @@
 #include "scn_stall.h"
 #include "scn_data.h"
 #include "scn_dist.h"
+#include "scn_real.h"
 #include "stall.h"
 #include "units.h"
 
@@ -12,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const form_names[] = {[SCN_STALL_FORM_FILE] = "file"};
+static const char *const form_names[] = {[SCN_STALL_FORM_FILE] = "file", [SCN_STALL_FORM_GC_LOG] = "gc_log"};
 const names_table scn_stall_forms = {form_names, ARRAY_SIZE(form_names)};
 
 /* How many comma-separated items value has, at most. */
@@ -265,10 +266,10 @@ int scn_stall_read(scn_ctx *c, const char *name)
     int v = 0, form = 0;
     if (!scn_keys_need(c, "kind") || scn_keys_choice(c, "kind", &v, &form) < 0)
         return -1;
-    if (form && v == SCN_STALL_FORM_FILE) {
-        c->kind = SCN_KIND_FILE;
+    if (form) {
+        c->kind = SCN_KIND_FILE + v;
         c->kind_name = names_get(scn_stall_forms, v);
-        if (read_file_stall(c, st) < 0)
+        if ((v == SCN_STALL_FORM_FILE ? read_file_stall(c, st) : scn_gclog_read(c, st)) < 0)
             return -1;
     } else {
         st->kind = (stall_kind)v;

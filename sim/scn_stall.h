@@ -10,6 +10,7 @@
 /** The forms of [stall] kind that are not a stall_kind of their own. */
 typedef enum scn_stall_form {
     SCN_STALL_FORM_FILE = 0, /**< "file": windows from a CSV (STALL_WINDOWS) */
+    SCN_STALL_FORM_GC_LOG,   /**< "gc_log": pauses from a runtime's log (STALL_WINDOWS) */
 } scn_stall_form;
 
 /** Their words, indexed by scn_stall_form: the key table lists them after

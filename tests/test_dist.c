@@ -1,6 +1,7 @@
 /* Tests of dist: the name table, the checks, the means (by the formulas in
  * dist.c's comments, worked by hand below) and the draws. */
 #include "dist.h"
+#include "hgrm.h"
 
 #include <check.h>
 #include <errno.h>
@@ -13,7 +14,7 @@ Suite *test_suite(void);
 
 START_TEST(names_round_trip)
 {
-    ck_assert_uint_eq(dist_kind_names.n, 8);
+    ck_assert_uint_eq(dist_kind_names.n, 9);
     for (size_t i = 0; i < dist_kind_names.n; i++) {
         dist_kind k;
         ck_assert_int_eq(dist_kind_parse(dist_kind_name((dist_kind)i), &k), 0);
@@ -98,6 +99,38 @@ START_TEST(draws)
 }
 END_TEST
 
+/* distribution = histogram: 1 sample at 1000 ns, 3 in [1001, 2000] ns (a
+ * .hgrm's rows 1000 and 2000 with TotalCount 1 and 4). */
+START_TEST(histogram)
+{
+    hgrm_bucket b[] = {{1000, 1000, 1, 0, 0}, {1001, 2000, 3, 0, 0}};
+    hgrm_dist *h = NULL;
+    ck_assert_int_eq(hgrm_from_buckets(&h, b, 2), 0);
+    dist_spec d = {.kind = DIST_HISTOGRAM, .hist = h};
+    const char *why;
+    ck_assert_int_eq(dist_check(&d, &why), 0);
+    /* mean: (1 x 1000 + 3 x (1001 + 2000) / 2) / 4 = (1000 + 4501.5) / 4 */
+    ck_assert_double_eq_tol(dist_mean_ns(&d), 1375.375, 1e-9);
+    ck_assert_double_eq_tol(dist_mean_drawn_ns(&d), 1375.375, 1e-9);
+    char buf[160];
+    ck_assert_str_eq(dist_describe(&d, buf, sizeof buf),
+                     "histogram (4 samples, 1.000 us to 2.000 us, mean 1.375 us)");
+    /* every draw lies in [1000, 2000]; about a quarter at 1000 exactly */
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    int at_min = 0;
+    for (int i = 0; i < 4000; i++) {
+        int64_t v = dist_draw_ns(&d, r);
+        ck_assert(v >= 1000 && v <= 2000);
+        at_min += v == 1000;
+    }
+    ck_assert(at_min > 850 && at_min < 1150); /* 1000 expected, sd 27 */
+    gsl_rng_free(r);
+    d.hist = NULL;
+    ck_assert_int_eq(dist_check(&d, &why), -EINVAL);
+    hgrm_free(h);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("dist");
@@ -106,6 +139,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, checks);
     tcase_add_test(tc, means);
     tcase_add_test(tc, draws);
+    tcase_add_test(tc, histogram);
     suite_add_tcase(s, tc);
     return s;
 }

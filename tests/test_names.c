@@ -48,7 +48,7 @@ START_TEST(module_tables)
     distinct(tester_arrivals_names, 2);
     distinct(tester_latency_from_names, 2);
     distinct(tester_in_flight_names, 2);
-    distinct(dist_kind_names, 8);
+    distinct(dist_kind_names, 9);
     distinct(hist_rank_rule_names, 3);
     distinct(hist_correction_names, 2);
     distinct(stall_kind_names, 4);

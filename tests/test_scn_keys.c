@@ -109,7 +109,7 @@ START_TEST(listing_has_every_row)
     ck_assert_ptr_nonnull(strstr(buf, "\nscenario\t\tduration\tduration > 0\trequired\t100s\t"));
     ck_assert_ptr_nonnull(strstr(buf, "\nscenario\t\tsub_bucket_bits\tcount 1..20\t8\t"));
     ck_assert_ptr_nonnull(strstr(buf, "\ntester\tpaced,corrected\tlate\tfrom_now|next_slot|catch_up\trequired\t"));
-    ck_assert_ptr_nonnull(strstr(buf, "\nstall\t\tkind\tperiodic|windows|requests|random|file\trequired\t"));
+    ck_assert_ptr_nonnull(strstr(buf, "\nstall\t\tkind\tperiodic|windows|requests|random|file|gc_log\trequired\t"));
     ck_assert_ptr_nonnull(strstr(buf, "\nservice\tlognormal\tsigma\tnumber 0..10\trequired\t0.2\t"));
     ck_assert_ptr_nonnull(strstr(buf, "\nexpect\t\tover_threshold\tcount\tnot checked\t"));
     ck_assert_ptr_nonnull(strstr(buf, "\nexpect\t\tpN\tduration\t"));
@@ -162,6 +162,9 @@ START_TEST(rows_are_found_by_kind)
     ck_assert_str_eq(scn_keys_find(SCN_SEC_SERVICE, DIST_PARETO, "shape")->example, "1.5");
     ck_assert_str_eq(scn_keys_find(SCN_SEC_STALL, SCN_KIND_FILE, "file")->example, "pauses.csv");
     ck_assert_str_eq(scn_keys_find(SCN_SEC_SERVICE, DIST_EMPIRICAL, "file")->example, "service_times.txt");
+    ck_assert_str_eq(scn_keys_find(SCN_SEC_STALL, SCN_KIND_GC_LOG, "file")->example, "gc.log");
+    ck_assert_str_eq(scn_keys_find(SCN_SEC_SERVICE, DIST_HISTOGRAM, "file")->example, "latency.hgrm");
+    ck_assert_ptr_null(scn_keys_find(SCN_SEC_STALL, SCN_KIND_FILE, "min_pause"));
     ck_assert_uint_eq(scn_keys_find(SCN_SEC_TESTER, TESTER_PACED, "users")->hi_u, 1000000);
     ck_assert_uint_eq(scn_keys_find(SCN_SEC_SERVICE, DIST_NORMAL, "mean")->lo_u, 1);
     ck_assert_uint_eq(scn_keys_find(SCN_SEC_SERVICE, DIST_NORMAL, "stddev")->lo_u, 0);
@@ -191,7 +194,7 @@ START_TEST(takes_messages_come_from_the_table)
                      "connections, late, correction, expected_interval");
     ck_assert_str_eq(message("[scenario]\nduration = 1s\nx = 1\n"),
                      "t.ini:3: [scenario] unknown key 'x'; [scenario] takes name, title, duration, seed, rank_rule, "
-                     "threshold, in_flight_at_end, sub_bucket_bits, generator, max_requests, chart_window, queue_wait");
+                     "threshold, in_flight_at_end, sub_bucket_bits, generator, max_requests, chart_window, queue_wait, hlog_interval");
     ck_assert_str_eq(message("[scenario]\nduration = 1s\n[service]\ndistribution = normal\nmean = 1ms\n"
                              "stddev = 1ms\ntime = 1ms\n"),
                      "t.ini:7: [service] unknown key 'time'; distribution normal takes mean, stddev; [service] also takes "
@@ -211,7 +214,7 @@ START_TEST(takes_messages_come_from_the_table)
     ck_assert_str_eq(message(BASE "[tester c]\nkind = closed\nthink_distribution = gamma\nthink_mean = 1ms\n"),
                      "t.ini:6: [tester c] needs key 'think_shape' (e.g. think_shape = 2)");
     ck_assert_str_eq(message(BASE "[stall s]\nkind = bursts\n"),
-                     "t.ini:7: [stall s] kind = bursts: expected one of: periodic, windows, requests, random, file");
+                     "t.ini:7: [stall s] kind = bursts: expected one of: periodic, windows, requests, random, file, gc_log");
 }
 END_TEST
 
@@ -281,9 +284,10 @@ static void check_kind_table(int section, const char *word)
 {
     char *text = first_table(word);
     const names_table *kinds = kinds_of(section);
-    for (int kind = 0; kind < (int)kinds->n + (section == SCN_SEC_STALL); kind++) {
-        const char *name = kind < (int)kinds->n ? kinds->names[kind] : "file";
-        int rk = kind < (int)kinds->n ? kind : SCN_KIND_FILE;
+    int forms = section == SCN_SEC_STALL ? (int)scn_stall_forms.n : 0;
+    for (int kind = 0; kind < (int)kinds->n + forms; kind++) {
+        const char *name = kind < (int)kinds->n ? kinds->names[kind] : scn_stall_forms.names[kind - (int)kinds->n];
+        int rk = kind < (int)kinds->n ? kind : SCN_KIND_FILE + (kind - (int)kinds->n);
         char *row = docs_row(text, name);
         ck_assert_msg(row != NULL, "docs: [%s] has no row for the kind %s", word, name);
         char *as = strstr(row, "| as ");
@@ -321,8 +325,8 @@ static void check_kind_words(int section, const char *word)
         char kname[64];
         ck_assert(sscanf(q, "\n| `%63[a-z_]`", kname) == 1);
         int kind = names_find(*kinds, kname);
-        if (kind < 0 && section == SCN_SEC_STALL && strcmp(kname, "file") == 0)
-            kind = SCN_KIND_FILE;
+        if (kind < 0 && section == SCN_SEC_STALL && names_find(scn_stall_forms, kname) >= 0)
+            kind = SCN_KIND_FILE + names_find(scn_stall_forms, kname);
         ck_assert_msg(kind >= 0, "docs: [%s] %s is not a kind", word, kname);
         const char *end = strchr(q + 1, '\n');
         const char *cells = strchr(q + 4, '`') + 1; /* after the kind's closing backtick */

@@ -6,6 +6,8 @@
 //                   ladders); made tests/data/gclog/jhiccup.hlog
 //   read FILE.hlog  decode every interval with HistogramLogReader and print
 //                   its figures
+//   total FILE.hlog add every interval together (as HistogramLogProcessor
+//                   does) and print the sum's count and percentiles
 //   write DIR       write DIR/java.hlog (HistogramLogWriter, as jHiccup
 //                   does), DIR/java.hgrm and DIR/java_ms.hgrm
 //                   (outputPercentileDistribution at ratios 1 and 10^6), then
@@ -65,6 +67,27 @@ public class HlogInterop {
                     + (h.getEndTimeStamp() - h.getStartTimeStamp()) + " " + figures(h));
         }
         r.close();
+    }
+
+    static void total(String path) throws Exception {
+        HistogramLogReader r = new HistogramLogReader(path);
+        Histogram sum = null;
+        EncodableHistogram e;
+        int n = 0;
+        while ((e = r.nextIntervalHistogram()) != null) {
+            AbstractHistogram h = (AbstractHistogram) e;
+            if (sum == null)
+                sum = new Histogram(h.getLowestDiscernibleValue(), h.getHighestTrackableValue(),
+                        h.getNumberOfSignificantValueDigits());
+            sum.add(h);
+            n++;
+        }
+        r.close();
+        StringBuilder b = new StringBuilder();
+        b.append("intervals=").append(n).append(" count=").append(sum.getTotalCount());
+        for (double p : new double[] {50.0, 90.0, 99.0, 99.9})
+            b.append(' ').append(sum.getValueAtPercentile(p));
+        System.out.println(b);
     }
 
     // What a .hgrm says at rank ceil(p n): the first printed row whose
@@ -155,10 +178,12 @@ public class HlogInterop {
         }
         if (args.length == 2 && args[0].equals("read"))
             read(args[1], 0L);
+        else if (args.length == 2 && args[0].equals("total"))
+            total(args[1]);
         else if (args.length == 2 && args[0].equals("write"))
             write(args[1]);
         else {
-            System.err.println("usage: HlogInterop read FILE.hlog | write DIR | hiccup FILE");
+            System.err.println("usage: HlogInterop read FILE.hlog | total FILE.hlog | write DIR | hiccup FILE");
             System.exit(2);
         }
     }

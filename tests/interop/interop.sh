@@ -3,10 +3,13 @@
 # libhdrhistogram-java): cosim -> .hlog -> HistogramLogReader gives the same
 # count, max and percentiles; HistogramLogWriter and
 # outputPercentileDistribution -> .hlog / .hgrm -> cosim gives the same.
-# Usage: interop.sh HLOG_TOOL SOURCE_ROOT. Exit 77 (a skip, said aloud) when
+# 3. cosim's run outputs (scenarios/gc_log.ini, hlog_interval = 1s): the sum of
+# each TESTER.hlog's intervals, read by HistogramLogReader, has the count and
+# p50, p90, p99, p99.9 of the tester's summary.json.
+# Usage: interop.sh HLOG_TOOL SOURCE_ROOT COSIM. Exit 77 (a skip, said aloud) when
 # Java or the library is missing.
 set -u
-tool=$(realpath "$1") root=$2
+tool=$(realpath "$1") root=$2 cosim=$(realpath "$3")
 jar=
 for j in /usr/share/java/hdrhistogram.jar /usr/share/java/HdrHistogram.jar; do
     [ -r "$j" ] && jar=$j && break
@@ -42,5 +45,22 @@ diff -u "$work/expect_hlog.txt" "$work/got_hlog.txt" || fail "cosim's figures of
 echo "hgrm $("$tool" hgrm "$work/j/java.hgrm" 1)" >"$work/got_hgrm.txt"
 echo "hgrm_ms $("$tool" hgrm "$work/j/java_ms.hgrm" 1000000)" >>"$work/got_hgrm.txt"
 grep '^hgrm' "$work/expect.txt" | diff -u - "$work/got_hgrm.txt" || fail "cosim's figures of java.hgrm differ"
+
+# 3. a whole cosim run: TESTER.hlog against summary.json
+"$cosim" "$root/scenarios/gc_log.ini" -o "$work/run" --no-plot --quiet || fail "cosim gc_log.ini exited $?"
+for t in open:10 closed:11; do
+    name=${t%%:*} want_iv=${t#*:}
+    got=$(run_java total "$work/run/$name.hlog" 2>"$work/java.err") || fail "Java could not read $name.hlog: $(cat "$work/java.err")"
+    # summary.json: the tester's recorded count and percentiles_ns 50, 90, 99, 99.9
+    want=$(awk -v n="\"$name\"" '
+        $0 ~ "\"name\": " n { on = 1 }
+        on && /"recorded":/ { gsub(/[^0-9]/, "", $2); rec = $2 }
+        on && /"percentiles_ns":/ {
+            match($0, /\{.*\}/); s = substr($0, RSTART + 1, RLENGTH - 2); split(s, kv, ", ")
+            for (i in kv) { split(kv[i], p, ": "); gsub(/"/, "", p[1]); v[p[1]] = p[2] }
+            print "intervals=" iv " count=" rec " " v["50"] " " v["90"] " " v["99"] " " v["99.9"]; exit }
+    ' iv="$want_iv" "$work/run/summary.json")
+    [ "$got" = "$want" ] || fail "$name.hlog: HdrHistogram reads '$got', cosim's summary.json says '$want'"
+done
 
 [ "$fails" -eq 0 ] && echo "interop: cosim and HdrHistogram $(basename "$jar" .jar) agree" || exit 1
