@@ -28,7 +28,7 @@ set output outfile
 set title chart_title noenhanced offset 0,1.2
 set label 1 chart_subtitle at graph 0.5, graph 1.04 center font ",15" noenhanced
 set tmargin 5
-set xlabel "percentile"
+set xlabel "percentile" offset 0,0.7
 set ylabel "latency (ms)"
 set logscale x
 set xtics ("0%%" 1, "90%%" 10, "99%%" 100, "99.9%%" 1000, "99.99%%" 10000, \
@@ -53,7 +53,7 @@ if (ylog) {
 set grid xtics ytics lc rgb "#a0a0a0" lw 1, lc rgb "#d8d8d8" lw 0.5
 set mytics 10
 set grid mytics
-set key inside right bottom vertical Left reverse box opaque noenhanced title "tester" samplen 3 spacing 1.1 width 1
+set key outside center bottom horizontal Left reverse box noenhanced samplen 3 spacing 1.1 width 2 maxrows 3
 
 # One look per tester (cosim's styles: the first closed, paced, corrected,
 # open and partly_open tester are 1..5, a second of a kind 6..8; 0 is the
