@@ -10,7 +10,7 @@
 #                   ground truth, when the scenario has one, is "truth")
 #   ylog            1 for a log latency axis (cosim --latency-axis)
 #   bandfile        (with --replications) per tester: x mean_ms low_ms high_ms
-#   slots           each block's tester position in the scenario (its colour)
+#   labels, styles  each block's legend text and style (one look per tester)
 #   outfile, term   the chart file and gnuplot terminal
 # Restyle freely: cosim reads this file each time it runs.
 
@@ -28,7 +28,7 @@ set output outfile
 set title chart_title noenhanced offset 0,1.2
 set label 1 chart_subtitle at graph 0.5, graph 1.04 center font ",15" noenhanced
 set tmargin 5
-set xlabel "percentile"
+set xlabel "percentile" offset 0,0.7
 set ylabel "latency (ms)"
 set logscale x
 set xtics ("0%%" 1, "90%%" 10, "99%%" 100, "99.9%%" 1000, "99.99%%" 10000, \
@@ -36,7 +36,7 @@ set xtics ("0%%" 1, "90%%" 10, "99%%" 100, "99.9%%" 1000, "99.99%%" 10000, \
 set xrange [1:*]
 set autoscale xfixmax
 
-stats datafile using 3 nooutput
+stats datafile index 0:(words(testers)-1) using 3 nooutput
 ymax = STATS_max
 ymin = STATS_min
 if (ymax <= 0) { ylog = 0 }   # every latency 0: nothing to show on a log axis
@@ -53,29 +53,66 @@ if (ylog) {
 set grid xtics ytics lc rgb "#a0a0a0" lw 1, lc rgb "#d8d8d8" lw 0.5
 set mytics 10
 set grid mytics
-set key outside right top vertical box noenhanced title "tester" samplen 2
-set border 3
-set tics nomirror
+set key outside center bottom horizontal Left reverse box noenhanced samplen 3 spacing 1.1 width 2 maxrows 3
 
-# A fixed colour per tester position, so charts of one run agree: the
-# Okabe-Ito palette, told apart also by colour-blind viewers.
-array colours[8] = ["#009E73", "#E69F00", "#0072B2", "#D55E00", "#CC79A7", "#56B4E9", \
-                    "#000000", "#F0E442"]
-
-# the truth, when there is one, is the dashed black curve
-is_truth(i) = word(testers, i) eq "truth"
-dash(i) = is_truth(i) ? 2 : 1
-# colour by the tester's place in the scenario (slots), as in every chart
-slot(i) = exists("slots") ? word(slots, i) + 0 : i
-colour(i) = is_truth(i) ? "#000000" : colours[(slot(i)-1)%8+1]
-# with --replications, each tester's 95% band over the seeds, behind its curve
+# One look per tester (cosim's styles: the first closed, paced, corrected,
+# open and partly_open tester are 1..5, a second of a kind 6..8; 0 is the
+# truth), so a tester keeps its colour, dash and marker whatever else is
+# drawn. Okabe-Ito colours, told apart by colour-blind viewers; distinct
+# dashes and markers keep the curves apart in greyscale too.
+array colours[9] = ["#D55E00", "#E69F00", "#0072B2", "#009E73", "#CC79A7", "#56B4E9", "#882255", \
+                    "#999933", "#000000"]
+array markers[9] = [7, 5, 9, 13, 11, 6, 4, 8, 0]
+style(i) = exists("styles") ? word(styles, i) + 0 : i
+sty(i) = style(i) == 0 ? 9 : (style(i)-1)%8+1
+colour(i) = colours[sty(i)]
+marker(i) = markers[sty(i)]
+label(i) = exists("labels") ? labels[i] : word(testers, i)
+# dashes: closed dotted, paced long dashes, corrected dash-dot, open solid,
+# partly_open dash-dot-dot, more testers of a kind other patterns; the
+# truth dashed black without markers
+set dashtype 11 (2,4)
+set dashtype 12 (14,6)
+set dashtype 13 (10,5,2,5)
+set dashtype 14 solid
+set dashtype 15 (10,4,2,4,2,4)
+set dashtype 16 (20,5,5,5)
+set dashtype 17 (6,3)
+set dashtype 18 (3,3,12,3)
+set dashtype 19 (8,6)
+dash(i) = 10 + sty(i)
+nb = words(testers)
+# the p99 line, and on each curve its p99 marked and given in the legend
+set arrow 1 from 100, graph 0 to 100, graph 1 nohead dt (4,6) lc rgb "#606060" lw 1.5 back
+set label 2 "p99" at 100, graph 1 offset 0.5,-0.8 left textcolor rgb "#404040" front
+array p99s[nb]
+do for [i=1:nb] {
+    stats datafile index nb every ::(i-1)::(i-1) using 2 nooutput
+    p99s[i] = STATS_max
+}
+ms(v) = v >= 100 ? sprintf("%.0f ms", v) : v >= 10 ? sprintf("%.1f ms", v) : v >= 1 ? sprintf("%.2f ms", v) \
+      : sprintf("%.3f ms", v)
+title_of(i) = label(i).": p99 ".ms(p99s[i])
+set rmargin 25
+# the curves' end labels sit right of the last point (x = the sample count);
+# the curves are drawn last to first, so that a later tester's solid line
+# (open) never hides an earlier one's dashes where they coincide
 if (exists("bandfile")) {
     set style fill transparent solid 0.2 noborder
-    plot for [i=1:words(testers)] bandfile index (i-1) using 1:3:4 with filledcurves \
+    plot for [i=1:nb] bandfile index (i-1) using 1:3:4 with filledcurves lc rgb colour(i) notitle, \
+         for [i=nb:1:-1] datafile index (i-1) using 2:3 with linespoints pointinterval -12 pointsize 1.3 \
+             pt marker(i) lw 3 dt dash(i) lc rgb colour(i) notitle, \
+         for [i=1:nb] keyentry with linespoints pointsize 1.3 pt marker(i) lw 3 dt dash(i) lc rgb colour(i) \
+             title title_of(i), \
+         for [i=1:nb] datafile index nb every ::(i-1)::(i-1) using 1:2 with points pt 7 ps 2.2 \
              lc rgb colour(i) notitle, \
-         for [i=1:words(testers)] datafile index (i-1) using 2:3 with lines \
-             lw 3 dt dash(i) lc rgb colour(i) title word(testers, i)
+         datafile index (nb+1) using 1:2:3 with labels left offset 1,0 noenhanced notitle
 } else {
-    plot for [i=1:words(testers)] datafile index (i-1) using 2:3 with lines \
-         lw 3 dt dash(i) lc rgb colour(i) title word(testers, i)
+    plot for [i=nb:1:-1] datafile index (i-1) using 2:3 with linespoints pointinterval -12 pointsize 1.3 \
+             pt marker(i) lw 3 dt dash(i) lc rgb colour(i) notitle, \
+         for [i=1:nb] keyentry with linespoints pointsize 1.3 pt marker(i) lw 3 dt dash(i) lc rgb colour(i) \
+             title title_of(i), \
+         for [i=1:nb] datafile index nb every ::(i-1)::(i-1) using 1:2 with points pt 7 ps 2.2 \
+             lc rgb colour(i) notitle, \
+         datafile index (nb+1) using 1:2:3 with labels left offset 1,0 noenhanced textcolor rgb "#202020" notitle
 }

@@ -18,12 +18,23 @@ if (term eq "pngcairo") {
     }
 }
 set output outfile
-set title chart_title."\np99 as ".xkey." varies (error bars: 95% confidence over the seeds)" noenhanced
+# with one replication every interval is zero: no error bars, and the
+# title says nothing of them
+stats datafile using 3 nooutput
+has_ci = STATS_max > 0
+stats datafile using 1 nooutput
+x_lo = STATS_min
+x_hi = STATS_max
+set title chart_title."\np99 as ".xkey." varies".(has_ci ? " (error bars: 95% confidence over the seeds)" : \
+          " (one seed per point)") noenhanced
 set xlabel xkey noenhanced
 set ylabel "p99 latency (ms)"
 if (ylog) { set logscale y; set format y "%g" }
 set autoscale yfix
-set offsets graph 0.03, graph 0.03, graph 0.05, 0
+set offsets 0, 0, graph 0.05, 0
+# a little room either side, but an axis of values >= 0 never goes below 0
+pad = (x_hi > x_lo ? (x_hi - x_lo) : (x_hi != 0 ? abs(x_hi) : 1)) * 0.03
+set xrange [(x_lo >= 0 && x_lo - pad < 0) ? 0 : x_lo - pad : x_hi + pad]
 if (!ylog) { set yrange [0:*] }
 set grid xtics ytics lc rgb "#b0b0b0"
 set border 3
@@ -31,5 +42,12 @@ set tics nomirror
 set key outside right top vertical box noenhanced title "tester" width 2
 array colours[8] = ["#009E73", "#E69F00", "#0072B2", "#D55E00", "#CC79A7", "#56B4E9", \
                     "#000000", "#F0E442"]
-plot for [i=1:words(testers)] datafile index (i-1) using 1:2:3 with yerrorlines \
-     lw 3 pt 7 lc rgb colours[(i-1)%8+1] title word(testers, i)
+# a confidence bar never below zero: latencies are not negative
+low(y, ci) = y - ci < 0 ? 0 : y - ci
+if (has_ci) {
+    plot for [i=1:words(testers)] datafile index (i-1) using 1:2:(low($2,$3)):($2+$3) with yerrorlines \
+         lw 3 pt 7 lc rgb colours[(i-1)%8+1] title word(testers, i)
+} else {
+    plot for [i=1:words(testers)] datafile index (i-1) using 1:2 with linespoints \
+         lw 3 pt 7 lc rgb colours[(i-1)%8+1] title word(testers, i)
+}

@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -68,6 +69,68 @@ size_t plot_spectrum_testers(const run_result *r)
     return n + (r->has_truth && hist_count(r->truth) > 0);
 }
 
+/* The histogram of spectrum block i (a tester, or the truth at r->n), or
+ * NULL when the block is not drawn. */
+static const hist *drawn(const scenario *s, const run_result *r, size_t i)
+{
+    const hist *h = i < r->n ? r->testers[i].hist : r->has_truth ? r->truth : NULL;
+    if (!h || hist_count(h) == 0 || (i < r->n && s->testers[i].chart_hidden))
+        return NULL;
+    return h;
+}
+
+/* Two blocks after the testers': each drawn tester's p99 (x = 100, the
+ * value hist_value_at_percentile gives the report, and its text), then
+ * where each curve's end label goes: at its last point, moved up or down
+ * so that labels at least 0.12 decades apart (about a line of text on the
+ * chart's log axis) never overlap; curves that end together (every tester
+ * reaches the same stall) get a stack of labels. */
+static void spectrum_marks(FILE *f, const scenario *s, const run_result *r)
+{
+    char a[64];
+    double ex[SCENARIO_MAX_TESTERS + 1], ey[SCENARIO_MAX_TESTERS + 1];
+    size_t idx[SCENARIO_MAX_TESTERS + 1], m = 0;
+    fputs("\n\n# p99 of each tester above (block order): x latency_ms text\n", f);
+    for (size_t i = 0; i <= r->n; i++) {
+        const hist *h = drawn(s, r, i);
+        if (!h)
+            continue;
+        int64_t v = hist_value_at_percentile(h, s->rank_rule, 99, 100);
+        fprintf(f, "100 %.6f \"%s\"\n", (double)v / 1e6, units_format_duration(v, a, sizeof a));
+        ex[m] = (double)hist_count(h);
+        ey[m] = hist_max(h) > 0 ? log10((double)hist_max(h) / 1e6) : -6;
+        idx[m] = i;
+        m++;
+    }
+    /* order by end value, then push each label at least gap above the last */
+    for (size_t j = 1; j < m; j++)
+        for (size_t k = j; k > 0 && ey[k] < ey[k - 1]; k--) {
+            double t = ey[k]; ey[k] = ey[k - 1]; ey[k - 1] = t;
+            t = ex[k]; ex[k] = ex[k - 1]; ex[k - 1] = t;
+            size_t u = idx[k]; idx[k] = idx[k - 1]; idx[k - 1] = u;
+        }
+    const double gap = 0.12;
+    double centre = 0;
+    for (size_t j = 0; j < m; j++)
+        centre += ey[j] / (double)m;
+    double ly[SCENARIO_MAX_TESTERS + 1];
+    for (size_t j = 0; j < m; j++)
+        ly[j] = j && ly[j - 1] + gap > ey[j] ? ly[j - 1] + gap : ey[j];
+    /* a stack is centred on the values it stands for */
+    double shift = 0;
+    for (size_t j = 0; j < m; j++)
+        shift += (ly[j] - ey[j]) / (double)m;
+    fputs("\n\n# end-of-curve labels: x latency_ms_of_label label\n", f);
+    for (size_t j = 0; j < m; j++) {
+        fprintf(f, "%.2f %.6f \"", ex[j], pow(10, ly[j] - shift));
+        const char *t = idx[j] < r->n ? tester_label(&s->testers[idx[j]]) : "truth";
+        for (; *t; t++)
+            if (*t != '"' && *t != '\\')
+                fputc(*t, f);
+        fputs("\"\n", f);
+    }
+}
+
 int plot_write_spectrum_data(FILE *f, const scenario *s, const run_result *r)
 {
     fprintf(f, "# cosim spectrum data for scenario %s (seed %llu, %s rank)\n", s->name,
@@ -84,6 +147,8 @@ int plot_write_spectrum_data(FILE *f, const scenario *s, const run_result *r)
         uint64_t n = hist_count(h);
         if (n == 0)
             continue; /* nothing to draw */
+        if (i < r->n && s->testers[i].chart_hidden)
+            continue; /* chart = no */
         fprintf(f, "%s# tester %s\n", block++ ? "\n\n" : "", i < r->n ? s->testers[i].name : "truth");
         hist_iter it;
         hist_iter_init(&it, h, s->rank_rule, 5);
@@ -97,6 +162,8 @@ int plot_write_spectrum_data(FILE *f, const scenario *s, const run_result *r)
             last_x = x;
         }
     }
+    if (block > 0)
+        spectrum_marks(f, s, r);
     fflush(f);
     return ferror(f) ? -EIO : 0;
 }
@@ -144,6 +211,50 @@ static void gp_var(FILE *f, const char *name, const char *value)
     fputc('\n', f);
 }
 
+int plot_tester_style(const scenario *s, size_t i)
+{
+    static const int first_of_kind[] = {[TESTER_CLOSED] = 1, [TESTER_PACED] = 2, [TESTER_CORRECTED] = 3,
+                                        [TESTER_OPEN] = 4, [TESTER_PARTLY_OPEN] = 5};
+    size_t before = 0; /* testers of the same kind before i */
+    for (size_t j = 0; j < i; j++)
+        before += s->testers[j].kind == s->testers[i].kind;
+    int k = s->testers[i].kind;
+    int base = k >= 0 && (size_t)k < sizeof first_of_kind / sizeof *first_of_kind ? first_of_kind[k] : 1;
+    return before == 0 ? base : (int)(5 + (before - 1) % 3 + 1); /* 6, 7, 8 for the second, third, ... */
+}
+
+/* After "testers = '...'": "labels" (a gnuplot array of each word's
+ * legend text, the tester's label) and "styles" (each word's style,
+ * plot_tester_style, 0 for the truth), in the words' order. */
+static void tester_styles(FILE *f, const scenario *s, const char *words)
+{
+    char w[64];
+    size_t n = 0;
+    int at[SCENARIO_MAX_TESTERS + 1];
+    for (const char *p = words; *p && n <= SCENARIO_MAX_TESTERS;) {
+        size_t len = strcspn(p, " ");
+        snprintf(w, sizeof w, "%.*s", (int)len, p);
+        at[n] = -1;
+        for (size_t i = 0; i < s->n_testers; i++)
+            if (strcmp(s->testers[i].name, w) == 0)
+                at[n] = (int)i;
+        n++;
+        p += len + (p[len] == ' ');
+    }
+    if (n == 0)
+        return;
+    fprintf(f, "\narray labels[%zu]\n", n);
+    for (size_t j = 0; j < n; j++) {
+        fprintf(f, "labels[%zu] = ", j + 1);
+        gp_string(f, at[j] >= 0 ? tester_label(&s->testers[at[j]]) : "truth");
+        fputc('\n', f);
+    }
+    fputs("styles = '", f);
+    for (size_t j = 0; j < n; j++)
+        fprintf(f, "%s%d", j ? " " : "", at[j] >= 0 ? plot_tester_style(s, (size_t)at[j]) : 0);
+    fputc('\'', f);
+}
+
 /* "10ms every 1s from 0s; 1000/s; 100s, seed 1, sorted_index rank" */
 static void subtitle(const scenario *s, char *buf, size_t len)
 {
@@ -181,6 +292,7 @@ int plot_write_script(FILE *f, const scenario *s, const char *style_path, const 
     gp_string(f, sub);
     fputs("\ntesters = ", f);
     gp_string(f, ps->testers); /* names are [A-Za-z0-9_-], space separated */
+    tester_styles(f, s, ps->testers);
     fprintf(f, "\nxfrom = %.9f\nxto = %.9f\n", (double)ps->from_ns / 1e9, (double)ps->to_ns / 1e9);
     gp_var(f, "counts", ps->counts);
     gp_var(f, "slots", ps->slots);
@@ -214,7 +326,7 @@ void plot_spectrum_blocks(const scenario *s, const run_result *r, char *names, s
     names[0] = slots[0] = '\0';
     for (size_t i = 0; i <= s->n_testers; i++) {
         const hist *h = i < s->n_testers ? r->testers[i].hist : r->has_truth ? r->truth : NULL;
-        if (!h || hist_count(h) == 0)
+        if (!h || hist_count(h) == 0 || (i < s->n_testers && s->testers[i].chart_hidden))
             continue;
         n += (size_t)snprintf(names + n, n < names_len ? names_len - n : 0, "%s%s", n ? " " : "",
                               i < s->n_testers ? s->testers[i].name : "truth");
@@ -279,14 +391,18 @@ int plot_write_summary_data(FILE *f, const scenario *s, const run_result *r)
     static const struct {
         uint64_t num, den;
     } p[3] = {{1, 2}, {99, 100}, {999, 1000}};
-    fputs("# cosim summary: columns: tester p50_ms p99_ms p99.9_ms\n", f);
+    fputs("# cosim summary: columns: \"tester label\" p50_ms p99_ms p99.9_ms\n", f);
     for (size_t i = 0; i <= r->n; i++) {
         const hist *h = i < r->n ? r->testers[i].hist : r->truth;
         if (i == r->n && !r->has_truth)
             break;
-        if (hist_count(h) == 0)
+        if (hist_count(h) == 0 || (i < r->n && s->testers[i].chart_hidden))
             continue;
-        fprintf(f, "%s", i < r->n ? s->testers[i].name : "truth");
+        fputc('"', f); /* the legend's label, quoted: it may hold spaces */
+        for (const char *t = i < r->n ? tester_label(&s->testers[i]) : "truth"; *t; t++)
+            if (*t != '"' && *t != '\\')
+                fputc(*t, f);
+        fputc('"', f);
         for (int k = 0; k < 3; k++)
             fprintf(f, " %.6f", (double)hist_value_at_percentile(h, s->rank_rule, p[k].num, p[k].den) / 1e6);
         fputc('\n', f);

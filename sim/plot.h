@@ -192,4 +192,16 @@ char *plot_render_message(char *buf, size_t buflen, plot_render_status st, int s
  */
 void plot_pdf_clear_date(char *data, size_t len);
 
+/**
+ * The style (colour, dash, marker) of tester i in every chart: keyed on
+ * the tester, not on its place in a chart, so it keeps its look whatever
+ * other testers are drawn: the first closed, paced, corrected, open and
+ * partly_open tester are 1 to 5, a second, third, ... of one kind 6, 7, 8
+ * (then 6 again). The styles' colours, dashes and markers are defined in
+ * plots/spectrum.gp and plots/summary.gp.
+ * @param i a tester index below s->n_testers
+ * @return 1..8
+ */
+int plot_tester_style(const scenario *s, size_t i);
+
 #endif

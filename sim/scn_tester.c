@@ -184,6 +184,24 @@ static int read_kind(scn_ctx *c, tester_spec *t)
     return -1;
 }
 
+/* label (free text for the legends) and chart (drawn or not). */
+static int read_chart_keys(scn_ctx *c, tester_spec *t)
+{
+    scn_ini_entry *e = scn_keys_get(c, "label");
+    if (e) {
+        if (strlen(e->value) > TESTER_LABEL_MAX) {
+            scn_keys_bad_value(c, e, "a label is at most 40 bytes, so that it fits the chart's legend");
+            return -1;
+        }
+        snprintf(t->label, sizeof t->label, "%s", e->value);
+    }
+    int v = 0;
+    if (scn_keys_choice(c, "chart", &v, NULL) < 0)
+        return -1;
+    t->chart_hidden = v == 1;
+    return 0;
+}
+
 int scn_tester_read(scn_ctx *c, const char *name)
 {
     scenario *s = c->s;
@@ -197,7 +215,7 @@ int scn_tester_read(scn_ctx *c, const char *name)
     t->kind = (tester_kind)v;
     c->kind = v;
     c->kind_name = tester_kind_name(t->kind);
-    if (read_kind(c, t) < 0)
+    if (read_kind(c, t) < 0 || read_chart_keys(c, t) < 0)
         return -1;
     return scn_keys_check_unused(c);
 }

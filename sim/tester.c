@@ -33,6 +33,13 @@ const names_table tester_latency_from_names = {latency_from_names, ARRAY_SIZE(la
 const names_table tester_in_flight_names = {in_flight_names, ARRAY_SIZE(in_flight_names)};
 static const char *const queue_wait_names[] = {"off", "record"};
 const names_table tester_queue_wait_names = {queue_wait_names, ARRAY_SIZE(queue_wait_names)};
+static const char *const chart_names[] = {"yes", "no"};
+const names_table tester_chart_names = {chart_names, ARRAY_SIZE(chart_names)};
+
+const char *tester_label(const tester_spec *t)
+{
+    return t->label[0] ? t->label : t->name;
+}
 
 const char *tester_kind_name(tester_kind k)
 {

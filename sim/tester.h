@@ -78,6 +78,9 @@ typedef enum tester_in_flight {
 } tester_in_flight;
 
 /** One tester of a scenario. */
+/** Longest tester label (bytes): it must fit a chart's legend. */
+#define TESTER_LABEL_MAX 40
+
 typedef struct tester_spec {
     char name[48];
     tester_kind kind;
@@ -100,6 +103,9 @@ typedef struct tester_spec {
                                      time (wrk2; Hyperfoil's "compensated") */
     double p_continue;          /**< partly_open: probability of another
                                      request after a reply, in [0, 1) */
+    char label[TESTER_LABEL_MAX + 1]; /**< the legends' text ("closed-loop
+                                           (paced)"); empty: the name */
+    int chart_hidden;           /**< chart = no: the charts leave it out */
 } tester_spec;
 
 /** Settings shared by every tester of a run. */
@@ -338,6 +344,13 @@ extern const names_table tester_latency_from_names;
 extern const names_table tester_in_flight_names;
 /** "off", "record": [scenario] queue_wait (a histogram of queue waits). */
 extern const names_table tester_queue_wait_names;
+/**
+ * The text a chart's legend shows for tester t: its label, else its name.
+ * @return a string owned by t
+ */
+const char *tester_label(const tester_spec *t);
+/** [tester] chart: yes (drawn, default) or no. */
+extern const names_table tester_chart_names;
 
 /** "closed", "paced", "open", "corrected", "partly_open" ("?" if none). */
 const char *tester_kind_name(tester_kind k);
