@@ -109,7 +109,7 @@ cli)
     "$cosim" --version | grep -q '^cosim ' || fail "--version"
     # --list-keys: the key table, one key a line (test_scn_keys holds it against the docs)
     "$cosim" --list-keys >"$work/keys" || fail "--list-keys exited $?"
-    grep -q "^tester	paced,corrected	late	from_now|next_slot|catch_up	required	next_slot	" "$work/keys" \
+    grep -q "^tester	paced,corrected	late	from_now|next_slot|catch_up	next_slot	catch_up	" "$work/keys" \
         || fail "--list-keys lacks [tester] late"
     [ "$(grep -c '^scenario	' "$work/keys")" = 12 ] || fail "--list-keys: not 12 [scenario] keys"
     expect_exit 2 "cosim: no scenario given"
@@ -718,21 +718,22 @@ outdir-full-disk)
     S=scenarios/one_stall.ini
     "$cosim" -q $S -o "$mnt/o" --charts spectrum || fail "first run: exit $?"
     cp -a "$mnt/o" "$work/before"
-    # fill the disk, then free 32 KiB: room for the data files (5 pages of
-    # 4 KiB), not for the 59 KiB chart
+    # fill the disk, then free 40 KiB: room for the data files (7 pages of
+    # 4 KiB, summary.md and summary.csv with them), not for the 59 KiB chart
     dd if=/dev/zero of="$mnt/fill" bs=4k 2>/dev/null
-    truncate -s $(($(stat -c %s "$mnt/fill") - 32768)) "$mnt/fill"
+    truncate -s $(($(stat -c %s "$mnt/fill") - 40960)) "$mnt/fill"
     expect_exact 4 "cosim: $mnt/o/spectrum.png: cannot write: No space left on device; nothing in $mnt/o was replaced" \
         -q $S -o "$mnt/o" --charts spectrum --seed 5
     same_tree "$work/before" "$mnt/o" || fail "a full disk while rendering changed the folder"
     [ "$(ls -A "$mnt" | tr '\n' ' ')" = "fill o " ] || fail "staging left: $(ls -A "$mnt")"
-    # 12 KiB free: the lock's pid, the staging marker and summary.json fit,
-    # open.hgrm does not
+    # 20 KiB free: the lock's pid, the staging marker, summary.json,
+    # summary.md and summary.csv fit, open.hgrm does not
     dd if=/dev/zero of="$mnt/fill" bs=4k count=5 oflag=append conv=notrunc 2>/dev/null
     expect_exact 4 "cosim: $mnt/o/open.hgrm: cannot write: No space left on device; nothing in $mnt/o was replaced" \
         -q $S -o "$mnt/o" --charts spectrum --seed 5
     same_tree "$work/before" "$mnt/o" || fail "a full disk while writing changed the folder"
-    # a sweep on a full disk
+    # a sweep on a full disk (12 KiB free: sweep.dat does not fit)
+    dd if=/dev/zero of="$mnt/fill" bs=4k count=2 oflag=append conv=notrunc 2>/dev/null
     expect_exact 4 "cosim: sweep: $mnt/sw/sweep.dat: cannot write: No space left on device; nothing in $mnt/sw was replaced" \
         sweep -q $S -o "$mnt/sw" --vary tester.open.rate=50/s..60/s:2
     [ -e "$mnt/sw" ] && fail "a failed sweep left its new folder"
