@@ -5,6 +5,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "band.h"
 #include "exitcode.h"
+#include "job.h"
+#include "lecture.h"
 #include "expect.h"
 #include "options.h"
 #include "outdir.h"
@@ -100,7 +102,7 @@ static void observe(void *ctx, size_t tester, const tester_request *rq, tester_g
 
 /* The seeds and the whole job's work, before anything starts: every
  * tester, the truth, every replication. The exit code. */
-static int check_job(const options *o, const scenario *s, chart_data *cd)
+int check_job(const options *o, const scenario *s, chart_data *cd)
 {
     char err[1024];
     if (run_check_seeds(s->seed, o->replications, err, sizeof err)) {
@@ -126,7 +128,7 @@ static int check_job(const options *o, const scenario *s, chart_data *cd)
 /* The charts asked for and their style scripts, and the time charts'
  * windows: --window, else the scenario's chart_window, else around one
  * stall (timeline_default_windows). */
-static void choose_charts(const options *o, const scenario *s, chart_data *cd)
+void choose_charts(const options *o, const scenario *s, chart_data *cd)
 {
     unsigned want = o->charts_set ? o->charts : (1u << N_CHARTS) - 1; /* default: every chart */
     if (o->check && !o->output)
@@ -165,7 +167,7 @@ static void choose_charts(const options *o, const scenario *s, chart_data *cd)
 /* Simulate: the base seed with the observers the drawn charts' windows
  * need, then the other replications (timelines and charts are the base
  * seed's). 0, or -1 after a message (exit COSIM_EXIT_SIM). */
-static int simulate(const options *o, const scenario *s, chart_data *cd, run_result *r)
+int simulate(const options *o, const scenario *s, chart_data *cd, run_result *r)
 {
     char err[1024];
     int rc = 0, want_timeline = 0, want_bars = 0;
@@ -273,6 +275,8 @@ int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "sweep") == 0)
         return sweep_main(argc - 1, argv + 1);
+    if (argc > 1 && strcmp(argv[1], "lecture") == 0)
+        return lecture_main(argc - 1, argv + 1);
     options o;
     memset(&o, 0, sizeof o);
     rng_init();

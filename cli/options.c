@@ -92,7 +92,7 @@ static const char usage_text[] =
     "most one '.' (no sign, exponent, hex, inf, nan); limits: docs/scenario-format.md.\n"
     "\n"
     "Example: cosim scenarios/stall_per_second.ini\n"
-    "Scenario format: docs/scenario-format.md; manual: man cosim\n";
+    "Scenario format: docs/scenario-format.md; manual: man -l docs/cosim.1 (man cosim once installed)\n";
 
 void options_usage(FILE *f)
 {

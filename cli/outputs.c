@@ -6,6 +6,7 @@
 #include "plot.h"
 #include "report.h"
 #include "run_hlog.h"
+#include "summary.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -221,6 +222,10 @@ static int write_outputs(staging *st, char charts[N_CHARTS + 1][64], char *err, 
     int rc;
     OPEN("summary.json");
     CLOSE(report_json(f, s, r));
+    OPEN("summary.md");
+    CLOSE(summary_markdown(f, s, r));
+    OPEN("summary.csv");
+    CLOSE(summary_csv(f, s, r));
     for (size_t i = 0; i < r->n; i++) {
         char n[96];
         snprintf(n, sizeof n, "%s.hgrm", s->testers[i].name);
@@ -326,10 +331,10 @@ static int render_charts(outdir *d, const options *o, char charts[N_CHARTS + 1][
     return 0;
 }
 
-int outputs_write_run(const options *o, const scenario *s, const run_result *r, chart_data *cd, outdir *d,
-                      const char *dir, int exit_code)
+int outputs_stage(const options *o, const scenario *s, const run_result *r, chart_data *cd, outdir *d,
+                  char charts[N_CHARTS + 1][64], int *no_gnuplot, char *drawn, size_t drawnlen, char *err,
+                  size_t errlen)
 {
-    char err[PATH_MAX + 1024];
     int any_chart = 0;
     for (size_t k = 0; k < N_CHARTS; k++)
         any_chart |= cd->style[k] != NULL;
@@ -337,14 +342,23 @@ int outputs_write_run(const options *o, const scenario *s, const run_result *r, 
         fprintf(stderr, "cosim: no tester recorded a sample: no chart\n");
         memset(cd->style, 0, sizeof cd->style);
     }
-    char charts[N_CHARTS + 1][64]; /* the last: --animate's GIF */
-    memset(charts, 0, sizeof charts);
+    memset(charts, 0, sizeof(char[N_CHARTS + 1][64]));
+    *no_gnuplot = 0;
+    drawn[0] = '\0';
     staging st = {.d = d, .s = s, .r = r, .o = o, .cd = cd};
-    int failed = write_outputs(&st, charts, err, sizeof err) != 0;
+    if (write_outputs(&st, charts, err, errlen) != 0)
+        return -1;
+    return render_charts(d, o, charts, no_gnuplot, drawn, drawnlen, err, errlen) != 0 ? -1 : 0;
+}
+
+int outputs_write_run(const options *o, const scenario *s, const run_result *r, chart_data *cd, outdir *d,
+                      const char *dir, int exit_code)
+{
+    char err[PATH_MAX + 1024];
+    char charts[N_CHARTS + 1][64];
     int no_gnuplot = 0;
     char drawn[512] = "";
-    if (!failed)
-        failed = render_charts(d, o, charts, &no_gnuplot, drawn, sizeof drawn, err, sizeof err) != 0;
+    int failed = outputs_stage(o, s, r, cd, d, charts, &no_gnuplot, drawn, sizeof drawn, err, sizeof err) != 0;
     if (!failed && no_gnuplot)
         fprintf(stderr, "cosim: gnuplot not found: kept the charts' .gp and .dat in %s; install gnuplot "
                         "and run 'gnuplot spectrum.gp' there\n", dir);
@@ -358,6 +372,7 @@ int outputs_write_run(const options *o, const scenario *s, const run_result *r, 
     }
     outdir_close(d);
     if (!failed && (exit_code == COSIM_EXIT_OK || exit_code == COSIM_EXIT_CHECK) && !o->quiet)
-        printf("\nwrote %s/: summary.json, %zu .hgrm spectr%s%s\n", dir, r->n, r->n == 1 ? "um" : "a", drawn);
+        printf("\nwrote %s/: summary.json, summary.md, summary.csv, %zu .hgrm spectr%s%s\n", dir, r->n,
+               r->n == 1 ? "um" : "a", drawn);
     return exit_code;
 }

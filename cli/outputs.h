@@ -89,6 +89,22 @@ typedef struct chart_data {
 int outputs_open(const options *o, const scenario *s, outdir **d, char *dir, size_t dirlen);
 
 /**
+ * Stage a run's files in d without committing: summary.json, summary.md,
+ * summary.csv, the .hgrm spectra, each drawn chart's .dat and .gp, and the
+ * charts gnuplot renders (each checked complete).
+ *
+ * @param charts      gets each chart's file name (chart_kinds order; "" for
+ *                    a chart not drawn)
+ * @param no_gnuplot  set when gnuplot is missing (the charts not rendered)
+ * @param drawn       gets ", NAME" for each chart rendered (drawnlen bytes)
+ * @param err         on failure, "DIR/NAME: reason"
+ * @return 0, or -1 (err says why; nothing committed)
+ */
+int outputs_stage(const options *o, const scenario *s, const run_result *r, chart_data *cd, outdir *d,
+                  char charts[N_CHARTS + 1][64], int *no_gnuplot, char *drawn, size_t drawnlen, char *err,
+                  size_t errlen);
+
+/**
  * The output folder of a run: files and charts staged (each chart checked
  * complete), then committed all at once, or nothing changes. Closes d.
  *

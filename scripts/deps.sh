@@ -2,8 +2,9 @@
 # only those missing (apt-get as root, or through sudo).
 COSIM_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libgsl-dev libinih-dev zlib1g-dev check gnuplot-nox procps"
 # Only for the test suite (scripts/test.sh sets COSIM_WITH_TESTS=1): Java and
-# HdrHistogram's own implementation, for the .hlog/.hgrm interop test.
-COSIM_TEST_PACKAGES="default-jre-headless libhdrhistogram-java"
+# HdrHistogram's own implementation, for the .hlog/.hgrm interop test; Chromium,
+# headless, for the lecture page's test (tests/lecture_browser.sh).
+COSIM_TEST_PACKAGES="default-jre-headless libhdrhistogram-java chromium"
 
 cosim_install_deps() {
     local missing="" p wanted="$COSIM_PACKAGES"

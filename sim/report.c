@@ -13,7 +13,7 @@ const size_t report_n_percentiles = sizeof report_percentiles / sizeof report_pe
 static const char *const table_percentiles[] = {"50", "90", "99", "99.9", "99.99"};
 #define N_TABLE (sizeof table_percentiles / sizeof table_percentiles[0])
 
-static int64_t percentile_of(const hist *h, hist_rank_rule rule, const char *p)
+int64_t report_percentile(const hist *h, hist_rank_rule rule, const char *p)
 {
     uint64_t num, den;
     const char *why;
@@ -22,8 +22,9 @@ static int64_t percentile_of(const hist *h, hist_rank_rule rule, const char *p)
     return hist_value_at_percentile(h, rule, num, den);
 }
 
-/* "paced, catch_up, 10 users, 2 connections, from intended" */
-static const char *late_label(const tester_spec *t, char *buf, size_t len)
+/* "paced, catch_up, 10 users at 0.4/s each, 2 conn, intended": a user's
+ * rate is the tester's over its users (they share the interval). */
+const char *report_kind_label(const tester_spec *t, char *buf, size_t len)
 {
     size_t n = 0;
 #define ADD(...) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__))
@@ -35,7 +36,10 @@ static const char *late_label(const tester_spec *t, char *buf, size_t len)
         ADD(", poisson");
     if (t->kind == TESTER_PARTLY_OPEN)
         ADD(", p %g", t->p_continue);
-    if (t->kind != TESTER_OPEN && t->kind != TESTER_PARTLY_OPEN && t->users > 1)
+    double rate = tester_request_rate_per_ns(t);
+    if (t->kind != TESTER_OPEN && t->kind != TESTER_PARTLY_OPEN && t->users > 1 && rate > 0)
+        ADD(", %llu users at %.3g/s each", (unsigned long long)t->users, rate * 1e9 / (double)t->users);
+    else if (t->kind != TESTER_OPEN && t->kind != TESTER_PARTLY_OPEN && t->users > 1)
         ADD(", %llu users", (unsigned long long)t->users);
     if (t->connections && t->connections < t->users)
         ADD(", %llu conn", (unsigned long long)t->connections);
@@ -92,7 +96,7 @@ static void latency_row(FILE *f, const scenario *s, size_t w, const char *name, 
     fprintf(f, "%-*s  %9s", (int)w, name, units_format_duration((int64_t)(hist_mean(h) + 0.5), a, sizeof a));
     for (size_t k = 0; k < N_TABLE; k++)
         fprintf(f, " %9s",
-                units_format_duration(percentile_of(h, s->rank_rule, table_percentiles[k]), a, sizeof a));
+                units_format_duration(report_percentile(h, s->rank_rule, table_percentiles[k]), a, sizeof a));
     fprintf(f, " %9s%s\n", units_format_duration(hist_max(h), a, sizeof a), note);
 }
 
@@ -137,7 +141,7 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
     for (size_t i = 0; i < s->n_testers; i++) {
         if (strlen(s->testers[i].name) > w)
             w = strlen(s->testers[i].name);
-        if (strlen(late_label(&s->testers[i], a, sizeof a)) > kw)
+        if (strlen(report_kind_label(&s->testers[i], a, sizeof a)) > kw)
             kw = strlen(a);
     }
 
@@ -149,7 +153,7 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
         const tester_result *t = &r->testers[i];
         char p[32], se[32], fl[32], re[32], ov[32];
         fprintf(f, "%-*s  %-*s %11s %11s %9s %11s %10s\n", (int)w, s->testers[i].name, (int)kw,
-                late_label(&s->testers[i], a, sizeof a), units_format_count(t->planned, p, sizeof p),
+                report_kind_label(&s->testers[i], a, sizeof a), units_format_count(t->planned, p, sizeof p),
                 units_format_count(t->sent, se, sizeof se),
                 units_format_count(t->in_flight_at_end, fl, sizeof fl),
                 units_format_count(hist_count(t->hist), re, sizeof re),
@@ -193,8 +197,8 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
             for (size_t i = 0; i < r->n; i++) {
                 fprintf(f, "%-*s ", (int)w, s->testers[i].name);
                 for (size_t k = 0; k < 3; k++) {
-                    int64_t got = percentile_of(r->testers[i].hist, s->rank_rule, truth_percentiles[k]);
-                    int64_t want = percentile_of(r->truth, s->rank_rule, truth_percentiles[k]);
+                    int64_t got = report_percentile(r->testers[i].hist, s->rank_rule, truth_percentiles[k]);
+                    int64_t want = report_percentile(r->truth, s->rank_rule, truth_percentiles[k]);
                     if (hist_count(r->testers[i].hist) == 0 || want == 0)
                         fprintf(f, " %9s", "-");
                     else
@@ -209,6 +213,17 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
     for (size_t i = 0; i < r->n; i++) {
         const tester_result *t = &r->testers[i];
         const tester_spec *sp = &s->testers[i];
+        double rate = tester_request_rate_per_ns(sp);
+        if (sp->users > 1 && rate > 0 && (double)sp->users / rate > (double)s->duration_ns / 10) {
+            /* a user's own interval is users / rate: the rate is the tester's */
+            double per_user_ns = (double)sp->users / rate;
+            fprintf(f, "%swarning: %s's rate is shared by its %llu users: each sends every %s (%.3g/s), "
+                       "more than a tenth of the %s run, so a user sends about %.0f requests\n",
+                    first_note ? "\n" : "", sp->name, (unsigned long long)sp->users,
+                    units_format_duration((int64_t)(per_user_ns + 0.5), a, sizeof a), 1e9 / per_user_ns,
+                    units_format_duration(s->duration_ns, b, sizeof b), (double)s->duration_ns / per_user_ns);
+            first_note = 0;
+        }
         if (t->blocked) {
             fprintf(f, "%s%s: %s sends waited for a connection, %s in all (%s on average)\n",
                     first_note ? "\n" : "", sp->name, units_format_count(t->blocked, a, sizeof a),
@@ -250,7 +265,7 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
                     hist_count(t->hist) ? units_format_duration(hist_max(t->hist), y, sizeof y) : "-");
             if (all)
                 fprintf(f, "; with them p99 would be %s",
-                        units_format_duration(percentile_of(all, s->rank_rule, "99"), z, sizeof z));
+                        units_format_duration(report_percentile(all, s->rank_rule, "99"), z, sizeof z));
             fputs(": the recorded percentiles leave out the slowest requests (a stall whose replies "
                   "land after the end vanishes)\n", f);
             hist_free(all);
@@ -348,7 +363,7 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
                 fputs("      \"percentiles_with_dropped_ns\": {", f);
                 for (size_t k = 0; k < report_n_percentiles; k++)
                     fprintf(f, "%s\"%s\": %lld", k ? ", " : "", report_percentiles[k],
-                            (long long)percentile_of(all, s->rank_rule, report_percentiles[k]));
+                            (long long)report_percentile(all, s->rank_rule, report_percentiles[k]));
                 fputs("},\n", f);
                 hist_free(all);
             }
@@ -363,7 +378,7 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
                         (long long)hist_max(q));
                 for (size_t k = 0; k < report_n_percentiles; k++)
                     fprintf(f, "%s\"%s\": %lld", k ? ", " : "", report_percentiles[k],
-                            (long long)percentile_of(q, s->rank_rule, report_percentiles[k]));
+                            (long long)report_percentile(q, s->rank_rule, report_percentiles[k]));
                 fputc('}', f);
             }
             fputs("},\n", f);
@@ -371,8 +386,8 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
         if (r->has_truth && hist_count(h) > 0 && hist_count(r->truth) > 0) {
             fputs("      \"error_vs_truth\": {", f);
             for (size_t k = 0; k < 3; k++) {
-                int64_t got = percentile_of(h, s->rank_rule, truth_percentiles[k]);
-                int64_t want = percentile_of(r->truth, s->rank_rule, truth_percentiles[k]);
+                int64_t got = report_percentile(h, s->rank_rule, truth_percentiles[k]);
+                int64_t want = report_percentile(r->truth, s->rank_rule, truth_percentiles[k]);
                 fprintf(f, "%s\"%s\": ", k ? ", " : "", truth_percentiles[k]);
                 if (want)
                     fprintf(f, "%.4f", relative_error(got, want, s->sub_bits));
@@ -387,7 +402,7 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
             if (hist_count(h) == 0)
                 fputs("null", f);
             else
-                fprintf(f, "%lld", (long long)percentile_of(h, s->rank_rule, report_percentiles[k]));
+                fprintf(f, "%lld", (long long)report_percentile(h, s->rank_rule, report_percentiles[k]));
         }
         fputs("}\n    }", f);
     }
@@ -405,7 +420,7 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
             fputs("    \"percentiles_ns\": {", f);
             for (size_t k = 0; k < report_n_percentiles; k++)
                 fprintf(f, "%s\"%s\": %lld", k ? ", " : "", report_percentiles[k],
-                        (long long)percentile_of(h, s->rank_rule, report_percentiles[k]));
+                        (long long)report_percentile(h, s->rank_rule, report_percentiles[k]));
             fputs("}\n  }", f);
         } else {
             fputs("    \"percentiles_ns\": null\n  }", f);

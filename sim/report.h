@@ -58,6 +58,23 @@ int report_json(FILE *f, const scenario *s, const run_result *r);
  */
 int report_hgrm(FILE *f, const hist *h, hist_rank_rule rule);
 
+/**
+ * The kind column of the text summary: the kind, then what qualifies it
+ * ("paced, next_slot, 50 users at 0.4/s each": a user's rate is the
+ * tester's rate over its users, since they share its interval).
+ *
+ * @param buf,len  where the label goes (cut to fit)
+ * @return buf
+ */
+const char *report_kind_label(const tester_spec *t, char *buf, size_t len);
+
+/**
+ * A percentile of h under rule.
+ * @param p  a percentile as text ("99.9"), as report_percentiles
+ * @return the value in ns, 0 for a text that is no percentile
+ */
+int64_t report_percentile(const hist *h, hist_rank_rule rule, const char *p);
+
 /** Write s to f as a JSON string with quotes and escapes. */
 void report_json_string(FILE *f, const char *s);
 

@@ -618,6 +618,21 @@ int scn_ini_apply_set(scn_ini *p, const char *arg)
         scn_ini_fail(p, "%s: there is no [%s] %s to remove", scn_ini_origin(p, 0, arg, w, sizeof w), section, key);
         goto out;
     }
+    if (!rec && strncmp(section, "tester ", 7) == 0 && strcmp(key, "kind") != 0) {
+        /* a misspelt tester would be a new, half-made one: name the testers
+         * there are (a new tester's kind is set first) */
+        char names[512] = "";
+        size_t used = 0;
+        for (size_t i = 0; i < p->n_sec && used < sizeof names; i++)
+            if (strncmp(p->sec[i].name, "tester ", 7) == 0) {
+                int n = snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", p->sec[i].name + 7);
+                used += n > 0 ? (size_t)n : 0;
+            }
+        scn_ini_fail(p, "%s: no [%s] in %s; testers: %s (to add one, set its kind first: --set tester.%s.kind=open)",
+                     scn_ini_origin(p, 0, arg, w, sizeof w), section, p->path, used ? names : "none",
+                     section + 7);
+        goto out;
+    }
     if (!rec && !(rec = add_section(p, section, 0, arg)))
         goto out;
     rc = add_entry(p, rec, key, value, 0, arg) ? 0 : -1;

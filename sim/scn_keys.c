@@ -281,8 +281,22 @@ int scn_keys_choice(scn_ctx *c, const char *key, int *out, int *more)
         *out = i;
         return 1;
     }
-    char msg[256] = "expected one of: ";
-    size_t used = strlen(msg);
+    /* a near miss of one choice ("pased") is named: did you mean paced? */
+    const char *near = NULL;
+    size_t best = 3;
+    const names_table *tables[2] = {k->choices, k->more};
+    for (size_t t = 0; t < 2; t++)
+        for (size_t j = 0; tables[t] && j < tables[t]->n; j++) {
+            size_t d = tables[t]->names[j] ? edit_distance(e->value, tables[t]->names[j]) : best;
+            if (d < best && d <= strlen(e->value) / 2) {
+                best = d;
+                near = tables[t]->names[j];
+            }
+        }
+    char msg[512];
+    int n = near ? snprintf(msg, sizeof msg, "did you mean %s? expected one of: ", near)
+                 : snprintf(msg, sizeof msg, "expected one of: ");
+    size_t used = n > 0 ? (size_t)n : 0;
     choices_text(k, ", ", msg + used, sizeof msg - used);
     scn_keys_bad_value(c, e, msg);
     return -1;

@@ -80,6 +80,11 @@ static int parse_decimal(const char **sp, decimal *out, const char **why)
         *why = "a decimal point needs a digit after it (5 or 5.0, not 5.)";
         return -EINVAL;
     }
+    if (*s == ',' && isdigit((unsigned char)s[1])) {
+        *why = "a comma is not accepted in a number: the decimal separator is a point (0.5, not 0,5), "
+               "and thousands are not separated (1000, not 1,000)";
+        return -EINVAL;
+    }
     if (*s == '.') {
         *why = "a number has at most one decimal point";
         return -EINVAL;

@@ -123,7 +123,7 @@ cli)
     "$cosim" --version | grep -q '^cosim ' || fail "--version"
     # --list-keys: the key table, one key a line (test_scn_keys holds it against the docs)
     "$cosim" --list-keys >"$work/keys" || fail "--list-keys exited $?"
-    grep -q "^tester	paced,corrected	late	from_now|next_slot|catch_up	required	next_slot	" "$work/keys" \
+    grep -q "^tester	paced,corrected	late	from_now|next_slot|catch_up	next_slot	catch_up	" "$work/keys" \
         || fail "--list-keys lacks [tester] late"
     [ "$(grep -c '^scenario	' "$work/keys")" = 12 ] || fail "--list-keys: not 12 [scenario] keys"
     expect_exit 2 "cosim: no scenario given"
@@ -395,6 +395,96 @@ check-miss)
     # a bad expectation is a scenario error
     printf '\n[expect nosuch]\nsent = 1\n' >>"$work/wrong.ini"
     expect_exit 3 "[expect nosuch] no [tester nosuch] to check" --check "$work/wrong.ini"
+    ;;
+lecture)
+    # cosim lecture: the pages, the tables, the escaping and the folder's
+    # contract; and summary.md / summary.csv in a plain run's folder
+    cd "$root" || exit 1
+    "$cosim" lecture scenarios/one_stall.ini -o "$work/L" >"$work/out" 2>"$work/err" \
+        || fail "lecture exited $?: $(cat "$work/err")"
+    for f in index.html one_stall.html one_stall.summary.md one_stall.summary.csv one_stall.spectrum.svg \
+        one_stall.timeline.svg one_stall.requests.svg one_stall.summary.svg; do
+        [ -s "$work/L/$f" ] || fail "lecture: no $f"
+    done
+    # the figures of one_stall.ini's comment (sorted_index rule), as the
+    # worksheet gets them: p50 210 ms, p99 504 ms, 110 over 100 ms
+    grep -qxF '| open | open | 200 | 200 | 25 | 200 | 110 | 192.1 ms | 210.0 ms | 450.0 ms | 504.0 ms | 507.0 ms | 507.0 ms | 507.0 ms |' \
+        "$work/L/one_stall.summary.md" || fail "summary.md: open row: $(cat "$work/L/one_stall.summary.md")"
+    grep -qxF $'closed,closed,215,215,1,215,1,9.325581,7.000063,7.000063,7.000063,507,507,507\r' \
+        "$work/L/one_stall.summary.csv" || fail "summary.csv: closed row: $(cat -A "$work/L/one_stall.summary.csv")"
+    grep -qF 'class="ok">all met' "$work/L/index.html" || fail "lecture: the check verdict is missing"
+    grep -qF 'the open loop&#39;s 110 requests that wait over 100 ms' "$work/L/index.html" \
+        || fail "lecture: the lesson text is missing"
+    grep -q 'src="http\|href="http\|<script' "$work/L/index.html" && fail "lecture: the page reaches the network"
+    # everything from the scenario is escaped
+    mkdir -p "$work/x"
+    printf '; <b>bold</b> & "quoted" <script>alert(1)</script>\n[scenario]\nname = esc\ntitle = A <i>title</i> & more\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n[tester t]\nkind = open\nrate = 10/s\n' >"$work/x/esc.ini"
+    "$cosim" lecture "$work/x/esc.ini" -o "$work/E" -q 2>"$work/err" || fail "lecture esc: exit $?: $(cat "$work/err")"
+    grep -qF '&lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot; &lt;script&gt;' "$work/E/index.html" \
+        || fail "lecture: the lesson is not escaped"
+    grep -qF 'A &lt;i&gt;title&lt;/i&gt; &amp; more' "$work/E/esc.html" || fail "lecture: the title is not escaped"
+    grep -qF '<script' "$work/E/index.html" && fail "lecture: markup from the scenario went through"
+    # a folder with a file cosim did not write is refused before any run
+    mkdir -p "$work/F" && echo mine >"$work/F/notes.txt"
+    expect_exit 4 "notes.txt" lecture scenarios/one_stall.ini -o "$work/F"
+    [ "$(ls -A "$work/F")" = notes.txt ] || fail "lecture: wrote into a refused folder"
+    # a second lecture into its own folder replaces it (the manifest)
+    "$cosim" lecture scenarios/one_stall.ini -o "$work/L" -q || fail "lecture again: exit $?"
+    expect_exit 2 "no folder: give -o DIR" lecture scenarios/one_stall.ini
+    expect_exit 2 "both named 'one_stall'" lecture scenarios/one_stall.ini scenarios/one_stall.ini -o "$work/D"
+    # docs/exercise.md's worked exercise: the first answer misses two of five
+    # predictions, by +2900.1% (p50 210 ms, not 7) and +10900.0% (110 over
+    # 100 ms, not 1); the worked answer passes
+    sed '/^; ---- published figures/,$d' scenarios/one_stall.ini >"$work/x/exercise.ini"
+    cp "$work/x/exercise.ini" "$work/x/answer.ini"
+    printf '[expect closed]\np99 = 7ms +- 5%%\nmax = 500ms +- 5%%\n\n[expect open]\np50 = 7ms +- 5%%\np99 = 500ms +- 5%%\nover_threshold = 1\n' >>"$work/x/exercise.ini"
+    "$cosim" --check -q "$work/x/exercise.ini" >"$work/grade" 2>"$work/err"
+    [ $? -eq 1 ] || fail "exercise: not exit 1"
+    grep -qF 'open    p50               7.000 ms +- 5%         210.0 ms     MISS (+2900.1%)' "$work/grade" \
+        || fail "exercise: p50 grade: $(cat "$work/grade")"
+    grep -qF 'check: 3 of 5 expectations met' "$work/grade" || fail "exercise: the tally: $(cat "$work/grade")"
+    grep -qF 'exercise.ini:48: [expect open] p50: expected 7.000 ms +- 5%, got 210.0 ms (+2900.1%)' "$work/err" \
+        || fail "exercise: the miss on stderr: $(cat "$work/err")"
+    printf '[expect open]\np50 = 210ms +- 1%%\np99 = 504ms +- 1%%\nover_threshold = 110\n' >>"$work/x/answer.ini"
+    "$cosim" --check -q "$work/x/answer.ini" >"$work/grade" 2>&1 || fail "exercise: the worked answer: $(cat "$work/grade")"
+    # a plain run writes the tables too
+    "$cosim" scenarios/one_stall.ini -o "$work/o" --no-plot -q || fail "plain run: exit $?"
+    cmp -s "$work/o/summary.md" "$work/L/one_stall.summary.md" || fail "summary.md differs from the lecture's"
+    cmp -s "$work/o/summary.csv" "$work/L/one_stall.summary.csv" || fail "summary.csv differs from the lecture's"
+    ;;
+traps)
+    # issue 13's small traps that are not a bad scenario file
+    cd "$root" || exit 1
+    # a misspelt tester in --set: the testers there are, exit 2 (--set is the command line's)
+    expect_exact 2 "cosim: --set tester.opn.rate=5/s: no [tester opn] in scenarios/one_stall.ini; testers: open, closed (to add one, set its kind first: --set tester.opn.kind=open)" \
+        scenarios/one_stall.ini --set tester.opn.rate=5/s -q --no-plot -o "$work/o"
+    "$cosim" scenarios/one_stall.ini --set tester.extra.kind=closed -q --no-plot -o "$work/o2" \
+        || fail "--set of a new tester's kind: exit $?"
+    # --help points at a page that is there
+    "$cosim" --help | grep -qF 'man -l docs/cosim.1' || fail "--help: no 'man -l docs/cosim.1'"
+    man -l docs/cosim.1 >/dev/null 2>&1 || command -v man >/dev/null || true
+    # the man page's FILES section is whole (no line starting with '.' cuts it)
+    sed -n '/^\.SH FILES/,/^\.SH EXIT/p' docs/cosim.1 | grep -q 'cosim\\-manifest' || fail "cosim.1: FILES cut"
+    # late defaults to next_slot: the same run as late = next_slot written out
+    printf '[scenario]\nduration = 2s\n[service]\ndistribution = constant\ntime = 7ms\n[stall s]\nkind = requests\nrequests = 5\nextra = 300ms\n[tester p]\nkind = paced\nrate = 10/s\n' >"$work/d.ini"
+    sed 's/^rate = 10\/s$/rate = 10\/s\nlate = next_slot/' "$work/d.ini" >"$work/e.ini"
+    grep -q '^late = next_slot' "$work/e.ini" || fail "traps: e.ini has no late"
+    "$cosim" "$work/d.ini" -q --no-plot -o "$work/d" || fail "late default: exit $?"
+    "$cosim" "$work/e.ini" -q --no-plot -o "$work/e" || fail "late explicit: exit $?"
+    sed 's/"[de]"/X/' "$work/d/summary.json" >"$work/d.json"
+    sed 's/"[de]"/X/' "$work/e/summary.json" >"$work/e.json"
+    cmp -s "$work/d.json" "$work/e.json" || fail "late default differs from late = next_slot"
+    grep -qF '"late": "next_slot"' "$work/d/summary.json" || fail "late default: not next_slot"
+    # users = 50, rate = 20/s: 0.4/s per user in the kind column, and a user's
+    # 2.5 s interval is over a tenth of the 10 s run: warned
+    printf '[scenario]\nduration = 10s\n[service]\ndistribution = constant\ntime = 1ms\n[tester p]\nkind = paced\nusers = 50\nrate = 20/s\n' >"$work/u.ini"
+    "$cosim" "$work/u.ini" --no-plot -o "$work/u" >"$work/out" 2>&1 || fail "users: exit $?"
+    grep -qF 'paced, next_slot, 50 users at 0.4/s each' "$work/out" || fail "users: kind column: $(cat "$work/out")"
+    grep -qF "warning: p's rate is shared by its 50 users: each sends every 2.500 s (0.4/s), more than a tenth of the 10.00 s run, so a user sends about 4 requests" \
+        "$work/out" || fail "users: no warning: $(cat "$work/out")"
+    sed -i 's/^rate = 20\/s$/rate = 200\/s/' "$work/u.ini"
+    "$cosim" "$work/u.ini" --no-plot -o "$work/u" --force >"$work/out" 2>&1 || fail "users 200/s: exit $?"
+    grep -q 'warning' "$work/out" && fail "users: 4/s per user (0.25 s, a 40th of the run) warned: $(cat "$work/out")"
     ;;
 bad-corpus)
     # tests/bad: each bad scenario with the exit code and the exact message
@@ -706,21 +796,22 @@ outdir-full-disk)
     S=scenarios/one_stall.ini
     "$cosim" -q $S -o "$mnt/o" --charts spectrum || fail "first run: exit $?"
     cp -a "$mnt/o" "$work/before"
-    # fill the disk, then free 32 KiB: room for the data files (5 pages of
-    # 4 KiB), not for the 59 KiB chart
+    # fill the disk, then free 40 KiB: room for the data files (7 pages of
+    # 4 KiB, summary.md and summary.csv with them), not for the 59 KiB chart
     dd if=/dev/zero of="$mnt/fill" bs=4k 2>/dev/null
-    truncate -s $(($(stat -c %s "$mnt/fill") - 32768)) "$mnt/fill"
+    truncate -s $(($(stat -c %s "$mnt/fill") - 40960)) "$mnt/fill"
     expect_exact 4 "cosim: $mnt/o/spectrum.png: cannot write: No space left on device; nothing in $mnt/o was replaced" \
         -q $S -o "$mnt/o" --charts spectrum --seed 5
     same_tree "$work/before" "$mnt/o" || fail "a full disk while rendering changed the folder"
     [ "$(ls -A "$mnt" | tr '\n' ' ')" = "fill o " ] || fail "staging left: $(ls -A "$mnt")"
-    # 12 KiB free: the lock's pid, the staging marker and summary.json fit,
-    # open.hgrm does not
+    # 20 KiB free: the lock's pid, the staging marker, summary.json,
+    # summary.md and summary.csv fit, open.hgrm does not
     dd if=/dev/zero of="$mnt/fill" bs=4k count=5 oflag=append conv=notrunc 2>/dev/null
     expect_exact 4 "cosim: $mnt/o/open.hgrm: cannot write: No space left on device; nothing in $mnt/o was replaced" \
         -q $S -o "$mnt/o" --charts spectrum --seed 5
     same_tree "$work/before" "$mnt/o" || fail "a full disk while writing changed the folder"
-    # a sweep on a full disk
+    # a sweep on a full disk (12 KiB free: sweep.dat does not fit)
+    dd if=/dev/zero of="$mnt/fill" bs=4k count=2 oflag=append conv=notrunc 2>/dev/null
     expect_exact 4 "cosim: sweep: $mnt/sw/sweep.dat: cannot write: No space left on device; nothing in $mnt/sw was replaced" \
         sweep -q $S -o "$mnt/sw" --vary tester.open.rate=50/s..60/s:2
     [ -e "$mnt/sw" ] && fail "a failed sweep left its new folder"

@@ -1,0 +1,316 @@
+/* lecture.c - `cosim lecture SCENARIO... -o DIR`: every scenario run with
+ * its charts as SVG and its [expect] checked, then one folder with
+ * index.html (every scenario), STEM.html (one each), the charts
+ * STEM.CHART.svg and the tables STEM.summary.md and STEM.summary.csv. The
+ * pages are libcosim's (sim/html.c); this file runs and collects. */
+#define _POSIX_C_SOURCE 200809L
+#include "exitcode.h"
+#include "expect.h"
+#include "html.h"
+#include "job.h"
+#include "lecture.h"
+#include "outdir.h"
+#include "report.h"
+#include "summary.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* What one scenario gives the pages. */
+typedef struct lesson_run {
+    const char *path;
+    scenario *s;
+    run_result r;
+    int ran;
+    char *report, *check, *lesson; /* malloc'd texts */
+    size_t misses;
+    char *svg[N_CHARTS];           /* the charts drawn (NULL: none) */
+    size_t svg_len[N_CHARTS];
+    char chart_name[N_CHARTS][96]; /* STEM.CHART.svg */
+    const char *charts[N_CHARTS];
+    size_t n_charts;
+    char md[96], csv[96], page[96];
+} lesson_run;
+
+static void usage(FILE *f)
+{
+    fputs("usage: cosim lecture SCENARIO... -o DIR [--force] [--plots-dir DIR] [--title TEXT] [--quiet]\n"
+          "Run each scenario and write DIR/index.html: one page, readable offline, with each scenario's\n"
+          "description, lesson (its leading comments), table, charts (SVG) and [expect] verdicts; and\n"
+          "DIR/STEM.html, one page per scenario, with STEM.summary.md and STEM.summary.csv beside it.\n"
+          "Exit codes as cosim's (man -l docs/cosim.1); 1 when an expectation was missed.\n", f);
+}
+
+/* A whole staged file (the chart gnuplot drew) into memory. */
+static char *read_staged(outdir *d, const char *name, size_t *len)
+{
+    int fd = openat(outdir_staging_fd(d), name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+    struct stat st;
+    char *buf = NULL;
+    if (fd < 0)
+        return NULL;
+    if (fstat(fd, &st) == 0 && st.st_size >= 0 && (buf = malloc((size_t)st.st_size + 1))) {
+        size_t got = 0;
+        ssize_t n;
+        while (got < (size_t)st.st_size && (n = read(fd, buf + got, (size_t)st.st_size - got)) > 0)
+            got += (size_t)n;
+        *len = got;
+    }
+    close(fd);
+    return buf;
+}
+
+/* Text written by fn(f, ...) through a memory stream. */
+#define CAPTURE(out, call)                                                                         \
+    do {                                                                                           \
+        size_t n_;                                                                                 \
+        FILE *f_ = open_memstream(&(out), &n_);                                                    \
+        if (f_) {                                                                                  \
+            FILE *f = f_;                                                                          \
+            call;                                                                                  \
+            fclose(f_);                                                                            \
+        }                                                                                          \
+    } while (0)
+
+/* Stage the run in a private folder, keep the charts it drew, and leave
+ * nothing behind. The exit code. */
+static int draw_charts(options *o, lesson_run *x, chart_data *cd)
+{
+    char dir[PATH_MAX], err[PATH_MAX + 1024], drawn[512], base[PATH_MAX];
+    char charts[N_CHARTS + 1][64];
+    int no_gnuplot = 0, rc = COSIM_EXIT_OK;
+    const char *tmpdir = getenv("TMPDIR");
+    int n = snprintf(base, sizeof base, "%s/cosim-lecture-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    if (n < 0 || (size_t)n >= sizeof base - 8 || !mkdtemp(base)) {
+        fprintf(stderr, "cosim: cannot make a temporary folder: %s\n", strerror(errno));
+        return COSIM_EXIT_OUTPUT;
+    }
+    snprintf(dir, sizeof dir, "%s/run", base);
+    o->output = dir;
+    outdir *d = NULL;
+    char taken[PATH_MAX];
+    if (outputs_open(o, x->s, &d, taken, sizeof taken) != COSIM_EXIT_OK) {
+        rmdir(base);
+        return COSIM_EXIT_OUTPUT;
+    }
+    if (outputs_stage(o, x->s, &x->r, cd, d, charts, &no_gnuplot, drawn, sizeof drawn, err, sizeof err)) {
+        fprintf(stderr, "cosim: %s: %s\n", x->path, err);
+        rc = COSIM_EXIT_OUTPUT;
+    } else if (no_gnuplot) {
+        fprintf(stderr, "cosim: gnuplot not found: the pages have no charts\n");
+    } else {
+        for (size_t k = 0; k < N_CHARTS; k++) {
+            if (!charts[k][0] || !(x->svg[k] = read_staged(d, charts[k], &x->svg_len[k])))
+                continue;
+            snprintf(x->chart_name[k], sizeof x->chart_name[k], "%s.%s", x->s->name, charts[k]);
+            x->charts[x->n_charts++] = x->chart_name[k];
+        }
+    }
+    outdir_close(d);
+    rmdir(base);
+    o->output = NULL;
+    return rc;
+}
+
+/* Run one scenario: simulate, the texts of its report and check, its
+ * charts. The exit code. */
+static int run_one(const lesson_run *all, lesson_run *x, const char *plots_dir)
+{
+    options o;
+    memset(&o, 0, sizeof o);
+    o.scenario = x->path;
+    o.format = PLOT_SVG;
+    o.plots_dir = plots_dir;
+    o.quiet = 1;
+    int exit_code;
+    if (!(x->s = options_load_scenario(&o, &exit_code)))
+        return exit_code;
+    for (const lesson_run *y = all; y < x; y++)
+        if (strcmp(y->s->name, x->s->name) == 0) {
+            fprintf(stderr, "cosim: %s and %s are both named '%s': their pages would share a name; give one "
+                            "a [scenario] name\n", y->path, x->path, x->s->name);
+            return COSIM_EXIT_USAGE;
+        }
+    chart_data *cd = calloc(1, sizeof *cd);
+    if (!cd)
+        return COSIM_EXIT_SIM;
+    int rc = check_job(&o, x->s, cd);
+    if (rc == COSIM_EXIT_OK) {
+        choose_charts(&o, x->s, cd);
+        rc = simulate(&o, x->s, cd, &x->r) ? COSIM_EXIT_SIM : COSIM_EXIT_OK;
+    }
+    if (rc == COSIM_EXIT_OK) {
+        x->ran = 1;
+        CAPTURE(x->report, report_text(f, x->s, &x->r));
+        if (x->s->n_expects > 0) {
+            char *misses_text = NULL;
+            size_t n;
+            FILE *e = open_memstream(&misses_text, &n);
+            CAPTURE(x->check, x->misses = expect_check(f, e ? e : stderr, x->s, &x->r));
+            if (e)
+                fclose(e);
+            free(misses_text); /* the table says MISS on the line itself */
+        }
+        if (html_lesson(x->path, &x->lesson))
+            x->lesson = NULL;
+        rc = draw_charts(&o, x, cd);
+    }
+    band_free(cd->band);
+    timeline_free(cd->timeline);
+    timeline_free(cd->bars);
+    free(cd);
+    return rc;
+}
+
+/* Stage every file of the lecture folder. 0, or a negative errno (name:
+ * the file). */
+static int stage_pages(outdir *d, lesson_run *runs, size_t n, const char *title, char *name, size_t namelen)
+{
+    html_section *secs = calloc(n, sizeof *secs);
+    FILE *f;
+    int rc = 0;
+    if (!secs)
+        return -ENOMEM;
+    for (size_t i = 0; i < n && !rc; i++) {
+        lesson_run *x = &runs[i];
+        snprintf(x->md, sizeof x->md, "%s.summary.md", x->s->name);
+        snprintf(x->csv, sizeof x->csv, "%s.summary.csv", x->s->name);
+        snprintf(x->page, sizeof x->page, "%s.html", x->s->name);
+        secs[i] = (html_section){x->s, &x->r, x->s->name, x->lesson, x->report ? x->report : "", x->check,
+                                 x->misses, x->charts, x->n_charts, x->md, x->csv};
+        for (size_t k = 0; k < N_CHARTS && !rc; k++) {
+            snprintf(name, namelen, "%s", x->chart_name[k]);
+            if (x->svg[k])
+                rc = outdir_write(d, name, x->svg[k], x->svg_len[k]);
+        }
+#define STAGE(file, call)                                                                          \
+    if (!rc) {                                                                                     \
+        snprintf(name, namelen, "%s", (file));                                                     \
+        rc = (f = outdir_create(d, name)) ? 0 : -errno;                                            \
+        if (!rc) {                                                                                 \
+            int w_ = (call), c_ = outdir_finish(d, f);                                             \
+            rc = c_ ? c_ : w_;                                                                     \
+        }                                                                                          \
+    }
+        STAGE(x->md, summary_markdown(f, x->s, &x->r));
+        STAGE(x->csv, summary_csv(f, x->s, &x->r));
+        STAGE(x->page, html_write_page(f, x->s->title, &secs[i], 1, "index.html"));
+    }
+    STAGE("index.html", html_write_page(f, title, secs, n, NULL));
+#undef STAGE
+    free(secs);
+    return rc;
+}
+
+/* Take the lecture folder (a refusal, e.g. foreign files, ends it before
+ * any run when check_only), or stage and commit every page. The exit code. */
+static int write_folder(const char *dir, int force, lesson_run *runs, size_t n, const char *title,
+                        int check_only)
+{
+    char err[PATH_MAX + 1024], name[128] = "";
+    outdir_options oo = {force, NULL, 0};
+    outdir *d;
+    if (outdir_open(&d, dir, &oo, err, sizeof err)) {
+        fprintf(stderr, "cosim: %s\n", err);
+        return COSIM_EXIT_OUTPUT;
+    }
+    if (check_only) {
+        outdir_close(d);
+        return COSIM_EXIT_OK;
+    }
+    int rc = stage_pages(d, runs, n, title, name, sizeof name);
+    if (rc) {
+        fprintf(stderr, "cosim: %s/%s: cannot write: %s; nothing in %s was replaced\n", dir, name, strerror(-rc),
+                dir);
+    } else if (outdir_commit(d, err, sizeof err)) {
+        fprintf(stderr, "cosim: %s; nothing in %s was replaced\n", err, dir);
+        rc = -1;
+    }
+    outdir_close(d);
+    return rc ? COSIM_EXIT_OUTPUT : COSIM_EXIT_OK;
+}
+
+/* lecture's options; -1 after a message. */
+static int parse(int argc, char **argv, const char **out, int *force, const char **plots, const char **title,
+                 int *quiet, int *help)
+{
+    static const struct option longs[] = {{"output", required_argument, NULL, 'o'},
+                                          {"force", no_argument, NULL, 'f'},
+                                          {"plots-dir", required_argument, NULL, 'P'},
+                                          {"title", required_argument, NULL, 'T'},
+                                          {"quiet", no_argument, NULL, 'q'},
+                                          {"help", no_argument, NULL, 'h'},
+                                          {NULL, 0, NULL, 0}};
+    int c;
+    optind = 0; /* a fresh scan (GNU getopt) */
+    while ((c = getopt_long(argc, argv, "o:qh", longs, NULL)) != -1) {
+        switch (c) {
+        case 'o': *out = optarg; break;
+        case 'f': *force = 1; break;
+        case 'P': *plots = optarg; break;
+        case 'T': *title = optarg; break;
+        case 'q': *quiet = 1; break;
+        case 'h': *help = 1; return 0;
+        default: return -1;
+        }
+    }
+    if (optind == argc || !*out) {
+        fprintf(stderr, "cosim: lecture: %s\n", optind == argc ? "no scenario given" : "no folder: give -o DIR");
+        return -1;
+    }
+    return 0;
+}
+
+static void free_runs(lesson_run *runs, size_t n)
+{
+    for (size_t i = 0; runs && i < n; i++) {
+        for (size_t k = 0; k < N_CHARTS; k++)
+            free(runs[i].svg[k]);
+        free(runs[i].report);
+        free(runs[i].check);
+        free(runs[i].lesson);
+        if (runs[i].ran)
+            run_result_free(&runs[i].r);
+        scenario_free(runs[i].s);
+    }
+    free(runs);
+}
+
+int lecture_main(int argc, char **argv)
+{
+    const char *out = NULL, *plots = NULL, *title = "Coordinated omission: a lecture";
+    int force = 0, quiet = 0, help = 0;
+    if (parse(argc, argv, &out, &force, &plots, &title, &quiet, &help)) {
+        fprintf(stderr, "cosim: try 'cosim lecture --help'\n");
+        return COSIM_EXIT_USAGE;
+    }
+    if (help) {
+        usage(stdout);
+        return COSIM_EXIT_OK;
+    }
+    size_t n = (size_t)(argc - optind);
+    lesson_run *runs = calloc(n, sizeof *runs);
+    int rc = runs ? write_folder(out, force, NULL, 0, NULL, 1) : COSIM_EXIT_SIM;
+    size_t misses = 0;
+    for (size_t i = 0; i < n && rc == COSIM_EXIT_OK; i++) {
+        runs[i].path = argv[optind + (int)i];
+        rc = run_one(runs, &runs[i], plots);
+        misses += runs[i].misses;
+        if (rc == COSIM_EXIT_OK && !quiet)
+            printf("%s: %zu chart%s%s\n", runs[i].path, runs[i].n_charts, runs[i].n_charts == 1 ? "" : "s",
+                   !runs[i].check ? "" : runs[i].misses ? ", some expectations missed" : ", every expectation met");
+    }
+    if (rc == COSIM_EXIT_OK)
+        rc = write_folder(out, force, runs, n, title, 0);
+    if (rc == COSIM_EXIT_OK && !quiet)
+        printf("wrote %s/index.html and a page for each of the %zu scenario%s\n", out, n, n == 1 ? "" : "s");
+    free_runs(runs, n);
+    return rc == COSIM_EXIT_OK && misses ? COSIM_EXIT_CHECK : rc;
+}

@@ -1,0 +1,207 @@
+/* summary.c - a run's tables as Markdown, CSV and HTML (summary.h). */
+#include "summary.h"
+#include "html.h"
+#include "report.h"
+#include "units.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <string.h>
+
+/* The columns, in order; the latencies from COL_MEAN on. */
+enum { COL_TESTER, COL_KIND, COL_PLANNED, COL_SENT, COL_IN_FLIGHT, COL_RECORDED, COL_OVER, COL_MEAN,
+       COL_P50, COL_P90, COL_P99, COL_P999, COL_P9999, COL_MAX, N_COLS };
+
+/* The percentile of each latency column from COL_P50 to COL_P9999. */
+static const char *const col_percentile[] = {"50", "90", "99", "99.9", "99.99"};
+
+/* How a cell is written: as the text summary (md, html) or raw for CSV. */
+typedef enum cell_style { CELL_TEXT, CELL_RAW } cell_style;
+
+/* A column's header; over gets the threshold ("> 50ms", raw "over_50ms"). */
+static const char *header(const scenario *s, int col, cell_style st, char *buf, size_t len)
+{
+    static const char *const text[] = {"tester", "kind", "planned", "sent", "in flight", "recorded", NULL,
+                                       "mean", "p50", "p90", "p99", "p99.9", "p99.99", "max"};
+    static const char *const raw[] = {"tester", "kind", "planned", "sent", "in_flight", "recorded", NULL,
+                                      "mean_ms", "p50_ms", "p90_ms", "p99_ms", "p99.9_ms", "p99.99_ms",
+                                      "max_ms"};
+    if (col != COL_OVER)
+        return st == CELL_TEXT ? text[col] : raw[col];
+    char t[48];
+    if (st == CELL_TEXT) {
+        snprintf(buf, len, "> %s", units_format_duration(s->threshold_ns, t, sizeof t));
+    } else {
+        units_format_duration_exact(s->threshold_ns, t, sizeof t);
+        snprintf(buf, len, "over_%s", t);
+    }
+    return buf;
+}
+
+/* ns as milliseconds with every digit kept: 504000131 -> "504.000131",
+ * 7000000 -> "7" (trailing zeros dropped). */
+static char *exact_ms(int64_t ns, char *buf, size_t len)
+{
+    uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
+    int n = snprintf(buf, len, "%s%" PRIu64 ".%06" PRIu64, ns < 0 ? "-" : "", a / 1000000, a % 1000000);
+    if (n > 0 && (size_t)n < len) {
+        char *e = buf + n - 1;
+        while (*e == '0')
+            *e-- = '\0';
+        if (*e == '.')
+            *e = '\0';
+    }
+    return buf;
+}
+
+/* Cell (row, col): row < r->n a tester, row == r->n the truth. "" for none. */
+static const char *cell(const scenario *s, const run_result *r, size_t row, int col, cell_style st, char *buf,
+                        size_t len)
+{
+    int truth = row == r->n;
+    const tester_result *t = truth ? NULL : &r->testers[row];
+    const hist *h = truth ? r->truth : t->hist;
+    buf[0] = '\0';
+    if (col == COL_TESTER)
+        return truth ? "truth" : s->testers[row].name;
+    if (col == COL_KIND)
+        return truth ? "random probes" : report_kind_label(&s->testers[row], buf, len);
+    if (col < COL_MEAN) {
+        uint64_t v = 0;
+        if (truth && col != COL_RECORDED)
+            return "";
+        switch (col) {
+        case COL_PLANNED: v = t->planned; break;
+        case COL_SENT: v = t->sent; break;
+        case COL_IN_FLIGHT: v = t->in_flight_at_end; break;
+        case COL_RECORDED: v = hist_count(h); break;
+        default: v = t->over_threshold; break;
+        }
+        if (st == CELL_RAW)
+            snprintf(buf, len, "%" PRIu64, v);
+        else
+            units_format_count(v, buf, len);
+        return buf;
+    }
+    if (hist_count(h) == 0)
+        return st == CELL_RAW ? "" : "-";
+    int64_t ns;
+    if (col == COL_MEAN)
+        ns = (int64_t)(hist_mean(h) + 0.5);
+    else if (col == COL_MAX)
+        ns = hist_max(h);
+    else
+        ns = report_percentile(h, s->rank_rule, col_percentile[col - COL_P50]);
+    return st == CELL_RAW ? exact_ms(ns, buf, len) : units_format_duration(ns, buf, len);
+}
+
+/* The rows: the testers, and the truth when there is one. */
+static size_t n_rows(const run_result *r)
+{
+    return r->n + (r->has_truth ? 1 : 0);
+}
+
+/* Markdown text: '|' and '\' escaped, so a title cannot break the table. */
+static void md_text(FILE *f, const char *t)
+{
+    for (; *t; t++) {
+        if (*t == '|' || *t == '\\' || *t == '*' || *t == '_' || *t == '`')
+            fputc('\\', f);
+        fputc(*t, f);
+    }
+}
+
+int summary_markdown(FILE *f, const scenario *s, const run_result *r)
+{
+    char buf[512], d[96];
+    fputs("## ", f);
+    md_text(f, s->title);
+    fprintf(f, "\n\n%s, seed %" PRIu64 ", %s rank; service: ", units_format_duration_exact(s->duration_ns, d, sizeof d),
+            (uint64_t)s->seed, hist_rank_rule_name(s->rank_rule));
+    md_text(f, dist_describe(&s->service, buf, sizeof buf));
+    fputs("; stalls: ", f);
+    md_text(f, scenario_describe_stalls(s, buf, sizeof buf));
+    fputs("\n\n|", f);
+    for (int c = 0; c < N_COLS; c++) {
+        fputc(' ', f);
+        md_text(f, header(s, c, CELL_TEXT, buf, sizeof buf));
+        fputs(" |", f);
+    }
+    fputs("\n|", f);
+    for (int c = 0; c < N_COLS; c++)
+        fputs(c < 2 ? " --- |" : " ---: |", f);
+    fputc('\n', f);
+    for (size_t i = 0; i < n_rows(r); i++) {
+        fputc('|', f);
+        for (int c = 0; c < N_COLS; c++) {
+            fputc(' ', f);
+            md_text(f, cell(s, r, i, c, CELL_TEXT, buf, sizeof buf));
+            fputs(" |", f);
+        }
+        fputc('\n', f);
+    }
+    fflush(f);
+    return ferror(f) ? -EIO : 0;
+}
+
+/* A CSV field (RFC 4180): quoted when it holds a comma, a quote or a line
+ * break, quotes doubled. */
+static void csv_field(FILE *f, const char *t)
+{
+    if (!strpbrk(t, ",\"\r\n")) {
+        fputs(t, f);
+        return;
+    }
+    fputc('"', f);
+    for (; *t; t++) {
+        if (*t == '"')
+            fputc('"', f);
+        fputc(*t, f);
+    }
+    fputc('"', f);
+}
+
+int summary_csv(FILE *f, const scenario *s, const run_result *r)
+{
+    char buf[512];
+    for (int c = 0; c < N_COLS; c++) {
+        if (c)
+            fputc(',', f);
+        csv_field(f, header(s, c, CELL_RAW, buf, sizeof buf));
+    }
+    fputs("\r\n", f);
+    for (size_t i = 0; i < n_rows(r); i++) {
+        for (int c = 0; c < N_COLS; c++) {
+            if (c)
+                fputc(',', f);
+            csv_field(f, cell(s, r, i, c, CELL_RAW, buf, sizeof buf));
+        }
+        fputs("\r\n", f);
+    }
+    fflush(f);
+    return ferror(f) ? -EIO : 0;
+}
+
+int summary_html(FILE *f, const scenario *s, const run_result *r)
+{
+    char buf[512];
+    fputs("<table class=\"summary\">\n<thead><tr>", f);
+    for (int c = 0; c < N_COLS; c++) {
+        fputs(c < 2 ? "<th>" : "<th class=\"n\">", f);
+        html_escape(f, header(s, c, CELL_TEXT, buf, sizeof buf));
+        fputs("</th>", f);
+    }
+    fputs("</tr></thead>\n<tbody>\n", f);
+    for (size_t i = 0; i < n_rows(r); i++) {
+        fputs("<tr>", f);
+        for (int c = 0; c < N_COLS; c++) {
+            fputs(c < 2 ? "<td>" : "<td class=\"n\">", f);
+            html_escape(f, cell(s, r, i, c, CELL_TEXT, buf, sizeof buf));
+            fputs("</td>", f);
+        }
+        fputs("</tr>\n", f);
+    }
+    fputs("</tbody>\n</table>\n", f);
+    fflush(f);
+    return ferror(f) ? -EIO : 0;
+}

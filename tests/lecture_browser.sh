@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# `cosim lecture` in a real browser: headless Chromium opens the index page
+# (through a harness page in an iframe), every image must load
+# (complete, naturalWidth > 0) and the console must stay silent; a
+# screenshot is kept in the build folder (lecture-screenshot.png) to look
+# at. Skipped (exit 77) only when chromium is absent.
+# Usage: lecture_browser.sh COSIM SOURCE_ROOT
+set -u
+cosim=$(realpath "$1") root=$2
+chromium=$(command -v chromium || command -v chromium-browser) || { echo "chromium not installed: skipped"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$root" || exit 1
+"$cosim" lecture scenarios/one_stall.ini scenarios/compensation.ini scenarios/stall_per_second.ini \
+    -o "$work/L" >"$work/out" 2>"$work/err" || { echo "FAIL: cosim lecture exited $?: $(cat "$work/err")"; exit 1; }
+fails=0
+run_chromium() { # URL ARGS...: headless, files may read files, logging to stderr
+    local url=$1
+    shift
+    timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --allow-file-access-from-files \
+        --enable-logging=stderr --v=0 --virtual-time-budget=5000 "$@" "$url"
+}
+check_page() { # PAGE: its images all load, nothing on the console
+    local page=$1 n
+    cat >"$work/harness.html" <<HTML
+<!DOCTYPE html><html><body><iframe id="f" src="L/$page" width="1200" height="800"></iframe><pre id="out">pending</pre>
+<script>window.addEventListener('load', function () {
+  var imgs = document.getElementById('f').contentDocument.images, bad = [];
+  for (var i = 0; i < imgs.length; i++)
+    if (!imgs[i].complete || !(imgs[i].naturalWidth > 0)) bad.push(imgs[i].getAttribute('src'));
+  document.getElementById('out').textContent = 'RESULT images=' + imgs.length + ' broken=' + bad.length + ' ' + bad.join(' ');
+});</script></body></html>
+HTML
+    run_chromium "file://$work/harness.html" --dump-dom >"$work/dom" 2>"$work/log"
+    local result
+    result=$(grep -o 'RESULT images=[0-9]* broken=[0-9]*[^<]*' "$work/dom")
+    n=$(ls "$work/L"/*.svg | wc -l)
+    echo "$page: $result"
+    case $result in
+    "RESULT images=0 "* | "") echo "FAIL: $page: no image seen ($result)"; fails=$((fails + 1)) ;;
+    *" broken=0 "*) ;;
+    *) echo "FAIL: $page: $result"; fails=$((fails + 1)) ;;
+    esac
+    if grep -q 'CONSOLE' "$work/log"; then
+        echo "FAIL: $page: console messages:"; grep 'CONSOLE' "$work/log"; fails=$((fails + 1))
+    fi
+    [ "$page" = index.html ] && [ "${result#RESULT images=$n }" = "$result" ] &&
+        { echo "FAIL: index.html shows not every chart ($n SVG files): $result"; fails=$((fails + 1)); }
+    return 0
+}
+check_page index.html
+check_page one_stall.html
+# the harness sees a broken image (so a pass above means something)
+printf '<!DOCTYPE html><html><head><title>t</title></head><body><img src="missing.svg"></body></html>' >"$work/L/broken.html"
+check_page broken.html >"$work/neg" 2>&1
+grep -q 'broken=1 missing.svg' "$work/neg" || { echo "FAIL: a missing image went unseen: $(cat "$work/neg")"; fails=$((fails + 1)); }
+fails=$((fails - $(grep -c '^FAIL' "$work/neg")))
+shot=${MESON_BUILD_ROOT:-$PWD}/lecture-screenshot.png
+run_chromium "file://$work/L/index.html" --window-size=1280,4000 --screenshot="$shot" >/dev/null 2>&1
+[ -s "$shot" ] || { echo "FAIL: no screenshot"; fails=$((fails + 1)); }
+echo "screenshot: $shot"
+[ "$fails" -eq 0 ] && echo "lecture page: every image loads, console silent" && exit 0
+exit 1
