@@ -4,6 +4,7 @@
 #include "dist.h"
 #include "expect.h"
 #include "hist.h"
+#include "scn_profile.h"
 #include "scn_stall.h"
 #include "stall.h"
 #include "tester.h"
@@ -135,8 +136,7 @@ int scn_keys_has(scn_ctx *c, const char *key)
     return scn_ini_find_entry(c->p, c->sec, full_key(c, key, k, sizeof k)) != NULL;
 }
 
-/* Edit distance of two short keys (Levenshtein; longer keys count as far). */
-static size_t edit_distance(const char *a, const char *b)
+size_t scn_keys_edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b), row[64];
     if (la >= 63 || lb >= 63)
@@ -166,7 +166,7 @@ int scn_keys_report_typo(scn_ctx *c, const char *key)
     key = full_key(c, key, k, sizeof k);
     for (size_t i = c->sec->first; i != SCN_NONE; i = c->p->e[i].next) {
         scn_ini_entry *e = &c->p->e[i];
-        if (e->used || e->removed || edit_distance(e->key, key) > 2)
+        if (e->used || e->removed || scn_keys_edit_distance(e->key, key) > 2)
             continue;
         char w[SCENARIO_PATH_MAX + 64];
         scn_ini_fail(c->p, "%s: [%s] unknown key '%s'; did you mean '%s'?", scn_keys_where(c, e, w, sizeof w),

@@ -184,7 +184,7 @@ static const char *message(const char *text)
 START_TEST(takes_messages_come_from_the_table)
 {
     ck_assert_str_eq(message(BASE "[tester c]\nkind = closed\nrate = 1/s\n"),
-                     "t.ini:8: [tester c] unknown key 'rate'; a closed tester takes kind, users, connections, "
+                     "t.ini:8: [tester c] unknown key 'rate'; a closed tester takes kind, profile, users, connections, "
                      "think_distribution (and think_time, think_mean, ... as for [service])");
     ck_assert_str_eq(message(BASE "[tester k]\nkind = corrected\nrate = 1/s\nlate = from_now\nx = 1\n"),
                      "t.ini:10: [tester k] unknown key 'x'; a corrected tester takes kind, rate or interval, users, "
