@@ -308,6 +308,12 @@ static scn_ini_entry *add_entry(scn_ini *p, scn_ini_section *rec, const char *ke
     return e;
 }
 
+scn_ini_entry *scn_ini_add_entry(scn_ini *p, const scn_ini_section *rec, const char *key, const char *value,
+                                 int line, const char *set)
+{
+    return add_entry(p, &p->sec[rec - p->sec], key, value, line, set);
+}
+
 /* Whether s is valid UTF-8 (RFC 3629: no overlongs, no surrogates, at most
  * U+10FFFF); *bad receives the offset of the first bad byte. */
 static int utf8_valid(const char *str, size_t *bad)

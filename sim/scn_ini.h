@@ -109,6 +109,14 @@ int scn_ini_read(scn_ini *p, FILE *f, const char *path, char *err, size_t errlen
  */
 int scn_ini_apply_set(scn_ini *p, const char *arg);
 
+/**
+ * Add key = value to section rec as if read at line (or from --set set):
+ * a profile's settings (scn_profile.c). The caller checks that the key is
+ * absent. @return the entry, or NULL (message set, or p->oom).
+ */
+scn_ini_entry *scn_ini_add_entry(scn_ini *p, const scn_ini_section *rec, const char *key, const char *value,
+                                 int line, const char *set);
+
 /** Free the entries and sections (not p itself). */
 void scn_ini_free(scn_ini *p);
 

@@ -5,6 +5,7 @@
 #include "expect.h"
 #include "hist.h"
 #include "scn_real.h"
+#include "scn_profile.h"
 #include "scn_stall.h"
 #include "stall.h"
 #include "tester.h"
@@ -138,8 +139,7 @@ int scn_keys_has(scn_ctx *c, const char *key)
     return scn_ini_find_entry(c->p, c->sec, full_key(c, key, k, sizeof k)) != NULL;
 }
 
-/* Edit distance of two short keys (Levenshtein; longer keys count as far). */
-static size_t edit_distance(const char *a, const char *b)
+size_t scn_keys_edit_distance(const char *a, const char *b)
 {
     size_t la = strlen(a), lb = strlen(b), row[64];
     if (la >= 63 || lb >= 63)
@@ -169,7 +169,7 @@ int scn_keys_report_typo(scn_ctx *c, const char *key)
     key = full_key(c, key, k, sizeof k);
     for (size_t i = c->sec->first; i != SCN_NONE; i = c->p->e[i].next) {
         scn_ini_entry *e = &c->p->e[i];
-        if (e->used || e->removed || edit_distance(e->key, key) > 2)
+        if (e->used || e->removed || scn_keys_edit_distance(e->key, key) > 2)
             continue;
         char w[SCENARIO_PATH_MAX + 64];
         scn_ini_fail(c->p, "%s: [%s] unknown key '%s'; did you mean '%s'?", scn_keys_where(c, e, w, sizeof w),
@@ -287,7 +287,7 @@ int scn_keys_choice(scn_ctx *c, const char *key, int *out, int *more)
     const names_table *tables[2] = {k->choices, k->more};
     for (size_t t = 0; t < 2; t++)
         for (size_t j = 0; tables[t] && j < tables[t]->n; j++) {
-            size_t d = tables[t]->names[j] ? edit_distance(e->value, tables[t]->names[j]) : best;
+            size_t d = tables[t]->names[j] ? scn_keys_edit_distance(e->value, tables[t]->names[j]) : best;
             if (d < best && d <= strlen(e->value) / 2) {
                 best = d;
                 near = tables[t]->names[j];

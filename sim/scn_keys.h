@@ -101,6 +101,10 @@ scn_ini_entry *scn_keys_get(scn_ctx *c, const char *key);
 /** Whether the section has key (not marking it used). */
 int scn_keys_has(scn_ctx *c, const char *key);
 
+/** The edit distance (Levenshtein) of two short words; 99 when either has
+ *  63 bytes or more. */
+size_t scn_keys_edit_distance(const char *a, const char *b);
+
 /** A required key is missing: if the section has an unknown key within 2
  *  edits of it, report that typo at its own line. @return 1 if reported */
 int scn_keys_report_typo(scn_ctx *c, const char *key);

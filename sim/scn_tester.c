@@ -2,6 +2,7 @@
  * partly_open testers (docs/scenario-format.md). */
 #include "scn_tester.h"
 #include "scn_dist.h"
+#include "scn_profile.h"
 #include "tester.h"
 #include "units.h"
 
@@ -219,6 +220,8 @@ int scn_tester_read(scn_ctx *c, const char *name)
     snprintf(t->name, sizeof t->name, "%s", name);
     t->users = 1;
     int v = 0;
+    if (scn_profile_apply(c) < 0)
+        return -1;
     if (!scn_keys_need(c, "kind") || scn_keys_choice(c, "kind", &v, NULL) < 0)
         return -1;
     t->kind = (tester_kind)v;

@@ -278,6 +278,25 @@ check-all)
     [ "$n" -ge 5 ] || fail "only $n scenarios"
     [ -e out ] && [ -n "$(find out -newer "$work" 2>/dev/null)" ] && fail "--check wrote into out/"
     ;;
+check-tools)
+    # every tool profile's scenario (scenarios/tools/) passes --check with
+    # the figures its comment works by hand (issue 14)
+    cd "$root" || exit 1
+    n=0
+    for f in scenarios/tools/*.ini; do
+        n=$((n + 1))
+        "$cosim" --check -q "$f" >"$work/check.out" 2>"$work/check.err"
+        rc=$?
+        [ "$rc" -eq 0 ] || fail "$f: --check exited $rc: $(cat "$work/check.err")"
+        grep -q "expectations met (all)" "$work/check.out" || fail "$f: no expectations checked"
+    done
+    [ "$n" -ge 18 ] || fail "only $n tool scenarios"
+    # each scenario is its profile's (test_scn_profile checks that every
+    # profile has one)
+    for f in scenarios/tools/*.ini; do
+        grep -qx "profile = $(basename "$f" .ini)" "$f" || fail "$f: not profile = $(basename "$f" .ini)"
+    done
+    ;;
 preemption)
     # scenarios/preemption_restart.ini under each preemption, with the
     # figures its comment works by hand (issue 14)

@@ -190,10 +190,10 @@ static const char *message(const char *text)
 START_TEST(takes_messages_come_from_the_table)
 {
     ck_assert_str_eq(message(BASE "[tester c]\nkind = closed\nrate = 1/s\n"),
-                     "t.ini:8: [tester c] unknown key 'rate'; a closed tester takes kind, users, connections, "
+                     "t.ini:8: [tester c] unknown key 'rate'; a closed tester takes kind, profile, users, connections, "
                      "think_distribution (and think_time, think_mean, ... as for [service]), label, chart");
     ck_assert_str_eq(message(BASE "[tester k]\nkind = corrected\nrate = 1/s\nlate = from_now\nx = 1\n"),
-                     "t.ini:10: [tester k] unknown key 'x'; a corrected tester takes kind, rate or interval, users, "
+                     "t.ini:10: [tester k] unknown key 'x'; a corrected tester takes kind, profile, rate or interval, users, "
                      "connections, late, correction, expected_interval, label, chart");
     ck_assert_str_eq(message("[scenario]\nduration = 1s\nx = 1\n"),
                      "t.ini:3: [scenario] unknown key 'x'; [scenario] takes name, title, duration, seed, rank_rule, "

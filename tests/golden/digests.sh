@@ -27,8 +27,9 @@ digest_dir() { # NAME DIR: one line per file, "NAME/FILE SHA256"
 }
 
 {
-    for sc in scenarios/*.ini; do
+    for sc in scenarios/*.ini scenarios/tools/*.ini; do
         n=$(basename "$sc" .ini)
+        case $sc in scenarios/tools/*) n=tools_$n ;; esac
         "$cosim" "$sc" -o "$work/$n" --no-plot >"$work/$n.txt" 2>"$work/$n.err" \
             || { echo "$n: cosim exited $?: $(cat "$work/$n.err")" >&2; exit 2; }
         printf '%s/stdout %s\n' "$n" "$(grep -v '^wrote ' "$work/$n.txt" | sha256sum | cut -d' ' -f1)"

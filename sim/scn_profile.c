@@ -1,0 +1,138 @@
+/* scn_profile.c - the profile table (docs/models.md gives each row's source:
+ * the tool's file and function, at the version read) and its application
+ * to a tester section. */
+#include "scn_profile.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define F 1 /* fixed: what the tool does */
+#define D 0 /* a default the section may change */
+
+/* Each row: the settings the tool's source shows (docs/models.md says what
+ * each leaves out). Keep the order of docs/models.md's table. */
+const scn_profile scn_profiles[] = {
+    /* wrk 4.2.0, src/wrk.c response_complete: a connection sends again when
+     * its reply is complete */
+    {"wrk", "wrk (closed loop per connection)", {{"kind", "closed", F}, {NULL, NULL, 0}}},
+    /* wrk2, src/wrk.c usec_to_next_send / response_complete: each
+     * connection's own schedule, latency from its slot, late sends go out
+     * as soon as the catch-up pace allows */
+    {"wrk2", "wrk2 (constant throughput, corrected latency)",
+     {{"kind", "paced", F}, {"late", "catch_up", F}, {"latency_from", "intended", F}, {NULL, NULL, 0}}},
+    /* k6 lib/executor/constant_arrival_rate.go Run: arrivals on a fixed
+     * grid from the start */
+    {"k6_constant_arrival_rate", "k6 constant-arrival-rate executor",
+     {{"kind", "open", F}, {"arrivals", "fixed", F}, {NULL, NULL, 0}}},
+    /* k6 lib/executor/constant_vus.go: each VU loops its iterations */
+    {"k6_constant_vus", "k6 constant-vus executor", {{"kind", "closed", F}, {NULL, NULL, 0}}},
+    /* JMeter ConstantThroughputTimer.delay / calculateDelay, mode
+     * ThisThreadOnly and AllActiveThreads: a thread's own target; late:
+     * run now, previousTime = now */
+    {"jmeter_ctt_this_thread", "JMeter Constant Throughput Timer, this thread only",
+     {{"kind", "paced", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
+    {"jmeter_ctt_all_threads", "JMeter Constant Throughput Timer, all active threads",
+     {{"kind", "paced", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
+    /* JMeter ConstantTimer.delay: a fixed pause before each sample */
+    {"jmeter_constant_timer", "JMeter Constant Timer (think time)",
+     {{"kind", "closed", F}, {"think_distribution", "constant", F}, {NULL, NULL, 0}}},
+    /* Gatling OpenInjectionStep.scala ConstantRateOpenInjection /
+     * InjectionIterator with Shard.shards: each second's users on a ms grid */
+    {"gatling_open", "Gatling constantUsersPerSec (open injection; .randomized: arrivals = poisson)",
+     {{"kind", "open", F}, {"arrivals", "fixed", D}, {NULL, NULL, 0}}},
+    /* Gatling closed/ClosedInjectionStep.scala constantConcurrentUsers */
+    {"gatling_closed", "Gatling constantConcurrentUsers (closed injection)", {{"kind", "closed", F}, {NULL, NULL, 0}}},
+    /* Gatling core/action/Pace.scala execute: late -> now + interval */
+    {"gatling_pace", "Gatling pace() inside a user's loop",
+     {{"kind", "paced", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
+    /* Locust locust/user/wait_time.py */
+    {"locust_constant", "Locust wait_time = constant(T)",
+     {{"kind", "closed", F}, {"think_distribution", "constant", F}, {NULL, NULL, 0}}},
+    {"locust_between", "Locust wait_time = between(A, B)",
+     {{"kind", "closed", F}, {"think_distribution", "uniform", F}, {NULL, NULL, 0}}},
+    {"locust_constant_pacing", "Locust wait_time = constant_pacing(T)",
+     {{"kind", "paced", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
+    {"locust_constant_throughput", "Locust wait_time = constant_throughput(R)",
+     {{"kind", "paced", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
+    /* hey requester/requester.go runWorkers/runWorker, without -q */
+    {"hey", "hey -c C (no -q)", {{"kind", "closed", F}, {NULL, NULL, 0}}},
+    /* vegeta lib/attack.go Attack, lib/pacer.go ConstantPacer.Pace */
+    {"vegeta", "vegeta attack -rate R (workers unbounded)",
+     {{"kind", "open", F}, {"arrivals", "fixed", F}, {NULL, NULL, 0}}},
+    {"vegeta_max_workers", "vegeta attack -rate R -max-workers W",
+     {{"kind", "paced", F}, {"late", "catch_up", F}, {NULL, NULL, 0}}},
+    /* Hyperfoil api/config/PhaseBuilder.java OpenModel (variance = true) */
+    {"hyperfoil_constant_rate", "Hyperfoil constantRate phase",
+     {{"kind", "open", F}, {"arrivals", "poisson", D}, {NULL, NULL, 0}}},
+};
+const size_t scn_profiles_n = ARRAY_SIZE(scn_profiles);
+
+/* "none" first: the key's documented default (no profile) */
+static const char *const profile_words[] = {
+    "none", "wrk", "wrk2", "k6_constant_arrival_rate", "k6_constant_vus", "jmeter_ctt_this_thread",
+    "jmeter_ctt_all_threads", "jmeter_constant_timer", "gatling_open", "gatling_closed", "gatling_pace", "locust_constant", "locust_between", "locust_constant_pacing",
+    "locust_constant_throughput", "hey", "vegeta", "vegeta_max_workers", "hyperfoil_constant_rate",
+};
+const names_table scn_profile_names = {profile_words, ARRAY_SIZE(profile_words)};
+
+const scn_profile *scn_profile_find(const char *name)
+{
+    for (size_t i = 0; i < scn_profiles_n; i++)
+        if (strcmp(scn_profiles[i].name, name) == 0)
+            return &scn_profiles[i];
+    return NULL;
+}
+
+/* Refuse an unknown profile: the nearest name within 3 edits, else all. */
+static void unknown_profile(scn_ctx *c, scn_ini_entry *e)
+{
+    size_t best = SIZE_MAX, at = 0;
+    for (size_t i = 0; i < scn_profiles_n; i++) {
+        size_t d = scn_keys_edit_distance(e->value, scn_profiles[i].name);
+        if (d < best) {
+            best = d;
+            at = i;
+        }
+    }
+    char why[1024];
+    if (best <= 3) {
+        snprintf(why, sizeof why, "unknown profile; did you mean '%s'?", scn_profiles[at].name);
+    } else {
+        int n = snprintf(why, sizeof why, "unknown profile; expected one of: ");
+        for (size_t i = 0; i < scn_profiles_n && n > 0 && (size_t)n < sizeof why; i++)
+            n += snprintf(why + n, sizeof why - (size_t)n, "%s%s", i ? ", " : "", scn_profiles[i].name);
+    }
+    scn_keys_bad_value(c, e, why);
+}
+
+int scn_profile_apply(scn_ctx *c)
+{
+    scn_ini_entry *pe = scn_keys_get(c, "profile");
+    if (!pe || strcmp(pe->value, "none") == 0)
+        return 0;
+    const scn_profile *pr = scn_profile_find(pe->value);
+    if (!pr) {
+        unknown_profile(c, pe);
+        return -1;
+    }
+    /* copies: adding entries may move the entry array */
+    int line = pe->line;
+    const char *set = pe->set;
+    for (const scn_profile_setting *s = pr->set; s->key; s++) {
+        scn_ini_entry *e = scn_ini_find_entry(c->p, c->sec, s->key);
+        if (e && s->fixed && strcmp(e->value, s->value) != 0) {
+            char why[256];
+            snprintf(why, sizeof why, "profile %s fixes %s = %s (the tool's behaviour: docs/models.md); remove this key "
+                     "or the profile", pr->name, s->key, s->value);
+            scn_keys_bad_value(c, e, why);
+            return -1;
+        }
+        if (e)
+            continue;
+        scn_ini_entry *added = scn_ini_add_entry(c->p, c->sec, s->key, s->value, line, set);
+        if (!added)
+            return -1;
+        added->used = 1; /* not the user's: never offered as a typo */
+    }
+    return 0;
+}

@@ -1,0 +1,151 @@
+/* Tests of the profile table (scn_profile.c): every row's settings are keys
+ * of its kind with valid values, the names table follows the rows, the
+ * docs name every profile, and a profile loads as its settings written
+ * out, with the section's own keys winning or refused as the row says. */
+#include "scenario.h"
+#include "scn_keys.h"
+#include "scn_profile.h"
+#include "tester.h"
+
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+Suite *test_suite(void);
+
+static char err[1024];
+
+/* Load text as a scenario (from a memory stream). */
+static scenario_error load(const char *text, scenario **out)
+{
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    ck_assert_ptr_nonnull(f);
+    scenario_error rc = scenario_load_stream(out, f, "t.ini", NULL, 0, err, sizeof err);
+    fclose(f);
+    return rc;
+}
+
+#define HEAD "[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n"
+
+START_TEST(names_follow_the_rows)
+{
+    ck_assert_uint_eq(scn_profile_names.n, scn_profiles_n + 1);
+    ck_assert_str_eq(scn_profile_names.names[0], "none");
+    for (size_t i = 0; i < scn_profiles_n; i++) {
+        ck_assert_str_eq(scn_profile_names.names[i + 1], scn_profiles[i].name);
+        ck_assert_ptr_eq(scn_profile_find(scn_profiles[i].name), &scn_profiles[i]);
+    }
+    ck_assert_ptr_null(scn_profile_find("none"));
+    ck_assert_ptr_null(scn_profile_find("wrk3"));
+}
+END_TEST
+
+/* Each row's kind is a tester kind, and each of its settings is a key of
+ * that kind whose value is one of the key's words. */
+START_TEST(settings_are_keys_of_the_kind)
+{
+    for (size_t i = 0; i < scn_profiles_n; i++) {
+        const scn_profile *p = &scn_profiles[i];
+        ck_assert_str_eq(p->set[0].key, "kind");
+        int kind = names_find(tester_kind_names, p->set[0].value);
+        ck_assert_msg(kind >= 0, "%s: kind %s", p->name, p->set[0].value);
+        for (const scn_profile_setting *s = p->set; s->key; s++) {
+            const scn_key *k = scn_keys_find(SCN_SEC_TESTER, kind, s->key);
+            ck_assert_msg(k != NULL, "%s: %s is no key of a %s tester", p->name, s->key, p->set[0].value);
+            if (k->type == SCN_T_CHOICE)
+                ck_assert_msg(names_find(*k->choices, s->value) >= 0, "%s: %s = %s", p->name, s->key, s->value);
+        }
+    }
+}
+END_TEST
+
+/* docs/scenario-format.md's profile table and docs/models.md name every
+ * profile, and scenarios/tools/ has its scenario. */
+START_TEST(docs_name_every_profile)
+{
+    const char *root = getenv("COSIM_SOURCE_ROOT");
+    const char *files[] = {"docs/scenario-format.md", "docs/models.md"};
+    for (size_t f = 0; f < 2; f++) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", root ? root : ".", files[f]);
+        FILE *in = fopen(path, "r");
+        ck_assert_msg(in != NULL, "cannot read %s", path);
+        char *text = calloc(1, 1 << 20);
+        size_t n = fread(text, 1, (1 << 20) - 1, in);
+        text[n] = '\0';
+        fclose(in);
+        for (size_t i = 0; i < scn_profiles_n; i++) {
+            char cell[96];
+            snprintf(cell, sizeof cell, "| `%s` |", scn_profiles[i].name);
+            ck_assert_msg(strstr(text, cell) != NULL, "%s has no row %s", files[f], cell);
+        }
+        free(text);
+    }
+    for (size_t i = 0; i < scn_profiles_n; i++) { /* and its scenario */
+        char path[4096];
+        snprintf(path, sizeof path, "%s/scenarios/tools/%s.ini", root ? root : ".", scn_profiles[i].name);
+        FILE *in = fopen(path, "r");
+        ck_assert_msg(in != NULL, "profile %s has no %s", scn_profiles[i].name, path);
+        fclose(in);
+    }
+}
+END_TEST
+
+/* profile = wrk2 is kind = paced, late = catch_up, latency_from = intended. */
+START_TEST(wrk2_expands)
+{
+    scenario *s = NULL;
+    ck_assert_msg(load(HEAD "[tester w]\nprofile = wrk2\nrate = 100/s\nusers = 4\n", &s) == SCENARIO_OK, "%s", err);
+    const tester_spec *t = &s->testers[0];
+    ck_assert_int_eq(t->kind, TESTER_PACED);
+    ck_assert_int_eq(t->late, TESTER_LATE_CATCH_UP);
+    ck_assert_int_eq(t->latency_from_intended, 1);
+    ck_assert_uint_eq(t->users, 4);
+    ck_assert_uint_eq(t->interval.num_ns / t->interval.den, 10000000);
+    scenario_free(s);
+}
+END_TEST
+
+/* A default yields to the section's key; a fixed setting refuses another
+ * value and accepts its own. */
+START_TEST(section_keys_override_or_conflict)
+{
+    scenario *s = NULL;
+    ck_assert_msg(load(HEAD "[tester h]\nprofile = hyperfoil_constant_rate\nrate = 100/s\n", &s) == SCENARIO_OK,
+                  "%s", err);
+    ck_assert_int_eq(s->testers[0].arrivals, TESTER_ARRIVALS_POISSON);
+    scenario_free(s);
+    s = NULL;
+    ck_assert_msg(load(HEAD "[tester h]\nprofile = hyperfoil_constant_rate\nrate = 100/s\narrivals = fixed\n", &s) ==
+                      SCENARIO_OK,
+                  "%s", err);
+    ck_assert_int_eq(s->testers[0].arrivals, TESTER_ARRIVALS_FIXED);
+    scenario_free(s);
+    s = NULL;
+    ck_assert_msg(load(HEAD "[tester w]\nprofile = wrk2\nkind = paced\nrate = 100/s\n", &s) == SCENARIO_OK, "%s",
+                  err);
+    scenario_free(s);
+    s = NULL;
+    ck_assert_int_eq(load(HEAD "[tester w]\nprofile = wrk2\nrate = 100/s\nlatency_from = actual\n", &s),
+                     SCENARIO_EINVALID);
+    ck_assert_str_eq(err, "t.ini:9: [tester w] latency_from = actual: profile wrk2 fixes latency_from = intended "
+                          "(the tool's behaviour: docs/models.md); remove this key or the profile");
+    ck_assert_int_eq(load(HEAD "[tester w]\nprofile = vegeta_maxworkers\nrate = 100/s\n", &s), SCENARIO_EINVALID);
+    ck_assert_str_eq(err, "t.ini:7: [tester w] profile = vegeta_maxworkers: unknown profile; did you mean "
+                          "'vegeta_max_workers'?");
+}
+END_TEST
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("scn_profile");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, names_follow_the_rows);
+    tcase_add_test(tc, settings_are_keys_of_the_kind);
+    tcase_add_test(tc, docs_name_every_profile);
+    tcase_add_test(tc, wrk2_expands);
+    tcase_add_test(tc, section_keys_override_or_conflict);
+    suite_add_tcase(s, tc);
+    return s;
+}
