@@ -125,7 +125,7 @@ cli)
     "$cosim" --list-keys >"$work/keys" || fail "--list-keys exited $?"
     grep -q "^tester	paced,corrected	late	from_now|next_slot|catch_up	next_slot	catch_up	" "$work/keys" \
         || fail "--list-keys lacks [tester] late"
-    [ "$(grep -c '^scenario	' "$work/keys")" = 12 ] || fail "--list-keys: not 12 [scenario] keys"
+    [ "$(grep -c '^scenario	' "$work/keys")" = 13 ] || fail "--list-keys: not 13 [scenario] keys"
     expect_exit 2 "cosim: no scenario given"
     expect_exit 2 "unknown option --frobnicate" --frobnicate scenarios/one_stall.ini
     expect_exit 2 "needs a value" scenarios/one_stall.ini --seed
