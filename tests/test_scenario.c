@@ -138,7 +138,7 @@ START_TEST(errors_name_file_line_and_key)
     expect_error(GOOD_HEAD "[tester p]\nkind = paced\ninterval = 0s\nlate = from_now\n",
                  SCENARIO_EINVALID, "t.ini:8: [tester p] interval = 0s: must be above zero", NULL);
     expect_error(GOOD_HEAD "[tester p]\nkind = paced\nrate = 10/s\nlate = whenever\n",
-                 SCENARIO_EINVALID, "late = whenever", "from_now, next_slot, catch_up");
+                 SCENARIO_EINVALID, "late = whenever", "from_now, next_slot, catch_up, ticker");
     expect_error(GOOD_HEAD "[tester p]\nkind = paced\nrate = -10/s\nlate = from_now\n",
                  SCENARIO_EINVALID, "t.ini:8: [tester p] rate = -10/s", "sign");
     expect_error("", SCENARIO_EINVALID, "t.ini: empty scenario", NULL);
