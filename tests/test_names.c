@@ -44,7 +44,7 @@ static void distinct(names_table m, size_t n)
 START_TEST(module_tables)
 {
     distinct(tester_kind_names, 5);
-    distinct(tester_late_names, 3);
+    distinct(tester_late_names, 4);
     distinct(tester_arrivals_names, 2);
     distinct(tester_latency_from_names, 2);
     distinct(tester_in_flight_names, 2);
