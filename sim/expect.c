@@ -21,6 +21,14 @@ int64_t expect_got(const scenario *s, const expect_item *x, const tester_result 
         return (int64_t)t->in_flight_at_end;
     case EXPECT_OVER:
         return (int64_t)t->over_threshold;
+    case EXPECT_DROPPED_ARRIVALS:
+        return (int64_t)t->dropped_arrivals;
+    case EXPECT_TIMEOUTS:
+        return (int64_t)t->timeouts;
+    case EXPECT_WARMUP_SKIPPED:
+        return (int64_t)t->warmup_skipped;
+    case EXPECT_ADDED:
+        return (int64_t)t->added;
     case EXPECT_MIN:
         return hist_min(t->hist);
     case EXPECT_MEAN:
@@ -55,7 +63,9 @@ int expect_meets(const expect_item *x, int64_t got, const hist *h)
 
 static const char *const metric_names[] = {
     [EXPECT_PLANNED] = "planned", [EXPECT_SENT] = "sent", [EXPECT_RECORDED] = "recorded",
-    [EXPECT_IN_FLIGHT] = "in_flight_at_end", [EXPECT_OVER] = "over_threshold", [EXPECT_MIN] = "min",
+    [EXPECT_IN_FLIGHT] = "in_flight_at_end", [EXPECT_OVER] = "over_threshold",
+    [EXPECT_DROPPED_ARRIVALS] = "dropped_arrivals", [EXPECT_TIMEOUTS] = "timeouts",
+    [EXPECT_WARMUP_SKIPPED] = "warmup_skipped", [EXPECT_ADDED] = "added", [EXPECT_MIN] = "min",
     [EXPECT_MEAN] = "mean", [EXPECT_MAX] = "max",
 };
 const names_table expect_metric_names = {metric_names, ARRAY_SIZE(metric_names)};

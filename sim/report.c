@@ -49,6 +49,33 @@ const char *report_kind_label(const tester_spec *t, char *buf, size_t len)
     return buf;
 }
 
+/* The primitives' figures, only for a tester that uses them (the JSON of
+ * the others stays as it was). */
+static void write_primitives_json(FILE *f, const tester_spec *t, const tester_result *x)
+{
+    if (t->vus) {
+        fprintf(f, "      \"dropped_arrivals\": %llu,\n      \"max_vus\": %llu,\n"
+                   "      \"dropped_arrivals_per_s\": {",
+                (unsigned long long)x->dropped_arrivals, (unsigned long long)x->max_vus_used);
+        int first = 1;
+        for (size_t k = 0; x->drops_per_s && k < x->n_drop_seconds; k++)
+            if (x->drops_per_s[k]) {
+                fprintf(f, "%s\"%zu\": %llu", first ? "" : ", ", k, (unsigned long long)x->drops_per_s[k]);
+                first = 0;
+            }
+        fputs("},\n", f);
+    }
+    if (t->timeout_ns)
+        fprintf(f, "      \"timeout_ns\": %lld,\n      \"timeouts\": %llu,\n", (long long)t->timeout_ns,
+                (unsigned long long)x->timeouts);
+    if (t->warmup_ns)
+        fprintf(f, "      \"warmup_ns\": %lld,\n      \"warmup_skipped\": %llu,\n", (long long)t->warmup_ns,
+                (unsigned long long)x->warmup_skipped);
+    if (t->backfill)
+        fprintf(f, "      \"backfill_interval_ns\": %lld,\n      \"added\": %llu,\n",
+                (long long)x->backfill_interval_ns, (unsigned long long)x->added);
+}
+
 /* The recorded latencies with the dropped ones added back (NULL when
  * nothing was dropped or memory ran out): what the drop hides. */
 static hist *with_dropped(const tester_result *t)
@@ -224,6 +251,19 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
                     units_format_duration(s->duration_ns, b, sizeof b), (double)s->duration_ns / per_user_ns);
             first_note = 0;
         }
+        if (sp->vus) {
+            fprintf(f, "%s%s: %s of %s planned arrivals found no free VU and were dropped (pool of %llu "
+                       "at the end)\n",
+                    first_note ? "\n" : "", sp->name, units_format_count(t->dropped_arrivals, a, sizeof a),
+                    units_format_count(t->planned, b, sizeof b), (unsigned long long)t->max_vus_used);
+            first_note = 0;
+        }
+        if (sp->timeout_ns && t->timeouts) {
+            fprintf(f, "%s%s: %s latencies above the timeout of %s were not recorded\n", first_note ? "\n" : "",
+                    sp->name, units_format_count(t->timeouts, a, sizeof a),
+                    units_format_duration(sp->timeout_ns, b, sizeof b));
+            first_note = 0;
+        }
         if (t->blocked) {
             fprintf(f, "%s%s: %s sends waited for a connection, %s in all (%s on average)\n",
                     first_note ? "\n" : "", sp->name, units_format_count(t->blocked, a, sizeof a),
@@ -340,6 +380,7 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
                 (long long)s->threshold_ns, (unsigned long long)x->over_threshold);
         fprintf(f, "      \"blocked\": %llu,\n      \"blocked_ns\": %lld,\n",
                 (unsigned long long)x->blocked, (long long)x->blocked_ns);
+        write_primitives_json(f, t, x);
         double offered = tester_offered_utilisation(t, &s->service);
         if (offered > 0) /* per worker */
             offered /= (double)s->workers;

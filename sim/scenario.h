@@ -75,6 +75,10 @@ typedef enum expect_metric {
     EXPECT_RECORDED,
     EXPECT_IN_FLIGHT,
     EXPECT_OVER,       /**< over_threshold */
+    EXPECT_DROPPED_ARRIVALS,
+    EXPECT_TIMEOUTS,
+    EXPECT_WARMUP_SKIPPED,
+    EXPECT_ADDED,      /**< values a correction or backfill added */
     EXPECT_MIN,
     EXPECT_MEAN,
     EXPECT_MAX,

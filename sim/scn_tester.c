@@ -138,6 +138,39 @@ static int get_correction(scn_ctx *c, tester_spec *t)
     return scn_keys_duration(c, "expected_interval", &t->expected_interval_ns) < 0 ? -1 : 0;
 }
 
+/* vus, max_vus, vu_init and batch of an open tester. */
+static int get_pool(scn_ctx *c, tester_spec *t)
+{
+    int has_vus = scn_keys_count(c, "vus", &t->vus);
+    if (has_vus < 0 || scn_keys_count(c, "max_vus", &t->max_vus) < 0 ||
+        scn_keys_duration(c, "vu_init", &t->vu_init_ns) < 0 || scn_keys_count(c, "batch", &t->batch) < 0)
+        return -1;
+    const char *alone = !has_vus && scn_keys_has(c, "max_vus") ? "max_vus"
+                        : !has_vus && scn_keys_has(c, "vu_init") ? "vu_init" : NULL;
+    if (alone) {
+        scn_keys_bad_value(c, scn_keys_get(c, alone), "sizes a pool of virtual users: give vus too");
+        return -1;
+    }
+    if (has_vus && !t->max_vus)
+        t->max_vus = t->vus;
+    if (t->max_vus < t->vus) {
+        scn_keys_bad_value(c, scn_keys_get(c, "max_vus"), "is below vus: the pool starts with vus");
+        return -1;
+    }
+    return 0;
+}
+
+/* requests, warmup, timeout and backfill: any kind. */
+static int get_primitives(scn_ctx *c, tester_spec *t)
+{
+    int v = 0;
+    if (scn_keys_count(c, "requests", &t->requests) < 0 || scn_keys_duration(c, "warmup", &t->warmup_ns) < 0 ||
+        scn_keys_duration(c, "timeout", &t->timeout_ns) < 0 || get_enum(c, "backfill", &v) < 0)
+        return -1;
+    t->backfill = v;
+    return 0;
+}
+
 /* The keys of a paced or corrected tester. */
 static int read_paced(scn_ctx *c, tester_spec *t)
 {
@@ -160,6 +193,16 @@ static int read_paced(scn_ctx *c, tester_spec *t)
     if (get_enum(c, "late", &v) < 0)
         return -1;
     t->late = (tester_late)v;
+    if (get_think(c, t) < 0)
+        return -1;
+    int got = t->kind == TESTER_PACED ? scn_keys_count(c, "catch_up_factor", &t->catch_up_factor) : 0;
+    if (got < 0)
+        return -1;
+    if (got > 0 && t->late != TESTER_LATE_CATCH_UP) {
+        scn_keys_bad_value(c, scn_keys_get(c, "catch_up_factor"),
+                           "limits how fast a late user catches up, so it needs late = catch_up");
+        return -1;
+    }
     return t->kind == TESTER_PACED ? get_latency_from(c, t) : get_correction(c, t);
 }
 
@@ -176,7 +219,7 @@ static int read_kind(scn_ctx *c, tester_spec *t)
         if (get_interval(c, t) < 0 || get_enum(c, "arrivals", &v) < 0)
             return -1;
         t->arrivals = (tester_arrivals)v;
-        return 0;
+        return get_pool(c, t);
     case TESTER_PARTLY_OPEN:
         if (get_interval(c, t) < 0)
             return -1;
@@ -227,7 +270,7 @@ int scn_tester_read(scn_ctx *c, const char *name)
     t->kind = (tester_kind)v;
     c->kind = v;
     c->kind_name = tester_kind_name(t->kind);
-    if (read_kind(c, t) < 0 || read_chart_keys(c, t) < 0)
+    if (read_kind(c, t) < 0 || read_chart_keys(c, t) < 0 || get_primitives(c, t) < 0)
         return -1;
     return scn_keys_check_unused(c);
 }

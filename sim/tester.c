@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* The name tables of the tester's enums, indexed by value. */
@@ -15,7 +16,7 @@ static const char *const kind_names[] = {
 };
 static const char *const late_names[] = {
     [TESTER_LATE_FROM_NOW] = "from_now", [TESTER_LATE_NEXT_SLOT] = "next_slot",
-    [TESTER_LATE_CATCH_UP] = "catch_up",
+    [TESTER_LATE_CATCH_UP] = "catch_up", [TESTER_LATE_TICKER] = "ticker",
 };
 static const char *const arrivals_names[] = {
     [TESTER_ARRIVALS_FIXED] = "fixed", [TESTER_ARRIVALS_POISSON] = "poisson",
@@ -31,6 +32,8 @@ const names_table tester_late_names = {late_names, ARRAY_SIZE(late_names)};
 const names_table tester_arrivals_names = {arrivals_names, ARRAY_SIZE(arrivals_names)};
 const names_table tester_latency_from_names = {latency_from_names, ARRAY_SIZE(latency_from_names)};
 const names_table tester_in_flight_names = {in_flight_names, ARRAY_SIZE(in_flight_names)};
+static const char *const backfill_names[] = {"none", "average_interval"};
+const names_table tester_backfill_names = {backfill_names, ARRAY_SIZE(backfill_names)};
 static const char *const queue_wait_names[] = {"off", "record"};
 const names_table tester_queue_wait_names = {queue_wait_names, ARRAY_SIZE(queue_wait_names)};
 static const char *const chart_names[] = {"yes", "no"};
@@ -137,4 +140,6 @@ void tester_result_free(tester_result *r)
     r->dropped = NULL;
     hist_free(r->wait);
     r->wait = NULL;
+    free(r->drops_per_s);
+    r->drops_per_s = NULL;
 }

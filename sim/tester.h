@@ -56,6 +56,12 @@ typedef enum tester_late {
     /** send at once and keep the original grid, firing late requests back to
      *  back until on schedule (cycle-time tools, seed 003) */
     TESTER_LATE_CATCH_UP,
+    /** Go's time.Ticker (runtime/time.go): a late user sends at once for the
+     *  first slot it missed (the one tick the channel's buffer of 1 kept),
+     *  the other missed slots are dropped, and it sends next at its first
+     *  slot strictly after the late send; its first slot is one of its own
+     *  intervals after the start (a ticker's first tick) */
+    TESTER_LATE_TICKER,
 } tester_late;
 
 typedef enum tester_arrivals {
@@ -106,6 +112,30 @@ typedef struct tester_spec {
     char label[TESTER_LABEL_MAX + 1]; /**< the legends' text ("closed-loop
                                            (paced)"); empty: the name */
     int chart_hidden;           /**< chart = no: the charts leave it out */
+    /* The primitives any kind may use (docs/models.md); all zero: none, and
+     * the run takes the loops that test none of them. */
+    uint64_t requests;          /**< stop sending after this many (0: only
+                                     the duration bounds the run) */
+    int64_t warmup_ns;          /**< requests intended before this are sent
+                                     but not recorded (0: none) */
+    int64_t timeout_ns;         /**< a latency above this is not recorded but
+                                     counted in timeouts (0: none; wrk's
+                                     stats_record) */
+    int backfill;               /**< 1: at the end, backfill with the run's
+                                     average interval (wrk's stats_correct) */
+    uint64_t catch_up_factor;   /**< paced catch_up: a late user sends at
+                                     most this many times its rate, anchored
+                                     at its last on-time send (wrk2's
+                                     usec_to_next_send; 0: no limit) */
+    uint64_t vus;               /**< open: arrivals served by a pool of this
+                                     many virtual users; an arrival finding
+                                     none free is dropped (0: no pool) */
+    uint64_t max_vus;           /**< open with vus: the pool may grow to this
+                                     (one more VU per drop, k6) */
+    int64_t vu_init_ns;         /**< open with vus: time a new VU takes to
+                                     start; no other starts meanwhile */
+    uint64_t batch;             /**< open: requests released together, every
+                                     batch x D (0 or 1: one at a time) */
 } tester_spec;
 
 /** Settings shared by every tester of a run. */
@@ -207,6 +237,18 @@ typedef struct tester_result {
     int64_t busy_in_run_ns;    /**< time the server worked within the run,
                                     ns: / duration = measured busy fraction */
     uint64_t max_sessions;     /**< partly_open: most sessions at once */
+    uint64_t timeouts;         /**< latencies above spec->timeout_ns, not
+                                    recorded */
+    uint64_t warmup_skipped;   /**< requests intended before the warm-up,
+                                    not recorded */
+    uint64_t dropped_arrivals; /**< open with vus: arrivals that found no
+                                    free VU (k6's dropped_iterations) */
+    uint64_t max_vus_used;     /**< open with vus: the pool's size at the end */
+    int64_t backfill_interval_ns; /**< backfill: the average interval used */
+    uint64_t *drops_per_s;     /**< open with vus: dropped arrivals in each
+                                    second [s, s+1) of intended time (owned;
+                                    n_drop_seconds entries), else NULL */
+    size_t n_drop_seconds;
     int backlog_growing;       /**< tester_latency_includes_backlog: no request
                                     from mid-run on found the tester on
                                     schedule and the server idle, and the
@@ -342,6 +384,8 @@ extern const names_table tester_late_names;
 extern const names_table tester_arrivals_names;
 extern const names_table tester_latency_from_names;
 extern const names_table tester_in_flight_names;
+/** "none", "average_interval": a tester's backfill key. */
+extern const names_table tester_backfill_names;
 /** "off", "record": [scenario] queue_wait (a histogram of queue waits). */
 extern const names_table tester_queue_wait_names;
 /**

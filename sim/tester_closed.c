@@ -27,7 +27,14 @@ const tester_strategy tester_closed_strategy = {
     .next_send = closed_next,
 };
 
+/* With the primitives (requests, warmup, timeout): a loop of its own, so
+ * the plain one tests none of them. */
+static const tester_strategy closed_ext = {
+    .kind = TESTER_CLOSED, .prepare = closed_prepare, .run = closed_run, .connections = 1, .extras = 1,
+    .next_send = closed_next,
+};
+
 TESTER_LOOP_FN int closed_run(tester_loop *L)
 {
-    return tester_loop_run(L, &tester_closed_strategy);
+    return L->ext ? tester_loop_run(L, &closed_ext) : tester_loop_run(L, &tester_closed_strategy);
 }

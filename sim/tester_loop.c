@@ -81,6 +81,32 @@ void tester_loop_probes(tester_loop *L, int64_t until)
     }
 }
 
+int tester_loop_drop_arrival(tester_loop *L, int64_t t_ns)
+{
+    tester_result *out = L->out;
+    out->dropped_arrivals++;
+    uint64_t sec = (uint64_t)(t_ns / 1000000000);
+    if (out->drops_per_s && sec < out->n_drop_seconds)
+        out->drops_per_s[sec]++;
+    /* k6 (lib/executor/constant_arrival_rate.go, Run): after the drop, one
+     * unplanned VU is started in the background if the pool may grow and the
+     * one goroutine that starts them is free; it serves later arrivals */
+    if (L->n_conns < L->cap_conns && L->vu_ready_ns <= t_ns) {
+        L->vu_ready_ns = t_ns + L->spec->vu_init_ns;
+        size_t i = L->n_conns++;
+        L->conns[i] = L->vu_ready_ns;
+        while (i > 0 && L->conns[(i - 1) / 2] > L->conns[i]) { /* sift up */
+            int64_t t = L->conns[i];
+            L->conns[i] = L->conns[(i - 1) / 2];
+            L->conns[(i - 1) / 2] = t;
+            i = (i - 1) / 2;
+        }
+        if (L->n_conns > out->max_vus_used)
+            out->max_vus_used = L->n_conns;
+    }
+    return 2;
+}
+
 int tester_loop_keep_dropped(tester_loop *L, int64_t latency_ns)
 {
     int rc;
@@ -130,15 +156,70 @@ static int open_common(tester_loop *L)
     return rc;
 }
 
+/* wrk's exit-time backfill (wrk 4.2.0, src/wrk.c main and src/stats.c
+ * stats_correct): with complete the replies of the run and U its users
+ * (wrk's connections), D = duration / floor(complete / U), in integers;
+ * every recorded value v gets v - D, v - 2D, ... while the value is > D
+ * (the book's rule), the added values not corrected again. The histogram
+ * keeps buckets, not values: each bucket's count is backfilled from its
+ * largest value (capped at the max recorded), as HdrHistogram's iterators
+ * report a bucket; values below 2^S are exact. */
+/* How many of a, a + d, ..., a + (k - 1) d lie above thr_ns. */
+static uint64_t series_over(int64_t a, int64_t d, uint64_t k, int64_t thr_ns)
+{
+    if (thr_ns < a)
+        return k;
+    uint64_t at_most = (uint64_t)((thr_ns - a) / d) + 1;
+    return at_most >= k ? 0 : k - at_most;
+}
+
+static int backfill_average_interval(tester_loop *L)
+{
+    tester_result *out = L->out;
+    hist *h = out->hist;
+    uint64_t complete = out->sent - out->in_flight_at_end, per_user = complete / L->n_users;
+    if (per_user == 0)
+        return 0;
+    int64_t d = L->end_ns / (int64_t)per_user;
+    out->backfill_interval_ns = d;
+    unsigned sb = hist_sub_bits(h);
+    size_t n = hist_counter_count(sb);
+    int64_t max = hist_max(h);
+    /* values above 2D only, from the smallest up: what is added lies below
+     * the bucket read, so it is never read again */
+    for (size_t i = hist_index_of((uint64_t)(2 * d < d ? INT64_MAX : 2 * d), sb); i < n; i++) {
+        uint64_t c = hist_count_at_index(h, i), lo, hi;
+        if (!c)
+            continue;
+        hist_bucket_range(i, sb, &lo, &hi);
+        int64_t v = hi > (uint64_t)max ? max : (int64_t)hi;
+        uint64_t k = hist_correction_count(v, d, HIST_CORRECT_BOOK);
+        if (!k)
+            continue;
+        if (k > (L->max_requests - out->sent - out->added) / c)
+            return -EOVERFLOW;
+        for (uint64_t j = 0; j < c; j++) {
+            int rc = hist_record_series(h, v - (int64_t)k * d, d, k);
+            if (rc)
+                return rc;
+        }
+        out->over_threshold += c * series_over(v - (int64_t)k * d, d, k, L->cfg->threshold_ns);
+        out->added += c * k;
+    }
+    return 0;
+}
+
 /* The counts that need the whole run: planned, busy time, the backlog's
  * growth and overload. */
-static void close_run(tester_loop *L)
+static int close_run(tester_loop *L)
 {
     tester_result *out = L->out;
     const tester_spec *spec = L->spec;
     tester_loop_probes(L, L->end_ns);
     if (!L->plans)
         out->planned = out->sent;
+    if (spec->requests && out->planned > spec->requests)
+        out->planned = spec->requests; /* requests = N bounds the schedule too */
     out->busy_ns = server_busy_ns(L->srv);
     out->busy_in_run_ns = server_busy_in_run_ns(L->srv);
     if (tester_latency_includes_backlog(spec)) {
@@ -152,6 +233,15 @@ static void close_run(tester_loop *L)
     }
     out->dropped = L->dropped;
     L->dropped = NULL;
+    return spec->backfill ? backfill_average_interval(L) : 0;
+}
+
+/* Whether the spec uses a primitive that the plain rows do not test. */
+static int uses_primitives(const tester_spec *t)
+{
+    return t->requests || t->warmup_ns || t->timeout_ns || t->catch_up_factor || t->vus || t->batch > 1 ||
+           t->late == TESTER_LATE_TICKER || ((t->kind == TESTER_PACED || t->kind == TESTER_CORRECTED) &&
+                                             t->has_think);
 }
 
 int tester_run(const tester_spec *spec, const tester_run_config *cfg,
@@ -174,7 +264,7 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
     tester_loop L = {.spec = spec, .cfg = cfg, .out = out, .observer = observer, .ctx = ctx, .truth = truth,
                      .end_ns = cfg->duration_ns, .mid_ns = cfg->duration_ns / 2,
                      .max_requests = cfg->max_requests ? cfg->max_requests : UINT64_MAX, .next_id = 1,
-                     .idle = spec == &idle};
+                     .idle = spec == &idle, .ext = uses_primitives(spec)};
     int rc = open_common(&L);
     if (!rc)
         rc = k->prepare(&L);
@@ -188,10 +278,10 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         out->last_clear_ns = -1;
         rc = k->run(&L);
     }
-    if (!rc) {
-        close_run(&L);
+    if (!rc)
+        rc = close_run(&L);
+    if (!rc)
         rc = server_failed(L.srv);
-    }
     server_free(L.srv);
     rng_free(L.arrivals);
     rng_free(L.think);
@@ -199,6 +289,7 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
     rng_free(L.probe_rng);
     free(L.users);
     free(L.conns);
+    free(L.catch_up);
     hist_free(L.dropped);
     if (rc)
         tester_result_free(out);

@@ -24,6 +24,14 @@
 #include <errno.h>
 #include <gsl/gsl_rng.h>
 
+/* A paced user's catch-up limit (catch_up_factor; wrk2's
+ * usec_to_next_send): the anchor, the instant of its last send made on
+ * schedule, and the requests it sent since (the anchor's included). */
+struct tester_catch_up {
+    int64_t anchor_ns;
+    uint64_t sent_since;
+};
+
 /* One user's position in its schedule. A paced user's current slot is
  * anchor + floor(idx D), D the tester's interval; its next slots are
  * idx + U, idx + 2U, ... (U users). User u starts with anchor 0 and idx u,
@@ -64,6 +72,14 @@ typedef struct tester_loop {
     uint64_t open_i;           /* open on a fractional grid: the last index */
     uint64_t next_id;          /* partly-open: the next session's id */
     int plans;                 /* 1: out->planned is the grid's count */
+    int ext;                   /* 1: the spec uses a primitive (requests,
+                                  warmup, timeout, a paced think time, the
+                                  ticker, a catch-up limit, a VU pool, a
+                                  batch): the kind runs its ext strategy */
+    struct tester_catch_up *catch_up; /* catch_up_factor: per user id */
+    units_interval catch_up_gap; /* catch_up_factor: U D / factor */
+    size_t cap_conns;          /* VU pool: max_vus */
+    int64_t vu_ready_ns;       /* VU pool: a VU starting until then */
     int idle;                  /* the truth's run with no load: no users */
 } tester_loop;
 
@@ -89,6 +105,12 @@ typedef struct tester_strategy {
     int from_intended;
     /* 1: record with the correction (corrected); 0: as measured. */
     int corrects;
+    /* 1: the primitives of tester_spec (requests, warmup, timeout) are
+     * tested per request; 0 for the plain rows, which test none. */
+    int extras;
+    /* 1: the arrivals are served by a pool of VUs (open with vus); an
+     * arrival that finds none free is dropped. */
+    int pool;
     /* When user u, whose request rq just got its reply, sends next (sets
      * u->next_ns and u->intended_ns); h holds the run's constants. 1 if
      * the user left the heap (a session that ends), else 0. Kinds with a
@@ -118,6 +140,13 @@ int tester_loop_need_interval(tester_loop *L);
 /* Ground-truth probes due before until (and before the end); see
  * tester_loop.c. */
 void tester_loop_probes(tester_loop *L, int64_t until);
+
+/* An arrival at t_ns that found every VU of the pool busy: counted (and
+ * in its second), and, if the pool may grow and no VU is starting, one
+ * more VU starts, free from t_ns + vu_init (k6: an unplanned VU started in
+ * the background for later arrivals). Returns 2 (tester_loop_send's
+ * "dropped"). */
+int tester_loop_drop_arrival(tester_loop *L, int64_t t_ns);
 
 /* A dropped reply's latency, kept aside (the measured value, no
  * backfill). 0 or -ENOMEM. */
@@ -213,6 +242,9 @@ typedef struct tester_hot {
     hist *hist;
     int64_t end_ns, mid_ns, threshold_ns;
     int64_t expected_ns;  /* corrected */
+    int64_t warmup_ns;    /* extras: not recorded when intended before */
+    int64_t timeout_ns;   /* extras: not recorded when above (INT64_MAX: none) */
+    uint64_t requests;    /* extras: sends at most this many (UINT64_MAX) */
     hist_correction correction;
     uint64_t max_requests;
     int64_t *conns;
@@ -232,10 +264,13 @@ TESTER_INLINE tester_hot tester_loop_hot(const tester_loop *L, const tester_stra
         .spec = L->spec, .out = L->out, .srv = L->srv, .hist = L->out->hist,
         .end_ns = L->end_ns, .mid_ns = L->mid_ns, .threshold_ns = L->cfg->threshold_ns,
         .expected_ns = L->expected_ns, .correction = L->spec->correction,
-        .max_requests = L->max_requests, .conns = k->connections ? L->conns : NULL,
+        .max_requests = L->max_requests, .conns = k->connections || k->pool ? L->conns : NULL,
         .n_conns = k->connections ? L->n_conns : 0, .users = L->users, .n_users = L->n_users,
         .truth = L->truth != NULL, .drop_in_flight = L->cfg->drop_in_flight,
         .think = L->think, .observer = L->observer, .ctx = L->ctx,
+        .warmup_ns = L->spec->warmup_ns,
+        .timeout_ns = L->spec->timeout_ns > 0 ? L->spec->timeout_ns : INT64_MAX,
+        .requests = L->spec->requests ? L->spec->requests : UINT64_MAX,
     };
     return h;
 }
@@ -281,6 +316,15 @@ TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, c
     rq->recorded = !(late && h->drop_in_flight);
     if (!rq->recorded)
         return tester_loop_keep_dropped(L, rq->latency_ns);
+    if (k->extras && (rq->intended_ns < h->warmup_ns || rq->latency_ns > h->timeout_ns)) {
+        /* warm-up first: a sample of the warm-up is not a timeout either */
+        if (rq->intended_ns < h->warmup_ns)
+            h->out->warmup_skipped++;
+        else
+            h->out->timeouts++;
+        rq->recorded = 0;
+        return 0;
+    }
     if (h->out->wait) /* queue_wait = record */
         tester_loop_hist_record(h->out->wait, rq->start_ns - rq->sent_ns);
     if (k->corrects)
@@ -292,8 +336,9 @@ TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, c
 
 /* Send user u's request: wait for a connection if the kind shares them,
  * take the probes due by then, submit it and measure it. 1 when no
- * connection frees before the end (nobody sends again), 0 sent, or a
- * negative errno (the server's failure). */
+ * connection frees before the end (nobody sends again), 2 when a VU pool
+ * had no VU free (the arrival dropped), 0 sent, or a negative errno (the
+ * server's failure). */
 TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, const tester_hot *h,
                                    const tester_user *u, tester_request *rq)
 {
@@ -309,6 +354,8 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
         out->blocked_ns += h->conns[0] - rq->sent_ns;
         rq->sent_ns = h->conns[0];
     }
+    if (k->pool && h->conns[0] > rq->sent_ns) /* no VU free: the arrival is dropped */
+        return tester_loop_drop_arrival(L, rq->sent_ns);
     if (h->truth)
         tester_loop_probes(L, rq->sent_ns);
     /* no backlog: sent on schedule to an idle server (or one in a window
@@ -320,9 +367,9 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
     int rc;
     if (rq->reply_ns > h->end_ns && (rc = server_failed(h->srv))) /* e.g. a backlog past the clock's limit */
         return rc;
-    if (k->connections && h->n_conns) {
+    if ((k->connections && h->n_conns) || k->pool) {
         h->conns[0] = rq->reply_ns;
-        tester_times_sift_down(h->conns, h->n_conns, 0);
+        tester_times_sift_down(h->conns, k->pool ? L->n_conns : h->n_conns, 0);
     }
     out->sent++;
     out->last_reply_ns = rq->reply_ns;
@@ -359,8 +406,18 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
         /* the correction's values count too */
         if (out->sent + (k->corrects ? out->added : 0) >= h.max_requests)
             return -E2BIG;
+        if (k->extras && out->sent >= h.requests)
+            return 0; /* requests = N: the run's count is reached */
         tester_request rq;
-        if ((rc = tester_loop_send(L, k, &h, u, &rq)) != 0)
+        if ((rc = tester_loop_send(L, k, &h, u, &rq)) == 2) {
+            rq.sent_ns = rq.reply_ns = rq.intended_ns; /* the next arrival is drawn from it */
+            if (k->next_send(L, &h, u, &rq))
+                continue;
+            if (n_users > 1)
+                tester_heap_sift_down(users, n_users, 0);
+            continue;
+        }
+        if (rc != 0)
             return rc > 0 ? 0 : rc;
         if ((rc = tester_loop_record(L, k, &h, &rq)) != 0)
             return rc;

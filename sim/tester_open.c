@@ -6,6 +6,20 @@
 
 #include <gsl/gsl_randist.h>
 #include <math.h>
+#include <stdlib.h>
+
+/* The VU pool: vus VUs free at 0, room for max_vus, the drops' seconds. */
+static int open_make_pool(tester_loop *L)
+{
+    const tester_spec *spec = L->spec;
+    L->cap_conns = spec->max_vus > spec->vus ? spec->max_vus : spec->vus;
+    L->n_conns = spec->vus;
+    L->out->max_vus_used = spec->vus;
+    L->out->n_drop_seconds = (size_t)((L->end_ns - 1) / 1000000000 + 1);
+    L->conns = calloc(L->cap_conns, sizeof *L->conns);
+    L->out->drops_per_s = calloc(L->out->n_drop_seconds, sizeof *L->out->drops_per_s);
+    return L->conns && L->out->drops_per_s ? 0 : -ENOMEM;
+}
 
 static int open_prepare(tester_loop *L)
 {
@@ -22,7 +36,11 @@ static int open_prepare(tester_loop *L)
     L->plans = !poisson;
     if (L->plans)
         L->out->planned = units_interval_count_before(spec->interval, 0, L->end_ns);
-    return 0;
+    if (L->plans && spec->batch > 1) { /* whole batches: ceil(c / N) N */
+        uint64_t c = L->out->planned, n = spec->batch;
+        L->out->planned = c / n * n + (c % n ? n : 0);
+    }
+    return spec->vus ? open_make_pool(L) : 0;
 }
 
 /* The grid: i D, added up for a whole-ns D, else exact (units_interval_at). */
@@ -46,6 +64,33 @@ TESTER_INLINE int open_next_poisson(tester_loop *L, const tester_hot *h, tester_
     return 0;
 }
 
+/* With the primitives: batches of N on the grid, the i-th request at
+ * floor(floor(i / N) N D) (N requests released together every N D, as
+ * memtier's rate limiter releases its requests per interval). */
+TESTER_INLINE int open_next_grid_ext(tester_loop *L, const tester_hot *h, tester_user *u,
+                                     const tester_request *rq)
+{
+    (void)rq;
+    uint64_t n = h->spec->batch > 1 ? h->spec->batch : 1, i = ++L->open_i;
+    u->next_ns = u->intended_ns = units_interval_at(h->spec->interval, 0, i / n * n);
+    return 0;
+}
+
+/* Poisson batches: N requests at each instant, exponential gaps of mean
+ * N D between the instants. */
+TESTER_INLINE int open_next_poisson_ext(tester_loop *L, const tester_hot *h, tester_user *u,
+                                        const tester_request *rq)
+{
+    uint64_t n = h->spec->batch > 1 ? h->spec->batch : 1;
+    if (++L->open_i % n == 0)
+        u->next_ns = rq->sent_ns +
+                     (int64_t)llround(gsl_ran_exponential(L->arrivals, L->mean_gap_ns * (double)n));
+    else
+        u->next_ns = rq->sent_ns;
+    u->intended_ns = u->next_ns;
+    return 0;
+}
+
 static int open_run(tester_loop *L);
 
 const tester_strategy tester_open_strategy = {
@@ -59,7 +104,29 @@ static const tester_strategy open_poisson = {
     .next_send = open_next_poisson,
 };
 
+/* The primitives' rows: with and without a VU pool. */
+static const tester_strategy open_ext = {
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .from_intended = 1, .extras = 1,
+    .next_send = open_next_grid_ext,
+};
+static const tester_strategy open_poisson_ext = {
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .from_intended = 1, .extras = 1,
+    .next_send = open_next_poisson_ext,
+};
+static const tester_strategy open_grid_pool = {
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .from_intended = 1, .extras = 1, .pool = 1,
+    .next_send = open_next_grid_ext,
+};
+static const tester_strategy open_poisson_pool = {
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .from_intended = 1, .extras = 1, .pool = 1,
+    .next_send = open_next_poisson_ext,
+};
+
 TESTER_LOOP_FN int open_run(tester_loop *L)
 {
-    return L->arrivals ? tester_loop_run(L, &open_poisson) : tester_loop_run(L, &tester_open_strategy);
+    if (!L->ext)
+        return L->arrivals ? tester_loop_run(L, &open_poisson) : tester_loop_run(L, &tester_open_strategy);
+    if (L->spec->vus)
+        return L->arrivals ? tester_loop_run(L, &open_poisson_pool) : tester_loop_run(L, &open_grid_pool);
+    return L->arrivals ? tester_loop_run(L, &open_poisson_ext) : tester_loop_run(L, &open_ext);
 }

@@ -7,10 +7,45 @@
  * the book's Listing 5.2). */
 #include "tester_loop.h"
 
+#include <stdlib.h>
+
 /* i + U, saturated (a saturated index lies past any end). */
 static inline uint64_t next_index(uint64_t i, uint64_t n_users)
 {
     return i > UINT64_MAX - n_users ? UINT64_MAX : i + n_users;
+}
+
+/* Go's time.Ticker sends its first tick one period after the start: user
+ * u's first slot is t_{u+U}, one of its own intervals after t_u, and the
+ * grid's first U instants are never planned. */
+static void ticker_start(tester_loop *L)
+{
+    uint64_t n = L->n_users;
+    for (size_t i = 0; i < L->n_users; i++) {
+        tester_user *u = &L->users[i];
+        u->idx = next_index(u->idx, n);
+        u->next_ns = u->intended_ns = units_interval_at(L->spec->interval, 0, u->idx);
+    }
+    L->out->planned = L->out->planned > n ? L->out->planned - n : 0;
+}
+
+/* The catch-up limit: each user's gap U D / factor, and its anchor at its
+ * first send (wrk2 starts a connection "caught up", so its first check
+ * anchors there). */
+static int catch_up_start(tester_loop *L)
+{
+    units_interval du;
+    if (L->spec->late != TESTER_LATE_CATCH_UP ||
+        units_interval_mul(L->spec->interval, L->n_users, &du) ||
+        __builtin_mul_overflow(du.den, L->spec->catch_up_factor, &du.den))
+        return -EINVAL;
+    L->catch_up_gap = du;
+    L->catch_up = calloc(L->n_users, sizeof *L->catch_up);
+    if (!L->catch_up)
+        return -ENOMEM;
+    for (size_t i = 0; i < L->n_users; i++)
+        L->catch_up[i] = (struct tester_catch_up){.anchor_ns = L->users[i].next_ns, .sent_since = 1};
+    return 0;
 }
 
 /* Users on the grid, the planned count, and the correction's D: each
@@ -30,7 +65,9 @@ static int paced_prepare(tester_loop *L)
     tester_loop_init_users(L, 1);
     L->plans = 1;
     L->out->planned = units_interval_count_before(spec->interval, 0, L->end_ns);
-    return 0;
+    if (spec->late == TESTER_LATE_TICKER)
+        ticker_start(L);
+    return spec->catch_up_factor ? catch_up_start(L) : 0;
 }
 
 /* The first of the user's own slots idx + k U at or after the reply. */
@@ -78,12 +115,82 @@ TESTER_INLINE int paced_next(tester_loop *L, const tester_hot *h, tester_user *u
         u->next_ns = u->intended_ns = units_interval_at(d, u->anchor_ns, u->idx);
         break;
     case TESTER_LATE_CATCH_UP: /* send now for the slot missed; the grid is kept */
+    case TESTER_LATE_TICKER:   /* (ticker_next handles it; never here) */
         u->idx = i1;
         u->intended_ns = t1;
         u->next_ns = reply_ns;
         break;
     }
     return 0;
+}
+
+/* Go's time.Ticker (runtime/time.go: a ticker that fires at `when` moves to
+ * when + period (1 + (now - when) / period), the first instant of its grid
+ * after now; time/sleep.go sendTime: a non-blocking send into a channel of
+ * capacity 1). A user that is ready at or before its next slot sends then;
+ * one that is late finds the one tick its channel kept (the first slot it
+ * missed: its intended time) and sends at once; the ticks after it were
+ * dropped, and the next comes at its first slot strictly after that send. */
+TESTER_INLINE int ticker_next(const tester_hot *h, tester_user *u, int64_t ready_ns)
+{
+    const units_interval d = h->spec->interval;
+    const uint64_t n_users = h->n_users;
+    uint64_t i1 = next_index(u->idx, n_users);
+    int64_t t1 = units_interval_at(d, u->anchor_ns, i1);
+    if (ready_ns <= t1) {
+        u->idx = i1;
+        u->next_ns = u->intended_ns = t1;
+        return 0;
+    }
+    u->intended_ns = t1;
+    u->next_ns = ready_ns;
+    /* the slot after the late send becomes the user's next: idx + U */
+    uint64_t after = next_slot_index(u, d, n_users, i1, ready_ns + 1);
+    u->idx = after >= n_users ? after - n_users : 0;
+    return 0;
+}
+
+/* wrk2's catch-up limit (wrk2 src/wrk.c, usec_to_next_send, and
+ * socket_writeable/delay_request that call it before each request): a
+ * connection whose next slot is still ahead waits for it, and the check
+ * made then finds it due and anchors the catch-up there; one whose slot
+ * has passed sends at once, but no sooner than anchor + j U D / factor, j
+ * its requests since the anchor (catch_up_throughput = 2 x throughput).
+ * The anchor is thus the user's last send made on schedule, so after a
+ * stall the backlog goes out back to back until j U D / factor passes the
+ * stall. Intended time: the slot (wrk2 records from its expected start). */
+TESTER_INLINE int catch_up_limited_next(tester_loop *L, const tester_hot *h, tester_user *u, int64_t ready_ns)
+{
+    struct tester_catch_up *c = &L->catch_up[u->id];
+    uint64_t i1 = next_index(u->idx, h->n_users);
+    int64_t t1 = units_interval_at(h->spec->interval, u->anchor_ns, i1);
+    u->idx = i1;
+    u->intended_ns = t1;
+    if (t1 > ready_ns) { /* on pace: waits for its slot, and anchors there */
+        u->next_ns = t1;
+        c->anchor_ns = t1;
+        c->sent_since = 1;
+        return 0;
+    }
+    int64_t allowed = units_interval_at(L->catch_up_gap, c->anchor_ns, c->sent_since);
+    u->next_ns = allowed > ready_ns ? allowed : ready_ns;
+    c->sent_since++;
+    return 0;
+}
+
+/* The paced schedule with the primitives: a think time between the reply
+ * and the moment the user is ready to send (the policies then apply to
+ * that moment), the ticker, the catch-up limit. */
+TESTER_INLINE int paced_next_ext(tester_loop *L, const tester_hot *h, tester_user *u, const tester_request *rq)
+{
+    tester_request r = *rq;
+    if (h->think)
+        r.reply_ns += dist_draw_ns(&h->spec->think, h->think);
+    if (h->spec->late == TESTER_LATE_TICKER)
+        return ticker_next(h, u, r.reply_ns);
+    if (h->spec->catch_up_factor)
+        return catch_up_limited_next(L, h, u, r.reply_ns);
+    return paced_next(L, h, u, &r);
 }
 
 static int paced_run(tester_loop *L);
@@ -113,14 +220,39 @@ static const tester_strategy corrected_from_intended = {
     .from_intended = 1, .corrects = 1, .next_send = paced_next,
 };
 
+/* The primitives' rows (think time, ticker, catch-up limit, requests,
+ * warmup, timeout), so the plain ones test none of them. */
+static const tester_strategy paced_ext = {
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .connections = 1, .extras = 1,
+    .next_send = paced_next_ext,
+};
+static const tester_strategy paced_from_intended_ext = {
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .connections = 1, .from_intended = 1,
+    .extras = 1, .next_send = paced_next_ext,
+};
+static const tester_strategy corrected_ext = {
+    .kind = TESTER_CORRECTED, .prepare = paced_prepare, .run = corrected_run, .connections = 1, .corrects = 1,
+    .extras = 1, .next_send = paced_next_ext,
+};
+static const tester_strategy corrected_from_intended_ext = {
+    .kind = TESTER_CORRECTED, .prepare = paced_prepare, .run = corrected_run, .connections = 1,
+    .from_intended = 1, .corrects = 1, .extras = 1, .next_send = paced_next_ext,
+};
+
 TESTER_LOOP_FN int paced_run(tester_loop *L)
 {
+    if (L->ext)
+        return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_ext)
+                                              : tester_loop_run(L, &paced_ext);
     return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended)
                                           : tester_loop_run(L, &tester_paced_strategy);
 }
 
 TESTER_LOOP_FN int corrected_run(tester_loop *L)
 {
+    if (L->ext)
+        return L->spec->latency_from_intended ? tester_loop_run(L, &corrected_from_intended_ext)
+                                              : tester_loop_run(L, &corrected_ext);
     return L->spec->latency_from_intended ? tester_loop_run(L, &corrected_from_intended)
                                           : tester_loop_run(L, &tester_corrected_strategy);
 }

@@ -81,7 +81,13 @@ const tester_strategy tester_partly_open_strategy = {
     .source = partly_open_source, .next_send = partly_open_next,
 };
 
+/* With the primitives (requests, warmup, timeout). */
+static const tester_strategy partly_open_ext = {
+    .kind = TESTER_PARTLY_OPEN, .prepare = partly_open_prepare, .run = partly_open_run,
+    .source = partly_open_source, .next_send = partly_open_next, .extras = 1,
+};
+
 TESTER_LOOP_FN int partly_open_run(tester_loop *L)
 {
-    return tester_loop_run(L, &tester_partly_open_strategy);
+    return L->ext ? tester_loop_run(L, &partly_open_ext) : tester_loop_run(L, &tester_partly_open_strategy);
 }

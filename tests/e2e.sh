@@ -123,7 +123,7 @@ cli)
     "$cosim" --version | grep -q '^cosim ' || fail "--version"
     # --list-keys: the key table, one key a line (test_scn_keys holds it against the docs)
     "$cosim" --list-keys >"$work/keys" || fail "--list-keys exited $?"
-    grep -q "^tester	paced,corrected	late	from_now|next_slot|catch_up	next_slot	catch_up	" "$work/keys" \
+    grep -q "^tester	paced,corrected	late	from_now|next_slot|catch_up|ticker	next_slot	catch_up	" "$work/keys" \
         || fail "--list-keys lacks [tester] late"
     [ "$(grep -c '^scenario	' "$work/keys")" = 13 ] || fail "--list-keys: not 13 [scenario] keys"
     expect_exit 2 "cosim: no scenario given"

@@ -44,7 +44,7 @@ static void distinct(names_table m, size_t n)
 START_TEST(module_tables)
 {
     distinct(tester_kind_names, 5);
-    distinct(tester_late_names, 3);
+    distinct(tester_late_names, 4);
     distinct(tester_arrivals_names, 2);
     distinct(tester_latency_from_names, 2);
     distinct(tester_in_flight_names, 2);
@@ -52,7 +52,7 @@ START_TEST(module_tables)
     distinct(hist_rank_rule_names, 3);
     distinct(hist_correction_names, 2);
     distinct(stall_kind_names, 4);
-    distinct(expect_metric_names, 8);
+    distinct(expect_metric_names, 12);
     ck_assert_str_eq(tester_kind_name(TESTER_PARTLY_OPEN), "partly_open");
     ck_assert_str_eq(tester_late_name(TESTER_LATE_CATCH_UP), "catch_up");
     ck_assert_str_eq(hist_rank_rule_name(HIST_SORTED_INDEX), "sorted_index");

@@ -108,7 +108,7 @@ START_TEST(listing_has_every_row)
     ck_assert(strncmp(buf, "# section\tkinds\tkey\ttype\tdefault\texample\tmeaning\n", 49) == 0);
     ck_assert_ptr_nonnull(strstr(buf, "\nscenario\t\tduration\tduration > 0\trequired\t100s\t"));
     ck_assert_ptr_nonnull(strstr(buf, "\nscenario\t\tsub_bucket_bits\tcount 1..20\t8\t"));
-    ck_assert_ptr_nonnull(strstr(buf, "\ntester\tpaced,corrected\tlate\tfrom_now|next_slot|catch_up\tnext_slot\t"));
+    ck_assert_ptr_nonnull(strstr(buf, "\ntester\tpaced,corrected\tlate\tfrom_now|next_slot|catch_up|ticker\tnext_slot\t"));
     ck_assert_ptr_nonnull(strstr(buf, "\nstall\t\tkind\tperiodic|windows|requests|random|file|gc_log\trequired\t"));
     ck_assert_ptr_nonnull(strstr(buf, "\nservice\tlognormal\tsigma\tnumber 0..10\trequired\t0.2\t"));
     ck_assert_ptr_nonnull(strstr(buf, "\nexpect\t\tover_threshold\tcount\tnot checked\t"));
@@ -117,7 +117,7 @@ START_TEST(listing_has_every_row)
     size_t lines = 0;
     for (const char *q = buf; *q; q++)
         lines += *q == '\n';
-    ck_assert_uint_eq(lines, 1 + (scn_keys_n - 1) + 9);
+    ck_assert_uint_eq(lines, 1 + (scn_keys_n - 1) + 13);
     free(buf);
 }
 END_TEST
@@ -208,7 +208,7 @@ START_TEST(takes_messages_come_from_the_table)
                      "length_distribution and its length_ parameters (e.g. length_mean), preemption");
     ck_assert_str_eq(message(BASE "[tester o]\nkind = open\nrate = 1/s\n[expect o]\nx = 1\n"),
                      "t.ini:10: [expect o] unknown key 'x'; [expect NAME] takes planned, sent, recorded, "
-                     "in_flight_at_end, over_threshold, min, mean, max and percentiles such as p99.9");
+                     "in_flight_at_end, over_threshold, dropped_arrivals, timeouts, warmup_skipped, added, min, mean, max and percentiles such as p99.9");
     /* the getters' limits and examples */
     ck_assert_str_eq(message(BASE "[tester c]\nkind = closed\nusers = 1000001\n"),
                      "t.ini:8: [tester c] users = 1000001: must be between 1 and 1000000");

@@ -1139,6 +1139,242 @@ START_TEST(wait_histogram_against_erlang_c)
 }
 END_TEST
 
+/* requests, warmup and timeout on one closed user, 10 ms service, a window
+ * [205, 405) ms, 1 s, requests = 50, warmup = 100ms, timeout = 200ms:
+ * sends at 0, 10, ..., 200 ms (21); the one at 200 works 5 ms, waits for
+ * the window's end and returns at 410: 210 ms, above the timeout; then
+ * 410, 420, ... until 50 are sent (the last at 690 ms < 1 s). The ten
+ * intended before 100 ms are the warm-up. Recorded 50 - 10 - 1 = 39, all
+ * 10 ms; planned = sent = 50 (the count bounds the run). */
+START_TEST(requests_warmup_timeout)
+{
+    stall_window w = {205 * MS, 405 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 10 * MS}, .stalls = &st,
+                         .n_stalls = 1, .generator = "mt19937", .seed = 1};
+    tester_spec t = spec(TESTER_CLOSED, 0, 0);
+    t.requests = 50;
+    t.warmup_ns = 100 * MS;
+    t.timeout_ns = 200 * MS;
+    log_obs log;
+    tester_result r = run_logged(&t, &srv, S, &log);
+    ck_assert_uint_eq(r.sent, 50);
+    ck_assert_uint_eq(r.planned, 50);
+    ck_assert_uint_eq(r.warmup_skipped, 10);
+    ck_assert_uint_eq(r.timeouts, 1);
+    ck_assert_uint_eq(hist_count(r.hist), 39);
+    ck_assert_int_eq(hist_max(r.hist), 10 * MS);
+    ck_assert_int_eq(log.rq[20].latency_ns, 210 * MS);
+    ck_assert_int_eq(log.rq[20].recorded, 0);
+    ck_assert_int_eq(log.rq[49].sent_ns, 690 * MS);
+    tester_result_free(&r);
+    /* timeout = 210ms: 210 is not above it, so it is recorded */
+    t.timeout_ns = 210 * MS;
+    r = run(&t, &srv, S, 0, 14);
+    ck_assert_uint_eq(r.timeouts, 0);
+    ck_assert_uint_eq(hist_count(r.hist), 40);
+    tester_result_free(&r);
+}
+END_TEST
+
+/* A paced user (100 ms grid, 10 ms service, from_now) thinking 95 ms after
+ * each reply: ready at 105 ms, past its slot at 100, so it sends then and
+ * restarts there; every send is 105 ms after the last: 0, 105, ..., 945
+ * ms in 1.05 s: 10 sent of the 11 planned (0, 100, ..., 1000). */
+START_TEST(paced_think_time)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 10 * MS}, .generator = "mt19937",
+                         .seed = 1};
+    tester_spec t = spec(TESTER_PACED, 100 * MS, TESTER_LATE_FROM_NOW);
+    t.has_think = 1;
+    t.think = (dist_spec){.kind = DIST_CONSTANT, .a_ns = 95 * MS};
+    log_obs log;
+    tester_result r = run_logged(&t, &srv, 1050 * MS, &log);
+    ck_assert_uint_eq(r.planned, 11);
+    ck_assert_uint_eq(r.sent, 10);
+    for (size_t k = 0; k < log.n; k++)
+        ck_assert_int_eq(log.rq[k].sent_ns, (int64_t)k * 105 * MS);
+    ck_assert_int_eq(log.rq[1].intended_ns, 100 * MS); /* due at its slot */
+    tester_result_free(&r);
+}
+END_TEST
+
+/* Go's ticker (late = ticker): 10 ms grid, 1 ms service, a window [15, 45)
+ * ms, 100 ms. First tick at 10 (one period in); 20 waits for the window:
+ * reply 46, past the tick at 30, which the channel kept: sent at 46 for
+ * 30 (latency 1 from the send, 17 from the tick); the tick at 40 was
+ * dropped; next tick 50, then 60 ... 90. Sends 10, 20, 46, 50, ..., 90: 8;
+ * planned: the 10 grid instants but the first = 9. */
+START_TEST(go_ticker_keeps_one_tick)
+{
+    stall_window w = {15 * MS, 45 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1 * MS}, .stalls = &st,
+                         .n_stalls = 1, .generator = "mt19937", .seed = 1};
+    tester_spec t = spec(TESTER_PACED, 10 * MS, TESTER_LATE_TICKER);
+    log_obs log;
+    tester_result r = run_logged(&t, &srv, 100 * MS, &log);
+    const int64_t sends[8] = {10, 20, 46, 50, 60, 70, 80, 90}, intended[8] = {10, 20, 30, 50, 60, 70, 80, 90};
+    ck_assert_uint_eq(r.planned, 9);
+    ck_assert_uint_eq(r.sent, 8);
+    for (size_t k = 0; k < 8; k++) {
+        ck_assert_int_eq(log.rq[k].sent_ns, sends[k] * MS);
+        ck_assert_int_eq(log.rq[k].intended_ns, intended[k] * MS);
+    }
+    ck_assert_int_eq(log.rq[1].latency_ns, 26 * MS);
+    tester_result_free(&r);
+    t.latency_from_intended = 1; /* from the tick: 47 - 30 */
+    r = run_logged(&t, &srv, 100 * MS, &log);
+    ck_assert_int_eq(log.rq[2].latency_ns, 17 * MS);
+    tester_result_free(&r);
+}
+END_TEST
+
+/* wrk2's catch-up limit (catch_up_factor = 2): 10 ms grid, 1 ms service, a
+ * window [5, 105) ms. The send at 10 waited for its slot: the anchor. Its
+ * reply at 106; the k-th late send may go at 10 + 5k ms at the earliest,
+ * and is ready at 105 + k: ready first while k <= 23, but the user is on
+ * schedule again at k = 11 (slot 120 > 116). So the backlog goes out back
+ * to back at 106, ..., 115 (slots 20..110), then 120, 130, ...: exactly as
+ * catch_up without a limit, 20 sends in 200 ms. */
+START_TEST(catch_up_limit_anchored_at_the_send)
+{
+    stall_window w = {5 * MS, 105 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1 * MS}, .stalls = &st,
+                         .n_stalls = 1, .generator = "mt19937", .seed = 1};
+    for (uint64_t f = 0; f <= 2; f += 2) {
+        tester_spec t = spec(TESTER_PACED, 10 * MS, TESTER_LATE_CATCH_UP);
+        t.catch_up_factor = f;
+        log_obs log;
+        tester_result r = run_logged(&t, &srv, 200 * MS, &log);
+        ck_assert_uint_eq(r.sent, 20);
+        for (size_t k = 1; k <= 10; k++) {
+            ck_assert_int_eq(log.rq[k + 1].sent_ns, (int64_t)(105 + k) * MS);
+            ck_assert_int_eq(log.rq[k + 1].intended_ns, (int64_t)(10 + 10 * k) * MS);
+        }
+        ck_assert_int_eq(log.rq[12].sent_ns, 120 * MS);
+        tester_result_free(&r);
+    }
+}
+END_TEST
+
+/* Why the limit cannot bind once anchored at a slot: the k-th request
+ * after the anchor A = t_i may go no sooner than A + k U D / f <= A + k U D = its own slot, and a late user is ready
+ * after its slot. Factor 1, 4 ms grid, 3 ms service, a window [0, 10) ms:
+ * the first request returns at 13; the k-th late one goes at its reply,
+ * 10 + 3k ms (k = 1 .. 10: slot 4k <= 10 + 3k, allowed 4k as well), and
+ * at k = 11 the slot, 44 ms, is ahead of the reply at 43: 12 sends in 48
+ * ms, as with no limit. */
+START_TEST(catch_up_limit_never_binds_at_its_slot)
+{
+    stall_window w = {0, 10 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 3 * MS}, .stalls = &st,
+                         .n_stalls = 1, .generator = "mt19937", .seed = 1};
+    tester_spec t = spec(TESTER_PACED, 4 * MS, TESTER_LATE_CATCH_UP);
+    t.catch_up_factor = 1;
+    log_obs log;
+    tester_result r = run_logged(&t, &srv, 48 * MS, &log);
+    for (size_t k = 1; k <= 10; k++)
+        ck_assert_int_eq(log.rq[k].sent_ns, (int64_t)(10 + 3 * k) * MS);
+    ck_assert_int_eq(log.rq[11].sent_ns, 44 * MS);
+    ck_assert_uint_eq(r.sent, 12);
+    tester_result_free(&r);
+}
+END_TEST
+
+/* k6's pool: arrivals every 10 ms for 100 ms, 45 ms service on 10 workers
+ * (no queue), vus = 1, max_vus = 3, vu_init = 15 ms:
+ *   0: A (free 45); 10: none, dropped, B starts (free 25);
+ *   20: none (B still starting: no other starts), dropped;
+ *   30: B (-> 75); 40: none (A 45, B 75), dropped, C starts (free 55);
+ *   50: A (-> 95); 60: C (-> 105); 70: none (75, 95, 105), dropped, pool
+ *   full; 80: B (-> 125); 90: none (95, 105, 125), dropped.
+ * Sent 5, dropped 5 (all in second 0), pool of 3; latencies all 45 ms. */
+START_TEST(vu_pool_drops_arrivals)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 45 * MS}, .generator = "mt19937",
+                         .seed = 1, .workers = 10};
+    tester_spec t = spec(TESTER_OPEN, 10 * MS, 0);
+    t.vus = 1;
+    t.max_vus = 3;
+    t.vu_init_ns = 15 * MS;
+    log_obs log;
+    tester_result r = run_logged(&t, &srv, 100 * MS, &log);
+    const int64_t sends[5] = {0, 30, 50, 60, 80};
+    ck_assert_uint_eq(r.planned, 10);
+    ck_assert_uint_eq(r.sent, 5);
+    ck_assert_uint_eq(r.dropped_arrivals, 5);
+    ck_assert_uint_eq(r.max_vus_used, 3);
+    ck_assert_uint_eq(r.n_drop_seconds, 1);
+    ck_assert_uint_eq(r.drops_per_s[0], 5);
+    for (size_t k = 0; k < 5; k++)
+        ck_assert_int_eq(log.rq[k].sent_ns, sends[k] * MS);
+    ck_assert_int_eq(hist_max(r.hist), 45 * MS);
+    ck_assert_int_eq(hist_min(r.hist), 45 * MS);
+    tester_result_free(&r);
+    /* vu_init = 0, max_vus = 2: 25 ms service: drops at 20, 50, 80 (the
+     * two VUs busy until 25/35, 55/65, 85/95): 7 sent */
+    srv.service.a_ns = 25 * MS;
+    t.max_vus = 2;
+    t.vus = 2;
+    t.vu_init_ns = 0;
+    r = run(&t, &srv, 100 * MS, 0, 14);
+    ck_assert_uint_eq(r.sent, 7);
+    ck_assert_uint_eq(r.dropped_arrivals, 3);
+    tester_result_free(&r);
+}
+END_TEST
+
+/* batch = 3 on a 10 ms grid, 1 ms service, 100 ms: the 10 grid instants
+ * become 4 whole batches at 0, 30, 60, 90 ms: 12 planned and sent; each
+ * batch waits 1, 2, 3 ms: mean 2 ms, max 3 ms. */
+START_TEST(batched_arrivals)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1 * MS}, .generator = "mt19937",
+                         .seed = 1};
+    tester_spec t = spec(TESTER_OPEN, 10 * MS, 0);
+    t.batch = 3;
+    log_obs log;
+    tester_result r = run_logged(&t, &srv, 100 * MS, &log);
+    ck_assert_uint_eq(r.planned, 12);
+    ck_assert_uint_eq(r.sent, 12);
+    for (size_t k = 0; k < 12; k++) {
+        ck_assert_int_eq(log.rq[k].sent_ns, (int64_t)(k / 3 * 30) * MS);
+        ck_assert_int_eq(log.rq[k].latency_ns, (int64_t)(k % 3 + 1) * MS);
+    }
+    ck_assert_int_eq(hist_max(r.hist), 3 * MS);
+    ck_assert(hist_mean(r.hist) == 2.0 * MS);
+    tester_result_free(&r);
+}
+END_TEST
+
+/* wrk's exit-time backfill: one closed user, 1 ms service, a window [10.5,
+ * 40.5) ms, 100 ms. Sends at 0..10 ms (11); the one at 10 returns at 41
+ * (31 ms); then 41, ..., 99: 59 more, 70 replies by the end. D =
+ * 100 ms / (70 / 1) = 1428571 ns (integer division, as wrk's). Only 31
+ * ms is above 2D: it adds 31 - k D for k = 1 .. floor((v - 1) / D) - 1 =
+ * 21 - 1 = 20 (the last 2428580 ns > D): 90 recorded, 20 added. */
+START_TEST(backfill_with_the_average_interval)
+{
+    stall_window w = {10500 * US, 40500 * US};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1 * MS}, .stalls = &st,
+                         .n_stalls = 1, .generator = "mt19937", .seed = 1};
+    tester_spec t = spec(TESTER_CLOSED, 0, 0);
+    t.backfill = 1;
+    tester_result r = run(&t, &srv, 100 * MS, 0, 8);
+    ck_assert_uint_eq(r.sent, 70);
+    ck_assert_int_eq(r.backfill_interval_ns, 1428571);
+    ck_assert_uint_eq(r.added, 20);
+    ck_assert_uint_eq(hist_count(r.hist), 90);
+    ck_assert_int_eq(hist_max(r.hist), 31 * MS);
+    ck_assert_int_eq(hist_min(r.hist), 1 * MS);
+    tester_result_free(&r);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("tester");
@@ -1174,6 +1410,14 @@ Suite *test_suite(void)
     tcase_add_test(tc, pool_of_five_six_clients);
     tcase_add_test(tc, preemption_through_a_closed_tester);
     tcase_add_test(tc, wait_histogram_against_erlang_c);
+    tcase_add_test(tc, requests_warmup_timeout);
+    tcase_add_test(tc, paced_think_time);
+    tcase_add_test(tc, go_ticker_keeps_one_tick);
+    tcase_add_test(tc, catch_up_limit_anchored_at_the_send);
+    tcase_add_test(tc, catch_up_limit_never_binds_at_its_slot);
+    tcase_add_test(tc, vu_pool_drops_arrivals);
+    tcase_add_test(tc, batched_arrivals);
+    tcase_add_test(tc, backfill_with_the_average_interval);
     suite_add_tcase(s, tc);
     return s;
 }
