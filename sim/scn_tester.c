@@ -179,15 +179,15 @@ static int read_paced(scn_ctx *c, tester_spec *t)
     if (scn_keys_count(c, "users", &t->users) < 0 || get_connections(c, t) < 0 || check_user_interval(c, t) < 0)
         return -1;
     /* late defaults to the book's next_slot (docs/decisions.md); a wrong
-     * value is told what each of the three does */
+     * value is told what each of the four does */
     int v = TESTER_LATE_NEXT_SLOT;
     scn_ini_entry *e = scn_keys_get(c, "late");
     if (e && names_find(tester_late_names, e->value) < 0) {
         scn_keys_bad_value(c, e,
                            "expected next_slot (the default, as the book: a late user sends at the next "
                            "slot of its grid after the reply), catch_up (send at once and fire the missed "
-                           "slots back to back until on schedule) or from_now (send at once; the grid restarts from "
-                           "then)");
+                           "slots back to back until on schedule), from_now (send at once; the grid restarts from "
+                           "then) or ticker (Go's time.Ticker: send at once for one missed tick, drop the others)");
         return -1;
     }
     if (get_enum(c, "late", &v) < 0)
