@@ -8,22 +8,33 @@
 
 #define F 1 /* fixed: what the tool does */
 #define D 0 /* a default the section may change */
+#define R 2 /* required: the section must give the key (the tool has no default) */
 
 /* Each row: the settings the tool's source shows (docs/models.md says what
  * each leaves out). Keep the order of docs/models.md's table. */
 const scn_profile scn_profiles[] = {
     /* wrk 4.2.0, src/wrk.c response_complete: a connection sends again when
-     * its reply is complete */
-    {"wrk", "wrk (closed loop per connection)", {{"kind", "closed", F}, {NULL, NULL, 0}}},
+     * its reply is complete; main: stats_correct with the run's average
+     * interval after the run; src/stats.c stats_record: values past the
+     * timeout (-T, default 2 s) are not recorded */
+    {"wrk", "wrk (closed loop per connection, exit-time backfill)",
+     {{"kind", "closed", F}, {"backfill", "average_interval", F}, {"timeout", "2s", D}, {NULL, NULL, 0}}},
     /* wrk2, src/wrk.c usec_to_next_send / response_complete: each
      * connection's own schedule, latency from its slot, late sends go out
-     * as soon as the catch-up pace allows */
+     * as soon as the catch-up pace allows (catch_up_throughput = 2 x the
+     * connection's throughput, anchored at the last send on schedule) */
     {"wrk2", "wrk2 (constant throughput, corrected latency)",
-     {{"kind", "paced", F}, {"late", "catch_up", F}, {"latency_from", "intended", F}, {NULL, NULL, 0}}},
+     {{"kind", "paced", F},
+      {"late", "catch_up", F},
+      {"latency_from", "intended", F},
+      {"catch_up_factor", "2", F},
+      {NULL, NULL, 0}}},
     /* k6 lib/executor/constant_arrival_rate.go Run: arrivals on a fixed
-     * grid from the start */
+     * grid from the start, served by a pool of preAllocatedVUs (required:
+     * Validate refuses a config without it) growing up to maxVUs (default
+     * preAllocatedVUs: cosim's max_vus default); no free VU: dropped */
     {"k6_constant_arrival_rate", "k6 constant-arrival-rate executor",
-     {{"kind", "open", F}, {"arrivals", "fixed", F}, {NULL, NULL, 0}}},
+     {{"kind", "open", F}, {"arrivals", "fixed", F}, {"vus", NULL, R}, {NULL, NULL, 0}}},
     /* k6 lib/executor/constant_vus.go: each VU loops its iterations */
     {"k6_constant_vus", "k6 constant-vus executor", {{"kind", "closed", F}, {NULL, NULL, 0}}},
     /* JMeter ConstantThroughputTimer.delay / calculateDelay, mode
@@ -56,6 +67,11 @@ const scn_profile scn_profiles[] = {
      {{"kind", "paced", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
     /* hey requester/requester.go runWorkers/runWorker, without -q */
     {"hey", "hey -c C (no -q)", {{"kind", "closed", F}, {NULL, NULL, 0}}},
+    /* hey requester/requester.go runWorker with -q: each worker its own
+     * time.Tick(1e6 / QPS us), read before each request; the latency from
+     * the request's own start (makeRequest) */
+    {"hey_q", "hey -c C -q Q (a Go ticker per worker)",
+     {{"kind", "paced", F}, {"late", "ticker", F}, {"latency_from", "actual", F}, {NULL, NULL, 0}}},
     /* vegeta lib/attack.go Attack, lib/pacer.go ConstantPacer.Pace */
     {"vegeta", "vegeta attack -rate R (workers unbounded)",
      {{"kind", "open", F}, {"arrivals", "fixed", F}, {NULL, NULL, 0}}},
@@ -71,7 +87,7 @@ const size_t scn_profiles_n = ARRAY_SIZE(scn_profiles);
 static const char *const profile_words[] = {
     "none", "wrk", "wrk2", "k6_constant_arrival_rate", "k6_constant_vus", "jmeter_ctt_this_thread",
     "jmeter_ctt_all_threads", "jmeter_constant_timer", "gatling_open", "gatling_closed", "gatling_pace", "locust_constant", "locust_between", "locust_constant_pacing",
-    "locust_constant_throughput", "hey", "vegeta", "vegeta_max_workers", "hyperfoil_constant_rate",
+    "locust_constant_throughput", "hey", "hey_q", "vegeta", "vegeta_max_workers", "hyperfoil_constant_rate",
 };
 const names_table scn_profile_names = {profile_words, ARRAY_SIZE(profile_words)};
 
@@ -115,11 +131,23 @@ int scn_profile_apply(scn_ctx *c)
         unknown_profile(c, pe);
         return -1;
     }
+    /* a required key first, while pe is still valid */
+    for (const scn_profile_setting *s = pr->set; s->key; s++) {
+        if (s->fixed == R && !scn_ini_find_entry(c->p, c->sec, s->key)) {
+            char why[256];
+            snprintf(why, sizeof why, "profile %s needs %s (the tool has no default: docs/models.md)", pr->name,
+                     s->key);
+            scn_keys_bad_value(c, pe, why);
+            return -1;
+        }
+    }
     /* copies: adding entries may move the entry array */
     int line = pe->line;
     const char *set = pe->set;
     for (const scn_profile_setting *s = pr->set; s->key; s++) {
         scn_ini_entry *e = scn_ini_find_entry(c->p, c->sec, s->key);
+        if (s->fixed == R)
+            continue; /* checked above */
         if (e && s->fixed && strcmp(e->value, s->value) != 0) {
             char why[256];
             snprintf(why, sizeof why, "profile %s fixes %s = %s (the tool's behaviour: docs/models.md); remove this key "

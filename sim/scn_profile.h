@@ -5,7 +5,7 @@
  *
  * A profile is a list of key = value settings of the tester section, each
  * either *fixed* (it is what the tool does: a section that gives the key
- * with another value is refused) or a *default* (a figure the user may
+ * with another value is refused), a *default* (a figure the user may
  * change: the section's own key wins). A profile adds no engine behaviour
  * of its own: everything it sets is an ordinary key (MODEL.md, "Tool
  * profiles").
@@ -26,7 +26,9 @@ typedef struct scn_profile_setting {
     const char *key;
     const char *value;
     int fixed; /**< 1: the tool's behaviour (a different value is refused);
-                    0: a default the section may override */
+                    0: a default the section may override; 2: required
+                    (value NULL): the section must give the key, as the
+                    tool has no default */
 } scn_profile_setting;
 
 /** One profile: a row of the profile table. */
@@ -51,7 +53,9 @@ const scn_profile *scn_profile_find(const char *name);
  * Apply the section's `profile` key, if any (and not "none"), before its keys are read:
  * each setting the section lacks is added as if written on the profile's
  * line; a fixed setting the section gives with another value is refused
- * at that key's line ("profile P sets K = V: ..."). An unknown profile is
+ * at that key's line ("profile P sets K = V: ..."); a required key the
+ * section lacks is refused at the profile's line ("profile P needs K").
+ * An unknown profile is
  * refused at the profile's line, naming the nearest profile when one is
  * within 3 edits ("did you mean ..."), else listing them all.
  *

@@ -53,7 +53,8 @@ START_TEST(settings_are_keys_of_the_kind)
         for (const scn_profile_setting *s = p->set; s->key; s++) {
             const scn_key *k = scn_keys_find(SCN_SEC_TESTER, kind, s->key);
             ck_assert_msg(k != NULL, "%s: %s is no key of a %s tester", p->name, s->key, p->set[0].value);
-            if (k->type == SCN_T_CHOICE)
+            ck_assert_msg(s->fixed == 2 ? s->value == NULL : s->value != NULL, "%s: %s", p->name, s->key);
+            if (k->type == SCN_T_CHOICE && s->value)
                 ck_assert_msg(names_find(*k->choices, s->value) >= 0, "%s: %s = %s", p->name, s->key, s->value);
         }
     }
@@ -103,6 +104,59 @@ START_TEST(wrk2_expands)
     ck_assert_int_eq(t->latency_from_intended, 1);
     ck_assert_uint_eq(t->users, 4);
     ck_assert_uint_eq(t->interval.num_ns / t->interval.den, 10000000);
+    ck_assert_uint_eq(t->catch_up_factor, 2); /* wrk2's catch_up_throughput = 2 x throughput */
+    scenario_free(s);
+}
+END_TEST
+
+/* profile = wrk backfills with the average interval and records up to
+ * wrk's default timeout, 2 s, which the section may change (-T). */
+START_TEST(wrk_expands)
+{
+    scenario *s = NULL;
+    ck_assert_msg(load(HEAD "[tester w]\nprofile = wrk\nusers = 2\n", &s) == SCENARIO_OK, "%s", err);
+    ck_assert_int_eq(s->testers[0].kind, TESTER_CLOSED);
+    ck_assert_int_eq(s->testers[0].backfill, 1);
+    ck_assert_int_eq(s->testers[0].timeout_ns, 2000000000);
+    scenario_free(s);
+    s = NULL;
+    ck_assert_msg(load(HEAD "[tester w]\nprofile = wrk\ntimeout = 500ms\n", &s) == SCENARIO_OK, "%s", err);
+    ck_assert_int_eq(s->testers[0].timeout_ns, 500000000);
+    scenario_free(s);
+    s = NULL;
+    ck_assert_int_eq(load(HEAD "[tester w]\nprofile = wrk\nbackfill = none\n", &s), SCENARIO_EINVALID);
+    ck_assert_str_eq(err, "t.ini:8: [tester w] backfill = none: profile wrk fixes backfill = average_interval "
+                          "(the tool's behaviour: docs/models.md); remove this key or the profile");
+}
+END_TEST
+
+/* k6's constant-arrival-rate needs preAllocatedVUs (vus) and takes maxVUs
+ * (max_vus, default vus); hey_q is paced with Go's ticker. */
+START_TEST(k6_needs_vus_hey_q_ticks)
+{
+    scenario *s = NULL;
+    ck_assert_int_eq(load(HEAD "[tester k]\nprofile = k6_constant_arrival_rate\nrate = 100/s\n", &s),
+                     SCENARIO_EINVALID);
+    ck_assert_str_eq(err, "t.ini:7: [tester k] profile = k6_constant_arrival_rate: profile k6_constant_arrival_rate "
+                          "needs vus (the tool has no default: docs/models.md)");
+    ck_assert_msg(load(HEAD "[tester k]\nprofile = k6_constant_arrival_rate\nrate = 100/s\nvus = 3\n", &s) ==
+                      SCENARIO_OK,
+                  "%s", err);
+    ck_assert_uint_eq(s->testers[0].vus, 3);
+    ck_assert_uint_eq(s->testers[0].max_vus, 3);
+    scenario_free(s);
+    s = NULL;
+    ck_assert_msg(load(HEAD "[tester k]\nprofile = k6_constant_arrival_rate\nrate = 100/s\nvus = 3\nmax_vus = 7\n",
+                       &s) == SCENARIO_OK,
+                  "%s", err);
+    ck_assert_uint_eq(s->testers[0].max_vus, 7);
+    scenario_free(s);
+    s = NULL;
+    ck_assert_msg(load(HEAD "[tester h]\nprofile = hey_q\nrate = 100/s\nusers = 2\n", &s) == SCENARIO_OK, "%s",
+                  err);
+    ck_assert_int_eq(s->testers[0].kind, TESTER_PACED);
+    ck_assert_int_eq(s->testers[0].late, TESTER_LATE_TICKER);
+    ck_assert_int_eq(s->testers[0].latency_from_intended, 0);
     scenario_free(s);
 }
 END_TEST
@@ -145,6 +199,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, settings_are_keys_of_the_kind);
     tcase_add_test(tc, docs_name_every_profile);
     tcase_add_test(tc, wrk2_expands);
+    tcase_add_test(tc, wrk_expands);
+    tcase_add_test(tc, k6_needs_vus_hey_q_ticks);
     tcase_add_test(tc, section_keys_override_or_conflict);
     suite_add_tcase(s, tc);
     return s;
