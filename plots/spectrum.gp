@@ -28,7 +28,7 @@ set output outfile
 set title chart_title noenhanced offset 0,1.2
 set label 1 chart_subtitle at graph 0.5, graph 1.04 center font ",15" noenhanced
 set tmargin 5
-set xlabel "percentile" offset 0,0.7
+set xlabel "percentile" offset 0,0.4
 set ylabel "latency (ms)"
 set logscale x
 set xtics ("0%%" 1, "90%%" 10, "99%%" 100, "99.9%%" 1000, "99.99%%" 10000, \
@@ -39,6 +39,10 @@ set autoscale xfixmax
 stats datafile index 0:(words(testers)-1) using 3 nooutput
 ymax = STATS_max
 ymin = STATS_min
+# the last x of any curve, where the end labels go (read before the ranges
+# are set: stats keeps only the points inside them)
+stats datafile index 0:(words(testers)-1) using 2 nooutput
+xend = STATS_max
 if (ymax <= 0) { ylog = 0 }   # every latency 0: nothing to show on a log axis
 if (ylog) {
     # at most five decades below the largest value: one near-zero sample
@@ -94,7 +98,10 @@ ms(v) = v >= 100 ? sprintf("%.0f ms", v) : v >= 10 ? sprintf("%.1f ms", v) : v >
       : sprintf("%.3f ms", v)
 title_of(i) = label(i).": p99 ".ms(p99s[i])
 set rmargin 25
-# the curves' end labels sit right of the last point (x = the sample count);
+# the curves' end labels: one column right of the plot, at the heights cosim
+# spread them to, each in its curve's colour (labels beside each curve's own
+# end overlapped the other curves where these end early and flat)
+endlabel(i) = strcol(3) eq label(i) ? xend : NaN
 # the curves are drawn last to first, so that a later tester's solid line
 # (open) never hides an earlier one's dashes where they coincide
 if (exists("bandfile")) {
@@ -106,7 +113,8 @@ if (exists("bandfile")) {
              title title_of(i), \
          for [i=1:nb] datafile index nb every ::(i-1)::(i-1) using 1:2 with points pt 7 ps 2.2 \
              lc rgb colour(i) notitle, \
-         datafile index (nb+1) using 1:2:3 with labels left offset 1,0 noenhanced notitle
+         for [i=1:nb] datafile index (nb+1) using (endlabel(i)):2:3 with labels left offset 1,0 noenhanced \
+             textcolor rgb colour(i) notitle
 } else {
     plot for [i=nb:1:-1] datafile index (i-1) using 2:3 with linespoints pointinterval -12 pointsize 1.3 \
              pt marker(i) lw 3 dt dash(i) lc rgb colour(i) notitle, \
@@ -114,5 +122,6 @@ if (exists("bandfile")) {
              title title_of(i), \
          for [i=1:nb] datafile index nb every ::(i-1)::(i-1) using 1:2 with points pt 7 ps 2.2 \
              lc rgb colour(i) notitle, \
-         datafile index (nb+1) using 1:2:3 with labels left offset 1,0 noenhanced textcolor rgb "#202020" notitle
+         for [i=1:nb] datafile index (nb+1) using (endlabel(i)):2:3 with labels left offset 1,0 noenhanced \
+             textcolor rgb colour(i) notitle
 }
