@@ -52,9 +52,14 @@ do for [i=1:n] {
         rmin = STATS_min < rmin ? STATS_min : rmin
         rmax = STATS_max > rmax ? STATS_max : rmax
         span = STATS_max - STATS_min > span ? STATS_max - STATS_min : span
+        minspan = (exists("minspan") ? (STATS_max - STATS_min < minspan ? STATS_max - STATS_min : minspan) \
+                                     : STATS_max - STATS_min)
     }
 }
-shared = (rmax - rmin) <= 3 * span
+# one shared axis only when it squashes no panel: a fast closed tester's
+# hundreds of rows beside an open one's tens (gc_log) get an axis each
+minspan = exists("minspan") ? (minspan > 1 ? minspan : 1) : 1
+shared = (rmax - rmin) <= 3 * minspan
 # the title larger than the subtitle: the multiplot title keeps room for
 # three lines, the subtitle is a label on the second
 set multiplot layout n, 1 title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt)
@@ -79,6 +84,8 @@ do for [i=1:n] {
     hi = empty ? 1 : (shared ? rmax : STATS_max)
     pad = (hi - lo) / 25.0 > 1 ? (hi - lo) / 25.0 : 1   # the first and last rows clear of the axes
     set yrange [hi + pad : lo - pad]
+    # a few rows: ticks on real rows only (not on the padding above and below)
+    if (hi - lo <= 12) { set ytics lo, (hi - lo <= 6 ? 1 : 2), hi } else { set ytics autofreq }
     bh = (hi - lo) / 100.0 > 0.35 ? (hi - lo) / 100.0 : 0.35  # bar half-height: visible in a tall panel
     if (i == n) { set xlabel "time (ms): bar from intended send to reply, dot at the actual send; grey: stall\nrows: each request's index in the run (a paced tester's: its slot)" } else { unset xlabel }
     ev = word(every, i) + 0
@@ -87,14 +94,14 @@ do for [i=1:n] {
     name = label(i).(ev > 1 ? sprintf(" (1 in %d of %d drawn, and each slow one)", ev, word(seen, i) + 0) : "")
     unset label 1
     if (empty) { set label 1 "no request in this window" at graph 0.5, 0.5 center }
-    plot stallsfile using (($1+$2)*500):((hi+lo)/2.0):(($2-$1)*500):((hi-lo)/2.0 + 1) \
+    plot stallsfile using (($1+$2)*500):((hi+lo)/2.0):(($2-$1)*500):((hi-lo)/2.0 + pad) \
              with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
          datafile index (i-1) using ($5 == 1 ? $1*1000 : NaN):4:($1*1000):($3*1000):($4-bh):($4+bh) \
              with boxxyerror fs pattern 4 border lc rgb colour(i) \
              title (sy > 0 ? sprintf("added by the correction: %d", sy) : ""), \
          datafile index (i-1) using ($5 == 0 ? $1*1000 : NaN):4:($1*1000):($3*1000):($4-bh):($4+bh) \
              with boxxyerror fs solid 0.8 noborder lc rgb colour(i) title name, \
-         datafile index (i-1) using ($5 == 0 ? $2*1000 : NaN):4 with points pt 7 ps 0.7 lc rgb "#000000" \
+         datafile index (i-1) using ($5 == 0 ? $2*1000 : NaN):4 with points pt 7 ps 1.0 lc rgb "#000000" \
              notitle, \
          datafile index (i-1) using ($5 == 2 ? $1*1000 : NaN):4 with points pt 6 ps 1.3 lw 1.5 \
              lc rgb colour(i) title (nv > 0 ? sprintf("planned, never sent: %d", nv) : "")

@@ -98,6 +98,8 @@ do for [i=1:n] {
     bmax = STATS_max > bmax ? STATS_max : bmax
 }
 set yrange [0:bmax * 1.15]
+# whole requests: no 0.5 ticks on a small backlog
+if (bmax <= 6) { set ytics 1 } else { set ytics autofreq }
 set ylabel "requests at the server"
 set xlabel (byreply ? "reply time (s): a stall shows as a gap, then a spike" \
                     : "intended send time (s); grey: stall")
