@@ -25,6 +25,27 @@ if (term eq "pngcairo") {
 }
 set output outfile
 
+# the last x of any curve, where the end labels go (read before any range or
+# log scale is set: stats would clip it to them, or round it up)
+stats datafile index 0:(words(testers)-1) using 2 nooutput
+xend = STATS_max * 0.9999   # a hair inside the axis: a label exactly on its end is clipped
+# each tester's end label: its height cosim chose (lat) and its rank from the
+# bottom (rank: cosim writes the labels from the lowest up); 0 if it has none
+label(i) = exists("labels") ? labels[i] : word(testers, i)
+nl = words(testers)
+array lat[nl]
+array rank[nl]
+do for [i=1:nl] {
+    stats datafile index (nl+1) using (strcol(3) eq label(i) ? 1 : 0) nooutput
+    rank[i] = 0
+    if (STATS_sum > 0) {
+        stats datafile index (nl+1) using (strcol(3) eq label(i) ? $0 + 1 : NaN) nooutput
+        rank[i] = STATS_max
+        stats datafile index (nl+1) using (strcol(3) eq label(i) ? $2 : NaN) nooutput
+        lat[i] = STATS_max
+    }
+}
+
 set title chart_title noenhanced offset 0,1.2
 set label 1 chart_subtitle at graph 0.5, graph 1.04 center font ",15" noenhanced
 set tmargin 5
@@ -39,10 +60,6 @@ set autoscale xfixmax
 stats datafile index 0:(words(testers)-1) using 3 nooutput
 ymax = STATS_max
 ymin = STATS_min
-# the last x of any curve, where the end labels go (read before the ranges
-# are set: stats keeps only the points inside them)
-stats datafile index 0:(words(testers)-1) using 2 nooutput
-xend = STATS_max
 if (ymax <= 0) { ylog = 0 }   # every latency 0: nothing to show on a log axis
 if (ylog) {
     # at most five decades below the largest value: one near-zero sample
@@ -101,7 +118,33 @@ set rmargin 25
 # the curves' end labels: one column right of the plot, at the heights cosim
 # spread them to, each in its curve's colour (labels beside each curve's own
 # end overlapped the other curves where these end early and flat)
-endlabel(i) = strcol(3) eq label(i) ? xend : NaN
+# the heights as graph fractions, then pushed apart to one text line each
+# (cosim's spread assumes fewer decades than a long axis shows), upwards
+# from the lowest, then down from the top if the highest left the chart
+ylo = ylog ? (ymin > lowest ? ymin / 1.5 : lowest) : 0
+yhi = ylog ? ymax * 2 : (ymax > 0 ? ymax * 1.1 : 1)
+gap = 0.05
+array at[nb]
+do for [i=1:nb] {
+    at[i] = rank[i] == 0 ? 0 : (ylog ? log(lat[i] / ylo) / log(yhi / ylo) : (lat[i] - ylo) / (yhi - ylo))
+}
+prev = -1
+do for [r=1:nb] {
+    do for [i=1:nb] {
+        if (rank[i] == r) { at[i] = (prev > -1 && at[i] < prev + gap) ? prev + gap : at[i]; prev = at[i] }
+    }
+}
+next = 1 + gap
+do for [r=nb:1:-1] {
+    do for [i=1:nb] {
+        if (rank[i] == r) { at[i] = at[i] > next - gap ? next - gap : at[i]; next = at[i] }
+    }
+}
+do for [i=1:nb] {
+    if (rank[i] > 0) {
+        set label (10 + i) label(i) at graph 1, graph at[i] left offset 1,0 noenhanced textcolor rgb colour(i) front
+    }
+}
 # the curves are drawn last to first, so that a later tester's solid line
 # (open) never hides an earlier one's dashes where they coincide
 if (exists("bandfile")) {
@@ -112,16 +155,12 @@ if (exists("bandfile")) {
          for [i=1:nb] keyentry with linespoints pointsize 1.3 pt marker(i) lw 3 dt dash(i) lc rgb colour(i) \
              title title_of(i), \
          for [i=1:nb] datafile index nb every ::(i-1)::(i-1) using 1:2 with points pt 7 ps 2.2 \
-             lc rgb colour(i) notitle, \
-         for [i=1:nb] datafile index (nb+1) using (endlabel(i)):2:3 with labels left offset 1,0 noenhanced \
-             textcolor rgb colour(i) notitle
+             lc rgb colour(i) notitle
 } else {
     plot for [i=nb:1:-1] datafile index (i-1) using 2:3 with linespoints pointinterval -12 pointsize 1.3 \
              pt marker(i) lw 3 dt dash(i) lc rgb colour(i) notitle, \
          for [i=1:nb] keyentry with linespoints pointsize 1.3 pt marker(i) lw 3 dt dash(i) lc rgb colour(i) \
              title title_of(i), \
          for [i=1:nb] datafile index nb every ::(i-1)::(i-1) using 1:2 with points pt 7 ps 2.2 \
-             lc rgb colour(i) notitle, \
-         for [i=1:nb] datafile index (nb+1) using (endlabel(i)):2:3 with labels left offset 1,0 noenhanced \
-             textcolor rgb colour(i) notitle
+             lc rgb colour(i) notitle
 }
