@@ -27,6 +27,8 @@ if (term eq "pngcairo") {
     }
 }
 set output outfile
+# gnuplot's svg terminal draws points about 1.6 times larger than pngcairo
+ptscale = term eq "svg" ? 0.6 : 1.0
 # title and subtitle sizes (points) and the canvas height in points (a png
 # or svg pixel counts as a point)
 title_pt = term eq "pdfcairo" ? 15 : 24
@@ -101,9 +103,9 @@ do for [i=1:n] {
              title (sy > 0 ? sprintf("added by the correction: %d", sy) : ""), \
          datafile index (i-1) using ($5 == 0 ? $1*1000 : NaN):4:($1*1000):($3*1000):($4-bh):($4+bh) \
              with boxxyerror fs solid 0.8 noborder lc rgb colour(i) title name, \
-         datafile index (i-1) using ($5 == 0 ? $2*1000 : NaN):4 with points pt 7 ps 1.0 lc rgb "#000000" \
+         datafile index (i-1) using ($5 == 0 ? $2*1000 : NaN):4 with points pt 7 ps (1.0 * ptscale) lc rgb "#000000" \
              notitle, \
-         datafile index (i-1) using ($5 == 2 ? $1*1000 : NaN):4 with points pt 6 ps 1.3 lw 1.5 \
+         datafile index (i-1) using ($5 == 2 ? $1*1000 : NaN):4 with points pt 6 ps (1.3 * ptscale) lw 1.5 \
              lc rgb colour(i) title (nv > 0 ? sprintf("planned, never sent: %d", nv) : "")
 }
 unset multiplot

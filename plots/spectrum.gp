@@ -24,6 +24,8 @@ if (term eq "pngcairo") {
     }
 }
 set output outfile
+# gnuplot's svg terminal draws points about 1.6 times larger than pngcairo
+ptscale = term eq "svg" ? 0.6 : 1.0
 
 # the last x of any curve, where the end labels go (read before any range or
 # log scale is set: stats would clip it to them, or round it up)
@@ -150,17 +152,17 @@ do for [i=1:nb] {
 if (exists("bandfile")) {
     set style fill transparent solid 0.2 noborder
     plot for [i=1:nb] bandfile index (i-1) using 1:3:4 with filledcurves lc rgb colour(i) notitle, \
-         for [i=nb:1:-1] datafile index (i-1) using 2:3 with linespoints pointinterval -12 pointsize 1.3 \
+         for [i=nb:1:-1] datafile index (i-1) using 2:3 with linespoints pointinterval -12 pointsize (1.3 * ptscale) \
              pt marker(i) lw 3 dt dash(i) lc rgb colour(i) notitle, \
-         for [i=1:nb] keyentry with linespoints pointsize 1.3 pt marker(i) lw 3 dt dash(i) lc rgb colour(i) \
+         for [i=1:nb] keyentry with linespoints pointsize (1.3 * ptscale) pt marker(i) lw 3 dt dash(i) lc rgb colour(i) \
              title title_of(i), \
-         for [i=1:nb] datafile index nb every ::(i-1)::(i-1) using 1:2 with points pt 7 ps 2.2 \
+         for [i=1:nb] datafile index nb every ::(i-1)::(i-1) using 1:2 with points pt 7 ps (2.2 * ptscale) \
              lc rgb colour(i) notitle
 } else {
-    plot for [i=nb:1:-1] datafile index (i-1) using 2:3 with linespoints pointinterval -12 pointsize 1.3 \
+    plot for [i=nb:1:-1] datafile index (i-1) using 2:3 with linespoints pointinterval -12 pointsize (1.3 * ptscale) \
              pt marker(i) lw 3 dt dash(i) lc rgb colour(i) notitle, \
-         for [i=1:nb] keyentry with linespoints pointsize 1.3 pt marker(i) lw 3 dt dash(i) lc rgb colour(i) \
+         for [i=1:nb] keyentry with linespoints pointsize (1.3 * ptscale) pt marker(i) lw 3 dt dash(i) lc rgb colour(i) \
              title title_of(i), \
-         for [i=1:nb] datafile index nb every ::(i-1)::(i-1) using 1:2 with points pt 7 ps 2.2 \
+         for [i=1:nb] datafile index nb every ::(i-1)::(i-1) using 1:2 with points pt 7 ps (2.2 * ptscale) \
              lc rgb colour(i) notitle
 }

@@ -31,6 +31,8 @@ if (term eq "pngcairo") {
     }
 }
 set output outfile
+# gnuplot's svg terminal draws points about 1.6 times larger than pngcairo
+ptscale = term eq "svg" ? 0.6 : 1.0
 # title and subtitle sizes (points) and the canvas height in points (a png
 # or svg pixel counts as a point)
 title_pt = term eq "pdfcairo" ? 15 : 24
@@ -82,11 +84,11 @@ do for [i=1:n] {
     if (empty) { set label 1 "no request in this window" at graph 0.5, 0.5 center }
     plot stallsfile using (($1+$2)/2):((top+bottom)/2):(($2-$1)/2):((top-bottom)/2) \
              with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
-         datafile index (i-1) using 1:($3 == 0 || $3 == 3 ? $2 : NaN) with points pt marker(i) ps 1.0 \
+         datafile index (i-1) using 1:($3 == 0 || $3 == 3 ? $2 : NaN) with points pt marker(i) ps (1.0 * ptscale) \
              lc rgb colour(i) title what, \
          datafile index (i-1) using 1:($3 == 4 ? $2 : NaN) with lines lw 2 dt 2 lc rgb "#000000" \
              title (ex ? "" : "mean latency of each bin"), \
-         datafile index (i-1) using 1:($3 == 1 ? $2 : NaN) with points pt 6 ps 1.3 lc rgb colour(i) \
+         datafile index (i-1) using 1:($3 == 1 ? $2 : NaN) with points pt 6 ps (1.3 * ptscale) lc rgb colour(i) \
              title (sy > 0 ? sprintf("samples the correction added (%d)", sy) : "")
 }
 # the backlog: requests at the server, one line per tester
