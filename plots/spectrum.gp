@@ -24,15 +24,13 @@ if (term eq "pngcairo") {
     }
 }
 set output outfile
-# gnuplot's svg terminal draws points about 1.6 times larger than pngcairo
+# svg draws points ~1.6 times larger than pngcairo
 ptscale = term eq "svg" ? 0.6 : 1.0
 
-# the last x of any curve, where the end labels go (read before any range or
-# log scale is set: stats would clip it to them, or round it up)
+# the curves' last x, read before ranges and log scales alter stats
 stats datafile index 0:(words(testers)-1) using 2 nooutput
-xend = STATS_max * 0.9999   # a hair inside the axis: a label exactly on its end is clipped
-# each tester's end label: its height cosim chose (lat) and its rank from the
-# bottom (rank: cosim writes the labels from the lowest up); 0 if it has none
+xend = STATS_max * 0.9999   # inside the axis, or clipped
+# each end label's height (lat) and rank from the lowest (0: none)
 label(i) = exists("labels") ? labels[i] : word(testers, i)
 nl = words(testers)
 array lat[nl]
@@ -117,12 +115,8 @@ ms(v) = v >= 100 ? sprintf("%.0f ms", v) : v >= 10 ? sprintf("%.1f ms", v) : v >
       : sprintf("%.3f ms", v)
 title_of(i) = label(i).": p99 ".ms(p99s[i])
 set rmargin 25
-# the curves' end labels: one column right of the plot, at the heights cosim
-# spread them to, each in its curve's colour (labels beside each curve's own
-# end overlapped the other curves where these end early and flat)
-# the heights as graph fractions, then pushed apart to one text line each
-# (cosim's spread assumes fewer decades than a long axis shows), upwards
-# from the lowest, then down from the top if the highest left the chart
+# end labels in a column right of the plot, in the curves' colours, pushed
+# apart to a text line each (up from the lowest, then down from the top)
 ylo = ylog ? (ymin > lowest ? ymin / 1.5 : lowest) : 0
 yhi = ylog ? ymax * 2 : (ymax > 0 ? ymax * 1.1 : 1)
 gap = 0.05
