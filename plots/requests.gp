@@ -27,9 +27,25 @@ if (term eq "pngcairo") {
     }
 }
 set output outfile
+# gnuplot's svg terminal draws points about 1.6 times larger than pngcairo
+ptscale = term eq "svg" ? 0.6 : 1.0
+# title and subtitle sizes (points) and the canvas height in points (a png
+# or svg pixel counts as a point)
+title_pt = term eq "pdfcairo" ? 15 : 24
+subtitle_pt = term eq "pdfcairo" ? 10 : 16
+canvas_pt = term eq "pdfcairo" ? (1.3 + n * 2.1) * 72 : (200 + n * panel_px)
 
-array colours[8] = ["#009E73", "#E69F00", "#0072B2", "#D55E00", "#CC79A7", "#56B4E9", \
-                    "#000000", "#F0E442"]
+# one look per tester, as in spectrum.gp (cosim's styles: the first closed,
+# paced, corrected, open and partly_open tester are 1..5, a second of a kind
+# 6..8), so a tester has the same colour and marker on every chart
+array colours[8] = ["#D55E00", "#E69F00", "#0072B2", "#009E73", "#CC79A7", "#56B4E9", "#882255", \
+                    "#999933"]
+array markers[8] = [7, 5, 9, 13, 11, 6, 4, 8]
+style(i) = exists("styles") ? word(styles, i) + 0 : i
+sty(i) = style(i) == 0 ? 1 : (style(i)-1)%8+1
+colour(i) = colours[sty(i)]
+marker(i) = markers[sty(i)]
+label(i) = exists("labels") ? labels[i] : label(i)
 # the rows of every panel, for one shared axis when they overlap
 rmin = 1e300; rmax = -1e300; span = 1
 do for [i=1:n] {
@@ -38,44 +54,58 @@ do for [i=1:n] {
         rmin = STATS_min < rmin ? STATS_min : rmin
         rmax = STATS_max > rmax ? STATS_max : rmax
         span = STATS_max - STATS_min > span ? STATS_max - STATS_min : span
+        minspan = (exists("minspan") ? (STATS_max - STATS_min < minspan ? STATS_max - STATS_min : minspan) \
+                                     : STATS_max - STATS_min)
     }
 }
-shared = (rmax - rmin) <= 3 * span
-set multiplot layout n, 1 title chart_title."\n".chart_subtitle noenhanced font ",16"
+# one shared axis only when it squashes no panel: a fast closed tester's
+# hundreds of rows beside an open one's tens (gc_log) get an axis each
+minspan = exists("minspan") ? (minspan > 1 ? minspan : 1) : 1
+shared = (rmax - rmin) <= 3 * minspan
+# the title larger than the subtitle: the multiplot title keeps room for
+# three lines, the subtitle is a label on the second
+set multiplot layout n, 1 title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt)
+set label 99 chart_subtitle at screen 0.5, screen (1 - 3.0 * title_pt / canvas_pt) center noenhanced \
+    font sprintf(",%d", subtitle_pt)
 set grid xtics lc rgb "#b0b0b0"
 set border 3
 set tics nomirror
 set ylabel "request"
-set key inside right top noenhanced samplen 1.5 spacing 1.1 box opaque width 1
+# each panel's key above it, never over its bars or dots
+set key outside top center horizontal noenhanced samplen 1.5 nobox width -4
 # fixed margins, so the panels line up whatever the names
 set lmargin 14
 set rmargin 4
 do for [i=1:n] {
+    if (i == 2) { unset label 99 }
     set autoscale xy
     empty = word(counts, i) + 0 == 0
     if (!empty) { stats datafile index (i-1) using 4 nooutput }
     set xrange [xfrom * 1000 : xto * 1000]
     lo = empty ? 0 : (shared ? rmin : STATS_min)
     hi = empty ? 1 : (shared ? rmax : STATS_max)
-    set yrange [hi + 1 : lo - 1]
+    pad = (hi - lo) / 25.0 > 1 ? (hi - lo) / 25.0 : 1   # the first and last rows clear of the axes
+    set yrange [hi + pad : lo - pad]
+    # a few rows: ticks on real rows only (not on the padding above and below)
+    if (hi - lo <= 12) { set ytics lo, (hi - lo <= 6 ? 1 : 2), hi } else { set ytics autofreq }
     bh = (hi - lo) / 100.0 > 0.35 ? (hi - lo) / 100.0 : 0.35  # bar half-height: visible in a tall panel
     if (i == n) { set xlabel "time (ms): bar from intended send to reply, dot at the actual send; grey: stall\nrows: each request's index in the run (a paced tester's: its slot)" } else { unset xlabel }
     ev = word(every, i) + 0
     nv = word(never, i) + 0
     sy = word(synthetic, i) + 0
-    name = word(testers, i).(ev > 1 ? sprintf(" (1 in %d of %d requests drawn, and each slow one)", ev, word(seen, i) + 0) : "")
+    name = label(i).(ev > 1 ? sprintf(" (1 in %d of %d drawn, and each slow one)", ev, word(seen, i) + 0) : "")
     unset label 1
     if (empty) { set label 1 "no request in this window" at graph 0.5, 0.5 center }
-    plot stallsfile using (($1+$2)*500):((hi+lo)/2.0):(($2-$1)*500):((hi-lo)/2.0 + 1) \
+    plot stallsfile using (($1+$2)*500):((hi+lo)/2.0):(($2-$1)*500):((hi-lo)/2.0 + pad) \
              with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
          datafile index (i-1) using ($5 == 1 ? $1*1000 : NaN):4:($1*1000):($3*1000):($4-bh):($4+bh) \
-             with boxxyerror fs pattern 4 border lc rgb colours[(i-1)%8+1] \
-             title (sy > 0 ? sprintf("synthetic samples the correction added: %d", sy) : ""), \
+             with boxxyerror fs pattern 4 border lc rgb colour(i) \
+             title (sy > 0 ? sprintf("added by the correction: %d", sy) : ""), \
          datafile index (i-1) using ($5 == 0 ? $1*1000 : NaN):4:($1*1000):($3*1000):($4-bh):($4+bh) \
-             with boxxyerror fs solid 0.8 noborder lc rgb colours[(i-1)%8+1] title name, \
-         datafile index (i-1) using ($5 == 0 ? $2*1000 : NaN):4 with points pt 7 ps 0.7 lc rgb "#000000" \
-             title (i == 1 ? "actual send" : ""), \
-         datafile index (i-1) using ($5 == 2 ? $1*1000 : NaN):4 with points pt 6 ps 1.3 lw 1.5 \
-             lc rgb colours[(i-1)%8+1] title (nv > 0 ? sprintf("never sent (planned, not sent): %d", nv) : "")
+             with boxxyerror fs solid 0.8 noborder lc rgb colour(i) title name, \
+         datafile index (i-1) using ($5 == 0 ? $2*1000 : NaN):4 with points pt 7 ps (1.0 * ptscale) lc rgb "#000000" \
+             notitle, \
+         datafile index (i-1) using ($5 == 2 ? $1*1000 : NaN):4 with points pt 6 ps (1.3 * ptscale) lw 1.5 \
+             lc rgb colour(i) title (nv > 0 ? sprintf("planned, never sent: %d", nv) : "")
 }
 unset multiplot

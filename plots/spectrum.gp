@@ -24,11 +24,32 @@ if (term eq "pngcairo") {
     }
 }
 set output outfile
+# svg draws points ~1.6 times larger than pngcairo
+ptscale = term eq "svg" ? 0.6 : 1.0
+
+# the curves' last x, read before ranges and log scales alter stats
+stats datafile index 0:(words(testers)-1) using 2 nooutput
+xend = STATS_max * 0.9999   # inside the axis, or clipped
+# each end label's height (lat) and rank from the lowest (0: none)
+label(i) = exists("labels") ? labels[i] : word(testers, i)
+nl = words(testers)
+array lat[nl]
+array rank[nl]
+do for [i=1:nl] {
+    stats datafile index (nl+1) using (strcol(3) eq label(i) ? 1 : 0) nooutput
+    rank[i] = 0
+    if (STATS_sum > 0) {
+        stats datafile index (nl+1) using (strcol(3) eq label(i) ? $0 + 1 : NaN) nooutput
+        rank[i] = STATS_max
+        stats datafile index (nl+1) using (strcol(3) eq label(i) ? $2 : NaN) nooutput
+        lat[i] = STATS_max
+    }
+}
 
 set title chart_title noenhanced offset 0,1.2
 set label 1 chart_subtitle at graph 0.5, graph 1.04 center font ",15" noenhanced
 set tmargin 5
-set xlabel "percentile" offset 0,0.7
+set xlabel "percentile" offset 0,0.4
 set ylabel "latency (ms)"
 set logscale x
 set xtics ("0%%" 1, "90%%" 10, "99%%" 100, "99.9%%" 1000, "99.99%%" 10000, \
@@ -94,25 +115,48 @@ ms(v) = v >= 100 ? sprintf("%.0f ms", v) : v >= 10 ? sprintf("%.1f ms", v) : v >
       : sprintf("%.3f ms", v)
 title_of(i) = label(i).": p99 ".ms(p99s[i])
 set rmargin 25
-# the curves' end labels sit right of the last point (x = the sample count);
+# end labels in a column right of the plot, in the curves' colours, pushed
+# apart to a text line each (up from the lowest, then down from the top)
+ylo = ylog ? (ymin > lowest ? ymin / 1.5 : lowest) : 0
+yhi = ylog ? ymax * 2 : (ymax > 0 ? ymax * 1.1 : 1)
+gap = 0.05
+array at[nb]
+do for [i=1:nb] {
+    at[i] = rank[i] == 0 ? 0 : (ylog ? log(lat[i] / ylo) / log(yhi / ylo) : (lat[i] - ylo) / (yhi - ylo))
+}
+prev = -1
+do for [r=1:nb] {
+    do for [i=1:nb] {
+        if (rank[i] == r) { at[i] = (prev > -1 && at[i] < prev + gap) ? prev + gap : at[i]; prev = at[i] }
+    }
+}
+next = 1 + gap
+do for [r=nb:1:-1] {
+    do for [i=1:nb] {
+        if (rank[i] == r) { at[i] = at[i] > next - gap ? next - gap : at[i]; next = at[i] }
+    }
+}
+do for [i=1:nb] {
+    if (rank[i] > 0) {
+        set label (10 + i) label(i) at graph 1, graph at[i] left offset 1,0 noenhanced textcolor rgb colour(i) front
+    }
+}
 # the curves are drawn last to first, so that a later tester's solid line
 # (open) never hides an earlier one's dashes where they coincide
 if (exists("bandfile")) {
     set style fill transparent solid 0.2 noborder
     plot for [i=1:nb] bandfile index (i-1) using 1:3:4 with filledcurves lc rgb colour(i) notitle, \
-         for [i=nb:1:-1] datafile index (i-1) using 2:3 with linespoints pointinterval -12 pointsize 1.3 \
+         for [i=nb:1:-1] datafile index (i-1) using 2:3 with linespoints pointinterval -12 pointsize (1.3 * ptscale) \
              pt marker(i) lw 3 dt dash(i) lc rgb colour(i) notitle, \
-         for [i=1:nb] keyentry with linespoints pointsize 1.3 pt marker(i) lw 3 dt dash(i) lc rgb colour(i) \
+         for [i=1:nb] keyentry with linespoints pointsize (1.3 * ptscale) pt marker(i) lw 3 dt dash(i) lc rgb colour(i) \
              title title_of(i), \
-         for [i=1:nb] datafile index nb every ::(i-1)::(i-1) using 1:2 with points pt 7 ps 2.2 \
-             lc rgb colour(i) notitle, \
-         datafile index (nb+1) using 1:2:3 with labels left offset 1,0 noenhanced notitle
+         for [i=1:nb] datafile index nb every ::(i-1)::(i-1) using 1:2 with points pt 7 ps (2.2 * ptscale) \
+             lc rgb colour(i) notitle
 } else {
-    plot for [i=nb:1:-1] datafile index (i-1) using 2:3 with linespoints pointinterval -12 pointsize 1.3 \
+    plot for [i=nb:1:-1] datafile index (i-1) using 2:3 with linespoints pointinterval -12 pointsize (1.3 * ptscale) \
              pt marker(i) lw 3 dt dash(i) lc rgb colour(i) notitle, \
-         for [i=1:nb] keyentry with linespoints pointsize 1.3 pt marker(i) lw 3 dt dash(i) lc rgb colour(i) \
+         for [i=1:nb] keyentry with linespoints pointsize (1.3 * ptscale) pt marker(i) lw 3 dt dash(i) lc rgb colour(i) \
              title title_of(i), \
-         for [i=1:nb] datafile index nb every ::(i-1)::(i-1) using 1:2 with points pt 7 ps 2.2 \
-             lc rgb colour(i) notitle, \
-         datafile index (nb+1) using 1:2:3 with labels left offset 1,0 noenhanced textcolor rgb "#202020" notitle
+         for [i=1:nb] datafile index nb every ::(i-1)::(i-1) using 1:2 with points pt 7 ps (2.2 * ptscale) \
+             lc rgb colour(i) notitle
 }

@@ -31,20 +31,41 @@ if (term eq "pngcairo") {
     }
 }
 set output outfile
+# gnuplot's svg terminal draws points about 1.6 times larger than pngcairo
+ptscale = term eq "svg" ? 0.6 : 1.0
+# title and subtitle sizes (points) and the canvas height in points (a png
+# or svg pixel counts as a point)
+title_pt = term eq "pdfcairo" ? 15 : 24
+subtitle_pt = term eq "pdfcairo" ? 10 : 16
+canvas_pt = term eq "pdfcairo" ? (1.3 + (n + 1) * 2) * 72 : (200 + (n + 1) * panel_px)
 
-array colours[8] = ["#009E73", "#E69F00", "#0072B2", "#D55E00", "#CC79A7", "#56B4E9", \
-                    "#000000", "#F0E442"]
-array points[8] = [7, 5, 9, 11, 13, 7, 5, 9]
+# one look per tester, as in spectrum.gp (cosim's styles: the first closed,
+# paced, corrected, open and partly_open tester are 1..5, a second of a kind
+# 6..8), so a tester has the same colour and marker on every chart
+array colours[8] = ["#D55E00", "#E69F00", "#0072B2", "#009E73", "#CC79A7", "#56B4E9", "#882255", \
+                    "#999933"]
+array markers[8] = [7, 5, 9, 13, 11, 6, 4, 8]
+style(i) = exists("styles") ? word(styles, i) + 0 : i
+sty(i) = style(i) == 0 ? 1 : (style(i)-1)%8+1
+colour(i) = colours[sty(i)]
+marker(i) = markers[sty(i)]
+label(i) = exists("labels") ? labels[i] : label(i)
 byreply = timeline_by eq "reply"
-set multiplot layout (n + 1), 1 title chart_title."\n".chart_subtitle noenhanced font ",16"
+# the title larger than the subtitle: the multiplot title keeps room for
+# three lines, the subtitle is a label on the second
+set multiplot layout (n + 1), 1 title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt)
+set label 99 chart_subtitle at screen 0.5, screen (1 - 3.0 * title_pt / canvas_pt) center noenhanced \
+    font sprintf(",%d", subtitle_pt)
 set grid xtics ytics lc rgb "#b0b0b0"
 set border 3
 set tics nomirror
-set key inside right top noenhanced samplen 1.5 box opaque width 1
+# each panel's key above it, never over its bars or dots
+set key outside top center horizontal noenhanced samplen 1.5 nobox width -4
 # fixed margins, so the panels line up whatever the names
 set lmargin 14
 set rmargin 4
 do for [i=1:n] {
+    if (i == 2) { unset label 99 }
     set autoscale xy
     set ylabel "latency (ms)"
     if (ylog) { set logscale y; set format y "%g" } else { unset logscale y; set format y "%g" }
@@ -57,17 +78,17 @@ do for [i=1:n] {
     unset xlabel
     ex = word(exact, i) + 0
     sy = word(synthetic, i) + 0
-    what = ex ? sprintf("%s: each dot one request (%d)", word(testers, i), word(seen, i) + 0) \
-              : sprintf("%s: largest latency of each bin (%d requests)", word(testers, i), word(seen, i) + 0)
+    what = ex ? sprintf("%s: each dot one request (%d)", label(i), word(seen, i) + 0) \
+              : sprintf("%s: largest latency of each bin (%d requests)", label(i), word(seen, i) + 0)
     unset label 1
     if (empty) { set label 1 "no request in this window" at graph 0.5, 0.5 center }
     plot stallsfile using (($1+$2)/2):((top+bottom)/2):(($2-$1)/2):((top-bottom)/2) \
              with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
-         datafile index (i-1) using 1:($3 == 0 || $3 == 3 ? $2 : NaN) with points pt points[(i-1)%8+1] ps 0.6 \
-             lc rgb colours[(i-1)%8+1] title what, \
+         datafile index (i-1) using 1:($3 == 0 || $3 == 3 ? $2 : NaN) with points pt marker(i) ps (1.0 * ptscale) \
+             lc rgb colour(i) title what, \
          datafile index (i-1) using 1:($3 == 4 ? $2 : NaN) with lines lw 2 dt 2 lc rgb "#000000" \
              title (ex ? "" : "mean latency of each bin"), \
-         datafile index (i-1) using 1:($3 == 1 ? $2 : NaN) with points pt 6 ps 0.9 lc rgb colours[(i-1)%8+1] \
+         datafile index (i-1) using 1:($3 == 1 ? $2 : NaN) with points pt 6 ps (1.3 * ptscale) lc rgb colour(i) \
              title (sy > 0 ? sprintf("samples the correction added (%d)", sy) : "")
 }
 # the backlog: requests at the server, one line per tester
@@ -79,11 +100,13 @@ do for [i=1:n] {
     bmax = STATS_max > bmax ? STATS_max : bmax
 }
 set yrange [0:bmax * 1.15]
+# whole requests: no 0.5 ticks on a small backlog
+if (bmax <= 6) { set ytics 1 } else { set ytics autofreq }
 set ylabel "requests at the server"
 set xlabel (byreply ? "reply time (s): a stall shows as a gap, then a spike" \
                     : "intended send time (s); grey: stall")
-set key inside right top
+set key outside top center horizontal width 1
 plot stallsfile using (($1+$2)/2):(0):(($2-$1)/2):(bmax * 1.15) with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
-     for [i=1:n] datafile index (n + i - 1) using 1:2 with steps lw 2 dt i lc rgb colours[(i-1)%8+1] \
-         title word(testers, i)
+     for [i=1:n] datafile index (n + i - 1) using 1:2 with steps lw 2 dt i lc rgb colour(i) \
+         title label(i)
 unset multiplot

@@ -55,7 +55,7 @@ printf '<!DOCTYPE html><html><head><title>t</title></head><body><img src="missin
 check_page broken.html >"$work/neg" 2>&1
 grep -q 'broken=1 missing.svg' "$work/neg" || { echo "FAIL: a missing image went unseen: $(cat "$work/neg")"; fails=$((fails + 1)); }
 fails=$((fails - $(grep -c '^FAIL' "$work/neg")))
-shot=${MESON_BUILD_ROOT:-$PWD}/lecture-screenshot.png
+shot=${COSIM_BUILD_ROOT:-$work}/lecture-screenshot.png
 run_chromium "file://$work/L/index.html" --window-size=1280,4000 --screenshot="$shot" >/dev/null 2>&1
 [ -s "$shot" ] || { echo "FAIL: no screenshot"; fails=$((fails + 1)); }
 echo "screenshot: $shot"
