@@ -162,3 +162,29 @@ int scn_data_read(scn_ctx *c, scn_data_line_fn fn, scn_data_vec *x, scn_ini_entr
     }
     return 0;
 }
+
+int scn_data_file(scn_ctx *c, scn_ini_entry *e, char *out, size_t len)
+{
+    char msg[SCENARIO_PATH_MAX + 128];
+    if (!*e->value) {
+        scn_keys_bad_value(c, e, "give the name of a file");
+        return -1;
+    }
+    if (scn_data_relative(c, e->value, out, len)) {
+        scn_keys_bad_value(c, e, "the file's path, joined to the scenario's folder, is longer than 4095 bytes");
+        return -1;
+    }
+    const char *what;
+    int errnum;
+    FILE *f = scenario_open_regular(out, &what, &errnum); /* no FIFO nor folder reaches the reader */
+    if (!f) {
+        if (what)
+            snprintf(msg, sizeof msg, "%s %s", out, what);
+        else
+            snprintf(msg, sizeof msg, "cannot read %s: %s", out, strerror(errnum));
+        scn_keys_bad_value(c, e, msg);
+        return -1;
+    }
+    fclose(f);
+    return 0;
+}

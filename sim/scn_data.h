@@ -29,6 +29,17 @@ typedef int (*scn_data_line_fn)(scn_ctx *c, const char *path, int line, char *te
 int scn_data_relative(const scn_ctx *c, const char *name, char *out, size_t len);
 
 /**
+ * The path of the data file a `file = NAME` entry e names, joined to the
+ * scenario's folder, checked to be a regular file cosim can read (no FIFO
+ * nor folder reaches a reader). Refuses, at e's FILE:LINE, an empty name, a
+ * path over 4095 bytes and a file that cannot be read.
+ *
+ * @param out  receives the path; len >= SCENARIO_PATH_MAX + 2
+ * @return 0, or -1 (the message is set)
+ */
+int scn_data_file(scn_ctx *c, scn_ini_entry *e, char *out, size_t len);
+
+/**
  * Read the data file named by the section's `file` key (required: its
  * example is its row's) line by line with fn into *x (freed and zeroed on
  * error); *e receives the key's entry.

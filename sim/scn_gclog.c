@@ -107,27 +107,9 @@ int scn_gclog_read(scn_ctx *c, stall_spec *st)
     if (read_options(c, &o, &format, &unit_e) < 0 || !scn_keys_need(c, "file"))
         return -1;
     scn_ini_entry *e = scn_keys_get(c, "file");
-    char path[SCENARIO_PATH_MAX + 2], msg[SCENARIO_PATH_MAX + 128];
-    if (!*e->value) {
-        scn_keys_bad_value(c, e, "give the name of a file");
+    char path[SCENARIO_PATH_MAX + 2];
+    if (scn_data_file(c, e, path, sizeof path) < 0)
         return -1;
-    }
-    if (scn_data_relative(c, e->value, path, sizeof path)) {
-        scn_keys_bad_value(c, e, "the file's path, joined to the scenario's folder, is longer than 4095 bytes");
-        return -1;
-    }
-    const char *what;
-    int errnum;
-    FILE *f = scenario_open_regular(path, &what, &errnum); /* no FIFO nor folder reaches the reader */
-    if (!f) {
-        if (what)
-            snprintf(msg, sizeof msg, "%s %s", path, what);
-        else
-            snprintf(msg, sizeof msg, "cannot read %s: %s", path, strerror(errnum));
-        scn_keys_bad_value(c, e, msg);
-        return -1;
-    }
-    fclose(f);
     gclog_result *r = NULL;
     char err[SCENARIO_PATH_MAX + 512];
     int rc = gclog_read(&r, path, &o, err, sizeof err);

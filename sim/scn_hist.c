@@ -60,27 +60,9 @@ int scn_hist_read(scn_ctx *c, dist_spec *d)
     /* HdrHistogram files carry no unit: refuse to guess (docs/decisions.md) */
     if (!scn_keys_need(c, "unit") || scn_keys_choice(c, "unit", &unit, NULL) < 0)
         return -1;
-    char path[SCENARIO_PATH_MAX + 2], msg[SCENARIO_PATH_MAX + 128], err[SCENARIO_PATH_MAX + 512];
-    if (!*e->value) {
-        scn_keys_bad_value(c, e, "give the name of a file");
+    char path[SCENARIO_PATH_MAX + 2], err[SCENARIO_PATH_MAX + 512];
+    if (scn_data_file(c, e, path, sizeof path) < 0)
         return -1;
-    }
-    if (scn_data_relative(c, e->value, path, sizeof path)) {
-        scn_keys_bad_value(c, e, "the file's path, joined to the scenario's folder, is longer than 4095 bytes");
-        return -1;
-    }
-    const char *what;
-    int errnum;
-    FILE *f = scenario_open_regular(path, &what, &errnum);
-    if (!f) {
-        if (what)
-            snprintf(msg, sizeof msg, "%s %s", path, what);
-        else
-            snprintf(msg, sizeof msg, "cannot read %s: %s", path, strerror(errnum));
-        scn_keys_bad_value(c, e, msg);
-        return -1;
-    }
-    fclose(f);
     hgrm_dist *h = NULL;
     int rc = read_dist(path, scn_unit_ns(unit), &h, err, sizeof err);
     if (rc == -ENOMEM) {
