@@ -14,7 +14,10 @@ command -v clang >/dev/null || { echo "fuzz: needs clang (apt-get install clang)
 out=build-fuzz
 mkdir -p "$out"
 sources="$(ls sim/*.c) cli/options.c cli/outputs.c cli/sweep_cli.c"
-clang -g -O1 -std=c11 -D_DEFAULT_SOURCE -DCOSIM_LIBFUZZER -fsanitize=fuzzer,address,undefined \
+# the meson build passes -include cosim_config.h; here its one value needed
+version=$(sed -n "s/^ *version : '\\(.*\\)',/\\1/p" meson.build | head -n 1)
+clang -g -O1 -std=c11 -D_DEFAULT_SOURCE -DCOSIM_LIBFUZZER -DCOSIM_VERSION="\"$version\"" \
+    -fsanitize=fuzzer,address,undefined \
     -fno-sanitize-recover=undefined -Isim -Icli $(pkg-config --cflags gsl inih zlib) \
     tests/fuzz/fuzz_scenario.c $sources -o "$out/fuzz_scenario" $(pkg-config --libs gsl inih zlib) -lm
 rm -rf "$out/new" "$out/min"
