@@ -330,7 +330,7 @@ static int unified_line(ctx *c, const char *s, size_t n, size_t line)
     if (off < 0)
         return -EINVAL;
     int clock;
-    int64_t stamp;
+    int64_t stamp = 0; /* read only when has_stamp (gcc -O3 cannot see it) */
     int has_stamp = pick_stamp(&d, &clock, &stamp);
     if (has_stamp) {
         int rc = note_stamp(c, clock, stamp, line);
