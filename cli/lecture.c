@@ -33,10 +33,10 @@ typedef struct lesson_run {
     size_t misses;
     char *svg[N_CHARTS];           /* the charts drawn (NULL: none) */
     size_t svg_len[N_CHARTS];
-    char chart_name[N_CHARTS][96]; /* STEM.CHART.svg */
+    char chart_name[N_CHARTS][SCENARIO_STEM_MAX + 72]; /* STEM.CHART.svg */
     const char *charts[N_CHARTS];
     size_t n_charts;
-    char md[96], csv[96], page[96];
+    char md[SCENARIO_STEM_MAX + 16], csv[SCENARIO_STEM_MAX + 16], page[SCENARIO_STEM_MAX + 16];
 } lesson_run;
 
 static void usage(FILE *f)
@@ -92,7 +92,11 @@ static int draw_charts(options *o, lesson_run *x, chart_data *cd)
         fprintf(stderr, "cosim: cannot make a temporary folder: %s\n", strerror(errno));
         return COSIM_EXIT_OUTPUT;
     }
-    snprintf(dir, sizeof dir, "%s/run", base);
+    if ((size_t)snprintf(dir, sizeof dir, "%s/run", base) >= sizeof dir) {
+        rmdir(base);
+        fprintf(stderr, "cosim: the temporary folder's name is too long: %s\n", base);
+        return COSIM_EXIT_OUTPUT;
+    }
     o->output = dir;
     outdir *d = NULL;
     char taken[PATH_MAX];
@@ -109,7 +113,12 @@ static int draw_charts(options *o, lesson_run *x, chart_data *cd)
         for (size_t k = 0; k < N_CHARTS; k++) {
             if (!charts[k][0] || !(x->svg[k] = read_staged(d, charts[k], &x->svg_len[k])))
                 continue;
-            snprintf(x->chart_name[k], sizeof x->chart_name[k], "%s.%s", x->s->name, charts[k]);
+            int w = snprintf(x->chart_name[k], sizeof x->chart_name[k], "%s.%s", x->s->name, charts[k]);
+            if (w < 0 || (size_t)w >= sizeof x->chart_name[k]) { /* cannot happen: sized for both */
+                fprintf(stderr, "cosim: %s: chart name too long: %s\n", x->path, charts[k]);
+                rc = COSIM_EXIT_OUTPUT;
+                break;
+            }
             x->charts[x->n_charts++] = x->chart_name[k];
         }
     }

@@ -73,7 +73,7 @@ static void progress(chart_data *c, size_t tester, const tester_request *rq, tes
     char rep[48] = "", left[32];
     if (c->reps > 1)
         snprintf(rep, sizeof rep, "replication %u/%u, ", c->rep + 1, c->reps);
-    char who[48];
+    char who[64]; /* "tester " and two 20-digit counts */
     if (tester < s->n_testers)
         snprintf(who, sizeof who, "tester %zu/%zu", tester + 1, s->n_testers);
     else

@@ -38,5 +38,19 @@ else
     failed=$((failed + 1))
 fi
 
+# The code must also compile warning-free as users may build it: -O3
+# (buildtype=release: gcc's -Wformat-truncation and -Wmaybe-uninitialized
+# see more there) and with clang when it is installed. Compile only: the
+# suite above already ran the numbers.
+for cc in gcc clang; do
+    command -v "$cc" >/dev/null 2>&1 || { echo "cosim: $cc not installed: its build is not checked"; continue; }
+    if CC=$cc cosim_build "build-release-$cc" --buildtype=release -Db_lto=false; then
+        passed=$((passed + 1))
+    else
+        echo "cosim: the release build with $cc failed (warnings are errors)"
+        failed=$((failed + 1))
+    fi
+done
+
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

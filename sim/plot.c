@@ -110,9 +110,6 @@ static void spectrum_marks(FILE *f, const scenario *s, const run_result *r)
             size_t u = idx[k]; idx[k] = idx[k - 1]; idx[k - 1] = u;
         }
     const double gap = 0.12;
-    double centre = 0;
-    for (size_t j = 0; j < m; j++)
-        centre += ey[j] / (double)m;
     double ly[SCENARIO_MAX_TESTERS + 1];
     for (size_t j = 0; j < m; j++)
         ly[j] = j && ly[j - 1] + gap > ey[j] ? ly[j - 1] + gap : ey[j];

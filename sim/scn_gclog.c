@@ -7,6 +7,7 @@
 #include "units.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,7 +83,7 @@ static int check_result(scn_ctx *c, const gclog_result *r, const char *path, int
         return -1;
     }
     if (unit_e && r->format != GCLOG_HLOG) {
-        char msg[160];
+        char msg[PATH_MAX + 160]; /* the whole path: a message is never cut */
         snprintf(msg, sizeof msg, "only an HdrHistogram interval log needs a unit; the format of %s is %s", path,
                  gclog_format_name(r->format));
         scn_keys_bad_value(c, unit_e, msg);

@@ -509,7 +509,10 @@ static int handler(void *user, const char *section, const char *name, const char
             p->oom = 1;
             goto out;
         }
-        snprintf(v, len, "%s %s", e->value, value);
+        size_t n0 = strlen(e->value);
+        memcpy(v, e->value, n0);
+        v[n0] = ' ';
+        memcpy(v + n0 + 1, value, len - n0 - 1); /* value and its NUL: len counted both */
         free(e->value);
         e->value = v;
         rc = 1;

@@ -154,7 +154,7 @@ static int grow_cover(const stall_spec *st, const size_t *order, size_t n, uint6
 
 int stall_periodic_union_endless(const stall_spec *st, size_t n, uint64_t *used, int64_t *from_ns)
 {
-    size_t order[64], m = 0;
+    size_t order[64] = {0}, m = 0;
     uint64_t swept = 0;
     for (size_t i = 0; i < n && i < 64; i++)
         if (st[i].kind == STALL_PERIODIC && st[i].period_ns > 0)

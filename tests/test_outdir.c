@@ -366,7 +366,7 @@ START_TEST(stale_staging_without_cosims_marker_is_left_alone)
     put(f, "half\n");
     snprintf(f, sizeof f, "%s/notes.txt", mixed);
     put(f, "mine\n");
-    char want[2048];
+    char want[2048 + PATH_MAX];
     snprintf(want, sizeof want,
              "cosim: warning: out/.cosim-staging-%ld: left alone: it looks like a staging folder of a cosim run "
              "that ended, but holds no .cosim-staging nor .cosim-manifest of cosim's\n"
