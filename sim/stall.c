@@ -58,16 +58,6 @@ stall_window stall_periodic_next(const stall_spec *s, int64_t t)
     return w;
 }
 
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
-{
-    while (b) {
-        uint64_t t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 /* Most windows one hyperperiod may hold for the exact check, and most
  * windows all the checks of one scenario may sweep together. */
 #define UNION_MAX_WINDOWS 4000000
@@ -89,7 +79,7 @@ static int periodic_cover(const stall_spec *st, const size_t *idx, size_t m, int
         if (x->first_ns > t0)
             t0 = x->first_ns;
         uint64_t p = (uint64_t)x->period_ns;
-        uint64_t g = gcd_u64(h, p);
+        uint64_t g = units_gcd_u64(h, p);
         if (__builtin_mul_overflow(h / g, p, &h) || h > ((uint64_t)1 << 62))
             return -1; /* too long a pattern to check */
     }

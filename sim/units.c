@@ -168,7 +168,7 @@ int units_parse_duration(const char *text, int64_t *out_ns, const char **why)
     return 0;
 }
 
-static uint64_t gcd_u64(uint64_t a, uint64_t b)
+uint64_t units_gcd_u64(uint64_t a, uint64_t b)
 {
     while (b) {
         uint64_t t = a % b;
@@ -326,7 +326,7 @@ int units_parse_percentile(const char *text, uint64_t *num, uint64_t *den, const
         *why = "a percentile is between 0 and 100";
         return -EINVAL;
     }
-    uint64_t g = d.mant ? gcd_u64(d.mant, dn) : dn;
+    uint64_t g = d.mant ? units_gcd_u64(d.mant, dn) : dn;
     *num = d.mant / g;
     *den = dn / g;
     return 0;
@@ -363,7 +363,7 @@ int units_interval_mul(units_interval iv, uint64_t k, units_interval *out)
 {
     if (k == 0)
         return -ERANGE;
-    uint64_t g = gcd_u64(k, iv.den), num;
+    uint64_t g = units_gcd_u64(k, iv.den), num;
     if (__builtin_mul_overflow(iv.num_ns, k / g, &num))
         return -ERANGE;
     out->num_ns = num;

@@ -159,6 +159,13 @@ typedef struct units_window_error {
 int units_parse_window(const char *text, int64_t *start_ns, int64_t *end_ns, units_window_error *err);
 
 /**
+ * Greatest common divisor of a and b (Euclid's algorithm: gcd(a, b) =
+ * gcd(b, a mod b), gcd(a, 0) = a). gcd(0, 0) is 0. Used to keep interval
+ * fractions reduced and for the stall checker's hyperperiod lcm.
+ */
+uint64_t units_gcd_u64(uint64_t a, uint64_t b);
+
+/**
  * Format a duration for people: 4 significant digits and the unit chosen by
  * size ("950 ns", "100.2 us", "1.868 ms", "10.10 ms", "2.500 s").
  *
