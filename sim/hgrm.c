@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -53,6 +54,15 @@ int hgrm_from_buckets(hgrm_dist **out, const hgrm_bucket *b, size_t n)
 }
 
 /* ---- parsing ---- */
+
+int hgrm_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return rc;
+}
 
 #define MAX_TOKENS 8
 
@@ -166,12 +176,198 @@ static int push_bucket(spectrum_state *st, int64_t lo, int64_t hi, uint64_t coun
     return 0;
 }
 
-#define FAIL(rc_, ...)                                                                             \
-    do {                                                                                           \
-        snprintf(err, errlen, __VA_ARGS__);                                                        \
-        rc = (rc_);                                                                                \
-        goto out;                                                                                  \
-    } while (0)
+/* The reader of a file's spectra: where it is (outside a spectrum, after
+ * the chosen one's header, in its rows, in its footer) and what it found. */
+typedef struct parser {
+    const char *name;
+    char *err;
+    size_t errlen;
+    int64_t unit_ns;
+    int spectrum;     /* the one asked for (from 0), or -1: the only one */
+    enum { OUTSIDE, BEFORE_ROWS, ROWS, FOOTER } state;
+    int seen, chosen; /* headers seen; the chosen spectrum, -1 until found */
+    int has_footer;
+    int64_t footer_max;
+    spectrum_state st;
+} parser;
+
+/* A header line. Returns 1 when the chosen spectrum has ended (stop). */
+static int on_header(parser *p, size_t line)
+{
+    if (p->state != OUTSIDE && p->chosen == p->seen - 1 && p->spectrum >= 0)
+        return 1; /* the chosen spectrum ended; the next one starts */
+    p->seen++;
+    if (p->spectrum < 0 && p->seen == 2)
+        return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: a second percentile spectrum; say which one to read",
+                         p->name, line);
+    if (p->spectrum < 0 || p->seen - 1 == p->spectrum) {
+        p->chosen = p->seen - 1;
+        p->state = BEFORE_ROWS;
+        p->st.header_line = line;
+    } else {
+        p->state = OUTSIDE;
+    }
+    return 0;
+}
+
+/* A "#[" line after the rows; "#[Max = VALUE, Total count = N]" is read
+ * and its total checked against the last row's. */
+static int read_footer(parser *p, const char *s, size_t n, size_t line)
+{
+    p->state = FOOTER;
+    const char *m = textin_find(s, n, "#[Max");
+    if (m != s)
+        return 0;
+    /* #[Max     =       10.123, Total count    =        12345] */
+    const char *eq = memchr(s, '=', n);
+    const char *tc = textin_find(s, n, "Total count");
+    if (!eq || !tc)
+        return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: expected \"#[Max = VALUE, Total count = N]\"", p->name,
+                         line);
+    const char *v = eq + 1;
+    while (*v == ' ')
+        v++;
+    size_t vn = textin_decimal_span(v, (size_t)(s + n - v), 0);
+    const char *eq2 = memchr(tc, '=', (size_t)(s + n - tc));
+    if (!vn || !eq2)
+        return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: expected \"#[Max = VALUE, Total count = N]\"", p->name,
+                         line);
+    const char *c = eq2 + 1;
+    while (*c == ' ')
+        c++;
+    size_t cn = 0;
+    while (c + cn < s + n && c[cn] >= '0' && c[cn] <= '9')
+        cn++;
+    tok ct = {c, cn};
+    uint64_t total;
+    int r1 = textin_decimal(v, vn, p->unit_ns, 0, &p->footer_max);
+    if (r1 || parse_u64(&ct, &total))
+        return hgrm_fail(p->err, p->errlen, r1 == -ERANGE ? -ERANGE : -EINVAL,
+                         "%s:%zu: expected \"#[Max = VALUE, Total count = N]\"", p->name, line);
+    if (total != p->st.prev_total)
+        return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: Total count %llu, but the last row's TotalCount is %llu",
+                         p->name, line, (unsigned long long)total, (unsigned long long)p->st.prev_total);
+    p->has_footer = 1;
+    return 0;
+}
+
+/* A row "Value Percentile TotalCount [1/(1-Percentile)]" of k tokens:
+ * checked against the row before, its new samples made a bucket. */
+static int read_row(parser *p, const tok *t, size_t k, size_t line)
+{
+    const char *name = p->name;
+    spectrum_state *st = &p->st;
+    if (k < 3 || k > 4 || (k == 4 && !is_inverse_column(&t[3])))
+        return hgrm_fail(p->err, p->errlen, -EINVAL,
+                         "%s:%zu: expected a row of 4 numbers \"Value Percentile TotalCount 1/(1-Percentile)\"", name,
+                         line);
+    int64_t value;
+    double level;
+    uint64_t total;
+    int rv = textin_decimal(t[0].s, t[0].n, p->unit_ns, 0, &value);
+    if (rv == -ERANGE)
+        return hgrm_fail(p->err, p->errlen, -ERANGE, "%s:%zu: Value %.*s is beyond 2^63 ns", name, line, (int)t[0].n,
+                         t[0].s);
+    if (rv)
+        return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: Value '%.*s' is not a decimal number", name, line,
+                         (int)t[0].n, t[0].s);
+    if (parse_level(&t[1], &level))
+        return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: Percentile '%.*s' is not a number in [0, 1]", name,
+                         line, (int)t[1].n, t[1].s);
+    if (parse_u64(&t[2], &total))
+        return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: TotalCount '%.*s' is not a whole number", name, line,
+                         (int)t[2].n, t[2].s);
+    int rc = 0;
+    if (st->rows) {
+        if (value < st->prev_value)
+            return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: Value %.*s is below the row before's", name, line,
+                             (int)t[0].n, t[0].s);
+        if (total < st->prev_total)
+            return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: TotalCount %llu is below the row before's %llu",
+                             name, line, (unsigned long long)total, (unsigned long long)st->prev_total);
+        if (level < st->prev_level)
+            return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: Percentile %.*s is below the row before's", name,
+                             line, (int)t[1].n, t[1].s);
+        if (total > st->prev_total) {
+            int64_t lo = value > st->prev_value ? st->prev_value + 1 : value;
+            rc = push_bucket(st, lo, value, total - st->prev_total, line);
+        }
+    } else if (total > 0) {
+        rc = push_bucket(st, value, value, total, line);
+    }
+    if (rc)
+        return hgrm_fail(p->err, p->errlen, rc, "%s: out of memory", name);
+    st->rows++;
+    st->prev_value = value;
+    st->prev_total = total;
+    st->prev_level = level;
+    p->state = ROWS;
+    return 0;
+}
+
+/* One line of the file. Returns 1 when the chosen spectrum is complete
+ * (stop reading), 0 to go on, or a negative errno with the message. */
+static int read_line(parser *p, const char *s, size_t n, size_t line)
+{
+    tok t[MAX_TOKENS];
+    size_t k = tokenize(s, n, t, MAX_TOKENS);
+    if (k == 4 && is_header(t, k))
+        return on_header(p, line);
+    if (p->state == OUTSIDE)
+        return 0;
+    if (k == 0) {
+        if (p->state == ROWS)
+            p->state = FOOTER;
+        return 0;
+    }
+    if (n >= 2 && s[0] == '#' && s[1] == '[')
+        return read_footer(p, s, n, line);
+    if (p->state == FOOTER) {
+        if (p->spectrum >= 0)
+            return 1;
+        p->state = OUTSIDE;
+        return 0;
+    }
+    if (!(t[0].s[0] >= '0' && t[0].s[0] <= '9')) {
+        /* text after the rows (wrk2's "-----" line): the end */
+        if (p->state == ROWS) {
+            p->state = OUTSIDE;
+            return 0;
+        }
+        return hgrm_fail(p->err, p->errlen, -EINVAL,
+                         "%s:%zu: expected a row \"Value Percentile TotalCount 1/(1-Percentile)\"", p->name, line);
+    }
+    return read_row(p, t, k, line);
+}
+
+/* After the last line read: the chosen spectrum as a distribution. */
+static int finish_spectrum(parser *p, hgrm_dist **out)
+{
+    const char *name = p->name;
+    if (p->chosen < 0) {
+        if (p->seen == 0)
+            return hgrm_fail(p->err, p->errlen, -EINVAL,
+                             "%s: no percentile spectrum (a \"Value Percentile TotalCount 1/(1-Percentile)\" header)",
+                             name);
+        return hgrm_fail(p->err, p->errlen, -EINVAL,
+                         "%s: holds %d percentile spectr%s; spectrum %d asked (counting from 0)", name, p->seen,
+                         p->seen == 1 ? "um" : "a", p->spectrum);
+    }
+    if (p->st.rows == 0)
+        return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: the percentile spectrum has no rows", name,
+                         p->st.header_line);
+    if (p->st.prev_total == 0)
+        return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: the percentile spectrum holds no samples (TotalCount 0)",
+                         name, p->st.header_line);
+    hgrm_dist *d;
+    int rc = hgrm_from_buckets(&d, p->st.b, p->st.n);
+    if (rc)
+        return hgrm_fail(p->err, p->errlen, rc, "%s: %s", name, rc == -ENOMEM ? "out of memory" : "inconsistent rows");
+    d->has_footer = p->has_footer;
+    d->footer_max_ns = p->has_footer ? p->footer_max : d->max_ns;
+    *out = d;
+    return 0;
+}
 
 int hgrm_parse(hgrm_dist **out, const char *name, const char *text, size_t len, int64_t unit_ns,
                int spectrum, char *err, size_t errlen)
@@ -181,152 +377,18 @@ int hgrm_parse(hgrm_dist **out, const char *name, const char *text, size_t len, 
         snprintf(err, errlen, "%s: the unit must be a positive number of ns", name);
         return -EINVAL;
     }
+    parser p = {.name = name, .err = err, .errlen = errlen, .unit_ns = unit_ns, .spectrum = spectrum,
+                .state = OUTSIDE, .chosen = -1};
     textin_lines it;
     textin_lines_init(&it, text, len);
-    spectrum_state st = {0};
-    enum { OUTSIDE, BEFORE_ROWS, ROWS, FOOTER } state = OUTSIDE;
-    int seen = 0, chosen = -1, done = 0, has_footer = 0;
-    int64_t footer_max = 0;
-    int rc = 0;
     const char *s;
     size_t n;
-    while (!done && textin_next_line(&it, &s, &n)) {
-        tok t[MAX_TOKENS];
-        size_t k = tokenize(s, n, t, MAX_TOKENS);
-        if (k == 4 && is_header(t, k)) {
-            if (state != OUTSIDE && chosen == seen - 1 && spectrum >= 0)
-                break; /* the chosen spectrum ended; the next one starts */
-            seen++;
-            if (spectrum < 0 && seen == 2)
-                FAIL(-EINVAL, "%s:%zu: a second percentile spectrum; say which one to read", name, it.line);
-            if (spectrum < 0 || seen - 1 == spectrum) {
-                chosen = seen - 1;
-                state = BEFORE_ROWS;
-                st.header_line = it.line;
-            } else {
-                state = OUTSIDE;
-            }
-            continue;
-        }
-        if (state == OUTSIDE)
-            continue;
-        if (k == 0) {
-            if (state == ROWS)
-                state = FOOTER;
-            continue;
-        }
-        if (n >= 2 && s[0] == '#' && s[1] == '[') {
-            state = FOOTER;
-            const char *m = textin_find(s, n, "#[Max");
-            if (m == s) {
-                /* #[Max     =       10.123, Total count    =        12345] */
-                const char *eq = memchr(s, '=', n);
-                const char *tc = textin_find(s, n, "Total count");
-                if (!eq || !tc)
-                    FAIL(-EINVAL, "%s:%zu: expected \"#[Max = VALUE, Total count = N]\"", name, it.line);
-                const char *v = eq + 1;
-                while (*v == ' ')
-                    v++;
-                size_t vn = textin_decimal_span(v, (size_t)(s + n - v), 0);
-                const char *eq2 = memchr(tc, '=', (size_t)(s + n - tc));
-                if (!vn || !eq2)
-                    FAIL(-EINVAL, "%s:%zu: expected \"#[Max = VALUE, Total count = N]\"", name, it.line);
-                const char *c = eq2 + 1;
-                while (*c == ' ')
-                    c++;
-                size_t cn = 0;
-                while (c + cn < s + n && c[cn] >= '0' && c[cn] <= '9')
-                    cn++;
-                tok ct = {c, cn};
-                uint64_t total;
-                int r1 = textin_decimal(v, vn, unit_ns, 0, &footer_max);
-                if (r1 || parse_u64(&ct, &total))
-                    FAIL(r1 == -ERANGE ? -ERANGE : -EINVAL, "%s:%zu: expected \"#[Max = VALUE, Total count = N]\"",
-                         name, it.line);
-                if (total != st.prev_total)
-                    FAIL(-EINVAL, "%s:%zu: Total count %llu, but the last row's TotalCount is %llu", name,
-                         it.line, (unsigned long long)total, (unsigned long long)st.prev_total);
-                has_footer = 1;
-            }
-            continue;
-        }
-        if (state == FOOTER) {
-            if (spectrum >= 0)
-                done = 1;
-            else
-                state = OUTSIDE;
-            continue;
-        }
-        /* a row: Value Percentile TotalCount [1/(1-Percentile)] */
-        if (!(t[0].s[0] >= '0' && t[0].s[0] <= '9')) {
-            /* text after the rows (wrk2's "-----" line): the end */
-            if (state == ROWS) {
-                state = OUTSIDE;
-                continue;
-            }
-            FAIL(-EINVAL, "%s:%zu: expected a row \"Value Percentile TotalCount 1/(1-Percentile)\"", name,
-                 it.line);
-        }
-        if (k < 3 || k > 4 || (k == 4 && !is_inverse_column(&t[3])))
-            FAIL(-EINVAL, "%s:%zu: expected a row of 4 numbers \"Value Percentile TotalCount 1/(1-Percentile)\"",
-                 name, it.line);
-        int64_t value;
-        double level;
-        uint64_t total;
-        int rv = textin_decimal(t[0].s, t[0].n, unit_ns, 0, &value);
-        if (rv == -ERANGE)
-            FAIL(-ERANGE, "%s:%zu: Value %.*s is beyond 2^63 ns", name, it.line, (int)t[0].n, t[0].s);
-        if (rv)
-            FAIL(-EINVAL, "%s:%zu: Value '%.*s' is not a decimal number", name, it.line, (int)t[0].n, t[0].s);
-        if (parse_level(&t[1], &level))
-            FAIL(-EINVAL, "%s:%zu: Percentile '%.*s' is not a number in [0, 1]", name, it.line, (int)t[1].n,
-                 t[1].s);
-        if (parse_u64(&t[2], &total))
-            FAIL(-EINVAL, "%s:%zu: TotalCount '%.*s' is not a whole number", name, it.line, (int)t[2].n,
-                 t[2].s);
-        if (st.rows) {
-            if (value < st.prev_value)
-                FAIL(-EINVAL, "%s:%zu: Value %.*s is below the row before's", name, it.line, (int)t[0].n, t[0].s);
-            if (total < st.prev_total)
-                FAIL(-EINVAL, "%s:%zu: TotalCount %llu is below the row before's %llu", name, it.line,
-                     (unsigned long long)total, (unsigned long long)st.prev_total);
-            if (level < st.prev_level)
-                FAIL(-EINVAL, "%s:%zu: Percentile %.*s is below the row before's", name, it.line, (int)t[1].n,
-                     t[1].s);
-            if (total > st.prev_total) {
-                int64_t lo = value > st.prev_value ? st.prev_value + 1 : value;
-                if ((rc = push_bucket(&st, lo, value, total - st.prev_total, it.line)))
-                    FAIL(rc, "%s: out of memory", name);
-            }
-        } else if (total > 0) {
-            if ((rc = push_bucket(&st, value, value, total, it.line)))
-                FAIL(rc, "%s: out of memory", name);
-        }
-        st.rows++;
-        st.prev_value = value;
-        st.prev_total = total;
-        st.prev_level = level;
-        state = ROWS;
-    }
-    if (chosen < 0) {
-        if (seen == 0)
-            FAIL(-EINVAL, "%s: no percentile spectrum (a \"Value Percentile TotalCount 1/(1-Percentile)\" header)",
-                 name);
-        FAIL(-EINVAL, "%s: holds %d percentile spectr%s; spectrum %d asked (counting from 0)", name, seen,
-             seen == 1 ? "um" : "a", spectrum);
-    }
-    if (st.rows == 0)
-        FAIL(-EINVAL, "%s:%zu: the percentile spectrum has no rows", name, st.header_line);
-    if (st.prev_total == 0)
-        FAIL(-EINVAL, "%s:%zu: the percentile spectrum holds no samples (TotalCount 0)", name, st.header_line);
-    hgrm_dist *d;
-    if ((rc = hgrm_from_buckets(&d, st.b, st.n)))
-        FAIL(rc, "%s: %s", name, rc == -ENOMEM ? "out of memory" : "inconsistent rows");
-    d->has_footer = has_footer;
-    d->footer_max_ns = has_footer ? footer_max : d->max_ns;
-    *out = d;
-out:
-    free(st.b);
+    int rc = 0;
+    while (rc == 0 && textin_next_line(&it, &s, &n))
+        rc = read_line(&p, s, n, it.line);
+    if (rc >= 0)
+        rc = finish_spectrum(&p, out);
+    free(p.st.b);
     return rc;
 }
 
