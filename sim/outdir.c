@@ -25,8 +25,12 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static int read_manifest(outdir *d, char *err, size_t errlen)
+/* The previous manifest's bytes: *out NULL when DIR holds none, else a
+ * malloc'd NUL-terminated copy of at most MANIFEST_MAX_BYTES. A link, a
+ * non-regular or too large file is -EINVAL with the message. */
+static int slurp_manifest(outdir *d, char **out, size_t *out_len, char *err, size_t errlen)
 {
+    *out = NULL;
     int fd = openat(d->dfd, OUTDIR_MANIFEST, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0 && errno == ENOENT)
         return 0;
@@ -62,22 +66,42 @@ static int read_manifest(outdir *d, char *err, size_t errlen)
         return rc;
     }
     buf[len] = '\0';
-    d->old_raw = buf;
-    d->old_raw_len = len;
-    d->had_manifest = 1;
-    /* parse a copy, line by line */
-    char *text = strdup(buf);
-    if (!text)
+    *out = buf;
+    *out_len = len;
+    return 0;
+}
+
+/* Append a copy of name to the previous run's files (*cap their room). */
+static int add_old_name(outdir *d, size_t *cap, const char *name)
+{
+    if (d->n_old == *cap) {
+        size_t nc = *cap ? 2 * *cap : 32;
+        char **m = realloc(d->old, nc * sizeof *m);
+        if (!m)
+            return -ENOMEM;
+        d->old = m;
+        *cap = nc;
+    }
+    if (!(d->old[d->n_old] = strdup(name)))
         return -ENOMEM;
-    size_t cap = 0, line = 0;
-    rc = 0;
-    int header = 0;
+    d->n_old++;
+    return 0;
+}
+
+/* Parse the manifest's text (modified: lines cut at '\n'): the header
+ * line, then "source S" once and "file NAME" lines; comments and blank
+ * lines pass. *line is the line read last (for the message). */
+static int parse_manifest(outdir *d, char *text, size_t *line)
+{
+    size_t cap = 0;
+    int rc = 0, header = 0;
+    *line = 0;
     for (char *l = text, *nl; !rc && l && *l; l = nl) {
         nl = strchr(l, '\n');
         if (nl)
             *nl++ = '\0';
-        line++;
-        if (line == 1) {
+        ++*line;
+        if (*line == 1) {
             header = strcmp(l, MANIFEST_HEADER) == 0;
             if (!header)
                 rc = -EINVAL;
@@ -89,37 +113,53 @@ static int read_manifest(outdir *d, char *err, size_t errlen)
             if (!(d->old_source = strdup(l + 7)))
                 rc = -ENOMEM;
         } else if (strncmp(l, "file ", 5) == 0 && od_valid_name(l + 5)) {
-            if (d->n_old == cap) {
-                cap = cap ? 2 * cap : 32;
-                char **m = realloc(d->old, cap * sizeof *m);
-                if (!m) {
-                    rc = -ENOMEM;
-                    break;
-                }
-                d->old = m;
-            }
-            if (!(d->old[d->n_old] = strdup(l + 5)))
-                rc = -ENOMEM;
-            else
-                d->n_old++;
+            rc = add_old_name(d, &cap, l + 5);
         } else {
             rc = -EINVAL;
         }
     }
-    free(text);
     if (!rc && !header)
         rc = -EINVAL;
-    if (!rc && d->n_old) { /* sorted, each name once */
-        qsort(d->old, d->n_old, sizeof *d->old, od_cmp_names);
-        size_t k = 1;
-        for (size_t i = 1; i < d->n_old; i++) {
-            if (strcmp(d->old[i], d->old[k - 1]) == 0)
-                free(d->old[i]);
-            else
-                d->old[k++] = d->old[i];
-        }
-        d->n_old = k;
+    return rc;
+}
+
+/* Sort the previous run's file names, each name once. */
+static void sort_old_names(outdir *d)
+{
+    if (!d->n_old)
+        return;
+    qsort(d->old, d->n_old, sizeof *d->old, od_cmp_names);
+    size_t k = 1;
+    for (size_t i = 1; i < d->n_old; i++) {
+        if (strcmp(d->old[i], d->old[k - 1]) == 0)
+            free(d->old[i]);
+        else
+            d->old[k++] = d->old[i];
     }
+    d->n_old = k;
+}
+
+/* Read DIR's previous manifest, if any, into d (raw bytes, source, the
+ * sorted file names). A malformed one is -EINVAL with a message. */
+static int read_manifest(outdir *d, char *err, size_t errlen)
+{
+    char *buf;
+    size_t len;
+    int rc = slurp_manifest(d, &buf, &len, err, errlen);
+    if (rc || !buf)
+        return rc;
+    d->old_raw = buf;
+    d->old_raw_len = len;
+    d->had_manifest = 1;
+    /* parse a copy, line by line */
+    char *text = strdup(buf);
+    if (!text)
+        return -ENOMEM;
+    size_t line;
+    rc = parse_manifest(d, text, &line);
+    free(text);
+    if (!rc)
+        sort_old_names(d);
     if (rc == -EINVAL)
         od_say(err, errlen, "%s/%s:%zu: not a cosim manifest; remove it (cosim then takes the folder only "
                          "if it is empty, or with --force)", d->dir, OUTDIR_MANIFEST, line ? line : 1);
@@ -285,20 +325,11 @@ static void abandon(outdir *d)
     od_free_outdir(d);
 }
 
-static int open_once(outdir *d, const outdir_options *opt, char *err, size_t errlen)
+/* Open DIR's parent (resolved: parent) and DIR itself, making DIR when it
+ * is missing; d->dst is DIR's stat. */
+static int open_dir(outdir *d, const char *parent, char *err, size_t errlen)
 {
-    char parent[PATH_MAX];
-    int rc = resolve(d, d->dir, parent, d->base);
-    snprintf(d->parent, sizeof d->parent, "%s", parent);
-    if (rc) {
-        od_say(err, errlen, "%s: cannot write the output folder: %s", d->dir, strerror(-rc));
-        return rc;
-    }
-    if (!d->base[0]) {
-        od_say(err, errlen, "%s: is the root folder; cosim writes only into a folder of its own "
-                         "(e.g. -o out/NAME)", d->dir);
-        return -EPERM;
-    }
+    int rc;
     d->pfd = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (d->pfd < 0) {
         rc = -errno;
@@ -327,7 +358,12 @@ static int open_once(outdir *d, const outdir_options *opt, char *err, size_t err
         od_say(err, errlen, "%s: cannot write the output folder: %s", d->dir, strerror(-rc));
         return rc;
     }
-    /* never the root folder nor the home folder, --force or not */
+    return 0;
+}
+
+/* Never the root folder nor the home folder, --force or not: -EPERM. */
+static int refuse_root_or_home(const outdir *d, char *err, size_t errlen)
+{
     const struct passwd *pw = getpwuid(getuid());
     if (od_same_folder(&d->dst, "/")) {
         od_say(err, errlen, "%s: is the root folder; cosim writes only into a folder of its own "
@@ -339,21 +375,13 @@ static int open_once(outdir *d, const outdir_options *opt, char *err, size_t err
                          "(e.g. -o out/NAME)", d->dir);
         return -EPERM;
     }
-    rc = od_take_lock(d, err, errlen);
-    if (rc)
-        return rc;
+    return 0;
+}
 
-    /* leftovers of killed runs into this folder */
-    char sibling_prefix[NAME_MAX + 1];
-    snprintf(sibling_prefix, sizeof sibling_prefix, ".%.*s" STAGING_TAG, SIBLING_BASE_MAX, d->base);
-    od_remove_stale(d->dfd, d->dir, STAGING_TAG);
-    od_remove_stale(d->pfd, d->parent, sibling_prefix);
-
-    rc = read_manifest(d, err, errlen);
-    if (rc)
-        return rc;
-
-    /* what DIR holds besides cosim's own files */
+/* What DIR holds besides cosim's own files: *has_foreign, and -EEXIST when
+ * such a file stands in a folder without a manifest and no --force. */
+static int check_foreign(outdir *d, int force, int *has_foreign, char *err, size_t errlen)
+{
     char **names;
     long n = od_list_folder(d->dfd, &names);
     if (n < 0) {
@@ -370,28 +398,25 @@ static int open_once(outdir *d, const outdir_options *opt, char *err, size_t err
             continue;
         foreign = names[i];
     }
-    int force = opt && opt->force;
     if (foreign && !d->had_manifest && !force) {
         od_say(err, errlen, "%s: holds %s, which cosim did not write (the folder has no %s); give a new or "
                          "empty folder, or --force to write beside its files", d->dir, foreign, OUTDIR_MANIFEST);
         od_free_names(names, (size_t)n);
         return -EEXIST;
     }
-    int has_foreign = foreign != NULL;
+    *has_foreign = foreign != NULL;
     if (n > 0)
         od_free_names(names, (size_t)n);
+    return 0;
+}
 
-    if (opt && opt->source && !(d->source = od_escape_line(opt->source)))
-        return -ENOMEM;
-    if (opt && opt->same_source && !force && d->had_manifest && d->source &&
-        (!d->old_source || strcmp(d->old_source, d->source) != 0)) {
-        od_say(err, errlen, "%s: holds the outputs of %s, not of %s; give -o DIR (or --force to replace them)",
-            d->dir, d->old_source ? d->old_source : "another scenario", d->source);
-        return -EEXIST;
-    }
-
-    /* the whole folder is swapped when it is all cosim's and ours, on one
-     * filesystem with its parent, not where we (or our shell) stand */
+/* Make the staging folder: a sibling of DIR (the whole folder swapped at
+ * commit) when DIR is all cosim's and ours, on one filesystem with its
+ * parent, not where we (or our shell) stand; else inside DIR. Then arm the
+ * signal handlers. */
+static int start_staging(outdir *d, const char *parent, const char *sibling_prefix, int has_foreign, char *err,
+                         size_t errlen)
+{
     struct stat pst;
     char real[PATH_MAX];
     snprintf(real, sizeof real, "%s%s%s", parent, strcmp(parent, "/") ? "/" : "", d->base);
@@ -399,7 +424,7 @@ static int open_once(outdir *d, const outdir_options *opt, char *err, size_t err
                   pst.st_dev == d->dst.st_dev && !holds_cwd(real);
     sigset_t old;
     od_block_signals(&old);
-    rc = -1;
+    int rc = -1;
     if (d->exchange && (rc = make_staging(d, d->pfd, parent, sibling_prefix)) != 0)
         d->exchange = 0; /* the parent takes no sibling: file by file, inside DIR */
     if (rc)
@@ -415,6 +440,47 @@ static int open_once(outdir *d, const outdir_options *opt, char *err, size_t err
         return rc;
     }
     return 0;
+}
+
+static int open_once(outdir *d, const outdir_options *opt, char *err, size_t errlen)
+{
+    char parent[PATH_MAX];
+    int rc = resolve(d, d->dir, parent, d->base);
+    snprintf(d->parent, sizeof d->parent, "%s", parent);
+    if (rc) {
+        od_say(err, errlen, "%s: cannot write the output folder: %s", d->dir, strerror(-rc));
+        return rc;
+    }
+    if (!d->base[0]) {
+        od_say(err, errlen, "%s: is the root folder; cosim writes only into a folder of its own "
+                         "(e.g. -o out/NAME)", d->dir);
+        return -EPERM;
+    }
+    if ((rc = open_dir(d, parent, err, errlen)) || (rc = refuse_root_or_home(d, err, errlen)) ||
+        (rc = od_take_lock(d, err, errlen)))
+        return rc;
+
+    /* leftovers of killed runs into this folder */
+    char sibling_prefix[NAME_MAX + 1];
+    snprintf(sibling_prefix, sizeof sibling_prefix, ".%.*s" STAGING_TAG, SIBLING_BASE_MAX, d->base);
+    od_remove_stale(d->dfd, d->dir, STAGING_TAG);
+    od_remove_stale(d->pfd, d->parent, sibling_prefix);
+
+    rc = read_manifest(d, err, errlen);
+    if (rc)
+        return rc;
+    int force = opt && opt->force, has_foreign = 0;
+    if ((rc = check_foreign(d, force, &has_foreign, err, errlen)))
+        return rc;
+    if (opt && opt->source && !(d->source = od_escape_line(opt->source)))
+        return -ENOMEM;
+    if (opt && opt->same_source && !force && d->had_manifest && d->source &&
+        (!d->old_source || strcmp(d->old_source, d->source) != 0)) {
+        od_say(err, errlen, "%s: holds the outputs of %s, not of %s; give -o DIR (or --force to replace them)",
+            d->dir, d->old_source ? d->old_source : "another scenario", d->source);
+        return -EEXIST;
+    }
+    return start_staging(d, parent, sibling_prefix, has_foreign, err, errlen);
 }
 
 static outdir *new_outdir(const char *dir)

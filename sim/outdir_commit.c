@@ -116,45 +116,54 @@ static int drop_previous(outdir *d, int prev, int next, int old_lock, char *err,
     return 0;
 }
 
-/* Swap the staging folder with DIR. DIR's name must hold the folder
- * outdir_open took, before the swap and, at the staging name, after it;
- * else the swap is undone (-ESTALE). @return 0, 1 (the filesystem cannot:
- * the caller commits file by file) or -errno. */
-static int commit_exchange(outdir *d, char *err, size_t errlen)
+/* Before the swap: the staging folder's manifest, and its lock file made
+ * and held (*lock, its stat *lst) so a second writer opening the folder
+ * after the swap is refused as before; *sst is the staging folder's stat.
+ * The folder keeps DIR's mode, and its group as far as we may. */
+static int prepare_exchange(outdir *d, int *lock, struct stat *lst, struct stat *sst, char *err, size_t errlen)
 {
     int rc = od_write_manifest(d, d->sfd, OUTDIR_MANIFEST, 0);
     if (rc) {
         od_say(err, errlen, "%s/%s: cannot write: %s", d->dir, OUTDIR_MANIFEST, strerror(-rc));
         return rc;
     }
-    /* the new folder's lock, held, so a second writer opening it after the
-     * swap is refused as before */
-    int lock = openat(d->sfd, OUTDIR_LOCK, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    struct stat lst, sst;
+    *lock = openat(d->sfd, OUTDIR_LOCK, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
     errno = 0;
-    if (lock < 0 || flock(lock, LOCK_EX | LOCK_NB) != 0 || (rc = od_write_lock(lock)) != 0 || fstat(lock, &lst) != 0 ||
-        fstat(d->sfd, &sst) != 0) {
+    if (*lock < 0 || flock(*lock, LOCK_EX | LOCK_NB) != 0 || (rc = od_write_lock(*lock)) != 0 ||
+        fstat(*lock, lst) != 0 || fstat(d->sfd, sst) != 0) {
         rc = rc ? rc : -(errno ? errno : EIO);
-        if (lock >= 0)
-            close(lock);
+        if (*lock >= 0)
+            close(*lock);
         od_say(err, errlen, "%s: cannot write the output folder: %s", d->dir, strerror(-rc));
         return rc;
     }
-    /* the folder keeps its mode, and its group as far as we may */
     if (fchmod(d->sfd, d->dst.st_mode & 07777) != 0)
         od_warn("%s: cannot keep the folder's mode: %s", d->dir, strerror(errno));
     if (d->dst.st_gid != getegid() && fchown(d->sfd, (uid_t)-1, d->dst.st_gid) != 0)
         od_warn("%s: cannot keep the folder's group: %s", d->dir, strerror(errno));
-    /* the manifest marks the staging folder from here: the marker goes,
-     * so the swapped-in folder holds only the outputs */
-    unlinkat(d->sfd, MARKER, 0);
-    int e = 0;
-    if (!od_same_entry(d->pfd, d->base, &d->dst) || !od_same_entry(d->pfd, d->sname, &sst))
-        e = ESTALE;
-    else if (renameat2(d->pfd, d->sname, d->pfd, d->base, RENAME_EXCHANGE) != 0)
-        e = errno;
-    else if (!od_same_entry(d->pfd, d->sname, &d->dst) || !od_same_entry(d->pfd, d->base, &sst))
-        e = swap_back(d) == 0 ? ESTALE : -1; /* what was swapped out is not DIR */
+    return 0;
+}
+
+/* The swap itself, checked on both sides: 0 when DIR's name now holds the
+ * staging folder (sst) and the staging name the folder outdir_open took;
+ * ESTALE when either was not where it should be (swapped back), an errno
+ * when renameat2 refuses, -1 when what was swapped out is not DIR and
+ * could not be swapped back. */
+static int swap_in(outdir *d, const struct stat *sst)
+{
+    if (!od_same_entry(d->pfd, d->base, &d->dst) || !od_same_entry(d->pfd, d->sname, sst))
+        return ESTALE;
+    if (renameat2(d->pfd, d->sname, d->pfd, d->base, RENAME_EXCHANGE) != 0)
+        return errno;
+    if (!od_same_entry(d->pfd, d->sname, &d->dst) || !od_same_entry(d->pfd, d->base, sst))
+        return swap_back(d) == 0 ? ESTALE : -1; /* what was swapped out is not DIR */
+    return 0;
+}
+
+/* A swap that did not happen (e from swap_in, not 0): the message, and 1
+ * when the caller should commit file by file instead. */
+static int swap_failed(outdir *d, int e, int lock, char *err, size_t errlen)
+{
     if (e == -1) {
         /* cannot happen unless the folders keep moving: say where all is */
         od_say(err, errlen, "%s: the folder was replaced while cosim ran and could not be put back: %s; the "
@@ -164,20 +173,37 @@ static int commit_exchange(outdir *d, char *err, size_t errlen)
         d->committed = 1; /* nothing more is removed */
         return -ESTALE;
     }
-    if (e) {
-        close(lock);
-        unlinkat(d->sfd, OUTDIR_LOCK, 0);
-        unlinkat(d->sfd, OUTDIR_MANIFEST, 0);
-        if (e == ESTALE)
-            return say_replaced(d, err, errlen);
-        if (e == EINVAL || e == ENOSYS || e == EOPNOTSUPP || e == EXDEV || e == EBUSY || e == EPERM) {
-            od_warn("%s: the filesystem cannot swap the folder in one step (%s); replacing the files one by one",
-                 d->dir, strerror(e));
-            return 1;
-        }
-        od_say(err, errlen, "%s: cannot replace the output folder: %s", d->dir, strerror(e));
-        return -e;
+    close(lock);
+    unlinkat(d->sfd, OUTDIR_LOCK, 0);
+    unlinkat(d->sfd, OUTDIR_MANIFEST, 0);
+    if (e == ESTALE)
+        return say_replaced(d, err, errlen);
+    if (e == EINVAL || e == ENOSYS || e == EOPNOTSUPP || e == EXDEV || e == EBUSY || e == EPERM) {
+        od_warn("%s: the filesystem cannot swap the folder in one step (%s); replacing the files one by one",
+             d->dir, strerror(e));
+        return 1;
     }
+    od_say(err, errlen, "%s: cannot replace the output folder: %s", d->dir, strerror(e));
+    return -e;
+}
+
+/* Swap the staging folder with DIR. DIR's name must hold the folder
+ * outdir_open took, before the swap and, at the staging name, after it;
+ * else the swap is undone (-ESTALE). @return 0, 1 (the filesystem cannot:
+ * the caller commits file by file) or -errno. */
+static int commit_exchange(outdir *d, char *err, size_t errlen)
+{
+    int lock;
+    struct stat lst, sst;
+    int rc = prepare_exchange(d, &lock, &lst, &sst, err, errlen);
+    if (rc)
+        return rc;
+    /* the manifest marks the staging folder from here: the marker goes,
+     * so the swapped-in folder holds only the outputs */
+    unlinkat(d->sfd, MARKER, 0);
+    int e = swap_in(d, &sst);
+    if (e)
+        return swap_failed(d, e, lock, err, errlen);
     /* DIR is now the staged folder; the previous one, checked to be the
      * folder outdir_open took, is at the staging name */
     rc = drop_previous(d, d->dfd, d->sfd, d->lockfd, err, errlen);
@@ -206,74 +232,70 @@ static int commit_exchange(outdir *d, char *err, size_t errlen)
     return 0;
 }
 
-/* Put the staged files into DIR one by one: the previous run's files are
- * moved aside into the staging folder's BACKUP first (the manifest listing
- * both meanwhile), and moved back if anything fails. @return 0 or -errno. */
-static int commit_files(outdir *d, char *err, size_t errlen)
+/* A file-by-file commit under way: what has moved, so it can be put back. */
+typedef struct file_commit {
+    char *moved;        /* [i]: the previous run's file i is in BACKUP */
+    char *placed;       /* [i]: staged file i is in DIR */
+    const char *failed; /* the name the failing step was about */
+    int bfd;            /* the staging folder's BACKUP */
+    int union_in;       /* DIR's manifest names both runs' files */
+} file_commit;
+
+/* The steps forward: BACKUP made, the manifest of both runs in DIR, the
+ * previous files moved aside, the staged ones in, the new manifest. */
+static int files_forward(outdir *d, file_commit *fc)
 {
-    int rc = 0;
-    char *moved = calloc(d->n_old + 1, 1), *placed = calloc(d->n + 1, 1);
-    const char *failed = NULL;
-    int bfd = -1, union_in = 0;
-    if (!moved || !placed) {
-        rc = -ENOMEM;
-        goto fail;
-    }
+    int rc;
     if (mkdirat(d->sfd, BACKUP, 0700) != 0 ||
-        (bfd = openat(d->sfd, BACKUP, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
-        rc = -errno;
-        failed = d->sname;
-        goto fail;
+        (fc->bfd = openat(d->sfd, BACKUP, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+        fc->failed = d->sname;
+        return -errno;
     }
     /* a manifest naming both runs' files, so cosim's own files are never
      * taken for foreign ones whatever happens next */
     if ((rc = od_write_manifest(d, d->sfd, ".manifest-both", 1)) != 0 ||
         (renameat(d->sfd, ".manifest-both", d->dfd, OUTDIR_MANIFEST) != 0 && (rc = -errno))) {
-        failed = OUTDIR_MANIFEST;
-        goto fail;
+        fc->failed = OUTDIR_MANIFEST;
+        return rc;
     }
-    union_in = 1;
+    fc->union_in = 1;
     for (size_t i = 0; i < d->n_old; i++) {
         struct stat st;
         if (fstatat(d->dfd, d->old[i], &st, AT_SYMLINK_NOFOLLOW) != 0 || S_ISDIR(st.st_mode))
             continue;
-        if (renameat(d->dfd, d->old[i], bfd, d->old[i]) != 0) {
-            rc = -errno;
-            failed = d->old[i];
-            goto fail;
+        if (renameat(d->dfd, d->old[i], fc->bfd, d->old[i]) != 0) {
+            fc->failed = d->old[i];
+            return -errno;
         }
-        moved[i] = 1;
+        fc->moved[i] = 1;
     }
     for (size_t i = 0; i < d->n; i++) {
         if (renameat(d->sfd, d->files[i]->name, d->dfd, d->files[i]->name) != 0) {
-            rc = -errno;
-            failed = d->files[i]->name;
-            goto fail;
+            fc->failed = d->files[i]->name;
+            return -errno;
         }
-        placed[i] = 1;
+        fc->placed[i] = 1;
     }
     if ((rc = od_write_manifest(d, d->sfd, ".manifest-new", 0)) != 0 ||
         (renameat(d->sfd, ".manifest-new", d->dfd, OUTDIR_MANIFEST) != 0 && (rc = -errno))) {
-        failed = OUTDIR_MANIFEST;
-        goto fail;
+        fc->failed = OUTDIR_MANIFEST;
+        return rc;
     }
-    d->committed = 1;
-    od_empty_folder(bfd);
-    close(bfd);
-    unlinkat(d->sfd, BACKUP, AT_REMOVEDIR);
-    free(moved);
-    free(placed);
     return 0;
-fail:;
-    /* put everything back as it was */
+}
+
+/* Undo what files_forward did. Returns 1 when everything is back as it
+ * was, 0 when something could not be put back. */
+static int files_back(outdir *d, file_commit *fc)
+{
     int back = 1;
-    for (size_t i = 0; placed && i < d->n; i++)
-        if (placed[i] && renameat(d->dfd, d->files[i]->name, d->sfd, d->files[i]->name) != 0)
+    for (size_t i = 0; fc->placed && i < d->n; i++)
+        if (fc->placed[i] && renameat(d->dfd, d->files[i]->name, d->sfd, d->files[i]->name) != 0)
             back = 0;
-    for (size_t i = 0; moved && i < d->n_old; i++)
-        if (moved[i] && renameat2(bfd, d->old[i], d->dfd, d->old[i], RENAME_NOREPLACE) != 0)
+    for (size_t i = 0; fc->moved && i < d->n_old; i++)
+        if (fc->moved[i] && renameat2(fc->bfd, d->old[i], d->dfd, d->old[i], RENAME_NOREPLACE) != 0)
             back = 0;
-    if (union_in) {
+    if (fc->union_in) {
         if (d->had_manifest) {
             if (od_write_at(d->sfd, ".manifest-old", d->old_raw, d->old_raw_len) != 0 ||
                 renameat(d->sfd, ".manifest-old", d->dfd, OUTDIR_MANIFEST) != 0)
@@ -282,13 +304,35 @@ fail:;
             unlinkat(d->dfd, OUTDIR_MANIFEST, 0);
         }
     }
-    if (bfd >= 0) {
-        close(bfd);
+    if (fc->bfd >= 0) {
+        close(fc->bfd);
         if (back)
             unlinkat(d->sfd, BACKUP, AT_REMOVEDIR);
     }
-    free(moved);
-    free(placed);
+    return back;
+}
+
+/* Put the staged files into DIR one by one: the previous run's files are
+ * moved aside into the staging folder's BACKUP first (the manifest listing
+ * both meanwhile), and moved back if anything fails. @return 0 or -errno. */
+static int commit_files(outdir *d, char *err, size_t errlen)
+{
+    file_commit fc = {.moved = calloc(d->n_old + 1, 1), .placed = calloc(d->n + 1, 1), .bfd = -1};
+    int rc = fc.moved && fc.placed ? files_forward(d, &fc) : -ENOMEM;
+    if (!rc) {
+        d->committed = 1;
+        od_empty_folder(fc.bfd);
+        close(fc.bfd);
+        unlinkat(d->sfd, BACKUP, AT_REMOVEDIR);
+        free(fc.moved);
+        free(fc.placed);
+        return 0;
+    }
+    /* put everything back as it was */
+    int back = files_back(d, &fc);
+    free(fc.moved);
+    free(fc.placed);
+    const char *failed = fc.failed;
     if (back)
         od_say(err, errlen, "%s/%s: cannot replace: %s", d->dir, failed ? failed : "", strerror(-rc));
     else

@@ -79,18 +79,15 @@ int od_write_lock(int fd)
     return w == n ? 0 : w < 0 ? -errno : -EIO;
 }
 
-/* Take DIR/.cosim-lock. The lock file is cosim's when this run makes it
- * (O_CREAT|O_EXCL) or when its whole text is LOCK_PREFIX PID "\n" (a run
- * that holds it, or a killed run's, whose flock is free); any other file
- * of that name is the user's, never written, truncated nor removed, and
- * the folder is refused (-EEXIST).
- * @return 0, -EBUSY (err names the holder's pid), -EEXIST, -EAGAIN (DIR
- * changed under us: open again) or -errno. */
-int od_take_lock(outdir *d, char *err, size_t errlen)
+/* Open DIR/.cosim-lock: made here (*made), or else the one there, read
+ * only; it must be a regular file with one link (*st). @return the file
+ * descriptor, or -errno with the message (-EAGAIN, no message, when it
+ * went between the two opens). */
+static int open_lock(outdir *d, int *made, struct stat *st, char *err, size_t errlen)
 {
     int fd = openat(d->dfd, OUTDIR_LOCK, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
-    int made = fd >= 0;
-    if (!made && errno == EEXIST)
+    *made = fd >= 0;
+    if (!*made && errno == EEXIST)
         fd = openat(d->dfd, OUTDIR_LOCK, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
     if (fd < 0) {
         int e = errno;
@@ -102,69 +99,114 @@ int od_take_lock(outdir *d, char *err, size_t errlen)
             od_say(err, errlen, "%s: cannot write the output folder: %s", d->dir, strerror(e));
         return -e;
     }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_nlink != 1) {
+    if (fstat(fd, st) != 0 || !S_ISREG(st->st_mode) || st->st_nlink != 1) {
         /* a hard link could make the pid overwrite another file */
         close(fd);
         od_say(err, errlen, "%s: %s is not a regular file of its own, not cosim's lock; remove it", d->dir,
             OUTDIR_LOCK);
         return -EINVAL;
     }
-    long holder = 0;
-    if (!made) {
-        /* a writer that has just made its lock writes its text at once:
-         * wait (at most 0.5 s) for a whole line */
-        char buf[64] = "";
-        for (int i = 0; i < 50; i++) {
-            ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
-            buf[n > 0 ? n : 0] = '\0';
-            if (n > 0 && (buf[n - 1] == '\n' || n == (ssize_t)sizeof buf - 1))
-                break;
-            usleep(10000);
-        }
-        if (!(holder = lock_pid(buf))) {
-            close(fd);
-            od_say(err, errlen, "%s: holds %s, which cosim did not write (not a cosim lock); cosim never writes "
-                             "over it: move it away or give another folder", d->dir, OUTDIR_LOCK);
-            return -EEXIST;
-        }
+    return fd;
+}
+
+/* The pid written in a lock file cosim did not make here. A writer that
+ * has just made its lock writes its text at once: wait (at most 0.5 s)
+ * for a whole line. @return the pid, or 0 when the text is not a cosim
+ * lock's. */
+static long read_holder(int fd)
+{
+    char buf[64] = "";
+    for (int i = 0; i < 50; i++) {
+        ssize_t n = pread(fd, buf, sizeof buf - 1, 0);
+        buf[n > 0 ? n : 0] = '\0';
+        if (n > 0 && (buf[n - 1] == '\n' || n == (ssize_t)sizeof buf - 1))
+            break;
+        usleep(10000);
     }
-    if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
-        int e = errno;
-        close(fd);
-        if (e != EWOULDBLOCK) {
-            od_say(err, errlen, "%s: cannot lock the output folder: %s", d->dir, strerror(e));
-            return -e;
-        }
-        if (holder > 0)
-            od_say(err, errlen, "%s: another cosim (pid %ld) is writing this folder; try again when it has finished",
-                d->dir, holder);
-        else
-            od_say(err, errlen, "%s: another cosim is writing this folder; try again when it has finished", d->dir);
-        return -EBUSY;
+    return lock_pid(buf);
+}
+
+/* flock the lock file without waiting; held by another run (holder, when
+ * known) is -EBUSY with the message. fd is closed on failure. */
+static int flock_lock(const outdir *d, int fd, long holder, char *err, size_t errlen)
+{
+    if (flock(fd, LOCK_EX | LOCK_NB) == 0)
+        return 0;
+    int e = errno;
+    close(fd);
+    if (e != EWOULDBLOCK) {
+        od_say(err, errlen, "%s: cannot lock the output folder: %s", d->dir, strerror(e));
+        return -e;
     }
-    /* the lock must still be DIR's: a writer that finished may have
-     * swapped DIR or removed the lock file between our open and flock */
+    if (holder > 0)
+        od_say(err, errlen, "%s: another cosim (pid %ld) is writing this folder; try again when it has finished",
+            d->dir, holder);
+    else
+        od_say(err, errlen, "%s: another cosim is writing this folder; try again when it has finished", d->dir);
+    return -EBUSY;
+}
+
+/* Is the lock (st) still DIR's, and DIR still the folder we opened? A
+ * writer that finished may have swapped DIR or removed the lock file
+ * between our open and flock. */
+static int still_ours(const outdir *d, const struct stat *st)
+{
     int again = openat(d->pfd, d->base, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     struct stat a, b;
     int same = again >= 0 && fstat(again, &a) == 0 && fstat(d->dfd, &b) == 0 && a.st_dev == b.st_dev &&
-               a.st_ino == b.st_ino && od_same_entry(d->dfd, OUTDIR_LOCK, &st);
+               a.st_ino == b.st_ino && od_same_entry(d->dfd, OUTDIR_LOCK, st);
     if (again >= 0)
         close(again);
-    if (!same) {
+    return same;
+}
+
+/* Our pid into the lock file st (fd when made here; a dead run's lock was
+ * opened to read, so it is opened again to write). @return 0, -EAGAIN
+ * (another file at the name now) or -errno. */
+static int write_our_pid(const outdir *d, int fd, int made, const struct stat *st)
+{
+    int wfd = made ? fd : openat(d->dfd, OUTDIR_LOCK, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+    struct stat w;
+    int rc = wfd < 0 ? -errno : fstat(wfd, &w) != 0 ? -errno : (w.st_dev != st->st_dev || w.st_ino != st->st_ino)
+                                                                     ? -EAGAIN
+                                                                     : od_write_lock(wfd);
+    if (wfd >= 0 && wfd != fd)
+        close(wfd);
+    return rc;
+}
+
+/* Take DIR/.cosim-lock. The lock file is cosim's when this run makes it
+ * (O_CREAT|O_EXCL) or when its whole text is LOCK_PREFIX PID "\n" (a run
+ * that holds it, or a killed run's, whose flock is free); any other file
+ * of that name is the user's, never written, truncated nor removed, and
+ * the folder is refused (-EEXIST).
+ * @return 0, -EBUSY (err names the holder's pid), -EEXIST, -EAGAIN (DIR
+ * changed under us: open again) or -errno. */
+int od_take_lock(outdir *d, char *err, size_t errlen)
+{
+    int made;
+    struct stat st;
+    int fd = open_lock(d, &made, &st, err, errlen);
+    if (fd < 0)
+        return fd;
+    long holder = 0;
+    if (!made && !(holder = read_holder(fd))) {
+        close(fd);
+        od_say(err, errlen, "%s: holds %s, which cosim did not write (not a cosim lock); cosim never writes "
+                         "over it: move it away or give another folder", d->dir, OUTDIR_LOCK);
+        return -EEXIST;
+    }
+    int rc = flock_lock(d, fd, holder, err, errlen);
+    if (rc)
+        return rc;
+    if (!still_ours(d, &st)) {
         if (made && od_same_entry(d->dfd, OUTDIR_LOCK, &st))
             unlinkat(d->dfd, OUTDIR_LOCK, 0);
         close(fd);
         return -EAGAIN;
     }
-    /* ours now: our pid in it (a dead run's lock was opened to read) */
-    int wfd = made ? fd : openat(d->dfd, OUTDIR_LOCK, O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
-    struct stat w;
-    int rc = wfd < 0 ? -errno : fstat(wfd, &w) != 0 ? -errno : (w.st_dev != st.st_dev || w.st_ino != st.st_ino)
-                                                                     ? -EAGAIN
-                                                                     : od_write_lock(wfd);
-    if (wfd >= 0 && wfd != fd)
-        close(wfd);
+    /* ours now: our pid in it */
+    rc = write_our_pid(d, fd, made, &st);
     if (rc) {
         if (made && od_same_entry(d->dfd, OUTDIR_LOCK, &st))
             unlinkat(d->dfd, OUTDIR_LOCK, 0);
