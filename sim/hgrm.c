@@ -221,15 +221,12 @@ static int read_footer(parser *p, const char *s, size_t n, size_t line)
     /* #[Max     =       10.123, Total count    =        12345] */
     const char *eq = memchr(s, '=', n);
     const char *tc = textin_find(s, n, "Total count");
-    if (!eq || !tc)
-        return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: expected \"#[Max = VALUE, Total count = N]\"", p->name,
-                         line);
-    const char *v = eq + 1;
-    while (*v == ' ')
+    const char *v = eq && tc ? eq + 1 : NULL;
+    while (v && *v == ' ')
         v++;
-    size_t vn = textin_decimal_span(v, (size_t)(s + n - v), 0);
-    const char *eq2 = memchr(tc, '=', (size_t)(s + n - tc));
-    if (!vn || !eq2)
+    size_t vn = v ? textin_decimal_span(v, (size_t)(s + n - v), 0) : 0;
+    const char *eq2 = vn ? memchr(tc, '=', (size_t)(s + n - tc)) : NULL;
+    if (!eq2)
         return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: expected \"#[Max = VALUE, Total count = N]\"", p->name,
                          line);
     const char *c = eq2 + 1;

@@ -552,22 +552,18 @@ static int check_set_value(scn_ini *p, const char *section, const char *key, con
     return 0;
 }
 
-int scn_ini_apply_set(scn_ini *p, const char *arg)
+/* --set's SECTION.KEY (arg up to eq) into path (SCENARIO_SECTION_MAX +
+ * SCENARIO_KEY_MAX + 2 bytes): *section canonical, *key trimmed, both in
+ * path. @return 0, or -1 with the message. */
+static int set_section_key(scn_ini *p, const char *arg, const char *eq, char *path, char **section, char **key)
 {
-    const char *eq = strchr(arg, '=');
     char w[SCENARIO_PATH_MAX + 64];
-    if (!eq) {
-        scn_ini_fail(p, "%s: expected SECTION.KEY=VALUE (e.g. --set scenario.rank_rule=nearest_rank)",
-             scn_ini_origin(p, 0, arg, w, sizeof w));
-        return -1;
-    }
     size_t plen = (size_t)(eq - arg);
     if (plen > SCENARIO_SECTION_MAX + 1 + SCENARIO_KEY_MAX) {
         scn_ini_fail(p, "--set %.40s...: SECTION.KEY is longer than %d characters; no section and key are",
              arg, SCENARIO_SECTION_MAX + 1 + SCENARIO_KEY_MAX);
         return -1;
     }
-    char path[SCENARIO_SECTION_MAX + SCENARIO_KEY_MAX + 2];
     memcpy(path, arg, plen);
     path[plen] = '\0';
     char *dot = strrchr(path, '.');
@@ -577,16 +573,65 @@ int scn_ini_apply_set(scn_ini *p, const char *arg)
         return -1;
     }
     *dot = '\0';
-    char *key = scn_ini_trim(dot + 1);
+    *key = scn_ini_trim(dot + 1);
     /* "tester.open" stands for "tester open" */
     char *d = strchr(path, '.');
     if (d)
         *d = ' ';
-    char *section = canonical_section(path);
-    if (strlen(key) > SCENARIO_KEY_MAX) {
-        scn_ini_fail(p, "--set %s: the key is longer than %d characters", section, SCENARIO_KEY_MAX);
+    *section = canonical_section(path);
+    if (strlen(*key) > SCENARIO_KEY_MAX) {
+        scn_ini_fail(p, "--set %s: the key is longer than %d characters", *section, SCENARIO_KEY_MAX);
         return -1;
     }
+    return 0;
+}
+
+/* --set on a key of the file: replaced, or removed by "--set service.time=". */
+static int set_existing(scn_ini *p, scn_ini_entry *e, const char *value, const char *arg)
+{
+    if (*value) {
+        char *v = xstrdup(p, value);
+        if (!v)
+            return -1;
+        free(e->value);
+        e->value = v;
+    }
+    e->removed = !*value;
+    e->line = 0;
+    e->set = arg;
+    return 0;
+}
+
+/* A misspelt tester would be a new, half-made one: the message names the
+ * testers there are (a new tester's kind is set first). */
+static void fail_no_tester(scn_ini *p, const char *arg, const char *section)
+{
+    char w[SCENARIO_PATH_MAX + 64];
+    char names[512] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < p->n_sec && used < sizeof names; i++)
+        if (strncmp(p->sec[i].name, "tester ", 7) == 0) {
+            int n = snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", p->sec[i].name + 7);
+            used += n > 0 ? (size_t)n : 0;
+        }
+    scn_ini_fail(p, "%s: no [%s] in %s; testers: %s (to add one, set its kind first: --set tester.%s.kind=open)",
+                 scn_ini_origin(p, 0, arg, w, sizeof w), section, p->path, used ? names : "none",
+                 section + 7);
+}
+
+int scn_ini_apply_set(scn_ini *p, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    char w[SCENARIO_PATH_MAX + 64];
+    if (!eq) {
+        scn_ini_fail(p, "%s: expected SECTION.KEY=VALUE (e.g. --set scenario.rank_rule=nearest_rank)",
+             scn_ini_origin(p, 0, arg, w, sizeof w));
+        return -1;
+    }
+    char path[SCENARIO_SECTION_MAX + SCENARIO_KEY_MAX + 2];
+    char *section, *key;
+    if (set_section_key(p, arg, eq, path, &section, &key) < 0)
+        return -1;
     const char *v0 = eq + 1;
     while (*v0 == ' ' || *v0 == '\t')
         v0++;
@@ -607,44 +652,15 @@ int scn_ini_apply_set(scn_ini *p, const char *arg)
         char w2[SCENARIO_PATH_MAX + 64];
         scn_ini_fail(p, "%s: [%s] %s is already set by %s (or --seed, --rank-rule); give it once",
              scn_ini_origin(p, 0, arg, w, sizeof w), section, key, scn_ini_origin(p, 0, e->set, w2, sizeof w2));
-        goto out;
-    }
-    if (e) { /* a key of the file: replaced, or removed by "--set service.time=" */
-        if (*value) {
-            char *v = xstrdup(p, value);
-            if (!v)
-                goto out;
-            free(e->value);
-            e->value = v;
-        }
-        e->removed = !*value;
-        e->line = 0;
-        e->set = arg;
-        rc = 0;
-        goto out;
-    }
-    if (!*value) {
+    } else if (e) {
+        rc = set_existing(p, e, value, arg);
+    } else if (!*value) {
         scn_ini_fail(p, "%s: there is no [%s] %s to remove", scn_ini_origin(p, 0, arg, w, sizeof w), section, key);
-        goto out;
+    } else if (!rec && strncmp(section, "tester ", 7) == 0 && strcmp(key, "kind") != 0) {
+        fail_no_tester(p, arg, section);
+    } else if (rec || (rec = add_section(p, section, 0, arg))) {
+        rc = add_entry(p, rec, key, value, 0, arg) ? 0 : -1;
     }
-    if (!rec && strncmp(section, "tester ", 7) == 0 && strcmp(key, "kind") != 0) {
-        /* a misspelt tester would be a new, half-made one: name the testers
-         * there are (a new tester's kind is set first) */
-        char names[512] = "";
-        size_t used = 0;
-        for (size_t i = 0; i < p->n_sec && used < sizeof names; i++)
-            if (strncmp(p->sec[i].name, "tester ", 7) == 0) {
-                int n = snprintf(names + used, sizeof names - used, "%s%s", used ? ", " : "", p->sec[i].name + 7);
-                used += n > 0 ? (size_t)n : 0;
-            }
-        scn_ini_fail(p, "%s: no [%s] in %s; testers: %s (to add one, set its kind first: --set tester.%s.kind=open)",
-                     scn_ini_origin(p, 0, arg, w, sizeof w), section, p->path, used ? names : "none",
-                     section + 7);
-        goto out;
-    }
-    if (!rec && !(rec = add_section(p, section, 0, arg)))
-        goto out;
-    rc = add_entry(p, rec, key, value, 0, arg) ? 0 : -1;
 out:
     free(valbuf);
     return rc;
