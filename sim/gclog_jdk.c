@@ -9,6 +9,7 @@
 
 /* ---- time stamps and lengths ---- */
 
+/* The two-digit number at s. */
 static int64_t num2(const char *s)
 {
     return (s[0] - '0') * 10 + (s[1] - '0');
