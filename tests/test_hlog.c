@@ -572,6 +572,16 @@ START_TEST(hgrm_errors)
                        "#[Max     =        2.000, Total count    =            3]\n";
     ck_assert_int_eq(hgrm_parse(&d, "d.hgrm", foot, strlen(foot), 1000, -1, err, sizeof err), -EINVAL);
     ck_assert_str_eq(err, "d.hgrm:4: Total count 3, but the last row's TotalCount is 2");
+    /* a footer without its total, or without a value after "=": the one
+     * message of the footer's grammar (main's reader gave the same) */
+    const char *nototal = "Value Percentile TotalCount 1/(1-Percentile)\n1.0 0.0 1 1.0\n2.0 1.0 2\n"
+                          "#[Max     =        2.000]\n";
+    ck_assert_int_eq(hgrm_parse(&d, "d.hgrm", nototal, strlen(nototal), 1000, -1, err, sizeof err), -EINVAL);
+    ck_assert_str_eq(err, "d.hgrm:4: expected \"#[Max = VALUE, Total count = N]\"");
+    const char *novalue = "Value Percentile TotalCount 1/(1-Percentile)\n1.0 0.0 1 1.0\n2.0 1.0 2\n"
+                          "#[Max     =  , Total count    =            2]\n";
+    ck_assert_int_eq(hgrm_parse(&d, "d.hgrm", novalue, strlen(novalue), 1000, -1, err, sizeof err), -EINVAL);
+    ck_assert_str_eq(err, "d.hgrm:4: expected \"#[Max = VALUE, Total count = N]\"");
     const char *bad = "Value Percentile TotalCount 1/(1-Percentile)\n\n1.0 x 1 1.0\n";
     ck_assert_int_eq(hgrm_parse(&d, "d.hgrm", bad, strlen(bad), 1000, -1, err, sizeof err), -EINVAL);
     ck_assert_str_eq(err, "d.hgrm:3: Percentile 'x' is not a number in [0, 1]");
@@ -586,6 +596,18 @@ START_TEST(hgrm_errors)
     ck_assert_int_eq(hgrm_parse(&d, "c.csv", csv, strlen(csv), 1000, -1, err, sizeof err), 0);
     ck_assert_int_eq(d->max_ns, 3000);
     hgrm_free(d);
+}
+END_TEST
+
+/* hgrm_fail, the readers' one message helper: the text formatted into
+ * err, cut to errlen bytes (NUL included), and rc handed back. */
+START_TEST(hgrm_fail_formats_and_returns)
+{
+    char err[16];
+    ck_assert_int_eq(hgrm_fail(err, sizeof err, -ERANGE, "%s:%zu: %s", "f.hgrm", (size_t)7, "x"), -ERANGE);
+    ck_assert_str_eq(err, "f.hgrm:7: x");
+    ck_assert_int_eq(hgrm_fail(err, sizeof err, -EINVAL, "%s:%d: beyond", "long-name.hgrm", 12), -EINVAL);
+    ck_assert_str_eq(err, "long-name.hgrm:"); /* 15 bytes and the NUL */
 }
 END_TEST
 
@@ -610,6 +632,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, hgrm_reads_cosims_own);
     tcase_add_test(tc, hgrm_wrk2_two_spectra);
     tcase_add_test(tc, hgrm_errors);
+    tcase_add_test(tc, hgrm_fail_formats_and_returns);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -277,6 +277,23 @@ START_TEST(windows_parse_once)
 }
 END_TEST
 
+/* units_gcd_u64 (the one gcd the stall checker and the interval fractions
+ * share): values worked out by hand. 12 = 2^2 3, 18 = 2 3^2: gcd 6;
+ * gcd(a, 0) = a; 2^63 and 3 * 2^61 share 2^61; 10^9 + 7 and 998244353
+ * are distinct primes: 1. */
+START_TEST(gcd_by_hand)
+{
+    ck_assert_uint_eq(units_gcd_u64(12, 18), 6);
+    ck_assert_uint_eq(units_gcd_u64(18, 12), 6);
+    ck_assert_uint_eq(units_gcd_u64(0, 5), 5);
+    ck_assert_uint_eq(units_gcd_u64(5, 0), 5);
+    ck_assert_uint_eq(units_gcd_u64(0, 0), 0);
+    ck_assert_uint_eq(units_gcd_u64(UINT64_C(1) << 63, UINT64_C(3) << 61), UINT64_C(1) << 61);
+    ck_assert_uint_eq(units_gcd_u64(1000000007, 998244353), 1);
+    ck_assert_uint_eq(units_gcd_u64(UINT64_MAX, UINT64_MAX), UINT64_MAX);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("units");
@@ -291,6 +308,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, one_number_grammar);
     tcase_add_test(tc, interval_products_are_checked);
     tcase_add_test(tc, windows_parse_once);
+    tcase_add_test(tc, gcd_by_hand);
     suite_add_tcase(s, tc);
     return s;
 }
