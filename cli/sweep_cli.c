@@ -376,7 +376,7 @@ static int chart_preamble(const sweep *w, const sweep_cli *cli, char **out)
         used += n > 0 && (size_t)n < sizeof moves - used ? (size_t)n : 0;
     }
     gp_quote(f, moves);
-    fprintf(f, "\nxutil = %d\n", w->x == SWEEP_X_UTILISATION);
+    fprintf(f, "\nxutil = %d\nreplications = %zu\n", w->x == SWEEP_X_UTILISATION, w->reps);
     if (cli->title) {
         fputs("chart_title = ", f);
         gp_quote(f, cli->title);
@@ -400,7 +400,7 @@ static int write_chart_files(outdir *d, const sweep *w, const sweep_cli *cli, co
     /* the x axis: the key and the unit of its values, or the utilisation */
     sweep_axis_unit(&w->axes[0], unit, sizeof unit);
     if (w->x == SWEEP_X_UTILISATION)
-        snprintf(xlabel, sizeof xlabel, "offered utilisation (rate x mean service time / workers)");
+        snprintf(xlabel, sizeof xlabel, "offered utilisation (rate \u00d7 mean service time / workers)");
     else
         snprintf(xlabel, sizeof xlabel, "%s%s%s%s", w->axes[0].key, *unit ? " (" : "", unit, *unit ? ")" : "");
     snprintf(outfile, sizeof outfile, "sweep.%s", plot_format_ext(cli->format));

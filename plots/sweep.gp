@@ -10,6 +10,7 @@
 #   affected[i]     1 if a varied key can change tester i's runs
 #   xkey, xmoves, xutil   the x axis's label, the keys moving along it, and
 #                   whether x is the offered utilisation
+#   replications    seeds per point
 #   chart_title, testers, labels, styles, ylog, outfile, term
 # Restyle freely: cosim reads this file each time it runs.
 
@@ -35,10 +36,12 @@ x_lo = STATS_min
 x_hi = STATS_max
 what = xutil ? "p99 against each tester's offered utilisation as ".xmoves." varies" : "p99 as ".xmoves." varies"
 set title chart_title font big noenhanced offset 0,1.2
-set label 1 what.(has_ci ? " (error bars: 95% confidence over the seeds)" : " (one seed per point)") \
+seeds = replications > 1 ? sprintf(" (%d seeds per point, all alike: no error bars)", replications) \
+        : " (one seed per point)"
+set label 1 what.(has_ci ? " (error bars: 95% confidence over the seeds)" : seeds) \
     at graph 0.5, graph 1.04 center font small noenhanced
 set tmargin 5
-set xlabel xkey noenhanced offset 0,0.4
+set xlabel xkey noenhanced
 set ylabel "p99 latency (ms)"
 if (ylog) { set logscale y; set format y "%g" }
 set autoscale yfix
@@ -55,7 +58,11 @@ if (xutil && x_lo <= 1 && x_hi >= 1) {
 set grid xtics ytics lc rgb "#b0b0b0"
 set border 3
 set tics nomirror
-set key outside center bottom horizontal Left reverse box noenhanced samplen 3 spacing 1.1 width 2 maxrows 4
+# the key under the x label, two columns, with room kept for its rows
+key_rows = nblocks > 1 ? (nblocks + 1) / 2 : 1
+set bmargin 4.5 + 1.25 * key_rows
+set key at screen 0.5, screen 0.015 center bottom horizontal Left reverse box noenhanced samplen 3 \
+    spacing 1.1 width 2 maxcols 2
 # One look per tester, as on cosim's other charts (styles: the first
 # closed, paced, corrected, open and partly_open tester are 1..5, a second
 # of a kind 6..8): Okabe-Ito colours, and markers and dashes that keep the
