@@ -483,7 +483,7 @@ static void print_table(const sweep *w, const char *dir, int drawn, plot_format 
         size_t idx[SWEEP_MAX_AXES];
         sweep_point_values(w, p, idx);
         for (size_t i = 0; i < w->n_testers; i++) {
-            char b[3][32], name[64], rho[16] = "";
+            char b[3][32], name[64], rho[48] = "";
             for (int k = 0; k < 3; k++) {
                 double m, ci;
                 sweep_mean_ci(w, p, i, metrics[k], &m, &ci);
@@ -495,7 +495,8 @@ static void print_table(const sweep *w, const char *dir, int drawn, plot_format 
             snprintf(name, sizeof name, "%s%s", w->names[i], w->affected[i] ? "" : "*");
             marked |= !w->affected[i];
             if (w->rho && w->rho[p * w->n_testers + i] >= 0)
-                snprintf(rho, sizeof rho, " %6.3f", w->rho[p * w->n_testers + i]);
+                snprintf(rho, sizeof rho, w->rho[p * w->n_testers + i] < 1000 ? " %6.3f" : " %6.3g",
+                         w->rho[p * w->n_testers + i]);
             else if (w->rho)
                 snprintf(rho, sizeof rho, " %6s", "-");
             printf("%-6zu", p);
