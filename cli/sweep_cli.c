@@ -73,9 +73,10 @@ static void usage(FILE *f)
             "sweep.png (p99 against the first varied key, one curve per tester and\n"
             "value of the other --vary keys; a tester no varied key affects is drawn\n"
             "once and marked); if the chart fails, nothing in the folder changes.\n"
-            "Limits: 8 --vary and --zip keys, 10000 values each, 100000 points, 10000 replications,\n"
-            "256 jobs. Workers die with cosim; the first failed run or worker stops the\n"
-            "others and the message names the points left without a result.\n"
+            "Limits: 8 --vary and --zip keys, 10000 values each, 100000 points,\n"
+            "10000 replications, 256 jobs. Workers die with cosim; the first failed run\n"
+            "or worker stops the others and the message names the points left without\n"
+            "a result.\n"
             "Exit status: 0 success, 2 bad command line (a --vary value that is not\n"
             "valid for its key at some point, such as users = 1.5, is the command\n"
             "line's; so are seeds past 2^64 - 1), 3 a scenario error at some point\n"
@@ -173,6 +174,27 @@ static int opt_count(const char *name, const char *arg, uint64_t max, uint64_t *
     return 0;
 }
 
+/* --format, --title, --x-axis (option c, its argument arg): 0, or -1
+ * after a message. */
+static int chart_option(sweep *w, sweep_cli *cli, int c, const char *arg)
+{
+    if (c == O_TITLE)
+        return opt_title(cli, arg);
+    if (c == O_FORMAT) {
+        if (plot_format_parse(arg, &cli->format) || cli->format == PLOT_GIF) {
+            fprintf(stderr, "cosim: sweep: --format %s: expected png, svg or pdf\n", arg);
+            return -1;
+        }
+        return 0;
+    }
+    if (strcmp(arg, "key") == 0 || strcmp(arg, "utilisation") == 0) {
+        w->x = arg[0] == 'k' ? SWEEP_X_KEY : SWEEP_X_UTILISATION;
+        return 0;
+    }
+    fprintf(stderr, "cosim: sweep: --x-axis %s: expected key or utilisation\n", arg);
+    return -1;
+}
+
 /* One option (getopt's code c, its argument arg; word: as typed) into w
  * and cli: 0 go on, 1 stop (--help, after the usage), -1 after a message. */
 static int take_sweep_option(sweep *w, sweep_cli *cli, int c, const char *arg, const char *word)
@@ -184,20 +206,9 @@ static int take_sweep_option(sweep *w, sweep_cli *cli, int c, const char *arg, c
     case O_ZIP:
         return opt_vary(w, arg, c == O_ZIP);
     case O_FORMAT:
-        if (plot_format_parse(arg, &cli->format) || cli->format == PLOT_GIF) {
-            fprintf(stderr, "cosim: sweep: --format %s: expected png, svg or pdf\n", arg);
-            return -1;
-        }
-        return 0;
     case O_TITLE:
-        return opt_title(cli, arg);
     case O_XAXIS:
-        if (strcmp(arg, "key") == 0 || strcmp(arg, "utilisation") == 0) {
-            w->x = arg[0] == 'k' ? SWEEP_X_KEY : SWEEP_X_UTILISATION;
-            return 0;
-        }
-        fprintf(stderr, "cosim: sweep: --x-axis %s: expected key or utilisation\n", arg);
-        return -1;
+        return chart_option(w, cli, c, arg);
     case O_REPS:
         if (opt_count("replications", arg, 10000, &v))
             return -1;
