@@ -388,6 +388,18 @@ static int chart_preamble(const sweep *w, const sweep_cli *cli, char **out)
     }
     gp_quote(f, moves);
     fprintf(f, "\nxutil = %d\nreplications = %zu\n", w->x == SWEEP_X_UTILISATION, w->reps);
+    /* with x the utilisation: which testers have a rate (the others are
+     * drawn at the first rated tester's, sweep_write_chart_data) */
+    fprintf(f, "array rated[%zu]\nfirst_rated = 0\n", w->n_testers);
+    size_t first = 0;
+    for (size_t i = 0; i < w->n_testers; i++) {
+        int rated = 0;
+        for (size_t p = 0; w->rho && p < w->n_points; p++)
+            rated |= w->rho[p * w->n_testers + i] >= 0;
+        fprintf(f, "rated[%zu] = %d\n", i + 1, rated);
+        if (rated && !first)
+            fprintf(f, "first_rated = %zu\n", first = i + 1);
+    }
     if (cli->title) {
         fputs("chart_title = ", f);
         gp_quote(f, cli->title);

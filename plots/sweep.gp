@@ -11,6 +11,8 @@
 #   xkey, xmoves, xutil   the x axis's label, the keys moving along it, and
 #                   whether x is the offered utilisation
 #   replications    seeds per point
+#   rated[i], first_rated   with xutil: whether tester i has a request rate,
+#                   and the first that has (the others are drawn at its x)
 #   chart_title, testers, labels, styles, ylog, outfile, term
 # Restyle freely: cosim reads this file each time it runs.
 
@@ -84,9 +86,19 @@ colour(b) = colours[sty(b)]
 look(b) = combos > 1 && affected[t(b)] ? block_combo[b] % 8 + 1 : sty(b)
 label(i) = exists("labels") ? labels[i] : word(testers, i)
 title_of(b) = label(t(b)).(block_text[b] ne "" && affected[t(b)] ? ": ".block_text[b] : "") \
-              .(affected[t(b)] ? "" : " (no varied key affects it)")
+              .(affected[t(b)] ? "" : " (no varied key affects it)") \
+              .(xutil && !rated[t(b)] && first_rated > 0 ? " (no rate: at ".label(first_rated)."'s utilisation)" : "")
 dash(b) = 10 + look(b)
 width(b) = affected[t(b)] ? 3 : 2
+# the key under the x label, with room kept for its rows: two columns, or
+# one when a legend is too long to share the width
+longest = 0
+do for [b=1:nblocks] { longest = strlen(title_of(b)) > longest ? strlen(title_of(b)) : longest }
+key_cols = nblocks > 1 && longest <= 48 ? 2 : 1
+key_rows = (nblocks + key_cols - 1) / key_cols
+set bmargin 4.5 + 1.25 * key_rows
+set key at screen 0.5, screen 0.015 center bottom horizontal Left reverse box noenhanced samplen 3 \
+    spacing 1.1 width 2 maxcols key_cols
 if (has_ci) {
     plot for [b=1:nblocks] datafile index (b-1) using 1:2:8:9 with yerrorlines \
          lw width(b) pt markers[look(b)] ps 1.5 dt dash(b) lc rgb colour(b) title title_of(b)
