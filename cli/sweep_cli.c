@@ -558,16 +558,15 @@ static int open_output(const sweep *w, const char *output, int force, const char
     return COSIM_EXIT_OK;
 }
 
-/* The testers' names and kinds, and room for the results. 0 or
- * COSIM_EXIT_SIM after a message. */
+/* The testers' names and kinds, and which ones a varied key affects. 0
+ * or COSIM_EXIT_SIM after a message. */
 static int take_testers(sweep *w, const scenario *s)
 {
     w->n_testers = s->n_testers;
     w->names = calloc(w->n_testers, sizeof *w->names);
     w->kinds = calloc(w->n_testers, sizeof *w->kinds);
     w->affected = calloc(w->n_testers, sizeof *w->affected);
-    w->res = calloc(w->n_tasks * w->n_testers * SWEEP_N_METRICS, sizeof *w->res);
-    if (!w->names || !w->kinds || !w->affected || !w->res) {
+    if (!w->names || !w->kinds || !w->affected) {
         fprintf(stderr, "cosim: sweep: out of memory\n");
         return COSIM_EXIT_SIM;
     }
@@ -575,6 +574,19 @@ static int take_testers(sweep *w, const scenario *s)
         snprintf(w->names[i], sizeof w->names[i], "%s", s->testers[i].name);
         w->kinds[i] = s->testers[i].kind;
         w->affected[i] = (unsigned char)sweep_affects(w, s->testers[i].name);
+    }
+    return 0;
+}
+
+/* Room for the results, once the estimate accepted the sweep (a sweep
+ * over the budget is refused as such, not for its memory). 0 or
+ * COSIM_EXIT_SIM after a message. */
+static int take_results(sweep *w)
+{
+    w->res = calloc(w->n_tasks * w->n_testers * SWEEP_N_METRICS, sizeof *w->res);
+    if (!w->res) {
+        fprintf(stderr, "cosim: sweep: out of memory\n");
+        return COSIM_EXIT_SIM;
     }
     return 0;
 }
@@ -616,7 +628,7 @@ int sweep_main(int argc, char **argv)
     /* the whole job's work, before anything starts: every point of the
      * shard loads (so a bad value anywhere fails now) and is estimated */
     if ((rc = sweep_check_points(&w, &s)) != 0 || (rc = take_testers(&w, s)) != 0 ||
-        (rc = sweep_estimate(&w)) != 0 || (rc = check_utilisation(&w)) != 0 ||
+        (rc = sweep_estimate(&w)) != 0 || (rc = check_utilisation(&w)) != 0 || (rc = take_results(&w)) != 0 ||
         (rc = open_output(&w, cli.output, cli.force, s->name, &d, dir, sizeof dir)) != 0)
         goto out;
     if ((rc = sweep_run_workers(&w, err, sizeof err)) != 0) {
