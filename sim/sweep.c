@@ -345,7 +345,8 @@ int sweep_load_failure(const sweep *w, size_t t, scenario_error se, const char *
     for (size_t a = 0; a < w->n_axes; a++) {
         char set[sizeof w->axes[0].key + 160], aerr[1024], origin[sizeof set + 16];
         const char *sets[SWEEP_MAX_SETS + 1];
-        memcpy(sets, w->user_sets, w->n_user_sets * sizeof *sets);
+        for (size_t k = 0; k < w->n_user_sets; k++)
+            sets[k] = w->user_sets[k];
         snprintf(set, sizeof set, "%s=%s", w->axes[a].key, w->axes[a].values[idx[a]]);
         sets[w->n_user_sets] = set;
         scenario_error ase = scenario_load(&s, w->path, sets, w->n_user_sets + 1, aerr, sizeof aerr);

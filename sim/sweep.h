@@ -126,8 +126,9 @@ int sweep_size(sweep *w, char *err, size_t errlen);
 /**
  * Whether the varied keys can change tester `name`'s runs: each tester runs
  * on its own server (run.h), so a key of section [tester NAME'] changes only
- * NAME'; a key of any other section ([scenario], [service], [stall ...])
- * changes every tester.
+ * NAME'; [truth] and [expect NAME'] keys change no tester (the truth has
+ * its own run; expectations are read after); a key of any other section
+ * ([scenario], [service], [stall ...]) changes every tester.
  * @return 1 if some varied key can change it, 0 if none can.
  */
 int sweep_affects(const sweep *w, const char *name);
