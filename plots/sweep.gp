@@ -99,10 +99,16 @@ key_rows = (nblocks + key_cols - 1) / key_cols
 set bmargin 4.5 + 1.25 * key_rows
 set key at screen 0.5, screen 0.015 center bottom horizontal Left reverse box noenhanced samplen 3 \
     spacing 1.1 width 2 maxcols key_cols
+# the testers no varied key affects last, so their curves lie on top of any
+# they coincide with (dotted over dashed: both stay visible)
+array order[nblocks]
+k = 0
+do for [b=1:nblocks] { if (affected[t(b)]) { k = k + 1; order[k] = b } }
+do for [b=1:nblocks] { if (!affected[t(b)]) { k = k + 1; order[k] = b } }
 if (has_ci) {
-    plot for [b=1:nblocks] datafile index (b-1) using 1:2:8:9 with yerrorlines \
-         lw width(b) pt markers[look(b)] ps 1.5 dt dash(b) lc rgb colour(b) title title_of(b)
+    plot for [j=1:nblocks] datafile index (order[j]-1) using 1:2:8:9 with yerrorlines lw width(order[j]) \
+         pt markers[look(order[j])] ps 1.5 dt dash(order[j]) lc rgb colour(order[j]) title title_of(order[j])
 } else {
-    plot for [b=1:nblocks] datafile index (b-1) using 1:2 with linespoints \
-         lw width(b) pt markers[look(b)] ps 1.5 dt dash(b) lc rgb colour(b) title title_of(b)
+    plot for [j=1:nblocks] datafile index (order[j]-1) using 1:2 with linespoints lw width(order[j]) \
+         pt markers[look(order[j])] ps 1.5 dt dash(order[j]) lc rgb colour(order[j]) title title_of(order[j])
 }
