@@ -299,7 +299,6 @@ START_TEST(chart_rows)
     ck_assert_msg(strncmp(d, "# cosim sweep: x = offered utilisation;", 39) == 0, "%s", d);
     ck_assert_msg(strstr(d, "# tester b\n0.25 5.000000") && strstr(d, "\n0.5 10.000000"), "%s", d);
     free(d);
-    /* b unaffected, in a grid: one block for it, two for a */
     sweep_free(&w);
 }
 END_TEST
