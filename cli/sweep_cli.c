@@ -39,7 +39,16 @@ static void usage(FILE *f)
             "Options:\n"
             "      --vary KEY=FROM..TO:STEPS   STEPS evenly spaced values (repeatable: a grid)\n"
             "      --vary KEY=FROM..TO*FACTOR  FROM, FROM x FACTOR, ... up to TO\n"
+            "      --vary KEY=V1,V2,...        the values listed, in that order\n"
             "                         KEY as for --set, e.g. tester.open.rate=100/s..900/s:9\n"
+            "      --zip KEY=VALUES   KEY moves with the --vary before it: its i-th value\n"
+            "                         at that key's i-th value (as many values; VALUES\n"
+            "                         as for --vary), e.g. every tester's rate at once\n"
+            "      --x-axis WHAT      the chart's x: key (the first --vary, default) or\n"
+            "                         utilisation (each tester's offered utilisation,\n"
+            "                         rate x mean service time / workers)\n"
+            "      --format FMT       chart format: png (default), svg or pdf\n"
+            "      --title TEXT       the chart's title (default: the scenario's)\n"
             "      --replications N   N seeds per point: the scenario's seed + 0, 1, ... N-1\n"
             "      --jobs J           worker processes (default: the number of cores); the\n"
             "                         outputs do not depend on J\n"
@@ -61,11 +70,13 @@ static void usage(FILE *f)
             "  -h, --help             show this help\n"
             "\n"
             "Writes sweep.csv (one row per point and tester), sweep.dat, sweep.gp and\n"
-            "sweep.png (p99 against the first varied key, one curve per tester); if\n"
-            "the chart fails, nothing in the folder changes.\n"
-            "Limits: 8 --vary, 10000 values each, 100000 points, 10000 replications,\n"
-            "256 jobs. Workers die with cosim; the first failed run or worker stops the\n"
-            "others and the message names the points left without a result.\n"
+            "sweep.png (p99 against the first varied key, one curve per tester and\n"
+            "value of the other --vary keys; a tester no varied key affects is drawn\n"
+            "once and marked); if the chart fails, nothing in the folder changes.\n"
+            "Limits: 8 --vary and --zip keys, 10000 values each, 100000 points,\n"
+            "10000 replications, 256 jobs. Workers die with cosim; the first failed run\n"
+            "or worker stops the others and the message names the points left without\n"
+            "a result.\n"
             "Exit status: 0 success, 2 bad command line (a --vary value that is not\n"
             "valid for its key at some point, such as users = 1.5, is the command\n"
             "line's; so are seeds past 2^64 - 1), 3 a scenario error at some point\n"
@@ -79,11 +90,14 @@ static void usage(FILE *f)
 typedef struct sweep_cli {
     const char *sets[SWEEP_MAX_SETS]; /* --set, in order */
     const char *output;               /* -o, NULL: the default folder */
+    const char *title;                /* --title, NULL: the scenario's */
+    plot_format format;               /* --format */
     int no_plot, quiet, force;
     unsigned plot_timeout;            /* --plot-timeout, seconds */
 } sweep_cli;
 
-enum { O_VARY = 256, O_REPS, O_JOBS, O_SHARD, O_SET, O_SEED, O_NOPLOT, O_FORCE, O_PLOT_TIMEOUT, O_LONG, O_END };
+enum { O_VARY = 256, O_REPS, O_JOBS, O_SHARD, O_SET, O_SEED, O_NOPLOT, O_FORCE, O_PLOT_TIMEOUT, O_LONG, O_ZIP,
+       O_FORMAT, O_TITLE, O_XAXIS, O_END };
 
 static const struct option sweep_longopts[] = {
     {"vary", required_argument, NULL, O_VARY},    {"replications", required_argument, NULL, O_REPS},
@@ -92,28 +106,41 @@ static const struct option sweep_longopts[] = {
     {"no-plot", no_argument, NULL, O_NOPLOT},     {"output", required_argument, NULL, 'o'},
     {"quiet", no_argument, NULL, 'q'},            {"help", no_argument, NULL, 'h'},
     {"force", no_argument, NULL, O_FORCE},        {"plot-timeout", required_argument, NULL, O_PLOT_TIMEOUT},
-    {"allow-long", no_argument, NULL, O_LONG},
+    {"allow-long", no_argument, NULL, O_LONG},    {"zip", required_argument, NULL, O_ZIP},
+    {"format", required_argument, NULL, O_FORMAT}, {"title", required_argument, NULL, O_TITLE},
+    {"x-axis", required_argument, NULL, O_XAXIS},
     {NULL, 0, NULL, 0},
 };
 
-/* --vary KEY=...: one more axis, its key not varied yet. */
-static int opt_vary(sweep *w, const char *arg)
+/* --vary KEY=... or --zip KEY=...: one more axis (sweep_add_axis). */
+static int opt_vary(sweep *w, const char *arg, int zipped)
 {
     char err[1200];
-    if (w->n_axes == SWEEP_MAX_AXES) {
-        fprintf(stderr, "cosim: sweep: at most 8 --vary\n");
+    if (w->n_axes == SWEEP_MAX_AXES && !zipped) {
+        fprintf(stderr, "cosim: sweep: at most %d --vary\n", SWEEP_MAX_AXES);
         return -1;
     }
-    if (sweep_axis_parse(arg, &w->axes[w->n_axes], err, sizeof err)) {
+    if (sweep_add_axis(w, arg, zipped, err, sizeof err)) {
         fprintf(stderr, "cosim: sweep: %s\n", err);
         return -1;
     }
-    w->n_axes++;
-    for (size_t a = 0; a + 1 < w->n_axes; a++)
-        if (strcmp(w->axes[a].key, w->axes[w->n_axes - 1].key) == 0) {
-            fprintf(stderr, "cosim: sweep: --vary %s given twice; vary a key once\n", w->axes[a].key);
-            return -1;
-        }
+    return 0;
+}
+
+/* --title TEXT: 1 to 100 bytes (as a scenario's title), no control
+ * character. 0, or -1 after a message. */
+static int opt_title(sweep_cli *cli, const char *arg)
+{
+    size_t n = strlen(arg);
+    const char *why = n == 0 ? "an empty title" : n > 100 ? "longer than 100 bytes" : NULL;
+    for (const char *c = arg; !why && *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            why = "a control character (a newline?)";
+    if (why) {
+        fprintf(stderr, "cosim: sweep: --title: %s; give 1 to 100 bytes of text on one line\n", why);
+        return -1;
+    }
+    cli->title = arg;
     return 0;
 }
 
@@ -147,6 +174,27 @@ static int opt_count(const char *name, const char *arg, uint64_t max, uint64_t *
     return 0;
 }
 
+/* --format, --title, --x-axis (option c, its argument arg): 0, or -1
+ * after a message. */
+static int chart_option(sweep *w, sweep_cli *cli, int c, const char *arg)
+{
+    if (c == O_TITLE)
+        return opt_title(cli, arg);
+    if (c == O_FORMAT) {
+        if (plot_format_parse(arg, &cli->format) || cli->format == PLOT_GIF) {
+            fprintf(stderr, "cosim: sweep: --format %s: expected png, svg or pdf\n", arg);
+            return -1;
+        }
+        return 0;
+    }
+    if (strcmp(arg, "key") == 0 || strcmp(arg, "utilisation") == 0) {
+        w->x = arg[0] == 'k' ? SWEEP_X_KEY : SWEEP_X_UTILISATION;
+        return 0;
+    }
+    fprintf(stderr, "cosim: sweep: --x-axis %s: expected key or utilisation\n", arg);
+    return -1;
+}
+
 /* One option (getopt's code c, its argument arg; word: as typed) into w
  * and cli: 0 go on, 1 stop (--help, after the usage), -1 after a message. */
 static int take_sweep_option(sweep *w, sweep_cli *cli, int c, const char *arg, const char *word)
@@ -155,7 +203,12 @@ static int take_sweep_option(sweep *w, sweep_cli *cli, int c, const char *arg, c
     const char *why;
     switch (c) {
     case O_VARY:
-        return opt_vary(w, arg);
+    case O_ZIP:
+        return opt_vary(w, arg, c == O_ZIP);
+    case O_FORMAT:
+    case O_TITLE:
+    case O_XAXIS:
+        return chart_option(w, cli, c, arg);
     case O_REPS:
         if (opt_count("replications", arg, 10000, &v))
             return -1;
@@ -221,32 +274,6 @@ static int take_sweep_option(sweep *w, sweep_cli *cli, int c, const char *arg, c
     }
 }
 
-/* The grid's size (said in full when it is too big), the tasks and the
- * workers. 0, or -1 after a message. */
-static int size_grid(sweep *w)
-{
-    w->n_points = 1;
-    int too_many = 0;
-    char shape[200] = "";
-    for (size_t a = 0; a < w->n_axes; a++) {
-        too_many |= __builtin_mul_overflow(w->n_points, w->axes[a].n_values, &w->n_points);
-        snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "%s%zu", a ? " x " : "", w->axes[a].n_values);
-    }
-    if (too_many || w->n_points > SWEEP_MAX_POINTS) {
-        if (too_many)
-            fprintf(stderr, "cosim: sweep: the --vary grid has %s points, more than the %d a sweep may have\n",
-                    shape, SWEEP_MAX_POINTS);
-        else
-            fprintf(stderr, "cosim: sweep: the --vary grid has %zu points (%s), more than the %d a sweep may "
-                            "have; split it into several sweeps\n", w->n_points, shape, SWEEP_MAX_POINTS);
-        return -1;
-    }
-    w->n_tasks = w->n_points * w->reps; /* <= 100000 x 10000 */
-    if (w->jobs > w->n_tasks)
-        w->jobs = (unsigned)w->n_tasks;
-    return 0;
-}
-
 /* The sweep's command line into w and cli (w->user_sets point into
  * cli->sets). Every option may be given once, except --vary and --set. 0,
  * 1 after --help, or -1 after a message (exit 2). */
@@ -257,7 +284,7 @@ static int parse_sweep_args(sweep *w, sweep_cli *cli, int argc, char **argv)
     opterr = 0;
     int c, li = -1;
     while ((c = getopt_long(argc, argv, ":o:qh", sweep_longopts, &li)) != -1) {
-        if (c > 0 && c < O_END && c != O_VARY && c != O_SET && c != ':' && c != '?' && seen[c]++) {
+        if (c > 0 && c < O_END && c != O_VARY && c != O_ZIP && c != O_SET && c != ':' && c != '?' && seen[c]++) {
             if (li >= 0)
                 fprintf(stderr, "cosim: sweep: --%s given twice; give each option once\n",
                         sweep_longopts[li].name);
@@ -280,7 +307,12 @@ static int parse_sweep_args(sweep *w, sweep_cli *cli, int argc, char **argv)
     }
     w->path = argv[optind];
     w->user_sets = cli->sets;
-    return size_grid(w);
+    char err[400];
+    if (sweep_size(w, err, sizeof err)) {
+        fprintf(stderr, "cosim: sweep: %s\n", err);
+        return -1;
+    }
+    return 0;
 }
 
 int sweep_check_args(int argc, char **argv)
@@ -303,52 +335,144 @@ int sweep_check_args(int argc, char **argv)
     return rc;
 }
 
+/* text as a gnuplot single-quoted string: a quote doubled, control
+ * characters dropped (nothing in it is substituted). */
+static void gp_quote(FILE *f, const char *text)
+{
+    fputc('\'', f);
+    for (; *text; text++)
+        if (*text == '\'')
+            fputs("''", f);
+        else if ((unsigned char)*text >= 0x20)
+            fputc(*text, f);
+    fputc('\'', f);
+}
+
+/* The chart's own preamble lines (plot_script.extra): the blocks of
+ * sweep.dat (their tester, 1-based in `testers`, and the other keys'
+ * values), which testers a varied key affects, what x is, and --title.
+ * 0, or -ENOMEM. The caller frees *out. */
+static int chart_preamble(const sweep *w, const sweep_cli *cli, char **out)
+{
+    sweep_blocks bl;
+    size_t size;
+    FILE *f = open_memstream(out, &size);
+    if (!f)
+        return -ENOMEM;
+    if (sweep_chart_blocks(w, &bl)) {
+        fclose(f);
+        free(*out);
+        return -ENOMEM;
+    }
+    fprintf(f, "nblocks = %zu\ncombos = %zu\narray block_tester[%zu]\narray block_combo[%zu]\narray block_text[%zu]\n",
+            bl.n, bl.stride, bl.n, bl.n, bl.n);
+    for (size_t b = 0; b < bl.n; b++) {
+        char combo[1200];
+        fprintf(f, "block_tester[%zu] = %zu; block_combo[%zu] = %zu; block_text[%zu] = ", b + 1, bl.tester[b] + 1,
+                b + 1, bl.combo[b], b + 1);
+        gp_quote(f, sweep_combo_text(w, bl.combo[b], combo, sizeof combo));
+        fputc('\n', f);
+    }
+    fprintf(f, "array affected[%zu]\n", w->n_testers);
+    for (size_t i = 0; i < w->n_testers; i++)
+        fprintf(f, "affected[%zu] = %d\n", i + 1, w->affected[i]);
+    /* what moves along x: the first key and the keys zipped to it */
+    fputs("xmoves = ", f);
+    char moves[SWEEP_MAX_AXES * 140] = "";
+    size_t used = 0;
+    for (size_t a = 0; a < w->n_axes && (a == 0 || w->axes[a].zipped); a++) {
+        int last = a + 1 == w->n_axes || !w->axes[a + 1].zipped;
+        int n = snprintf(moves + used, sizeof moves - used, "%s%s%s", a == 1 ? " (with " : a ? ", " : "",
+                         w->axes[a].key, a && last ? ")" : "");
+        used += n > 0 && (size_t)n < sizeof moves - used ? (size_t)n : 0;
+    }
+    gp_quote(f, moves);
+    fprintf(f, "\nxutil = %d\nreplications = %zu\n", w->x == SWEEP_X_UTILISATION, w->reps);
+    /* with x the utilisation: which testers have a rate (the others are
+     * drawn at the first rated tester's, sweep_write_chart_data) */
+    fprintf(f, "array rated[%zu]\nfirst_rated = 0\n", w->n_testers);
+    size_t first = 0;
+    for (size_t i = 0; i < w->n_testers; i++) {
+        int rated = 0;
+        for (size_t p = 0; w->rho && p < w->n_points; p++)
+            rated |= w->rho[p * w->n_testers + i] >= 0;
+        fprintf(f, "rated[%zu] = %d\n", i + 1, rated);
+        if (rated && !first)
+            fprintf(f, "first_rated = %zu\n", first = i + 1);
+    }
+    if (cli->title) {
+        fputs("chart_title = ", f);
+        gp_quote(f, cli->title);
+        fputc('\n', f);
+    }
+    sweep_blocks_free(&bl);
+    return fclose(f) ? -ENOMEM : 0;
+}
+
+/* Write sweep.dat and sweep.gp (style: the style script's path) into d.
+ * 0, or a negative errno with *what naming the file. */
+static int write_chart_files(outdir *d, const sweep *w, const sweep_cli *cli, const scenario *s, const char *style,
+                             const char **what)
+{
+    /* every tester's name and a space: never cut (a cut list loses a curve) */
+    char testers[SCENARIO_MAX_TESTERS * (SCENARIO_NAME_MAX + 1) + 1] = "";
+    char xlabel[sizeof w->axes[0].key + SWEEP_UNIT_MAX + 8], unit[SWEEP_UNIT_MAX + 1], outfile[32];
+    size_t used = 0;
+    for (size_t i = 0; i < w->n_testers; i++)
+        used += (size_t)snprintf(testers + used, sizeof testers - used, "%s%s", i ? " " : "", w->names[i]);
+    /* the x axis: the key and the unit of its values, or the utilisation */
+    sweep_axis_unit(&w->axes[0], unit, sizeof unit);
+    if (w->x == SWEEP_X_UTILISATION)
+        snprintf(xlabel, sizeof xlabel, "offered utilisation (rate \u00d7 mean service time / workers)");
+    else
+        snprintf(xlabel, sizeof xlabel, "%s%s%s%s", w->axes[0].key, *unit ? " (" : "", unit, *unit ? ")" : "");
+    snprintf(outfile, sizeof outfile, "sweep.%s", plot_format_ext(cli->format));
+    char *extra = NULL;
+    if (chart_preamble(w, cli, &extra))
+        return *what = "sweep.gp", -ENOMEM;
+    plot_script ps = {"sweep", "sweep.dat", testers, outfile, cli->format, 0, 0, 0, NULL, xlabel, NULL, NULL, extra};
+    FILE *f = outdir_create(d, *what = "sweep.dat");
+    int wrc = f ? finish(d, f, sweep_write_chart_data(f, w)) : -errno;
+    if (!wrc) {
+        f = outdir_create(d, *what = "sweep.gp");
+        wrc = f ? finish(d, f, plot_write_script(f, s, style, &ps)) : -errno;
+    }
+    free(extra);
+    return wrc;
+}
+
 /* The sweep's outputs staged in d: sweep.csv, and with a chart style
- * sweep.dat, sweep.gp and (unless no_plot) sweep.png, checked complete.
- * *drawn is set when the picture was made. 0, or -1 after a message. */
-static int write_outputs(outdir *d, const char *dir, const sweep *w, const scenario *s, int no_plot,
-                         unsigned plot_timeout, int *drawn)
+ * sweep.dat, sweep.gp and (unless --no-plot) sweep.FORMAT, checked
+ * complete. *drawn is set when the picture was made. 0, or -1 after a
+ * message. */
+static int write_outputs(outdir *d, const char *dir, const sweep *w, const scenario *s, const sweep_cli *cli,
+                         int *drawn)
 {
     char style[4096];
     int chart = !plot_find_style(NULL, "sweep.gp", style, sizeof style);
     const char *what = "sweep.csv";
     FILE *f = outdir_create(d, what);
     int wrc = f ? finish(d, f, sweep_write_csv(f, w)) : -errno;
-    /* every tester's name and a space: never cut (a cut list loses a curve) */
-    char testers[SCENARIO_MAX_TESTERS * (SCENARIO_NAME_MAX + 1) + 1] = "";
-    char xlabel[sizeof w->axes[0].key + SWEEP_UNIT_MAX + 8], unit[SWEEP_UNIT_MAX + 1];
-    if (!wrc && chart) {
-        size_t used = 0;
-        for (size_t i = 0; i < w->n_testers; i++)
-            used += (size_t)snprintf(testers + used, sizeof testers - used, "%s%s", i ? " " : "", w->names[i]);
-        /* the x axis: the key and the unit of its values */
-        sweep_axis_unit(&w->axes[0], unit, sizeof unit);
-        snprintf(xlabel, sizeof xlabel, "%s%s%s%s", w->axes[0].key, *unit ? " (" : "", unit, *unit ? ")" : "");
-        plot_script ps = {"sweep", "sweep.dat", testers, "sweep.png", PLOT_PNG, 0, 0, 0, NULL, xlabel, NULL, NULL, NULL};
-        f = outdir_create(d, what = "sweep.dat");
-        wrc = f ? finish(d, f, sweep_write_chart_data(f, w)) : -errno;
-        if (!wrc) {
-            f = outdir_create(d, what = "sweep.gp");
-            wrc = f ? finish(d, f, plot_write_script(f, s, style, &ps)) : -errno;
-        }
-    }
+    if (!wrc && chart)
+        wrc = write_chart_files(d, w, cli, s, style, &what);
     if (wrc) {
         fprintf(stderr, "cosim: sweep: %s/%s: cannot write: %s; nothing in %s was replaced\n", dir, what,
                 strerror(-wrc), dir);
         return -1;
     }
-    if (!chart || no_plot)
+    if (!chart || cli->no_plot)
         return 0;
-    char *png, why[256];
+    char *img, why[256], name[32];
     size_t len;
     int status;
-    plot_render_status st = plot_render(outdir_staging_fd(d), "sweep.gp", PLOT_PNG, plot_timeout, &png, &len,
-                                        &status);
+    snprintf(name, sizeof name, "sweep.%s", plot_format_ext(cli->format));
+    plot_render_status st = plot_render(outdir_staging_fd(d), "sweep.gp", cli->format, cli->plot_timeout, &img,
+                                        &len, &status);
     if (st == PLOT_RENDERED) {
-        wrc = outdir_write(d, "sweep.png", png, len);
-        free(png);
+        wrc = outdir_write(d, name, img, len);
+        free(img);
         if (wrc)
-            fprintf(stderr, "cosim: sweep: %s/sweep.png: cannot write: %s; nothing in %s was replaced\n", dir,
+            fprintf(stderr, "cosim: sweep: %s/%s: cannot write: %s; nothing in %s was replaced\n", dir, name,
                     strerror(-wrc), dir);
         *drawn = !wrc;
         return wrc ? -1 : 0;
@@ -358,25 +482,31 @@ static int write_outputs(outdir *d, const char *dir, const sweep *w, const scena
                         "gnuplot and run 'gnuplot sweep.gp' there\n", dir);
         return 0;
     }
-    fprintf(stderr, "cosim: sweep: %s/sweep.png: %s; nothing in %s was replaced\n", dir,
-            plot_render_message(why, sizeof why, st, status, "sweep.gp", PLOT_PNG, len, plot_timeout), dir);
+    fprintf(stderr, "cosim: sweep: %s/%s: %s; nothing in %s was replaced\n", dir, name,
+            plot_render_message(why, sizeof why, st, status, "sweep.gp", cli->format, len, cli->plot_timeout), dir);
     return -1;
 }
 
-/* The table on standard output: p50/p99/p99.9 per point and tester. */
-static void print_table(const sweep *w, const char *dir, int drawn)
+/* The table on standard output: p50/p99/p99.9 per point and tester, with
+ * every varied key's value (and the tester's offered utilisation when it
+ * is the x axis); a tester no varied key affects is marked "*". */
+static void print_table(const sweep *w, const char *dir, int drawn, plot_format format)
 {
     printf("sweep of %s: %zu points x %zu replications, %u workers%s\n", w->path, w->n_points, w->reps,
            w->jobs, w->n_shards > 1 ? " (one shard)" : "");
-    printf("%-6s %-24s %-12s %12s %12s %12s\n", "point", w->axes[0].key, "tester", "p50", "p99", "p99.9");
+    printf("%-6s", "point");
+    for (size_t a = 0; a < w->n_axes; a++)
+        printf(" %-24s", w->axes[a].key);
+    printf(" %-12s%s %12s %12s %12s\n", "tester", w->rho ? "    rho" : "", "p50", "p99", "p99.9");
     static const int metrics[3] = {SWEEP_M_P50, SWEEP_M_P99, SWEEP_M_P999};
+    int marked = 0;
     for (size_t p = 0; p < w->n_points; p++) {
         if (p % w->n_shards != w->shard)
             continue;
         size_t idx[SWEEP_MAX_AXES];
         sweep_point_values(w, p, idx);
         for (size_t i = 0; i < w->n_testers; i++) {
-            char b[3][32];
+            char b[3][32], name[64], rho[48] = "";
             for (int k = 0; k < 3; k++) {
                 double m, ci;
                 sweep_mean_ci(w, p, i, metrics[k], &m, &ci);
@@ -385,11 +515,23 @@ static void print_table(const sweep *w, const char *dir, int drawn)
                 else
                     snprintf(b[k], sizeof b[k], "no samples");
             }
-            printf("%-6zu %-24s %-12s %12s %12s %12s\n", p, w->axes[0].values[idx[0]], w->names[i], b[0], b[1],
-                   b[2]);
+            snprintf(name, sizeof name, "%s%s", w->names[i], w->affected[i] ? "" : "*");
+            marked |= !w->affected[i];
+            if (w->rho && w->rho[p * w->n_testers + i] >= 0)
+                snprintf(rho, sizeof rho, w->rho[p * w->n_testers + i] < 1000 ? " %6.3f" : " %6.3g",
+                         w->rho[p * w->n_testers + i]);
+            else if (w->rho)
+                snprintf(rho, sizeof rho, " %6s", "-");
+            printf("%-6zu", p);
+            for (size_t a = 0; a < w->n_axes; a++)
+                printf(" %-24s", w->axes[a].values[idx[a]]);
+            printf(" %-12s%s %12s %12s %12s\n", name, rho, b[0], b[1], b[2]);
         }
     }
-    printf("\nwrote %s/: sweep.csv%s\n", dir, drawn ? ", sweep.png" : "");
+    if (marked)
+        printf("* no varied key affects this tester (each tester runs on its own server): its figures are the "
+               "same at every point\n");
+    printf("\nwrote %s/: sweep.csv%s%s\n", dir, drawn ? ", sweep." : "", drawn ? plot_format_ext(format) : "");
 }
 
 /* The output folder, taken before the runs (so a refusal costs nothing):
@@ -416,21 +558,52 @@ static int open_output(const sweep *w, const char *output, int force, const char
     return COSIM_EXIT_OK;
 }
 
-/* The testers' names and kinds, and room for the results. 0 or
- * COSIM_EXIT_SIM after a message. */
+/* The testers' names and kinds, and which ones a varied key affects. 0
+ * or COSIM_EXIT_SIM after a message. */
 static int take_testers(sweep *w, const scenario *s)
 {
     w->n_testers = s->n_testers;
     w->names = calloc(w->n_testers, sizeof *w->names);
     w->kinds = calloc(w->n_testers, sizeof *w->kinds);
-    w->res = calloc(w->n_tasks * w->n_testers * SWEEP_N_METRICS, sizeof *w->res);
-    if (!w->names || !w->kinds || !w->res) {
+    w->affected = calloc(w->n_testers, sizeof *w->affected);
+    if (!w->names || !w->kinds || !w->affected) {
         fprintf(stderr, "cosim: sweep: out of memory\n");
         return COSIM_EXIT_SIM;
     }
     for (size_t i = 0; i < w->n_testers; i++) {
         snprintf(w->names[i], sizeof w->names[i], "%s", s->testers[i].name);
         w->kinds[i] = s->testers[i].kind;
+        w->affected[i] = (unsigned char)sweep_affects(w, s->testers[i].name);
+    }
+    return 0;
+}
+
+/* Room for the results, once the estimate accepted the sweep (a sweep
+ * over the budget is refused as such, not for its memory). 0 or
+ * COSIM_EXIT_SIM after a message. */
+static int take_results(sweep *w)
+{
+    w->res = calloc(w->n_tasks * w->n_testers * SWEEP_N_METRICS, sizeof *w->res);
+    if (!w->res) {
+        fprintf(stderr, "cosim: sweep: out of memory\n");
+        return COSIM_EXIT_SIM;
+    }
+    return 0;
+}
+
+/* --x-axis utilisation needs a tester with a request rate at every point.
+ * 0, or COSIM_EXIT_USAGE after a message. */
+static int check_utilisation(const sweep *w)
+{
+    for (size_t p = w->shard; w->rho && p < w->n_points; p += w->n_shards) {
+        int any = 0;
+        for (size_t i = 0; i < w->n_testers; i++)
+            any |= w->rho[p * w->n_testers + i] >= 0;
+        if (!any) {
+            fprintf(stderr, "cosim: sweep: --x-axis utilisation: no tester of %s has a request rate at point %zu "
+                            "(a closed tester has none); give --x-axis key\n", w->path, p);
+            return COSIM_EXIT_USAGE;
+        }
     }
     return 0;
 }
@@ -454,8 +627,9 @@ int sweep_main(int argc, char **argv)
     }
     /* the whole job's work, before anything starts: every point of the
      * shard loads (so a bad value anywhere fails now) and is estimated */
-    if ((rc = sweep_check_points(&w, &s)) != 0 || (rc = sweep_estimate(&w)) != 0 ||
-        (rc = take_testers(&w, s)) != 0 || (rc = open_output(&w, cli.output, cli.force, s->name, &d, dir, sizeof dir)) != 0)
+    if ((rc = sweep_check_points(&w, &s)) != 0 || (rc = take_testers(&w, s)) != 0 ||
+        (rc = sweep_estimate(&w)) != 0 || (rc = check_utilisation(&w)) != 0 || (rc = take_results(&w)) != 0 ||
+        (rc = open_output(&w, cli.output, cli.force, s->name, &d, dir, sizeof dir)) != 0)
         goto out;
     if ((rc = sweep_run_workers(&w, err, sizeof err)) != 0) {
         fprintf(stderr, "cosim: sweep: %s\n", err);
@@ -464,7 +638,7 @@ int sweep_main(int argc, char **argv)
     /* outputs: all staged, the chart checked complete, then committed */
     int drawn = 0;
     rc = COSIM_EXIT_OUTPUT;
-    if (write_outputs(d, dir, &w, s, cli.no_plot, cli.plot_timeout, &drawn) == 0) {
+    if (write_outputs(d, dir, &w, s, &cli, &drawn) == 0) {
         if (outdir_commit(d, err, sizeof err))
             fprintf(stderr, "cosim: sweep: %s; nothing in %s was replaced\n", err, dir);
         else
@@ -473,7 +647,7 @@ int sweep_main(int argc, char **argv)
     outdir_close(d);
     d = NULL;
     if (rc == COSIM_EXIT_OK && !cli.quiet)
-        print_table(&w, dir, drawn);
+        print_table(&w, dir, drawn, cli.format);
 out:
     outdir_close(d);
     scenario_free(s);

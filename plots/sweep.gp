@@ -1,11 +1,19 @@
 # p99 (with its 95% confidence interval over the replications) against the
-# varied key, one curve per tester: the open loop's hockey stick against the
-# flat closed loop.
+# varied key, one curve per tester and value of the other --vary keys: the
+# open loop's hockey stick against the flat closed loop.
 #
 # This is the style cosim sweep appends to the generated sweep.gp. It expects:
-#   datafile        one block per tester: x p99_ms ci p50_ms ci p99.9_ms ci
-#   xkey            the varied key (the x axis)
-#   chart_title, chart_subtitle, testers, ylog, outfile, term
+#   datafile        blocks: x p99_ms ci p50_ms ci p99.9_ms ci p99_bar_low p99_bar_high
+#   nblocks, block_tester[b] (1-based in testers), block_combo[b] (0-based)
+#                   and block_text[b] (the other keys' values, "" with one
+#                   --vary), combos (how many)
+#   affected[i]     1 if a varied key can change tester i's runs
+#   xkey, xmoves, xutil   the x axis's label, the keys moving along it, and
+#                   whether x is the offered utilisation
+#   replications    seeds per point
+#   rated[i], first_rated   with xutil: whether tester i has a request rate,
+#                   and the first that has (the others are drawn at its x)
+#   chart_title, testers, labels, styles, ylog, outfile, term
 # Restyle freely: cosim reads this file each time it runs.
 
 if (term eq "pngcairo") {
@@ -17,16 +25,24 @@ if (term eq "pngcairo") {
         set terminal svg enhanced size 1600,1000 font "Sans,20" linewidth 2 background "white"
     }
 }
+# the title a size above the rest, the line under it a size below
+big = term eq "pdfcairo" ? ",16" : ",28"
+small = term eq "pdfcairo" ? ",10" : ",17"
 set output outfile
 # with one replication every interval is zero: no error bars, and the
-# title says nothing of them
+# subtitle says nothing of them
 stats datafile using 3 nooutput
 has_ci = STATS_max > 0
 stats datafile using 1 nooutput
 x_lo = STATS_min
 x_hi = STATS_max
-set title chart_title."\np99 as ".xkey." varies".(has_ci ? " (error bars: 95% confidence over the seeds)" : \
-          " (one seed per point)") noenhanced
+what = xutil ? "p99 against each tester's offered utilisation as ".xmoves." varies" : "p99 as ".xmoves." varies"
+set title chart_title font big noenhanced offset 0,1.2
+seeds = replications > 1 ? sprintf(" (%d seeds per point, all alike: no error bars)", replications) \
+        : " (one seed per point)"
+set label 1 what.(has_ci ? " (error bars: 95% confidence over the seeds)" : seeds) \
+    at graph 0.5, graph 1.04 center font small noenhanced
+set tmargin 5
 set xlabel xkey noenhanced
 set ylabel "p99 latency (ms)"
 if (ylog) { set logscale y; set format y "%g" }
@@ -36,18 +52,63 @@ set offsets 0, 0, graph 0.05, 0
 pad = (x_hi > x_lo ? (x_hi - x_lo) : (x_hi != 0 ? abs(x_hi) : 1)) * 0.03
 set xrange [(x_lo >= 0 && x_lo - pad < 0) ? 0 : x_lo - pad : x_hi + pad]
 if (!ylog) { set yrange [0:*] }
+# utilisation 1: the server's capacity, past which the queue has no bound
+if (xutil && x_lo <= 1 && x_hi >= 1) {
+    set arrow 2 from 1, graph 0 to 1, graph 1 nohead dt (4,6) lc rgb "#606060" lw 1.5 back
+    set label 3 "capacity" at 1, graph 1 offset 0.5,-0.8 left textcolor rgb "#404040" front
+}
 set grid xtics ytics lc rgb "#b0b0b0"
 set border 3
 set tics nomirror
-set key outside right top vertical box noenhanced title "tester" width 2
-array colours[8] = ["#009E73", "#E69F00", "#0072B2", "#D55E00", "#CC79A7", "#56B4E9", \
-                    "#000000", "#F0E442"]
-# a confidence bar never below zero: latencies are not negative
-low(y, ci) = y - ci < 0 ? 0 : y - ci
+# the key under the x label, two columns, with room kept for its rows
+key_rows = nblocks > 1 ? (nblocks + 1) / 2 : 1
+set bmargin 4.5 + 1.25 * key_rows
+set key at screen 0.5, screen 0.015 center bottom horizontal Left reverse box noenhanced samplen 3 \
+    spacing 1.1 width 2 maxcols 2
+# One look per tester, as on cosim's other charts (styles: the first
+# closed, paced, corrected, open and partly_open tester are 1..5, a second
+# of a kind 6..8): Okabe-Ito colours, and markers and dashes that keep the
+# curves apart in greyscale. With a grid, the curves of one tester keep its
+# colour and take a dash and marker per value of the other keys.
+array colours[8] = ["#D55E00", "#E69F00", "#0072B2", "#009E73", "#CC79A7", "#56B4E9", "#882255", "#999933"]
+array markers[8] = [7, 5, 9, 13, 11, 6, 4, 8]
+set dashtype 11 (2,4)
+set dashtype 12 (14,6)
+set dashtype 13 (10,5,2,5)
+set dashtype 14 solid
+set dashtype 15 (10,4,2,4,2,4)
+set dashtype 16 (20,5,5,5)
+set dashtype 17 (6,3)
+set dashtype 18 (3,3,12,3)
+t(b) = block_tester[b]
+sty(b) = exists("styles") ? (word(styles, t(b)) + 0 - 1) % 8 + 1 : (t(b) - 1) % 8 + 1
+colour(b) = colours[sty(b)]
+look(b) = combos > 1 && affected[t(b)] ? block_combo[b] % 8 + 1 : sty(b)
+label(i) = exists("labels") ? labels[i] : word(testers, i)
+title_of(b) = label(t(b)).(block_text[b] ne "" && affected[t(b)] ? ": ".block_text[b] : "") \
+              .(affected[t(b)] ? "" : " (no varied key affects it)") \
+              .(xutil && !rated[t(b)] && first_rated > 0 ? " (no rate: at ".label(first_rated)."'s utilisation)" : "")
+dash(b) = 10 + look(b)
+width(b) = affected[t(b)] ? 3 : 2
+# the key under the x label, with room kept for its rows: two columns, or
+# one when a legend is too long to share the width
+longest = 0
+do for [b=1:nblocks] { longest = strlen(title_of(b)) > longest ? strlen(title_of(b)) : longest }
+key_cols = nblocks > 1 && longest <= 48 ? 2 : 1
+key_rows = (nblocks + key_cols - 1) / key_cols
+set bmargin 4.5 + 1.25 * key_rows
+set key at screen 0.5, screen 0.015 center bottom horizontal Left reverse box noenhanced samplen 3 \
+    spacing 1.1 width 2 maxcols key_cols
+# the testers no varied key affects last, so their curves lie on top of any
+# they coincide with (dotted over dashed: both stay visible)
+array order[nblocks]
+k = 0
+do for [b=1:nblocks] { if (affected[t(b)]) { k = k + 1; order[k] = b } }
+do for [b=1:nblocks] { if (!affected[t(b)]) { k = k + 1; order[k] = b } }
 if (has_ci) {
-    plot for [i=1:words(testers)] datafile index (i-1) using 1:2:(low($2,$3)):($2+$3) with yerrorlines \
-         lw 3 pt 7 lc rgb colours[(i-1)%8+1] title word(testers, i)
+    plot for [j=1:nblocks] datafile index (order[j]-1) using 1:2:8:9 with yerrorlines lw width(order[j]) \
+         pt markers[look(order[j])] ps 1.5 dt dash(order[j]) lc rgb colour(order[j]) title title_of(order[j])
 } else {
-    plot for [i=1:words(testers)] datafile index (i-1) using 1:2 with linespoints \
-         lw 3 pt 7 lc rgb colours[(i-1)%8+1] title word(testers, i)
+    plot for [j=1:nblocks] datafile index (order[j]-1) using 1:2 with linespoints lw width(order[j]) \
+         pt markers[look(order[j])] ps 1.5 dt dash(order[j]) lc rgb colour(order[j]) title title_of(order[j])
 }

@@ -9,6 +9,7 @@
 #include "stats.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,22 +18,126 @@
 static const char *const metric_names[SWEEP_N_METRICS] = {"sent", "recorded", "mean_ms", "p50_ms",
                                                     "p90_ms", "p99_ms", "p99.9_ms", "max_ms"};
 
-/* The values of each axis for point p (the last axis varies fastest). */
+/* The values of each axis for point p: the --vary axes are the digits of
+ * p (the last varies fastest); a --zip takes its leader's index. */
 void sweep_point_values(const sweep *w, size_t p, size_t *idx)
 {
     for (size_t a = w->n_axes; a-- > 0;) {
+        if (w->axes[a].zipped)
+            continue;
         idx[a] = p % w->axes[a].n_values;
         p /= w->axes[a].n_values;
     }
+    for (size_t a = 1; a < w->n_axes; a++)
+        if (w->axes[a].zipped)
+            idx[a] = idx[a - 1];
+}
+
+int sweep_add_axis(sweep *w, const char *text, int zipped, char *err, size_t errlen)
+{
+    if (w->n_axes == SWEEP_MAX_AXES) {
+        snprintf(err, errlen, "at most %d --vary and --zip keys in all", SWEEP_MAX_AXES);
+        return -EINVAL;
+    }
+    if (zipped && w->n_axes == 0) {
+        snprintf(err, errlen, "--zip %s: no --vary before it to move with; give the --vary first", text);
+        return -EINVAL;
+    }
+    sweep_axis *a = &w->axes[w->n_axes];
+    int rc = zipped ? sweep_axis_parse_zip(text, a, err, errlen) : sweep_axis_parse(text, a, err, errlen);
+    if (rc)
+        return rc;
+    for (size_t b = 0; b < w->n_axes; b++)
+        if (strcmp(w->axes[b].key, a->key) == 0) {
+            snprintf(err, errlen, "%s %s given twice; vary a key once", zipped ? "--zip" : "--vary", a->key);
+            sweep_axis_free(a);
+            return -EINVAL;
+        }
+    size_t lead = w->n_axes - (w->n_axes > 0);
+    while (zipped && w->axes[lead].zipped)
+        lead--;
+    if (zipped && a->n_values != w->axes[lead].n_values) {
+        snprintf(err, errlen, "--zip %s: %zu values, but --vary %s has %zu; a --zip key takes one value for each "
+                              "value of the --vary it moves with", text, a->n_values, w->axes[lead].key,
+                 w->axes[lead].n_values);
+        sweep_axis_free(a);
+        return -EINVAL;
+    }
+    w->n_axes++;
+    return 0;
+}
+
+int sweep_size(sweep *w, char *err, size_t errlen)
+{
+    w->n_points = 1;
+    int too_many = 0;
+    char shape[200] = "";
+    size_t used = 0;
+    for (size_t a = 0; a < w->n_axes; a++) {
+        if (w->axes[a].zipped)
+            continue;
+        too_many |= __builtin_mul_overflow(w->n_points, w->axes[a].n_values, &w->n_points);
+        int n = snprintf(shape + used, sizeof shape - used, "%s%zu", used ? " x " : "", w->axes[a].n_values);
+        if (n > 0 && (size_t)n < sizeof shape - used) /* 8 x 5 digits: always fits */
+            used += (size_t)n;
+    }
+    if (too_many || w->n_points > SWEEP_MAX_POINTS) {
+        if (too_many)
+            snprintf(err, errlen, "the --vary grid has %s points, more than the %d a sweep may have", shape,
+                     SWEEP_MAX_POINTS);
+        else
+            snprintf(err, errlen, "the --vary grid has %zu points (%s), more than the %d a sweep may have; split "
+                                  "it into several sweeps", w->n_points, shape, SWEEP_MAX_POINTS);
+        return -E2BIG;
+    }
+    w->n_tasks = w->n_points * w->reps; /* <= 100000 x 10000 */
+    if (w->jobs > w->n_tasks)
+        w->jobs = (unsigned)w->n_tasks;
+    return 0;
+}
+
+/* Whether key (SECTION.KEY as for --set, a '.' or ' ' after "tester")
+ * names a key of section [tester NAME]. */
+static int key_of_tester(const char *key, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(key, "tester", 6) == 0 && (key[6] == '.' || key[6] == ' ') && strncmp(key + 7, name, n) == 0 &&
+           key[7 + n] == '.';
+}
+
+int sweep_affects(const sweep *w, const char *name)
+{
+    for (size_t a = 0; a < w->n_axes; a++) {
+        const char *k = w->axes[a].key;
+        int tester = strncmp(k, "tester", 6) == 0 && (k[6] == '.' || k[6] == ' ');
+        /* [truth] and [expect] are read after the runs (the truth probe
+         * has its own run): they change no tester's figures */
+        int after = strncmp(k, "truth.", 6) == 0 || strncmp(k, "expect.", 7) == 0 || strncmp(k, "expect ", 7) == 0;
+        if ((!tester && !after) || key_of_tester(k, name))
+            return 1;
+    }
+    return 0;
+}
+
+double sweep_utilisation(const scenario *s, size_t i)
+{
+    /* rho = lambda E[S] / c: per worker, as report.c's offered_utilisation */
+    double u = tester_offered_utilisation(&s->testers[i], &s->service);
+    return u < 0 ? -1 : u / (double)s->workers;
+}
+
+double sweep_bar_low(double mean, double ci)
+{
+    return mean - ci > 0 ? mean - ci : 0;
 }
 
 scenario_error sweep_load_task(const sweep *w, size_t t, scenario **out, char *err, size_t errlen)
 {
-    size_t p = t / w->reps, r = t % w->reps, idx[8];
+    size_t p = t / w->reps, r = t % w->reps, idx[SWEEP_MAX_AXES];
     sweep_point_values(w, p, idx);
-    const char *sets[SWEEP_MAX_SETS + 9];
+    const char *sets[SWEEP_MAX_SETS + SWEEP_MAX_AXES + 1];
     /* key (< 128) = value (< 128): these fit, nothing is cut */
-    char bufs[9][sizeof w->axes[0].key + 160];
+    char bufs[SWEEP_MAX_AXES + 1][sizeof w->axes[0].key + 160];
     size_t n = 0;
     for (size_t i = 0; i < w->n_user_sets; i++)
         sets[n++] = w->user_sets[i];
@@ -43,8 +148,8 @@ scenario_error sweep_load_task(const sweep *w, size_t t, scenario **out, char *e
     if (w->seed_set || r > 0) {
         /* replication r runs seed + r: deterministic, and r = 0 is the base
          * (w->seed: --seed, or the scenario's own, read once by sweep_check_points) */
-        snprintf(bufs[8], sizeof bufs[8], "scenario.seed=%llu", (unsigned long long)(w->seed + r));
-        sets[n++] = bufs[8];
+        snprintf(bufs[SWEEP_MAX_AXES], sizeof bufs[0], "scenario.seed=%llu", (unsigned long long)(w->seed + r));
+        sets[n++] = bufs[SWEEP_MAX_AXES];
     }
     return scenario_load(out, w->path, sets, n, err, errlen);
 }
@@ -83,7 +188,7 @@ int sweep_write_csv(FILE *f, const sweep *w)
     for (size_t p = 0; p < w->n_points; p++) {
         if (p % w->n_shards != w->shard)
             continue;
-        size_t idx[8];
+        size_t idx[SWEEP_MAX_AXES];
         sweep_point_values(w, p, idx);
         for (size_t i = 0; i < w->n_testers; i++) {
             fprintf(f, "%zu", p);
@@ -111,52 +216,170 @@ int sweep_write_csv(FILE *f, const sweep *w)
     return ferror(f) ? -EIO : 0;
 }
 
-/* The chart's data: per tester a block "x p99_ms ci p50_ms ci p99.9_ms ci"
- * along the first axis (the other axes at their first value). */
-int sweep_write_chart_data(FILE *f, const sweep *w)
+size_t sweep_point_at(const sweep *w, size_t v, size_t c)
 {
-    fprintf(f, "# cosim sweep: x = %s; columns: x p99_ms p99_ci95 p50_ms p50_ci95 p99.9_ms p99.9_ci95\n",
-            w->axes[0].key);
     size_t stride = 1;
     for (size_t a = 1; a < w->n_axes; a++)
-        stride *= w->axes[a].n_values;
-    for (size_t i = 0; i < w->n_testers; i++) {
-        fprintf(f, "%s# tester %s\n", i ? "\n\n" : "", w->names[i]);
+        if (!w->axes[a].zipped)
+            stride *= w->axes[a].n_values;
+    return v * stride + c;
+}
+
+int sweep_chart_blocks(const sweep *w, sweep_blocks *bl)
+{
+    memset(bl, 0, sizeof *bl);
+    bl->stride = sweep_point_at(w, 1, 0);
+    size_t most = w->n_testers * bl->stride; /* <= testers x points */
+    bl->tester = calloc(most ? most : 1, sizeof *bl->tester);
+    bl->combo = calloc(most ? most : 1, sizeof *bl->combo);
+    if (!bl->tester || !bl->combo) {
+        sweep_blocks_free(bl);
+        return -ENOMEM;
+    }
+    /* tester by tester (its curves side by side in the key); a tester no
+     * varied key affects is the same at every combination: one block */
+    for (size_t i = 0; i < w->n_testers; i++)
+        for (size_t c = 0; c < bl->stride; c++) {
+            if (c > 0 && w->affected && !w->affected[i])
+                break;
+            bl->tester[bl->n] = i;
+            bl->combo[bl->n++] = c;
+        }
+    return 0;
+}
+
+void sweep_blocks_free(sweep_blocks *bl)
+{
+    free(bl->tester);
+    free(bl->combo);
+    bl->tester = bl->combo = NULL;
+    bl->n = 0;
+}
+
+char *sweep_combo_text(const sweep *w, size_t c, char *buf, size_t len)
+{
+    size_t idx[SWEEP_MAX_AXES], used = 0, a = 1;
+    buf[0] = '\0';
+    sweep_point_values(w, sweep_point_at(w, 0, c), idx);
+    while (a < w->n_axes && w->axes[a].zipped) /* those move with the x axis */
+        a++;
+    for (; a < w->n_axes && used < len; a++) {
+        int n = snprintf(buf + used, len - used, "%s%s=%s", used ? ", " : "", w->axes[a].key,
+                         w->axes[a].values[idx[a]]);
+        used = n < 0 ? len : used + (size_t)n;
+    }
+    return buf;
+}
+
+/* The x of tester i at point p: the first key's value (v-th), or the
+ * tester's offered utilisation (a tester with no rate: the first tester's
+ * that has one). 0, or -1 when there is none. */
+static int chart_x(const sweep *w, size_t p, size_t v, size_t i, long double *x)
+{
+    if (w->x == SWEEP_X_KEY)
+        return sweep_value_number(w->axes[0].values[v], x);
+    const double *rho = &w->rho[p * w->n_testers];
+    for (size_t j = 0; j <= w->n_testers; j++) {
+        size_t k = j ? j - 1 : i; /* its own first */
+        if (k < w->n_testers && rho[k] >= 0) {
+            *x = roundl((long double)rho[k] * 1e9L) / 1e9L; /* 0.8, not 0.80000000000000004 */
+            return 0;
+        }
+    }
+    return -1;
+}
+
+/* The chart's data: the blocks of sweep_chart_blocks, each "x p99_ms ci
+ * p50_ms ci p99.9_ms ci p99_low p99_high" along the first dimension. */
+int sweep_write_chart_data(FILE *f, const sweep *w)
+{
+    sweep_blocks bl;
+    if (sweep_chart_blocks(w, &bl))
+        return -ENOMEM;
+    fprintf(f, "# cosim sweep: x = %s; columns: x p99_ms p99_ci95 p50_ms p50_ci95 p99.9_ms p99.9_ci95 "
+               "p99_bar_low p99_bar_high\n",
+            w->x == SWEEP_X_KEY ? w->axes[0].key : "offered utilisation");
+    for (size_t b = 0; b < bl.n; b++) {
+        size_t i = bl.tester[b];
+        char combo[1200];
+        sweep_combo_text(w, bl.combo[b], combo, sizeof combo);
+        fprintf(f, "%s# tester %s%s%s\n", b ? "\n\n" : "", w->names[i], *combo ? ", " : "", combo);
         for (size_t v = 0; v < w->axes[0].n_values; v++) {
-            size_t p = v * stride;
-            if (p % w->n_shards != w->shard)
-                continue;
+            size_t p = sweep_point_at(w, v, bl.combo[b]);
             long double x;
             double m99, c99, m50, c50, m999, c999;
-            if (!sweep_has_samples(w, p, i))
-                continue; /* no latency at this point: no mark, rather than 0 */
-            sweep_value_number(w->axes[0].values[v], &x);
+            if (p % w->n_shards != w->shard || !sweep_has_samples(w, p, i) || chart_x(w, p, v, i, &x))
+                continue; /* no latency (or no x) at this point: no mark, rather than 0 */
             sweep_mean_ci(w, p, i, SWEEP_M_P99, &m99, &c99);
             sweep_mean_ci(w, p, i, SWEEP_M_P50, &m50, &c50);
             sweep_mean_ci(w, p, i, SWEEP_M_P999, &m999, &c999);
-            fprintf(f, "%.17Lg %.6f %.6f %.6f %.6f %.6f %.6f\n", x, m99 / 1e6, c99 / 1e6, m50 / 1e6,
-                    c50 / 1e6, m999 / 1e6, c999 / 1e6);
+            fprintf(f, "%.17Lg %.6f %.6f %.6f %.6f %.6f %.6f %.6f %.6f\n", x, m99 / 1e6, c99 / 1e6, m50 / 1e6,
+                    c50 / 1e6, m999 / 1e6, c999 / 1e6, sweep_bar_low(m99, c99) / 1e6, (m99 + c99) / 1e6);
         }
     }
+    sweep_blocks_free(&bl);
     fflush(f);
     return ferror(f) ? -EIO : 0;
 }
 
-/* What an error in loading a point means: an error in a value we set for
- * --vary is the command line's (2), else the scenario's (3). Prints it. */
-static int point_error(const sweep *w, const char *err)
+int sweep_load_failure(const sweep *w, size_t t, scenario_error se, const char *err, char *msg, size_t msglen,
+                       int *from_vary)
 {
+    *from_vary = 0;
+    snprintf(msg, msglen, "%s", err);
+    if (se == SCENARIO_ENOMEM)
+        return COSIM_EXIT_SIM;
+    /* the scenario with the user's --set alone: if it fails, the error is
+     * not the sweep's values' */
+    scenario *s;
+    char berr[1024];
+    scenario_error bse = scenario_load(&s, w->path, w->user_sets, w->n_user_sets, berr, sizeof berr);
+    if (bse != SCENARIO_OK)
+        return (int)cosim_exit_of_scenario(bse);
+    scenario_free(s);
+    *from_vary = 1;
+    size_t idx[SWEEP_MAX_AXES];
+    sweep_point_values(w, t / w->reps, idx);
+    /* the first key whose value alone fails is named; a mix of values that
+     * fails only together names them all */
     for (size_t a = 0; a < w->n_axes; a++) {
-        char prefix[200];
-        snprintf(prefix, sizeof prefix, "--set %s=", w->axes[a].key);
-        if (strncmp(err, prefix, strlen(prefix)) == 0) {
-            const char *why = strstr(err, ": ");
-            fprintf(stderr, "cosim: sweep: --vary %s: %s\n", w->axes[a].key, why ? why + 2 : err);
-            return COSIM_EXIT_USAGE;
+        char set[sizeof w->axes[0].key + 160], aerr[1024], origin[sizeof set + 16];
+        const char *sets[SWEEP_MAX_SETS + 1];
+        for (size_t k = 0; k < w->n_user_sets; k++)
+            sets[k] = w->user_sets[k];
+        snprintf(set, sizeof set, "%s=%s", w->axes[a].key, w->axes[a].values[idx[a]]);
+        sets[w->n_user_sets] = set;
+        scenario_error ase = scenario_load(&s, w->path, sets, w->n_user_sets + 1, aerr, sizeof aerr);
+        if (ase == SCENARIO_OK) {
+            scenario_free(s);
+            continue;
         }
+        if (ase == SCENARIO_ENOMEM)
+            return COSIM_EXIT_SIM;
+        /* the reader names the --set it was given (scn_ini_origin): it is
+         * said once, as the option the user typed */
+        snprintf(origin, sizeof origin, "--set %s: ", set);
+        const char *why = strncmp(aerr, origin, strlen(origin)) == 0 ? aerr + strlen(origin) : aerr;
+        snprintf(msg, msglen, "%s %s: %s", w->axes[a].zipped ? "--zip" : "--vary", w->axes[a].key, why);
+        return COSIM_EXIT_USAGE;
     }
-    fprintf(stderr, "cosim: %s\n", err);
-    return COSIM_EXIT_SCENARIO;
+    size_t used = (size_t)snprintf(msg, msglen, "the values ");
+    for (size_t a = 0; a < w->n_axes && used < msglen; a++)
+        used += (size_t)snprintf(msg + used, msglen - used, "%s%s=%s", a ? ", " : "", w->axes[a].key,
+                                 w->axes[a].values[idx[a]]);
+    if (used < msglen)
+        snprintf(msg + used, msglen - used, " together: %s", err);
+    return COSIM_EXIT_USAGE;
+}
+
+/* Print the message of a point that did not load and return its exit
+ * code (sweep_load_failure). */
+static int point_error(const sweep *w, size_t t, scenario_error se, const char *err)
+{
+    char msg[1600];
+    int from_vary, rc = sweep_load_failure(w, t, se, err, msg, sizeof msg, &from_vary);
+    fprintf(stderr, "cosim: %s%s\n", from_vary ? "sweep: " : "", msg);
+    return rc;
 }
 
 /* Load every point of the shard (its first replication: the seed changes
@@ -166,7 +389,12 @@ static int point_error(const sweep *w, const char *err)
 int sweep_estimate(sweep *w)
 {
     w->work = calloc(w->n_points, sizeof *w->work);
-    if (!w->work) {
+    if (w->x == SWEEP_X_UTILISATION && w->n_testers) {
+        w->rho = malloc(w->n_points * w->n_testers * sizeof *w->rho);
+        for (size_t k = 0; w->rho && k < w->n_points * w->n_testers; k++)
+            w->rho[k] = -1;
+    }
+    if (!w->work || (w->x == SWEEP_X_UTILISATION && w->n_testers && !w->rho)) {
         fprintf(stderr, "cosim: sweep: out of memory\n");
         return COSIM_EXIT_SIM;
     }
@@ -175,8 +403,11 @@ int sweep_estimate(sweep *w)
     for (size_t p = w->shard; p < w->n_points; p += w->n_shards) {
         scenario *s;
         char lerr[1024];
-        if (sweep_load_task(w, p * w->reps, &s, lerr, sizeof lerr) != SCENARIO_OK)
-            return point_error(w, lerr);
+        scenario_error se = sweep_load_task(w, p * w->reps, &s, lerr, sizeof lerr);
+        if (se != SCENARIO_OK)
+            return point_error(w, p * w->reps, se, lerr);
+        for (size_t i = 0; w->rho && i < w->n_testers && i < s->n_testers; i++)
+            w->rho[p * w->n_testers + i] = sweep_utilisation(s, i);
         run_work rw;
         run_estimate(s, &rw);
         scenario_free(s);
@@ -215,10 +446,11 @@ int sweep_check_points(sweep *w, scenario **last)
     }
     if (run_check_seeds(w->seed, w->reps, err, sizeof err)) {
         fprintf(stderr, "cosim: sweep: %s\n", err);
-        return 2;
+        return COSIM_EXIT_USAGE;
     }
     for (int pass = 0; pass < 2; pass++) {
-        scenario_error se = sweep_load_task(w, pass ? 0 : w->n_tasks - 1, &s, err, sizeof err);
+        size_t t = pass ? 0 : w->n_tasks - 1;
+        scenario_error se = sweep_load_task(w, t, &s, err, sizeof err);
         if (se == SCENARIO_OK) {
             if (!pass)
                 scenario_free(s);
@@ -227,8 +459,7 @@ int sweep_check_points(sweep *w, scenario **last)
             continue;
         }
         /* an error in a value we set for --vary is the command line's */
-        int rc = point_error(w, err);
-        return rc == COSIM_EXIT_SCENARIO ? (int)cosim_exit_of_scenario(se) : rc;
+        return point_error(w, t, se, err);
     }
     return 0;
 }
@@ -242,8 +473,11 @@ void sweep_free(sweep *w)
     free(w->work);
     free(w->names);
     free(w->kinds);
+    free(w->affected);
+    free(w->rho);
     w->n_axes = 0;
-    w->res = w->work = NULL;
+    w->res = w->work = w->rho = NULL;
+    w->affected = NULL;
     w->names = NULL;
     w->kinds = NULL;
 }

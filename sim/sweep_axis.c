@@ -84,7 +84,7 @@ static int check_value(const char *text, const char *unit, const char **why)
  * steps (factor 0) or FROM x factor^i; each value is the number and the
  * unit, checked as its key reads it. 0, or a negative errno (err set for
  * -EINVAL). */
-static int fill_values(sweep_axis *out, const char *text, size_t n, long double from, unsigned dfrom,
+static int fill_values(sweep_axis *out, const char *opt, const char *text, size_t n, long double from, unsigned dfrom,
                        long double to, unsigned dto, long double factor, const char *ufrom, char *err,
                        size_t errlen)
 {
@@ -105,7 +105,7 @@ static int fill_values(sweep_axis *out, const char *text, size_t n, long double 
             format_decimal(v, dec, num, sizeof num);
         snprintf(buf, sizeof buf, "%s%s", num, ufrom);
         if (i > 0 && i < n - 1 && check_value(buf, ufrom, &why)) { /* the ends: checked by the scenario */
-            snprintf(err, errlen, "--vary %s: the value %s (number %zu of %zu): %s", text, buf, i + 1, n, why);
+            snprintf(err, errlen, "%s %s: the value %s (number %zu of %zu): %s", opt, text, buf, i + 1, n, why);
             sweep_axis_free(out);
             return -EINVAL;
         }
@@ -119,17 +119,72 @@ static int fill_values(sweep_axis *out, const char *text, size_t n, long double 
     return 0;
 }
 
-int sweep_axis_parse(const char *text, sweep_axis *out, char *err, size_t errlen)
+/* KEY=V1,V2,...: each value a number with the unit of the first, checked
+ * as its key reads it, kept as written (blanks around it dropped). 0, or
+ * a negative errno (err set for -EINVAL). */
+static int list_values(sweep_axis *out, const char *opt, const char *text, char *list, char *err, size_t errlen)
+{
+    size_t n = 1;
+    for (const char *c = list; *c; c++)
+        n += *c == ',';
+    if (n > AXIS_MAX_VALUES) {
+        snprintf(err, errlen, "%s %s: more than %d values", opt, text, AXIS_MAX_VALUES);
+        return -EINVAL;
+    }
+    out->values = calloc(n, sizeof *out->values);
+    if (!out->values)
+        return -ENOMEM;
+    char first_unit[SWEEP_UNIT_MAX + 1] = "";
+    char *next = list;
+    for (size_t i = 0; i < n; i++) {
+        char *tok = next, unit[SWEEP_UNIT_MAX + 1], *comma = strchr(tok, ',');
+        if (comma)
+            *comma = '\0';
+        next = comma ? comma + 1 : tok + strlen(tok);
+        long double x;
+        unsigned dec;
+        const char *why = "an empty value";
+        while (*tok == ' ')
+            tok++;
+        size_t len = strlen(tok);
+        while (len > 0 && tok[len - 1] == ' ')
+            tok[--len] = '\0';
+        int bad = !*tok || split_number(tok, &x, &dec, unit, sizeof unit, &why);
+        if (!bad && i > 0 && strcmp(unit, first_unit) != 0) {
+            bad = 1;
+            why = "every value takes the unit of the first";
+        }
+        if (!bad && check_value(tok, unit, &why))
+            bad = 1;
+        if (bad) {
+            snprintf(err, errlen, "%s %s: value %zu of %zu: %s", opt, text, i + 1, n, why);
+            sweep_axis_free(out);
+            return -EINVAL;
+        }
+        if (i == 0)
+            memcpy(first_unit, unit, sizeof unit);
+        out->values[i] = strdup(tok);
+        if (!out->values[i]) {
+            sweep_axis_free(out);
+            return -ENOMEM;
+        }
+        out->n_values = i + 1;
+    }
+    return 0;
+}
+
+/* sweep_axis_parse for option opt ("--vary", "--zip": named in messages). */
+static int parse_as(const char *opt, const char *text, sweep_axis *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     const char *eq = strchr(text, '=');
     if (!eq || !strchr(text, '.') || eq == text) {
-        snprintf(err, errlen, "--vary %s: expected KEY=FROM..TO:STEPS or KEY=FROM..TO*FACTOR, "
-                              "e.g. --vary tester.open.rate=100/s..900/s:5", text);
+        snprintf(err, errlen, "%s %s: expected KEY=FROM..TO:STEPS, KEY=FROM..TO*FACTOR or KEY=V1,V2,..., "
+                              "e.g. %s tester.open.rate=100/s..900/s:5", opt, text, opt);
         return -EINVAL;
     }
     if ((size_t)(eq - text) >= sizeof out->key) {
-        snprintf(err, errlen, "--vary %.40s...: the key is longer than %zu characters", text, sizeof out->key - 1);
+        snprintf(err, errlen, "%s %.40s...: the key is longer than %zu characters", opt, text, sizeof out->key - 1);
         return -EINVAL;
     }
     memcpy(out->key, text, (size_t)(eq - text));
@@ -139,6 +194,10 @@ int sweep_axis_parse(const char *text, sweep_axis *out, char *err, size_t errlen
         return -ENOMEM;
     int rc = -EINVAL;
     char *dots = strstr(range, "..");
+    if (!dots && strchr(range, ',')) { /* a list */
+        rc = list_values(out, opt, text, range, err, errlen);
+        goto out;
+    }
     char *colon = dots ? strrchr(dots, ':') : NULL, *star = dots ? strrchr(dots, '*') : NULL;
     long double from, to;
     unsigned dfrom, dto;
@@ -147,7 +206,7 @@ int sweep_axis_parse(const char *text, sweep_axis *out, char *err, size_t errlen
     size_t n = 0;
     long double factor = 0;
     if (!dots || (!colon == !star)) {
-        snprintf(err, errlen, "--vary %s: expected FROM..TO:STEPS or FROM..TO*FACTOR", text);
+        snprintf(err, errlen, "%s %s: expected FROM..TO:STEPS, FROM..TO*FACTOR or V1,V2,...", opt, text);
         goto out;
     }
     *dots = '\0';
@@ -155,40 +214,40 @@ int sweep_axis_parse(const char *text, sweep_axis *out, char *err, size_t errlen
     *mark = '\0';
     if (split_number(range, &from, &dfrom, ufrom, sizeof ufrom, &why) ||
         split_number(dots + 2, &to, &dto, uto, sizeof uto, &why)) {
-        snprintf(err, errlen, "--vary %s: FROM and TO must be numbers with the same unit: %s", text, why);
+        snprintf(err, errlen, "%s %s: FROM and TO must be numbers with the same unit: %s", opt, text, why);
         goto out;
     }
     if (strcmp(ufrom, uto) != 0 || to < from) {
-        snprintf(err, errlen, "--vary %s: FROM and TO must be numbers with the same unit, FROM <= TO", text);
+        snprintf(err, errlen, "%s %s: FROM and TO must be numbers with the same unit, FROM <= TO", opt, text);
         goto out;
     }
     if (colon) {
         uint64_t steps;
         if (units_parse_count(mark + 1, AXIS_MAX_VALUES, &steps, &why) || steps < 2) {
-            snprintf(err, errlen, "--vary %s: STEPS is a whole number from 2 to %d", text, AXIS_MAX_VALUES);
+            snprintf(err, errlen, "%s %s: STEPS is a whole number from 2 to %d", opt, text, AXIS_MAX_VALUES);
             goto out;
         }
         n = (size_t)steps;
     } else {
         double f;
         if (units_parse_number(mark + 1, &f, &why) || !(f > 1 && f < 1e6)) {
-            snprintf(err, errlen, "--vary %s: FACTOR is a number above 1 (and below 1000000)", text);
+            snprintf(err, errlen, "%s %s: FACTOR is a number above 1 (and below 1000000)", opt, text);
             goto out;
         }
         factor = (long double)f;
         if (from <= 0) {
-            snprintf(err, errlen, "--vary %s: a geometric range starts above zero", text);
+            snprintf(err, errlen, "%s %s: a geometric range starts above zero", opt, text);
             goto out;
         }
         /* FROM x FACTOR^i up to TO (a hair over, for the rounding of TO) */
         for (long double v = from; v <= to * (1 + 1e-12L); v *= factor)
             if (++n > AXIS_MAX_VALUES) {
-                snprintf(err, errlen, "--vary %s: more than %d values; take a larger FACTOR", text,
+                snprintf(err, errlen, "%s %s: more than %d values; take a larger FACTOR", opt, text,
                          AXIS_MAX_VALUES);
                 goto out;
             }
     }
-    rc = fill_values(out, text, n, from, dfrom, to, dto, colon ? 0 : factor, ufrom, err, errlen);
+    rc = fill_values(out, opt, text, n, from, dfrom, to, dto, colon ? 0 : factor, ufrom, err, errlen);
     if (rc)
         goto out;
     rc = 0;
@@ -212,4 +271,16 @@ int sweep_value_number(const char *value, long double *x)
     unsigned dec;
     const char *why;
     return split_number(value, x, &dec, unit, sizeof unit, &why);
+}
+
+int sweep_axis_parse(const char *text, sweep_axis *out, char *err, size_t errlen)
+{
+    return parse_as("--vary", text, out, err, errlen);
+}
+
+int sweep_axis_parse_zip(const char *text, sweep_axis *out, char *err, size_t errlen)
+{
+    int rc = parse_as("--zip", text, out, err, errlen);
+    out->zipped = 1;
+    return rc;
 }

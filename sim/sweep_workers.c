@@ -23,14 +23,20 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Run task t and print its result lines: "t i m0 m1 ... m7", or "t E3 msg"
- * (the scenario did not load) or "t E5 msg" (the run failed). */
+/* Run task t and print its result lines: "t i m0 m1 ... m7", or
+ * "t ECODE msg": the task failed with exit code CODE (exitcode.h), worked
+ * out here where the failure is known: sweep_load_failure's for a scenario
+ * that did not load, COSIM_EXIT_SIM for a run that failed. The parent
+ * takes the code from the line as it is, never from the message. */
 static void run_task(const sweep *w, size_t t, FILE *f)
 {
     char err[1024];
     scenario *s;
-    if (sweep_load_task(w, t, &s, err, sizeof err) != SCENARIO_OK) {
-        fprintf(f, "%zu E%d %.1000s\n", t, COSIM_EXIT_SCENARIO, err);
+    scenario_error se = sweep_load_task(w, t, &s, err, sizeof err);
+    if (se != SCENARIO_OK) {
+        char msg[1600];
+        int from_vary, code = sweep_load_failure(w, t, se, err, msg, sizeof msg, &from_vary);
+        fprintf(f, "%zu E%d %.1500s\n", t, code, msg);
         return;
     }
     run_result r;
@@ -227,7 +233,11 @@ static void take_line(pool *pl, const char *line)
     int used = 0;
     if (sscanf(line, "%zu %n", &t, &used) != 1 || t >= w->n_tasks)
         return;
+    int code, at = 0;
     if (line[used] == 'E') {
+        if (sscanf(line + used, "E%d %n", &code, &at) != 1 || at == 0 || code <= COSIM_EXIT_OK ||
+            code > COSIM_EXIT_SIM)
+            code = COSIM_EXIT_SIM, at = 0; /* not a line a worker writes: the worker failed */
         size_t p = t / w->reps, idx[SWEEP_MAX_AXES];
         sweep_point_values(w, p, idx);
         char where[600] = "";
@@ -235,8 +245,8 @@ static void take_line(pool *pl, const char *line)
             snprintf(where + strlen(where), sizeof where - strlen(where), "%s%s=%s", a ? ", " : "",
                      w->axes[a].key, w->axes[a].values[idx[a]]);
         snprintf(pl->err, pl->errlen, "point %zu (%s), replication %zu: %s", p, where, t % w->reps,
-                 line + used + 3);
-        pl->failed = line[used + 1] == '0' + COSIM_EXIT_SCENARIO ? COSIM_EXIT_SCENARIO : COSIM_EXIT_SIM;
+                 at ? line + used + at : "a worker wrote a result line cosim cannot read");
+        pl->failed = code;
         return;
     }
     double m[SWEEP_N_METRICS];
@@ -380,8 +390,9 @@ static void pool_free(pool *pl)
 /* Fork the workers; collect their lines into w->res. The first failure (an
  * error line, or a worker that ends before its task is done) stops the
  * other workers at once, and the message names the points left without a
- * result. Returns 0, or the exit status (3: a point's scenario, 5: a run or
- * a worker failed) with err. */
+ * result. Returns 0, or the exit code with err: the error line's code
+ * (COSIM_EXIT_USAGE: a --vary value, COSIM_EXIT_SCENARIO: the scenario,
+ * COSIM_EXIT_SIM: a run), COSIM_EXIT_SIM when a worker failed. */
 int sweep_run_workers(sweep *w, char *err, size_t errlen)
 {
     pool pl;

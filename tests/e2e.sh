@@ -559,6 +559,66 @@ sweep)
         --vary tester.open.rate=1/s..2ms:3
     expect_exit 2 "nothing to vary" sweep scenarios/one_stall.ini
     expect_exit 2 "--vary tester.open.rate: [tester open] rate = 0/s" sweep scenarios/one_stall.ini --vary tester.open.rate=0/s..10/s:2
+    # a zip (every loaded tester's rate at once) in a grid with the stall's
+    # length: 2 x 2 points (the zip adds none), every key a column
+    "$cosim" sweep scenarios/stall_per_second.ini --set scenario.duration=2s --jobs 1 -o "$work/z" --no-plot \
+        --vary tester.open.rate=1000/s,2000/s --zip tester.paced.rate=1000/s,2000/s \
+        --zip tester.corrected.rate=1000/s,2000/s --vary stall.freeze.length=10ms,20ms >"$work/z.out" \
+        || fail "zip sweep: exit $?"
+    head -1 "$work/z/sweep.csv" | grep -q "^point,tester.open.rate,tester.paced.rate,tester.corrected.rate,stall.freeze.length,tester," \
+        || fail "zip sweep.csv header: $(head -1 "$work/z/sweep.csv")"
+    [ "$(cut -d, -f1-6 "$work/z/sweep.csv" | grep -c '^2,2000/s,2000/s,2000/s,10ms,')" -eq 4 ] \
+        || fail "zip point 2 is not 2000/s x 3 with 10ms: $(cat "$work/z/sweep.csv")"
+    [ "$(tail -n +2 "$work/z/sweep.csv" | wc -l)" -eq 16 ] || fail "zip sweep: not 4 points x 4 testers"
+    grep -q "^# tester open, stall.freeze.length=20ms$" "$work/z/sweep.dat" || fail "zip chart: no curve per stall length"
+    grep -q "^point  tester.open.rate         tester.paced.rate        tester.corrected.rate    stall.freeze.length      tester" \
+        "$work/z.out" || fail "zip table lacks a varied key: $(head -3 "$work/z.out")"
+    # a tester no varied key affects is marked, and its figures are the same
+    # at every point (each tester has its own server)
+    "$cosim" sweep scenarios/one_stall.ini --vary tester.open.rate=50/s..100/s:3 --jobs 1 -o "$work/u" \
+        >"$work/u.out" || fail "unaffected sweep: exit $?"
+    grep -q "^2      100/s                    closed\* " "$work/u.out" || fail "closed not marked: $(cat "$work/u.out")"
+    grep -q "^\* no varied key affects this tester" "$work/u.out" || fail "no note for the mark"
+    grep -q "^affected\[2\] = 0$" "$work/u/sweep.gp" || fail "the chart does not mark closed"
+    [ "$(grep ',closed,' "$work/u/sweep.csv" | cut -d, -f6- | sort -u | wc -l)" -eq 1 ] \
+        || fail "closed's figures changed with the open rate"
+    # x as the offered utilisation: 100/s, 450/s, 800/s x 1 ms / 1 worker
+    "$cosim" sweep scenarios/mm1_rho08.ini --set scenario.duration=20s --set truth.interval=1s -q --jobs 1 \
+        --vary tester.open.rate=100/s..800/s:3 --x-axis utilisation -o "$work/x" --no-plot || fail "utilisation sweep"
+    [ "$(grep -v '^#' "$work/x/sweep.dat" | cut -d' ' -f1 | tr '\n' ' ')" = "0.1 0.45 0.8 " ] \
+        || fail "utilisation x: $(cat "$work/x/sweep.dat")"
+    # confidence bars never below zero: 1 s runs, 2 seeds (a wide interval)
+    "$cosim" sweep scenarios/mm1_rho08.ini --set scenario.duration=1s --set truth.interval=1s -q --jobs 1 \
+        --vary tester.open.rate=100/s..800/s:8 --replications 2 -o "$work/ci" --no-plot || fail "ci sweep"
+    awk '!/^#/ && NF == 9 { want = $2 - $3 > 0 ? $2 - $3 : 0; if ($8 < 0 || $8 - want > 1e-6 || want - $8 > 1e-6) bad = 1
+                            if ($2 - $3 < 0) below++ }
+         END { exit (bad || !below) }' "$work/ci/sweep.dat" || fail "a bar below zero, or no case of one: $(cat "$work/ci/sweep.dat")"
+    # --format and --title
+    "$cosim" sweep scenarios/one_stall.ini --vary tester.open.rate=50/s,60/s --jobs 1 -o "$work/f" --format svg \
+        --title "It's a sweep" >"$work/f.out" || fail "sweep --format svg"
+    [ -s "$work/f/sweep.svg" ] && [ ! -e "$work/f/sweep.png" ] || fail "no sweep.svg (or a sweep.png)"
+    tail -c 12 "$work/f/sweep.svg" | grep -q "</svg>" || fail "sweep.svg incomplete"
+    grep -q "^wrote $work/f/: sweep.csv, sweep.svg$" "$work/f.out" || fail "sweep.svg not reported"
+    grep -q "^chart_title = 'It''s a sweep'$" "$work/f/sweep.gp" || fail "--title not in sweep.gp"
+    "$cosim" sweep scenarios/one_stall.ini --vary tester.open.rate=50/s,60/s --jobs 1 -o "$work/f" --format pdf -q \
+        || fail "sweep --format pdf"
+    head -c 5 "$work/f/sweep.pdf" | grep -q "%PDF-" && [ ! -e "$work/f/sweep.svg" ] || fail "no sweep.pdf, or the old svg kept"
+    # bad zips, lists, options: exact messages
+    S1=scenarios/one_stall.ini
+    expect_exact 2 "cosim: sweep: --zip tester.closed.users=1,2: 2 values, but --vary tester.open.rate has 3; a --zip key takes one value for each value of the --vary it moves with" \
+        sweep $S1 --vary tester.open.rate=50/s..100/s:3 --zip tester.closed.users=1,2
+    expect_exact 2 "cosim: sweep: --zip tester.closed.users=1,2: no --vary before it to move with; give the --vary first" \
+        sweep $S1 --zip tester.closed.users=1,2 --vary tester.open.rate=50/s,60/s
+    expect_exact 2 "cosim: sweep: --vary tester.open.rate=50/s,80ms: value 2 of 2: every value takes the unit of the first" \
+        sweep $S1 --vary tester.open.rate=50/s,80ms
+    expect_exact 2 "cosim: sweep: --zip tester.closed.users: [tester closed] users = 1.5: expected a whole number (digits only)" \
+        sweep $S1 --vary tester.open.rate=50/s,60/s --zip tester.closed.users=1,1.5 -q -o "$work/b"
+    expect_exact 2 "cosim: sweep: --format gif: expected png, svg or pdf" sweep $S1 --vary tester.open.rate=50/s,60/s --format gif
+    expect_exact 2 "cosim: sweep: --x-axis rate: expected key or utilisation" sweep $S1 --vary tester.open.rate=50/s,60/s --x-axis rate
+    expect_exact 2 "cosim: sweep: --title: an empty title; give 1 to 100 bytes of text on one line" sweep $S1 --vary tester.open.rate=50/s,60/s --title ""
+    expect_exact 2 "cosim: sweep: --x-axis utilisation: no tester of scenarios/pool5_users6.ini has a request rate at point 0 (a closed tester has none); give --x-axis key" \
+        sweep scenarios/pool5_users6.ini --vary tester.clients.users=2,3 --x-axis utilisation -q -o "$work/b"
+    [ -e "$work/b" ] && fail "a refused sweep wrote its folder"
     ;;
 outdir)
     # The output-folder contract (docs/decisions.md): cosim replaces or
