@@ -1,26 +1,11 @@
 /* report.c - text summary, summary.json and .hgrm spectra. */
 #include "report.h"
 #include "gclog.h"
+#include "levels.h"
 #include "units.h"
 
 #include <errno.h>
 #include <string.h>
-
-const char *const report_percentiles[] = {"50", "90", "95", "99", "99.9", "99.99"};
-const size_t report_n_percentiles = sizeof report_percentiles / sizeof report_percentiles[0];
-
-/* The percentiles in the text table (a subset of report_percentiles). */
-static const char *const table_percentiles[] = {"50", "90", "99", "99.9", "99.99"};
-#define N_TABLE (sizeof table_percentiles / sizeof table_percentiles[0])
-
-int64_t report_percentile(const hist *h, hist_rank_rule rule, const char *p)
-{
-    uint64_t num, den;
-    const char *why;
-    if (units_parse_percentile(p, &num, &den, &why))
-        return 0;
-    return hist_value_at_percentile(h, rule, num, den);
-}
 
 /* "paced, catch_up, 10 users at 0.4/s each, 2 conn, intended": a user's
  * rate is the tester's over its users (they share the interval). */
@@ -121,14 +106,11 @@ static void latency_row(FILE *f, const scenario *s, size_t w, const char *name, 
         return;
     }
     fprintf(f, "%-*s  %9s", (int)w, name, units_format_duration((int64_t)(hist_mean(h) + 0.5), a, sizeof a));
-    for (size_t k = 0; k < N_TABLE; k++)
-        fprintf(f, " %9s",
-                units_format_duration(report_percentile(h, s->rank_rule, table_percentiles[k]), a, sizeof a));
+    size_t k = 0;
+    for (const level *l; (l = levels_nth(LEVELS_TABLE, k)) != NULL; k++)
+        fprintf(f, " %9s", units_format_duration(levels_value(h, s->rank_rule, l), a, sizeof a));
     fprintf(f, " %9s%s\n", units_format_duration(hist_max(h), a, sizeof a), note);
 }
-
-/* The percentiles at which testers are compared with the truth. */
-static const char *const truth_percentiles[] = {"50", "99", "99.9"};
 
 /* Each gc_log stall's pause summary (gclog_summary) and its log's notes
  * (overlaps merged, at most 5 of them shown). */
@@ -187,20 +169,16 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
                 units_format_count(t->over_threshold, ov, sizeof ov));
     }
     fprintf(f, "\n%-*s  %9s", (int)w, "tester", "mean");
-    for (size_t k = 0; k < N_TABLE; k++) {
-        snprintf(c, sizeof c, "p%s", table_percentiles[k]);
-        fprintf(f, " %9s", c);
-    }
+    for (size_t k = 0; k < LEVELS_N_TABLE; k++)
+        fprintf(f, " %9s", levels_nth(LEVELS_TABLE, k)->label);
     fprintf(f, " %9s\n", "max");
     for (size_t i = 0; i < r->n; i++)
         latency_row(f, s, w, s->testers[i].name, r->testers[i].hist, "");
     if (r->n > 0 && r->testers[0].wait) { /* queue_wait = record */
         fprintf(f, "\nqueue wait (work start - send: for a worker, or a stall window)\n%-*s  %9s", (int)w,
                 "tester", "mean");
-        for (size_t k = 0; k < N_TABLE; k++) {
-            snprintf(c, sizeof c, "p%s", table_percentiles[k]);
-            fprintf(f, " %9s", c);
-        }
+        for (size_t k = 0; k < LEVELS_N_TABLE; k++)
+            fprintf(f, " %9s", levels_nth(LEVELS_TABLE, k)->label);
         fprintf(f, " %9s  %s\n", "max", "no wait");
         for (size_t i = 0; i < r->n; i++) {
             const hist *h = r->testers[i].wait;
@@ -216,16 +194,16 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
         latency_row(f, s, w, "truth", r->truth, c);
         if (hist_count(r->truth) > 0) {
             fprintf(f, "\n%-*s ", (int)w, "vs truth");
-            for (size_t k = 0; k < 3; k++) {
-                snprintf(c, sizeof c, "p%s", truth_percentiles[k]);
-                fprintf(f, " %9s", c);
-            }
+            size_t k = 0;
+            for (const level *l; (l = levels_nth(LEVELS_HEADLINE, k)) != NULL; k++)
+                fprintf(f, " %9s", l->label);
             fprintf(f, "   (reported / true - 1)\n");
             for (size_t i = 0; i < r->n; i++) {
                 fprintf(f, "%-*s ", (int)w, s->testers[i].name);
-                for (size_t k = 0; k < 3; k++) {
-                    int64_t got = report_percentile(r->testers[i].hist, s->rank_rule, truth_percentiles[k]);
-                    int64_t want = report_percentile(r->truth, s->rank_rule, truth_percentiles[k]);
+                k = 0;
+                for (const level *l; (l = levels_nth(LEVELS_HEADLINE, k)) != NULL; k++) {
+                    int64_t got = levels_value(r->testers[i].hist, s->rank_rule, l);
+                    int64_t want = levels_value(r->truth, s->rank_rule, l);
                     if (hist_count(r->testers[i].hist) == 0 || want == 0)
                         fprintf(f, " %9s", "-");
                     else
@@ -305,7 +283,7 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
                     hist_count(t->hist) ? units_format_duration(hist_max(t->hist), y, sizeof y) : "-");
             if (all)
                 fprintf(f, "; with them p99 would be %s",
-                        units_format_duration(report_percentile(all, s->rank_rule, "99"), z, sizeof z));
+                        units_format_duration(levels_value(all, s->rank_rule, levels_find("99")), z, sizeof z));
             fputs(": the recorded percentiles leave out the slowest requests (a stall whose replies "
                   "land after the end vanishes)\n", f);
             hist_free(all);
@@ -332,6 +310,15 @@ void report_json_string(FILE *f, const char *s)
             fputc(*q, f);
     }
     fputc('"', f);
+}
+
+/* The levels of summary.json as JSON members: "50": 2007040, "90": ... */
+static void json_levels(FILE *f, const hist *h, hist_rank_rule rule)
+{
+    for (size_t k = 0; k < levels_count(LEVELS_JSON); k++) {
+        const level *l = levels_nth(LEVELS_JSON, k);
+        fprintf(f, "%s\"%s\": %lld", k ? ", " : "", l->key, (long long)levels_value(h, rule, l));
+    }
 }
 
 int report_json(FILE *f, const scenario *s, const run_result *r)
@@ -402,9 +389,7 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
                 oom = 1;
             } else {
                 fputs("      \"percentiles_with_dropped_ns\": {", f);
-                for (size_t k = 0; k < report_n_percentiles; k++)
-                    fprintf(f, "%s\"%s\": %lld", k ? ", " : "", report_percentiles[k],
-                            (long long)report_percentile(all, s->rank_rule, report_percentiles[k]));
+                json_levels(f, all, s->rank_rule);
                 fputs("},\n", f);
                 hist_free(all);
             }
@@ -417,19 +402,18 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
             if (n > 0) {
                 fprintf(f, ", \"mean_ns\": %.3f, \"max_ns\": %lld, \"percentiles_ns\": {", hist_mean(q),
                         (long long)hist_max(q));
-                for (size_t k = 0; k < report_n_percentiles; k++)
-                    fprintf(f, "%s\"%s\": %lld", k ? ", " : "", report_percentiles[k],
-                            (long long)report_percentile(q, s->rank_rule, report_percentiles[k]));
+                json_levels(f, q, s->rank_rule);
                 fputc('}', f);
             }
             fputs("},\n", f);
         }
         if (r->has_truth && hist_count(h) > 0 && hist_count(r->truth) > 0) {
             fputs("      \"error_vs_truth\": {", f);
-            for (size_t k = 0; k < 3; k++) {
-                int64_t got = report_percentile(h, s->rank_rule, truth_percentiles[k]);
-                int64_t want = report_percentile(r->truth, s->rank_rule, truth_percentiles[k]);
-                fprintf(f, "%s\"%s\": ", k ? ", " : "", truth_percentiles[k]);
+            for (size_t k = 0; k < levels_count(LEVELS_HEADLINE); k++) {
+                const level *l = levels_nth(LEVELS_HEADLINE, k);
+                int64_t got = levels_value(h, s->rank_rule, l);
+                int64_t want = levels_value(r->truth, s->rank_rule, l);
+                fprintf(f, "%s\"%s\": ", k ? ", " : "", l->key);
                 if (want)
                     fprintf(f, "%.4f", relative_error(got, want, s->sub_bits));
                 else
@@ -438,12 +422,13 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
             fputs("},\n", f);
         }
         fputs("      \"percentiles_ns\": {", f);
-        for (size_t k = 0; k < report_n_percentiles; k++) {
-            fprintf(f, "%s\"%s\": ", k ? ", " : "", report_percentiles[k]);
+        for (size_t k = 0; k < levels_count(LEVELS_JSON); k++) {
+            const level *l = levels_nth(LEVELS_JSON, k);
+            fprintf(f, "%s\"%s\": ", k ? ", " : "", l->key);
             if (hist_count(h) == 0)
                 fputs("null", f);
             else
-                fprintf(f, "%lld", (long long)report_percentile(h, s->rank_rule, report_percentiles[k]));
+                fprintf(f, "%lld", (long long)levels_value(h, s->rank_rule, l));
         }
         fputs("}\n    }", f);
     }
@@ -459,9 +444,7 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
             fprintf(f, "    \"min_ns\": %lld,\n    \"max_ns\": %lld,\n    \"mean_ns\": %.3f,\n",
                     (long long)hist_min(h), (long long)hist_max(h), hist_mean(h));
             fputs("    \"percentiles_ns\": {", f);
-            for (size_t k = 0; k < report_n_percentiles; k++)
-                fprintf(f, "%s\"%s\": %lld", k ? ", " : "", report_percentiles[k],
-                        (long long)report_percentile(h, s->rank_rule, report_percentiles[k]));
+            json_levels(f, h, s->rank_rule);
             fputs("}\n  }", f);
         } else {
             fputs("    \"percentiles_ns\": null\n  }", f);

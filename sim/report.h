@@ -10,11 +10,6 @@
 
 #include <stdio.h>
 
-/** The percentiles every report states, as decimal strings (JSON keys). */
-extern const char *const report_percentiles[];
-/** Their number. */
-extern const size_t report_n_percentiles;
-
 /**
  * The text summary (stdout): a header naming the scenario, seed, service,
  * stalls, rank rule and end-of-run rule; a table of counts per tester
@@ -37,7 +32,8 @@ int report_text(FILE *f, const scenario *s, const run_result *r);
  * closed testers), busy_fraction (time worked within the run / its length),
  * overloaded, backlog_growing_at_end, dropped, drop_hides_largest, and when
  * replies were dropped dropped_max_ns and percentiles_with_dropped_ns;
- * percentiles_ns keyed "50", "90", "95", "99", "99.9", "99.99"), and the
+ * percentiles_ns keyed "50", "90", "95", "99", "99.9", "99.99": the
+ * LEVELS_JSON levels of levels.h), and the
  * truth (probe_instants, mean_interval_ns, load, probes, statistics).
  *
  * @return 0, -ENOMEM or -EIO.
@@ -67,13 +63,6 @@ int report_hgrm(FILE *f, const hist *h, hist_rank_rule rule);
  * @return buf
  */
 const char *report_kind_label(const tester_spec *t, char *buf, size_t len);
-
-/**
- * A percentile of h under rule.
- * @param p  a percentile as text ("99.9"), as report_percentiles
- * @return the value in ns, 0 for a text that is no percentile
- */
-int64_t report_percentile(const hist *h, hist_rank_rule rule, const char *p);
 
 /** Write s to f as a JSON string with quotes and escapes. */
 void report_json_string(FILE *f, const char *s);

@@ -1,6 +1,7 @@
 /* summary.c - a run's tables as Markdown, CSV and HTML (summary.h). */
 #include "summary.h"
 #include "html.h"
+#include "levels.h"
 #include "report.h"
 #include "units.h"
 
@@ -12,8 +13,8 @@
 enum { COL_TESTER, COL_KIND, COL_PLANNED, COL_SENT, COL_IN_FLIGHT, COL_RECORDED, COL_OVER, COL_MEAN,
        COL_P50, COL_P90, COL_P99, COL_P999, COL_P9999, COL_MAX, N_COLS };
 
-/* The percentile of each latency column from COL_P50 to COL_P9999. */
-static const char *const col_percentile[] = {"50", "90", "99", "99.9", "99.99"};
+/* The latency columns from COL_P50 on are the LEVELS_TABLE levels. */
+_Static_assert(COL_MAX - COL_P50 == LEVELS_N_TABLE, "a column per LEVELS_TABLE level");
 
 /* How a cell is written: as the text summary (md, html) or raw for CSV. */
 typedef enum cell_style { CELL_TEXT, CELL_RAW } cell_style;
@@ -22,10 +23,16 @@ typedef enum cell_style { CELL_TEXT, CELL_RAW } cell_style;
 static const char *header(const scenario *s, int col, cell_style st, char *buf, size_t len)
 {
     static const char *const text[] = {"tester", "kind", "planned", "sent", "in flight", "recorded", NULL,
-                                       "mean", "p50", "p90", "p99", "p99.9", "p99.99", "max"};
+                                       "mean", [COL_MAX] = "max"};
     static const char *const raw[] = {"tester", "kind", "planned", "sent", "in_flight", "recorded", NULL,
-                                      "mean_ms", "p50_ms", "p90_ms", "p99_ms", "p99.9_ms", "p99.99_ms",
-                                      "max_ms"};
+                                      "mean_ms", [COL_MAX] = "max_ms"};
+    if (col >= COL_P50 && col < COL_MAX) { /* "p99.9", raw "p99.9_ms" */
+        const char *label = levels_nth(LEVELS_TABLE, (size_t)(col - COL_P50))->label;
+        if (st == CELL_TEXT)
+            return label;
+        snprintf(buf, len, "%s_ms", label);
+        return buf;
+    }
     if (col != COL_OVER)
         return st == CELL_TEXT ? text[col] : raw[col];
     char t[48];
@@ -91,7 +98,7 @@ static const char *cell(const scenario *s, const run_result *r, size_t row, int 
     else if (col == COL_MAX)
         ns = hist_max(h);
     else
-        ns = report_percentile(h, s->rank_rule, col_percentile[col - COL_P50]);
+        ns = levels_value(h, s->rank_rule, levels_nth(LEVELS_TABLE, (size_t)(col - COL_P50)));
     return st == CELL_RAW ? exact_ms(ns, buf, len) : units_format_duration(ns, buf, len);
 }
 
