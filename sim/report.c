@@ -130,9 +130,10 @@ static void report_stall_logs(FILE *f, const scenario *s)
     }
 }
 
-int report_text(FILE *f, const scenario *s, const run_result *r)
+/* The header: the scenario, seed, title, service, stalls, rank rule. */
+static void text_header(FILE *f, const scenario *s)
 {
-    char a[96], b[64], c[512];
+    char a[96], c[512];
     fprintf(f, "%s: %s, seed %llu\n", s->name, units_format_duration_exact(s->duration_ns, a, sizeof a),
             (unsigned long long)s->seed);
     if (strcmp(s->title, s->name) != 0)
@@ -145,15 +146,13 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
     report_stall_logs(f, s);
     fprintf(f, "  percentiles by %s rank; replies after the end %s\n\n",
             hist_rank_rule_name(s->rank_rule), s->drop_in_flight ? "dropped (as wrk2)" : "recorded");
+}
 
-    size_t w = 6, kw = 4;
-    for (size_t i = 0; i < s->n_testers; i++) {
-        if (strlen(s->testers[i].name) > w)
-            w = strlen(s->testers[i].name);
-        if (strlen(report_kind_label(&s->testers[i], a, sizeof a)) > kw)
-            kw = strlen(a);
-    }
-
+/* The counts table (planned, sent, in flight, recorded, over the
+ * threshold); w and kw the name and kind columns' widths. */
+static void text_counts(FILE *f, const scenario *s, const run_result *r, size_t w, size_t kw)
+{
+    char a[96], b[64], c[80];
     units_format_duration(s->threshold_ns, b, sizeof b);
     snprintf(c, sizeof c, "> %s", b);
     fprintf(f, "%-*s  %-*s %11s %11s %9s %11s %10s\n", (int)w, "tester", (int)kw, "kind", "planned", "sent",
@@ -168,127 +167,179 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
                 units_format_count(hist_count(t->hist), re, sizeof re),
                 units_format_count(t->over_threshold, ov, sizeof ov));
     }
-    fprintf(f, "\n%-*s  %9s", (int)w, "tester", "mean");
+}
+
+/* A latency table's column heads after the name column: "mean p50 ... max". */
+static void latency_heads(FILE *f, size_t w)
+{
+    fprintf(f, "%-*s  %9s", (int)w, "tester", "mean");
     for (size_t k = 0; k < LEVELS_N_TABLE; k++)
         fprintf(f, " %9s", levels_nth(LEVELS_TABLE, k)->label);
+}
+
+/* The latency table, and the queue wait's when queue_wait = record. */
+static void text_latencies(FILE *f, const scenario *s, const run_result *r, size_t w)
+{
+    fputc('\n', f);
+    latency_heads(f, w);
     fprintf(f, " %9s\n", "max");
     for (size_t i = 0; i < r->n; i++)
         latency_row(f, s, w, s->testers[i].name, r->testers[i].hist, "");
-    if (r->n > 0 && r->testers[0].wait) { /* queue_wait = record */
-        fprintf(f, "\nqueue wait (work start - send: for a worker, or a stall window)\n%-*s  %9s", (int)w,
-                "tester", "mean");
-        for (size_t k = 0; k < LEVELS_N_TABLE; k++)
-            fprintf(f, " %9s", levels_nth(LEVELS_TABLE, k)->label);
-        fprintf(f, " %9s  %s\n", "max", "no wait");
-        for (size_t i = 0; i < r->n; i++) {
-            const hist *h = r->testers[i].wait;
-            uint64_t n = hist_count(h);
-            snprintf(c, sizeof c, "  %.2f%%", n ? 100.0 * (double)hist_count_at_index(h, 0) / (double)n : 0.0);
-            latency_row(f, s, w, s->testers[i].name, h, n ? c : "");
-        }
+    if (r->n == 0 || !r->testers[0].wait)
+        return;
+    fputs("\nqueue wait (work start - send: for a worker, or a stall window)\n", f);
+    latency_heads(f, w);
+    fprintf(f, " %9s  %s\n", "max", "no wait");
+    for (size_t i = 0; i < r->n; i++) {
+        const hist *h = r->testers[i].wait;
+        uint64_t n = hist_count(h);
+        char c[32];
+        snprintf(c, sizeof c, "  %.2f%%", n ? 100.0 * (double)hist_count_at_index(h, 0) / (double)n : 0.0);
+        latency_row(f, s, w, s->testers[i].name, h, n ? c : "");
     }
-    if (r->has_truth) {
-        snprintf(c, sizeof c, "  (users arriving at random, every %s on average; load: %s)",
-                 units_format_duration_exact(s->truth_interval_ns, a, sizeof a),
-                 s->truth_load >= 0 ? s->testers[s->truth_load].name : "none");
-        latency_row(f, s, w, "truth", r->truth, c);
-        if (hist_count(r->truth) > 0) {
-            fprintf(f, "\n%-*s ", (int)w, "vs truth");
-            size_t k = 0;
-            for (const level *l; (l = levels_nth(LEVELS_HEADLINE, k)) != NULL; k++)
-                fprintf(f, " %9s", l->label);
-            fprintf(f, "   (reported / true - 1)\n");
-            for (size_t i = 0; i < r->n; i++) {
-                fprintf(f, "%-*s ", (int)w, s->testers[i].name);
-                k = 0;
-                for (const level *l; (l = levels_nth(LEVELS_HEADLINE, k)) != NULL; k++) {
-                    int64_t got = levels_value(r->testers[i].hist, s->rank_rule, l);
-                    int64_t want = levels_value(r->truth, s->rank_rule, l);
-                    if (hist_count(r->testers[i].hist) == 0 || want == 0)
-                        fprintf(f, " %9s", "-");
-                    else
-                        fprintf(f, " %+8.1f%%", relative_error(got, want, s->sub_bits) * 100);
-                }
-                fputc('\n', f);
-            }
+}
+
+/* The truth's row and each tester's error against it at the
+ * LEVELS_HEADLINE levels. */
+static void text_truth(FILE *f, const scenario *s, const run_result *r, size_t w)
+{
+    char a[96], c[512];
+    snprintf(c, sizeof c, "  (users arriving at random, every %s on average; load: %s)",
+             units_format_duration_exact(s->truth_interval_ns, a, sizeof a),
+             s->truth_load >= 0 ? s->testers[s->truth_load].name : "none");
+    latency_row(f, s, w, "truth", r->truth, c);
+    if (hist_count(r->truth) == 0)
+        return;
+    fprintf(f, "\n%-*s ", (int)w, "vs truth");
+    for (size_t k = 0; k < levels_count(LEVELS_HEADLINE); k++)
+        fprintf(f, " %9s", levels_nth(LEVELS_HEADLINE, k)->label);
+    fprintf(f, "   (reported / true - 1)\n");
+    for (size_t i = 0; i < r->n; i++) {
+        fprintf(f, "%-*s ", (int)w, s->testers[i].name);
+        for (size_t k = 0; k < levels_count(LEVELS_HEADLINE); k++) {
+            const level *l = levels_nth(LEVELS_HEADLINE, k);
+            int64_t got = levels_value(r->testers[i].hist, s->rank_rule, l);
+            int64_t want = levels_value(r->truth, s->rank_rule, l);
+            if (hist_count(r->testers[i].hist) == 0 || want == 0)
+                fprintf(f, " %9s", "-");
+            else
+                fprintf(f, " %+8.1f%%", relative_error(got, want, s->sub_bits) * 100);
         }
+        fputc('\n', f);
     }
-    /* notes: blocked sends, overload */
+}
+
+/* The blank line before the first note: "\n" the first time, then "". */
+static const char *note_gap(int *first)
+{
+    const char *gap = *first ? "\n" : "";
+    *first = 0;
+    return gap;
+}
+
+/* Notes on how tester i sent: a rate shared thin by many users, VUs that
+ * ran out, timeouts, sends that waited for a connection. */
+static void notes_sending(FILE *f, const scenario *s, const run_result *r, size_t i, int *first)
+{
+    const tester_result *t = &r->testers[i];
+    const tester_spec *sp = &s->testers[i];
+    char a[64], b[64], c[64];
+    double rate = tester_request_rate_per_ns(sp);
+    if (sp->users > 1 && rate > 0 && (double)sp->users / rate > (double)s->duration_ns / 10) {
+        /* a user's own interval is users / rate: the rate is the tester's */
+        double per_user_ns = (double)sp->users / rate;
+        fprintf(f, "%swarning: %s's rate is shared by its %llu users: each sends every %s (%.3g/s), "
+                   "more than a tenth of the %s run, so a user sends about %.0f requests\n",
+                note_gap(first), sp->name, (unsigned long long)sp->users,
+                units_format_duration((int64_t)(per_user_ns + 0.5), a, sizeof a), 1e9 / per_user_ns,
+                units_format_duration(s->duration_ns, b, sizeof b), (double)s->duration_ns / per_user_ns);
+    }
+    if (sp->vus)
+        fprintf(f, "%s%s: %s of %s planned arrivals found no free VU and were dropped (pool of %llu "
+                   "at the end)\n",
+                note_gap(first), sp->name, units_format_count(t->dropped_arrivals, a, sizeof a),
+                units_format_count(t->planned, b, sizeof b), (unsigned long long)t->max_vus_used);
+    if (sp->timeout_ns && t->timeouts)
+        fprintf(f, "%s%s: %s latencies above the timeout of %s were not recorded\n", note_gap(first), sp->name,
+                units_format_count(t->timeouts, a, sizeof a), units_format_duration(sp->timeout_ns, b, sizeof b));
+    if (t->blocked)
+        fprintf(f, "%s%s: %s sends waited for a connection, %s in all (%s on average)\n", note_gap(first),
+                sp->name, units_format_count(t->blocked, a, sizeof a),
+                units_format_duration(t->blocked_ns, b, sizeof b),
+                units_format_duration(t->blocked_ns / (int64_t)t->blocked, c, sizeof c));
+}
+
+/* A note when tester i overloaded the server (offered utilisation >= 1, or
+ * a backlog still growing at the end). */
+static void note_overload(FILE *f, const scenario *s, const run_result *r, size_t i, int *first)
+{
+    const tester_result *t = &r->testers[i];
+    const tester_spec *sp = &s->testers[i];
+    double offered = tester_offered_utilisation(sp, &s->service);
+    if (offered > 0) /* per worker */
+        offered /= (double)s->workers;
+    if (t->overloaded && offered >= 1) {
+        fprintf(f, "%swarning: %s offers a utilisation of %.2f (rate x mean service / workers): the "
+                   "server cannot keep up, so its latencies grow with the run's length and measure "
+                   "the test, not the server\n",
+                note_gap(first), sp->name, offered);
+    } else if (t->overloaded) {
+        char m[32], e[32], h[32];
+        fprintf(f, "%swarning: %s's backlog was still growing at the end: after %s no request found "
+                   "the server idle and the tester on schedule, and its latency rose from %s at "
+                   "mid-run to %s at the end: the server did less work than it was sent (offered "
+                   "utilisation %.2f before stalls), so its latencies grow with the run's length "
+                   "and measure the test, not the server\n",
+                note_gap(first), sp->name, units_format_duration(s->duration_ns / 2, h, sizeof h),
+                units_format_duration(t->latency_mid_ns, m, sizeof m),
+                units_format_duration(t->latency_last_ns, e, sizeof e), offered);
+    }
+}
+
+/* A note when in_flight_at_end = drop threw away tester i's largest
+ * latencies. */
+static void note_drop(FILE *f, const scenario *s, const run_result *r, size_t i, int *first)
+{
+    const tester_result *t = &r->testers[i];
+    const tester_spec *sp = &s->testers[i];
+    if (!drop_hides_largest(t))
+        return;
+    hist *all = with_dropped(t);
+    char x[32], y[32], z[32], n[32];
+    fprintf(f, "%swarning: %s dropped %s %s still in flight at the end (in_flight_at_end = "
+               "drop), and they were its largest latencies: up to %s, against a recorded max "
+               "of %s",
+            note_gap(first), sp->name, units_format_count(t->in_flight_at_end, n, sizeof n),
+            t->in_flight_at_end == 1 ? "reply" : "replies", units_format_duration(hist_max(t->dropped), x, sizeof x),
+            hist_count(t->hist) ? units_format_duration(hist_max(t->hist), y, sizeof y) : "-");
+    if (all)
+        fprintf(f, "; with them p99 would be %s",
+                units_format_duration(levels_value(all, s->rank_rule, levels_find("99")), z, sizeof z));
+    fputs(": the recorded percentiles leave out the slowest requests (a stall whose replies "
+          "land after the end vanishes)\n", f);
+    hist_free(all);
+}
+
+int report_text(FILE *f, const scenario *s, const run_result *r)
+{
+    char a[96];
+    text_header(f, s);
+    size_t w = 6, kw = 4; /* the name and kind columns */
+    for (size_t i = 0; i < s->n_testers; i++) {
+        if (strlen(s->testers[i].name) > w)
+            w = strlen(s->testers[i].name);
+        if (strlen(report_kind_label(&s->testers[i], a, sizeof a)) > kw)
+            kw = strlen(a);
+    }
+    text_counts(f, s, r, w, kw);
+    text_latencies(f, s, r, w);
+    if (r->has_truth)
+        text_truth(f, s, r, w);
     int first_note = 1;
     for (size_t i = 0; i < r->n; i++) {
-        const tester_result *t = &r->testers[i];
-        const tester_spec *sp = &s->testers[i];
-        double rate = tester_request_rate_per_ns(sp);
-        if (sp->users > 1 && rate > 0 && (double)sp->users / rate > (double)s->duration_ns / 10) {
-            /* a user's own interval is users / rate: the rate is the tester's */
-            double per_user_ns = (double)sp->users / rate;
-            fprintf(f, "%swarning: %s's rate is shared by its %llu users: each sends every %s (%.3g/s), "
-                       "more than a tenth of the %s run, so a user sends about %.0f requests\n",
-                    first_note ? "\n" : "", sp->name, (unsigned long long)sp->users,
-                    units_format_duration((int64_t)(per_user_ns + 0.5), a, sizeof a), 1e9 / per_user_ns,
-                    units_format_duration(s->duration_ns, b, sizeof b), (double)s->duration_ns / per_user_ns);
-            first_note = 0;
-        }
-        if (sp->vus) {
-            fprintf(f, "%s%s: %s of %s planned arrivals found no free VU and were dropped (pool of %llu "
-                       "at the end)\n",
-                    first_note ? "\n" : "", sp->name, units_format_count(t->dropped_arrivals, a, sizeof a),
-                    units_format_count(t->planned, b, sizeof b), (unsigned long long)t->max_vus_used);
-            first_note = 0;
-        }
-        if (sp->timeout_ns && t->timeouts) {
-            fprintf(f, "%s%s: %s latencies above the timeout of %s were not recorded\n", first_note ? "\n" : "",
-                    sp->name, units_format_count(t->timeouts, a, sizeof a),
-                    units_format_duration(sp->timeout_ns, b, sizeof b));
-            first_note = 0;
-        }
-        if (t->blocked) {
-            fprintf(f, "%s%s: %s sends waited for a connection, %s in all (%s on average)\n",
-                    first_note ? "\n" : "", sp->name, units_format_count(t->blocked, a, sizeof a),
-                    units_format_duration(t->blocked_ns, b, sizeof b),
-                    units_format_duration(t->blocked_ns / (int64_t)t->blocked, c, sizeof c));
-            first_note = 0;
-        }
-        double offered = tester_offered_utilisation(sp, &s->service);
-        if (offered > 0) /* per worker */
-            offered /= (double)s->workers;
-        if (t->overloaded && offered >= 1) {
-            fprintf(f, "%swarning: %s offers a utilisation of %.2f (rate x mean service / workers): the "
-                       "server cannot keep up, so its latencies grow with the run's length and measure "
-                       "the test, not the server\n",
-                    first_note ? "\n" : "", sp->name, offered);
-            first_note = 0;
-        } else if (t->overloaded) {
-            char m[32], e[32], h[32];
-            fprintf(f, "%swarning: %s's backlog was still growing at the end: after %s no request found "
-                       "the server idle and the tester on schedule, and its latency rose from %s at "
-                       "mid-run to %s at the end: the server did less work than it was sent (offered "
-                       "utilisation %.2f before stalls), so its latencies grow with the run's length "
-                       "and measure the test, not the server\n",
-                    first_note ? "\n" : "", sp->name,
-                    units_format_duration(s->duration_ns / 2, h, sizeof h),
-                    units_format_duration(t->latency_mid_ns, m, sizeof m),
-                    units_format_duration(t->latency_last_ns, e, sizeof e), offered);
-            first_note = 0;
-        }
-        if (drop_hides_largest(t)) {
-            hist *all = with_dropped(t);
-            char x[32], y[32], z[32], n[32];
-            fprintf(f, "%swarning: %s dropped %s %s still in flight at the end (in_flight_at_end = "
-                       "drop), and they were its largest latencies: up to %s, against a recorded max "
-                       "of %s",
-                    first_note ? "\n" : "", sp->name, units_format_count(t->in_flight_at_end, n, sizeof n),
-                    t->in_flight_at_end == 1 ? "reply" : "replies",
-                    units_format_duration(hist_max(t->dropped), x, sizeof x),
-                    hist_count(t->hist) ? units_format_duration(hist_max(t->hist), y, sizeof y) : "-");
-            if (all)
-                fprintf(f, "; with them p99 would be %s",
-                        units_format_duration(levels_value(all, s->rank_rule, levels_find("99")), z, sizeof z));
-            fputs(": the recorded percentiles leave out the slowest requests (a stall whose replies "
-                  "land after the end vanishes)\n", f);
-            hist_free(all);
-            first_note = 0;
-        }
+        notes_sending(f, s, r, i, &first_note);
+        note_overload(f, s, r, i, &first_note);
+        note_drop(f, s, r, i, &first_note);
     }
     fflush(f);
     return ferror(f) ? -EIO : 0;
@@ -321,10 +372,10 @@ static void json_levels(FILE *f, const hist *h, hist_rank_rule rule)
     }
 }
 
-int report_json(FILE *f, const scenario *s, const run_result *r)
+/* summary.json's scenario members, up to "stalls". */
+static void json_scenario(FILE *f, const scenario *s)
 {
     char c[512];
-    int oom = 0;
     fputs("{\n  \"scenario\": ", f);
     report_json_string(f, s->name);
     fputs(",\n  \"title\": ", f);
@@ -339,117 +390,147 @@ int report_json(FILE *f, const scenario *s, const run_result *r)
         fprintf(f, ",\n  \"workers\": %llu", (unsigned long long)s->workers);
     fputs(",\n  \"stalls\": ", f);
     report_json_string(f, scenario_describe_stalls(s, c, sizeof c));
+}
+
+/* A tester's counts and statistics, up to "drop_hides_largest". */
+static void json_tester_stats(FILE *f, const scenario *s, const tester_spec *t, const tester_result *x)
+{
+    const hist *h = x->hist;
+    fputs("      \"name\": ", f);
+    report_json_string(f, t->name);
+    fprintf(f, ",\n      \"kind\": \"%s\",\n", tester_kind_name(t->kind));
+    if (t->kind == TESTER_PACED || t->kind == TESTER_CORRECTED)
+        fprintf(f, "      \"late\": \"%s\",\n", tester_late_name(t->late));
+    fprintf(f,
+            "      \"planned\": %llu,\n      \"sent\": %llu,\n      \"recorded\": %llu,\n"
+            "      \"in_flight_at_end\": %llu,\n",
+            (unsigned long long)x->planned, (unsigned long long)x->sent, (unsigned long long)hist_count(h),
+            (unsigned long long)x->in_flight_at_end);
+    if (hist_count(h) == 0) /* no samples: no statistics, rather than zeros */
+        fputs("      \"min_ns\": null,\n      \"max_ns\": null,\n      \"mean_ns\": null,\n"
+              "      \"population_stddev_ns\": null,\n", f);
+    else
+        fprintf(f,
+                "      \"min_ns\": %lld,\n      \"max_ns\": %lld,\n      \"mean_ns\": %.3f,\n"
+                "      \"population_stddev_ns\": %.3f,\n",
+                (long long)hist_min(h), (long long)hist_max(h), hist_mean(h), hist_stddev(h));
+    fprintf(f, "      \"threshold_ns\": %lld,\n      \"over_threshold\": %llu,\n", (long long)s->threshold_ns,
+            (unsigned long long)x->over_threshold);
+    fprintf(f, "      \"blocked\": %llu,\n      \"blocked_ns\": %lld,\n", (unsigned long long)x->blocked,
+            (long long)x->blocked_ns);
+    write_primitives_json(f, t, x);
+    double offered = tester_offered_utilisation(t, &s->service);
+    if (offered > 0) /* per worker */
+        offered /= (double)s->workers;
+    if (offered < 0)
+        fputs("      \"offered_utilisation\": null,\n", f);
+    else
+        fprintf(f, "      \"offered_utilisation\": %.4f,\n", offered);
+    fprintf(f, "      \"busy_fraction\": %.4f,\n      \"overloaded\": %s,\n"
+               "      \"backlog_growing_at_end\": %s,\n",
+            busy_fraction(s, x), x->overloaded ? "true" : "false", x->backlog_growing ? "true" : "false");
+    fprintf(f, "      \"dropped\": %llu,\n      \"drop_hides_largest\": %s,\n",
+            (unsigned long long)(s->drop_in_flight ? x->in_flight_at_end : 0),
+            drop_hides_largest(x) ? "true" : "false");
+}
+
+/* A tester's dropped replies and queue wait, when it has them. 0, or
+ * -ENOMEM when the percentiles with the dropped ones could not be made. */
+static int json_tester_extras(FILE *f, const scenario *s, const tester_result *x)
+{
+    int rc = 0;
+    if (x->dropped && hist_count(x->dropped) > 0) {
+        hist *all = with_dropped(x);
+        fprintf(f, "      \"dropped_max_ns\": %lld,\n", (long long)hist_max(x->dropped));
+        if (!all) {
+            rc = -ENOMEM;
+        } else {
+            fputs("      \"percentiles_with_dropped_ns\": {", f);
+            json_levels(f, all, s->rank_rule);
+            fputs("},\n", f);
+            hist_free(all);
+        }
+    }
+    if (x->wait) { /* queue_wait = record */
+        const hist *q = x->wait;
+        uint64_t n = hist_count(q);
+        fprintf(f, "      \"queue_wait\": {\"count\": %llu, \"no_wait\": %llu", (unsigned long long)n,
+                (unsigned long long)hist_count_at_index(q, 0));
+        if (n > 0) {
+            fprintf(f, ", \"mean_ns\": %.3f, \"max_ns\": %lld, \"percentiles_ns\": {", hist_mean(q),
+                    (long long)hist_max(q));
+            json_levels(f, q, s->rank_rule);
+            fputc('}', f);
+        }
+        fputs("},\n", f);
+    }
+    return rc;
+}
+
+/* A tester's error against the truth and its percentiles, to its end. */
+static void json_tester_levels(FILE *f, const scenario *s, const run_result *r, const hist *h)
+{
+    if (r->has_truth && hist_count(h) > 0 && hist_count(r->truth) > 0) {
+        fputs("      \"error_vs_truth\": {", f);
+        for (size_t k = 0; k < levels_count(LEVELS_HEADLINE); k++) {
+            const level *l = levels_nth(LEVELS_HEADLINE, k);
+            int64_t got = levels_value(h, s->rank_rule, l);
+            int64_t want = levels_value(r->truth, s->rank_rule, l);
+            fprintf(f, "%s\"%s\": ", k ? ", " : "", l->key);
+            if (want)
+                fprintf(f, "%.4f", relative_error(got, want, s->sub_bits));
+            else
+                fputs("null", f);
+        }
+        fputs("},\n", f);
+    }
+    fputs("      \"percentiles_ns\": {", f);
+    for (size_t k = 0; k < levels_count(LEVELS_JSON); k++) {
+        const level *l = levels_nth(LEVELS_JSON, k);
+        fprintf(f, "%s\"%s\": ", k ? ", " : "", l->key);
+        if (hist_count(h) == 0)
+            fputs("null", f);
+        else
+            fprintf(f, "%lld", (long long)levels_value(h, s->rank_rule, l));
+    }
+    fputs("}\n    }", f);
+}
+
+/* summary.json's truth member. */
+static void json_truth(FILE *f, const scenario *s, const run_result *r)
+{
+    const hist *h = r->truth;
+    fprintf(f, ",\n  \"truth\": {\n    \"probe_instants\": \"poisson\",\n"
+               "    \"mean_interval_ns\": %lld,\n    \"load\": ",
+            (long long)s->truth_interval_ns);
+    report_json_string(f, s->truth_load >= 0 ? s->testers[s->truth_load].name : "none");
+    fprintf(f, ",\n    \"probes\": %llu,\n", (unsigned long long)hist_count(h));
+    if (hist_count(h) > 0) {
+        fprintf(f, "    \"min_ns\": %lld,\n    \"max_ns\": %lld,\n    \"mean_ns\": %.3f,\n",
+                (long long)hist_min(h), (long long)hist_max(h), hist_mean(h));
+        fputs("    \"percentiles_ns\": {", f);
+        json_levels(f, h, s->rank_rule);
+        fputs("}\n  }", f);
+    } else {
+        fputs("    \"percentiles_ns\": null\n  }", f);
+    }
+}
+
+int report_json(FILE *f, const scenario *s, const run_result *r)
+{
+    int oom = 0;
+    json_scenario(f, s);
     fputs(",\n  \"testers\": [", f);
     for (size_t i = 0; i < r->n; i++) {
-        const tester_spec *t = &s->testers[i];
-        const tester_result *x = &r->testers[i];
-        const hist *h = x->hist;
         fputs(i ? ",\n    {\n" : "\n    {\n", f);
-        fputs("      \"name\": ", f);
-        report_json_string(f, t->name);
-        fprintf(f, ",\n      \"kind\": \"%s\",\n", tester_kind_name(t->kind));
-        if (t->kind == TESTER_PACED || t->kind == TESTER_CORRECTED)
-            fprintf(f, "      \"late\": \"%s\",\n", tester_late_name(t->late));
-        fprintf(f,
-                "      \"planned\": %llu,\n      \"sent\": %llu,\n      \"recorded\": %llu,\n"
-                "      \"in_flight_at_end\": %llu,\n",
-                (unsigned long long)x->planned, (unsigned long long)x->sent,
-                (unsigned long long)hist_count(h), (unsigned long long)x->in_flight_at_end);
-        if (hist_count(h) == 0) /* no samples: no statistics, rather than zeros */
-            fputs("      \"min_ns\": null,\n      \"max_ns\": null,\n      \"mean_ns\": null,\n"
-                  "      \"population_stddev_ns\": null,\n", f);
-        else
-            fprintf(f,
-                    "      \"min_ns\": %lld,\n      \"max_ns\": %lld,\n      \"mean_ns\": %.3f,\n"
-                    "      \"population_stddev_ns\": %.3f,\n",
-                    (long long)hist_min(h), (long long)hist_max(h), hist_mean(h), hist_stddev(h));
-        fprintf(f, "      \"threshold_ns\": %lld,\n      \"over_threshold\": %llu,\n",
-                (long long)s->threshold_ns, (unsigned long long)x->over_threshold);
-        fprintf(f, "      \"blocked\": %llu,\n      \"blocked_ns\": %lld,\n",
-                (unsigned long long)x->blocked, (long long)x->blocked_ns);
-        write_primitives_json(f, t, x);
-        double offered = tester_offered_utilisation(t, &s->service);
-        if (offered > 0) /* per worker */
-            offered /= (double)s->workers;
-        if (offered < 0)
-            fputs("      \"offered_utilisation\": null,\n", f);
-        else
-            fprintf(f, "      \"offered_utilisation\": %.4f,\n", offered);
-        fprintf(f, "      \"busy_fraction\": %.4f,\n      \"overloaded\": %s,\n"
-                   "      \"backlog_growing_at_end\": %s,\n",
-                busy_fraction(s, x), x->overloaded ? "true" : "false",
-                x->backlog_growing ? "true" : "false");
-        fprintf(f, "      \"dropped\": %llu,\n      \"drop_hides_largest\": %s,\n",
-                (unsigned long long)(s->drop_in_flight ? x->in_flight_at_end : 0),
-                drop_hides_largest(x) ? "true" : "false");
-        if (x->dropped && hist_count(x->dropped) > 0) {
-            hist *all = with_dropped(x);
-            fprintf(f, "      \"dropped_max_ns\": %lld,\n", (long long)hist_max(x->dropped));
-            if (!all) {
-                oom = 1;
-            } else {
-                fputs("      \"percentiles_with_dropped_ns\": {", f);
-                json_levels(f, all, s->rank_rule);
-                fputs("},\n", f);
-                hist_free(all);
-            }
-        }
-        if (x->wait) { /* queue_wait = record */
-            const hist *q = x->wait;
-            uint64_t n = hist_count(q);
-            fprintf(f, "      \"queue_wait\": {\"count\": %llu, \"no_wait\": %llu", (unsigned long long)n,
-                    (unsigned long long)hist_count_at_index(q, 0));
-            if (n > 0) {
-                fprintf(f, ", \"mean_ns\": %.3f, \"max_ns\": %lld, \"percentiles_ns\": {", hist_mean(q),
-                        (long long)hist_max(q));
-                json_levels(f, q, s->rank_rule);
-                fputc('}', f);
-            }
-            fputs("},\n", f);
-        }
-        if (r->has_truth && hist_count(h) > 0 && hist_count(r->truth) > 0) {
-            fputs("      \"error_vs_truth\": {", f);
-            for (size_t k = 0; k < levels_count(LEVELS_HEADLINE); k++) {
-                const level *l = levels_nth(LEVELS_HEADLINE, k);
-                int64_t got = levels_value(h, s->rank_rule, l);
-                int64_t want = levels_value(r->truth, s->rank_rule, l);
-                fprintf(f, "%s\"%s\": ", k ? ", " : "", l->key);
-                if (want)
-                    fprintf(f, "%.4f", relative_error(got, want, s->sub_bits));
-                else
-                    fputs("null", f);
-            }
-            fputs("},\n", f);
-        }
-        fputs("      \"percentiles_ns\": {", f);
-        for (size_t k = 0; k < levels_count(LEVELS_JSON); k++) {
-            const level *l = levels_nth(LEVELS_JSON, k);
-            fprintf(f, "%s\"%s\": ", k ? ", " : "", l->key);
-            if (hist_count(h) == 0)
-                fputs("null", f);
-            else
-                fprintf(f, "%lld", (long long)levels_value(h, s->rank_rule, l));
-        }
-        fputs("}\n    }", f);
+        json_tester_stats(f, s, &s->testers[i], &r->testers[i]);
+        if (json_tester_extras(f, s, &r->testers[i]))
+            oom = 1;
+        json_tester_levels(f, s, r, r->testers[i].hist);
     }
     fputs("\n  ]", f);
-    if (r->has_truth) {
-        const hist *h = r->truth;
-        fprintf(f, ",\n  \"truth\": {\n    \"probe_instants\": \"poisson\",\n"
-                   "    \"mean_interval_ns\": %lld,\n    \"load\": ",
-                (long long)s->truth_interval_ns);
-        report_json_string(f, s->truth_load >= 0 ? s->testers[s->truth_load].name : "none");
-        fprintf(f, ",\n    \"probes\": %llu,\n", (unsigned long long)hist_count(h));
-        if (hist_count(h) > 0) {
-            fprintf(f, "    \"min_ns\": %lld,\n    \"max_ns\": %lld,\n    \"mean_ns\": %.3f,\n",
-                    (long long)hist_min(h), (long long)hist_max(h), hist_mean(h));
-            fputs("    \"percentiles_ns\": {", f);
-            json_levels(f, h, s->rank_rule);
-            fputs("}\n  }", f);
-        } else {
-            fputs("    \"percentiles_ns\": null\n  }", f);
-        }
-    }
+    if (r->has_truth)
+        json_truth(f, s, r);
     fputs("\n}\n", f);
     fflush(f);
     return oom ? -ENOMEM : ferror(f) ? -EIO : 0;
