@@ -5,6 +5,7 @@
 #include "units.h"
 
 #include <errno.h>
+#include <math.h>
 #include <string.h>
 
 /* "paced, catch_up, 10 users at 0.4/s each, 2 conn, intended": a user's
@@ -199,8 +200,66 @@ static void text_latencies(FILE *f, const scenario *s, const run_result *r, size
     }
 }
 
+/* A percentile on a cliff: the spectrum's values at the levels whose
+ * tails are 11/10 and 9/10 of level l's tail t = 1 - l (p99: p98.9 and
+ * p99.1) differ by more than REPORT_CLIFF_FACTOR, so a small change of
+ * rank (the rank rule, the sampling error, a send grid in step with the
+ * stalls) moves the figure a lot (docs/decisions.md, 2026-12-01). The
+ * levels exactly: 1 - 11t/10 = (10 D - 11 T) / (10 D) and (10 D - 9 T) /
+ * (10 D), with T = t D and D = LEVELS_DEN. 1 and the two values (ns)
+ * when h sits on a cliff at l, else 0. */
+static int on_cliff(const hist *h, hist_rank_rule rule, const level *l, int64_t *below_ns, int64_t *above_ns)
+{
+    const uint64_t d10 = 10 * (uint64_t)LEVELS_DEN, tail = LEVELS_DEN - l->num;
+    if (hist_count(h) == 0 || tail == 0 || 11 * tail > d10)
+        return 0;
+    *below_ns = hist_value_at_percentile(h, rule, d10 - 11 * tail, d10);
+    *above_ns = hist_value_at_percentile(h, rule, d10 - 9 * tail, d10);
+    return (double)*above_ns > REPORT_CLIFF_FACTOR * (double)(*below_ns > 0 ? *below_ns : 1);
+}
+
+/* One spectrum's part of a cliff note: "open (p98.9 170.2 us, p99.1
+ * 3.105 ms)", after a ", " or " and " joining it to the one before. */
+static void cliff_part(FILE *f, const char *name, const level *l, int64_t below, int64_t above, const char *join)
+{
+    uint64_t tail = LEVELS_DEN - l->num;
+    char a[32], b[32];
+    fprintf(f, "%s%s (p%.10g %s, p%.10g %s)", join, name, 100.0 - 110.0 * (double)tail / LEVELS_DEN,
+            units_format_duration(below, a, sizeof a), 100.0 - 90.0 * (double)tail / LEVELS_DEN,
+            units_format_duration(above, b, sizeof b));
+}
+
+/* Under the vs-truth table, a note for each LEVELS_HEADLINE level at which
+ * a compared spectrum (a tester with samples, or the truth) sits on a
+ * cliff (on_cliff): its error against the truth there says little. */
+static void truth_cliff_notes(FILE *f, const scenario *s, const run_result *r)
+{
+    for (size_t k = 0; k < levels_count(LEVELS_HEADLINE); k++) {
+        const level *l = levels_nth(LEVELS_HEADLINE, k);
+        int64_t lo[SCENARIO_MAX_TESTERS + 1], hi[SCENARIO_MAX_TESTERS + 1];
+        int cliff[SCENARIO_MAX_TESTERS + 1];
+        size_t n = 0, m = r->n < SCENARIO_MAX_TESTERS ? r->n : SCENARIO_MAX_TESTERS;
+        for (size_t i = 0; i <= m; i++) {
+            const hist *h = i < m ? r->testers[i].hist : r->truth;
+            cliff[i] = on_cliff(h, s->rank_rule, l, &lo[i], &hi[i]);
+            n += (size_t)cliff[i];
+        }
+        if (n == 0)
+            continue;
+        fprintf(f, "note: %s sits on a cliff in ", l->label);
+        for (size_t i = 0, done = 0; i <= m; i++)
+            if (cliff[i]) {
+                cliff_part(f, i < m ? s->testers[i].name : "truth", l, lo[i], hi[i],
+                           done == 0 ? "" : done + 1 == n ? " and " : ", ");
+                done++;
+            }
+        fputs(": a small change of rank moves it a lot, so its error against the truth there says "
+              "little; compare the spectra\n", f);
+    }
+}
+
 /* The truth's row and each tester's error against it at the
- * LEVELS_HEADLINE levels. */
+ * LEVELS_HEADLINE levels, and the levels that sit on a cliff. */
 static void text_truth(FILE *f, const scenario *s, const run_result *r, size_t w)
 {
     char a[96], c[512];
@@ -227,6 +286,7 @@ static void text_truth(FILE *f, const scenario *s, const run_result *r, size_t w
         }
         fputc('\n', f);
     }
+    truth_cliff_notes(f, s, r);
 }
 
 /* The blank line before the first note: "\n" the first time, then "". */
@@ -320,6 +380,51 @@ static void note_drop(FILE *f, const scenario *s, const run_result *r, size_t i,
     hist_free(all);
 }
 
+/* 1 when value v (ns), read from h, is the upper edge of a bucket wider
+ * than the last of the 4 significant digits units_format_duration prints
+ * (2.007 ms: a digit of 1 us, a bucket of 8.192 us at S = 8): the printed
+ * figure then shows the histogram's resolution, not the recorded value. Not so for the exact
+ * min and max (hist_value_at_rank caps the top bucket by the max). The
+ * bucket's lower edge into *low_ns. */
+static int printed_edge(const hist *h, int64_t v, unsigned sub_bits, int64_t *low_ns)
+{
+    if (hist_count(h) == 0 || v == hist_max(h) || v == hist_min(h) || v <= 0)
+        return 0;
+    uint64_t lo, hi;
+    hist_bucket_range(hist_index_of((uint64_t)v, sub_bits), sub_bits, &lo, &hi);
+    *low_ns = (int64_t)lo;
+    /* the last printed digit of v: 4 significant digits */
+    double digit = pow(10, floor(log10((double)v)) - 3);
+    return lo < hi && (uint64_t)v == hi && (double)(hi - lo + 1) > digit;
+}
+
+/* A note when a figure of the latency table is a bucket's upper edge whose
+ * digits differ from the bucket's lower edge (printed_edge): the first
+ * such figure as the example, the largest excess 2^-(S-1) of the
+ * histogram (hist.h: buckets at most 2^-(S-1) of their values wide). */
+static void note_resolution(FILE *f, const scenario *s, const run_result *r, int *first)
+{
+    for (size_t i = 0; i <= r->n; i++) {
+        const hist *h = i < r->n ? r->testers[i].hist : r->has_truth ? r->truth : NULL;
+        if (!h)
+            break;
+        for (size_t k = 0; k < LEVELS_N_TABLE; k++) {
+            const level *l = levels_nth(LEVELS_TABLE, k);
+            int64_t v = levels_value(h, s->rank_rule, l), low;
+            if (!printed_edge(h, v, s->sub_bits, &low))
+                continue;
+            char a[32], b[32];
+            fprintf(f, "%snote: a percentile is its histogram bucket's upper edge (sub_bucket_bits = %u: buckets "
+                       "up to %.3g%% wide), so it may read up to that much above the recorded values: %s's %s "
+                       "reads %s for a bucket from %s; raise sub_bucket_bits for exact digits\n",
+                    note_gap(first), s->sub_bits, 100.0 / (double)(1ull << (s->sub_bits - 1)),
+                    i < r->n ? s->testers[i].name : "truth", l->label, units_format_duration(v, a, sizeof a),
+                    units_format_duration(low, b, sizeof b));
+            return;
+        }
+    }
+}
+
 int report_text(FILE *f, const scenario *s, const run_result *r)
 {
     char a[96];
@@ -336,6 +441,7 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
     if (r->has_truth)
         text_truth(f, s, r, w);
     int first_note = 1;
+    note_resolution(f, s, r, &first_note);
     for (size_t i = 0; i < r->n; i++) {
         notes_sending(f, s, r, i, &first_note);
         note_overload(f, s, r, i, &first_note);
@@ -398,6 +504,8 @@ static void json_tester_stats(FILE *f, const scenario *s, const tester_spec *t, 
     const hist *h = x->hist;
     fputs("      \"name\": ", f);
     report_json_string(f, t->name);
+    fputs(",\n      \"label\": ", f); /* the legends' text: the label, else the name */
+    report_json_string(f, tester_label(t));
     fprintf(f, ",\n      \"kind\": \"%s\",\n", tester_kind_name(t->kind));
     if (t->kind == TESTER_PACED || t->kind == TESTER_CORRECTED)
         fprintf(f, "      \"late\": \"%s\",\n", tester_late_name(t->late));

@@ -112,6 +112,7 @@ START_TEST(summary_json_of_a_tiny_run)
     /* the population standard deviation: deviations from 11.3 us of -1.3
      * (98 times), 38.7 and 88.7 us: (98 x 1.69 + 1497.69 + 7867.69) / 100
      * = 95.31 us^2, its root 9.762684 us; busy 1.13 ms of 1 s: 0.0011 */
+    /* no label: the name stands in for it */
     ck_assert_str_eq(text, "{\n"
                          "  \"scenario\": \"tiny\",\n"
                          "  \"title\": \"tiny\",\n"
@@ -125,6 +126,7 @@ START_TEST(summary_json_of_a_tiny_run)
                          "  \"testers\": [\n"
                          "    {\n"
                          "      \"name\": \"a\",\n"
+                         "      \"label\": \"a\",\n"
                          "      \"kind\": \"closed\",\n"
                          "      \"planned\": 100,\n"
                          "      \"sent\": 100,\n"
@@ -164,12 +166,79 @@ START_TEST(summary_json_of_a_tiny_run)
 }
 END_TEST
 
+/* Last lines of report_text's output from the line starting with `from`. */
+static const char *from_line(const char *text, const char *from)
+{
+    const char *p = strstr(text, from);
+    ck_assert_msg(p != NULL, "no \"%s\" in:\n%s", from, text);
+    return p;
+}
+
+/* A cliff: of 10,000 replies tester a has 110 of 5 ms and the rest 100 us,
+ * the truth 100 of 5 ms. Nearest rank: p99 is the 9,900th value, a's
+ * 5 ms (9,890 < 9,900) and the truth's 100 us: +4900%. But p98.9 (the
+ * 9,890th) and p99.1 (the 9,910th) read 100 us and 5 ms for both: a
+ * factor of 50 for a tenth of the tail either way, so the note says the
+ * figure sits on a cliff; p50 and p99.9 read the same on both sides. */
+START_TEST(a_percentile_on_a_cliff_is_noted)
+{
+    hand_run x;
+    make_run(&x);
+    hist_reset(x.t.hist);
+    hist_record_n(x.t.hist, 100000, 9890);
+    hist_record_n(x.t.hist, 5000000, 110);
+    hist_reset(x.r.truth);
+    hist_record_n(x.r.truth, 100000, 9900);
+    hist_record_n(x.r.truth, 5000000, 100);
+    x.t.planned = x.t.sent = 10000;
+    char *text = capture(report_text, &x);
+    ck_assert_str_eq(from_line(text, "vs truth"),
+                     "vs truth        p50       p99     p99.9   (reported / true - 1)\n"
+                     "a           +0.0%  +4900.0%     +0.0%\n"
+                     "note: p99 sits on a cliff in a (p98.9 100.0 us, p99.1 5.000 ms) and truth (p98.9 100.0 us, "
+                     "p99.1 5.000 ms): a small change of rank moves it a lot, so its error against the truth "
+                     "there says little; compare the spectra\n");
+    free(text);
+    free_run(&x);
+}
+END_TEST
+
+/* The resolution note: at S = 8 a reply of 2 ms lies in the bucket
+ * 1,998,848 .. 2,007,039 ns (width 2^13 from 2^20 up), so p50 of 99 such
+ * replies and one of 300 ms reads 2.007 ms (the 1 us digit is finer than
+ * the 8.192 us bucket); buckets are at most 2^-7 = 0.781% wide. The max,
+ * exact, prints 300.0 ms. */
+START_TEST(a_bucket_edge_coarser_than_the_digits_is_noted)
+{
+    hand_run x;
+    make_run(&x);
+    x.s->sub_bits = 8;
+    hist_free(x.t.hist);
+    ck_assert_int_eq(hist_new(&x.t.hist, 8), 0);
+    hist_record_n(x.t.hist, 2000000, 99);
+    hist_record(x.t.hist, 300000000);
+    x.r.has_truth = 0;
+    char *text = capture(report_text, &x);
+    ck_assert_str_eq(from_line(text, "tester       mean"),
+                     "tester       mean       p50       p90       p99     p99.9    p99.99       max\n"
+                     "a        4.980 ms  2.007 ms  2.007 ms  2.007 ms  300.0 ms  300.0 ms  300.0 ms\n"
+                     "\n"
+                     "note: a percentile is its histogram bucket's upper edge (sub_bucket_bits = 8: buckets up "
+                     "to 0.781% wide), so it may read up to that much above the recorded values: a's p50 reads "
+                     "2.007 ms for a bucket from 1.999 ms; raise sub_bucket_bits for exact digits\n");
+    free(text);
+    free_run(&x);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("report");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, the_text_summary_of_a_tiny_run);
     tcase_add_test(tc, summary_json_of_a_tiny_run);
+    tcase_add_test(tc, a_percentile_on_a_cliff_is_noted);
+    tcase_add_test(tc, a_bucket_edge_coarser_than_the_digits_is_noted);
     suite_add_tcase(s, tc);
     return s;
 }
