@@ -203,9 +203,13 @@ int simulate(const options *o, const scenario *s, chart_data *cd, run_result *r)
     }
     timeline *tl = cd->timeline, *bars = cd->bars;
     cd->timeline = cd->bars = NULL;
+    run_reps *reps = NULL;
     rc = o->replications > 1
-             ? band_run(&cd->band, s, r, o->replications, cd->tty ? observe : NULL, cd, err, sizeof err)
+             ? run_reps_run(&reps, s, r, o->replications, cd->tty ? observe : NULL, cd, err, sizeof err)
              : 0;
+    if (!rc && reps && (rc = band_new(&cd->band, reps)) != 0)
+        snprintf(err, sizeof err, "out of memory");
+    run_reps_free(reps);
     cd->timeline = tl;
     cd->bars = bars;
     if (cd->printed && o->replications > 1)

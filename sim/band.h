@@ -8,34 +8,30 @@
 #define COSIM_BAND_H
 
 #include "run.h"
+#include "run_reps.h"
 #include "scenario.h"
 
 #include <stdio.h>
 
-/** The percentile levels of the band, as fractions: 0, 50%, 90%, 99%, ... */
-extern const double band_levels[];
-extern const size_t band_n_levels;
-
 typedef struct band band;
 
 /**
- * Run scenario s with seeds s->seed + 1 .. s->seed + n - 1 and gather, with
- * the run already made (r, seed s->seed), the values at band_levels.
+ * The band of the replications' results (run_reps_run: the run layer
+ * runs the seeds, the band only draws them).
  *
- * @param observer  NULL, or called for every request of those runs (as by
- *                  run_scenario_observed), e.g. for progress
- * @param err  on error, a message
- * @return 0, or a negative errno (run errors as run_scenario's).
+ * @param out   the band (band_free it)
+ * @param reps  the replications, at the LEVELS_BAND levels (levels.h)
+ * @return 0 or -ENOMEM.
  */
-int band_run(band **out, const scenario *s, const run_result *r, unsigned n, run_observer observer, void *ctx,
-             char *err, size_t errlen);
+int band_new(band **out, const run_reps *reps);
 
 /** Free; band_free(NULL) does nothing. */
 void band_free(band *b);
 
 /**
- * Mean and 95% confidence half-width, in ns, of tester i at band_levels[k]
- * over the seeds.
+ * Mean and 95% confidence half-width, in ns, of tester i at the k-th
+ * LEVELS_BAND level (levels_nth(LEVELS_BAND, k)) over the seeds
+ * (stats_mean_t95: Student's t with seeds - 1 degrees of freedom).
  */
 void band_get(const band *b, size_t i, size_t k, double *mean_ns, double *ci_ns);
 
@@ -49,7 +45,8 @@ unsigned band_seeds(const band *b);
  */
 int band_write(const band *b, FILE *f, const scenario *s, const run_result *r);
 
-/** A table of p50/p99/p99.9 mean +- interval per tester. @return 0 or -EIO. */
+/** A table of mean +- interval per tester at the LEVELS_HEADLINE levels
+ *  (p50, p99, p99.9). @return 0 or -EIO. */
 int band_report(const band *b, FILE *f, const scenario *s);
 
 #endif

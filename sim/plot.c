@@ -1,6 +1,7 @@
 /* plot.c - gnuplot data, scripts and rendering. */
 #define _GNU_SOURCE
 #include "plot.h"
+#include "levels.h"
 #include "server.h"
 #include "units.h"
 
@@ -385,9 +386,6 @@ int plot_first_stall(const scenario *s, int64_t *from_ns, int64_t *to_ns)
 
 int plot_write_summary_data(FILE *f, const scenario *s, const run_result *r)
 {
-    static const struct {
-        uint64_t num, den;
-    } p[3] = {{1, 2}, {99, 100}, {999, 1000}};
     fputs("# cosim summary: columns: \"tester label\" p50_ms p99_ms p99.9_ms\n", f);
     for (size_t i = 0; i <= r->n; i++) {
         const hist *h = i < r->n ? r->testers[i].hist : r->truth;
@@ -400,8 +398,9 @@ int plot_write_summary_data(FILE *f, const scenario *s, const run_result *r)
             if (*t != '"' && *t != '\\')
                 fputc(*t, f);
         fputc('"', f);
-        for (int k = 0; k < 3; k++)
-            fprintf(f, " %.6f", (double)hist_value_at_percentile(h, s->rank_rule, p[k].num, p[k].den) / 1e6);
+        size_t k = 0;
+        for (const level *l; (l = levels_nth(LEVELS_HEADLINE, k)) != NULL; k++)
+            fprintf(f, " %.6f", (double)levels_value(h, s->rank_rule, l) / 1e6);
         fputc('\n', f);
     }
     fflush(f);

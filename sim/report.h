@@ -10,17 +10,15 @@
 
 #include <stdio.h>
 
-/** The percentiles every report states, as decimal strings (JSON keys). */
-extern const char *const report_percentiles[];
-/** Their number. */
-extern const size_t report_n_percentiles;
-
 /**
  * The text summary (stdout): a header naming the scenario, seed, service,
  * stalls, rank rule and end-of-run rule; a table of counts per tester
  * (planned, sent, in flight at the end, recorded, over the threshold); a
  * table of latencies (mean, p50, p90, p99, p99.9, p99.99, max) with units;
- * the truth and each tester's error against it; then notes: blocked sends,
+ * the truth and each tester's error against it, with a note for each
+ * compared level that sits on a cliff (REPORT_CLIFF_FACTOR); then notes: a
+ * figure that is a histogram bucket's upper edge coarser than its printed
+ * digits (once, with the first such figure), blocked sends,
  * overloaded testers (offered utilisation >= 1, or a backlog still growing
  * at the end) and replies dropped at the end that were the largest values.
  *
@@ -28,16 +26,23 @@ extern const size_t report_n_percentiles;
  */
 int report_text(FILE *f, const scenario *s, const run_result *r);
 
+/** A compared percentile sits on a cliff when the values at the levels
+ *  whose tails are 5/4 and 4/5 of its own (p98.75 and p99.2 around p99)
+ *  differ by more than this factor (report_text's cliff note). */
+#define REPORT_CLIFF_FACTOR 2.0
+
 /**
  * summary.json: scenario, title, seed, rank_rule, duration_ns,
  * in_flight_at_end, sub_bucket_bits, service, stalls, and a testers array
- * (name, kind, planned, sent, recorded, in_flight_at_end, min_ns, max_ns,
+ * (name, label (the legends' text: the tester's label, else its name),
+ * kind, planned, sent, recorded, in_flight_at_end, min_ns, max_ns,
  * mean_ns, population_stddev_ns, threshold_ns, over_threshold, blocked,
  * blocked_ns, offered_utilisation (rate x mean service / workers; null for
  * closed testers), busy_fraction (time worked within the run / its length),
  * overloaded, backlog_growing_at_end, dropped, drop_hides_largest, and when
  * replies were dropped dropped_max_ns and percentiles_with_dropped_ns;
- * percentiles_ns keyed "50", "90", "95", "99", "99.9", "99.99"), and the
+ * percentiles_ns keyed "50", "90", "95", "99", "99.9", "99.99": the
+ * LEVELS_JSON levels of levels.h), and the
  * truth (probe_instants, mean_interval_ns, load, probes, statistics).
  *
  * @return 0, -ENOMEM or -EIO.
@@ -67,13 +72,6 @@ int report_hgrm(FILE *f, const hist *h, hist_rank_rule rule);
  * @return buf
  */
 const char *report_kind_label(const tester_spec *t, char *buf, size_t len);
-
-/**
- * A percentile of h under rule.
- * @param p  a percentile as text ("99.9"), as report_percentiles
- * @return the value in ns, 0 for a text that is no percentile
- */
-int64_t report_percentile(const hist *h, hist_rank_rule rule, const char *p);
 
 /** Write s to f as a JSON string with quotes and escapes. */
 void report_json_string(FILE *f, const char *s);

@@ -118,6 +118,76 @@ static int hlog_done(const scenario *s, size_t i, run_result *out, char *err, si
     return rc;
 }
 
+/* The message of tester i's failed run (rc a negative errno; x its
+ * partial result, for a correction's figures). */
+static void tester_error(const scenario *s, size_t i, int rc, const tester_result *x, char *err, size_t errlen)
+{
+    /* "FILE:LINE: [tester NAME]": the tester's header, or the file alone
+     * for a tester made by --set */
+    char at[SCENARIO_PATH_MAX + 80];
+    if (s->tester_line[i] > 0)
+        snprintf(at, sizeof at, "%s:%d: [tester %s]", s->path, s->tester_line[i], s->testers[i].name);
+    else
+        snprintf(at, sizeof at, "%s: [tester %s]", s->path, s->testers[i].name);
+    if (rc == -E2BIG)
+        snprintf(err, errlen,
+                 "%s would send more than %llu requests; shorten [scenario] "
+                 "duration or raise [scenario] max_requests",
+                 at, (unsigned long long)s->max_requests);
+    else if (rc == -EOVERFLOW)
+        correction_message(s, &s->testers[i], x, err, errlen);
+    else if (rc == -ERANGE)
+        snprintf(err, errlen, "%s the stalls never leave the server a gap to "
+                              "work in; shorten or space them",
+                 at);
+    else if (rc == -ETIME)
+        backlog_message(at, err, errlen);
+    else if (rc == -ELOOP)
+        snprintf(err, errlen, "%s a request was restarted 1,000,000 times: the stall windows "
+                              "never leave a gap its work fits in (preemption = restart or "
+                              "resample throws the work done away); space the stalls, or use "
+                              "preemption = resume",
+                 at);
+    else if (rc == -ECANCELED)
+        window_message(s, at, err, errlen);
+    else
+        snprintf(err, errlen, "%s %s", at, strerror(-rc));
+}
+
+/* The ground truth: probes on a server carrying the load tester's
+ * requests (or none), run again with the same seed; into out. 0 or a
+ * negative errno (err set; out left to the caller to free). */
+static int run_truth(const scenario *s, const tester_run_config *cfg, run_observer observer, void *octx,
+                     run_result *out, char *err, size_t errlen)
+{
+    tester_truth truth = {.interval_ns = s->truth_interval_ns};
+    tester_result load;
+    int rc = hist_new(&truth.hist, s->sub_bits);
+    observe_ctx o = {observer, octx, s->n_testers, NULL};
+    if (!rc)
+        rc = tester_run_with_truth(s->truth_load >= 0 ? &s->testers[s->truth_load] : NULL, cfg,
+                                   observer ? forward : NULL, &o, &truth, &load);
+    if (rc) {
+        hist_free(truth.hist);
+        if (rc == -ETIME || rc == -ECANCELED) {
+            char at[SCENARIO_PATH_MAX + 32];
+            snprintf(at, sizeof at, "%s: ground truth:", s->path);
+            if (rc == -ETIME)
+                backlog_message(at, err, errlen);
+            else
+                window_message(s, at, err, errlen);
+        } else {
+            snprintf(err, errlen, "%s: ground truth: %s", s->path, strerror(-rc));
+        }
+        return rc;
+    }
+    tester_result_free(&load);
+    out->has_truth = 1;
+    out->truth = truth.hist;
+    out->truth_probes = truth.probes;
+    return 0;
+}
+
 static int run_all(const scenario *s, run_observer observer, void *octx, int want_hlog, run_result *out, char *err,
                    size_t errlen)
 {
@@ -135,36 +205,7 @@ static int run_all(const scenario *s, run_observer observer, void *octx, int wan
         observe_ctx o = {observer, octx, i, out->hlog};
         int rc = tester_run(&s->testers[i], &cfg, observer || out->hlog ? forward : NULL, &o, &out->testers[i]);
         if (rc) {
-            /* "FILE:LINE: [tester NAME]": the tester's header, or the file
-             * alone for a tester made by --set */
-            char at[SCENARIO_PATH_MAX + 80];
-            if (s->tester_line[i] > 0)
-                snprintf(at, sizeof at, "%s:%d: [tester %s]", s->path, s->tester_line[i], s->testers[i].name);
-            else
-                snprintf(at, sizeof at, "%s: [tester %s]", s->path, s->testers[i].name);
-            if (rc == -E2BIG)
-                snprintf(err, errlen,
-                         "%s would send more than %llu requests; shorten [scenario] "
-                         "duration or raise [scenario] max_requests",
-                         at, (unsigned long long)s->max_requests);
-            else if (rc == -EOVERFLOW)
-                correction_message(s, &s->testers[i], &out->testers[i], err, errlen);
-            else if (rc == -ERANGE)
-                snprintf(err, errlen, "%s the stalls never leave the server a gap to "
-                                      "work in; shorten or space them",
-                         at);
-            else if (rc == -ETIME)
-                backlog_message(at, err, errlen);
-            else if (rc == -ELOOP)
-                snprintf(err, errlen, "%s a request was restarted 1,000,000 times: the stall windows "
-                                      "never leave a gap its work fits in (preemption = restart or "
-                                      "resample throws the work done away); space the stalls, or use "
-                                      "preemption = resume",
-                         at);
-            else if (rc == -ECANCELED)
-                window_message(s, at, err, errlen);
-            else
-                snprintf(err, errlen, "%s %s", at, strerror(-rc));
+            tester_error(s, i, rc, &out->testers[i], err, errlen);
             run_result_free(out);
             return rc;
         }
@@ -173,34 +214,11 @@ static int run_all(const scenario *s, run_observer observer, void *octx, int wan
             return rc;
     }
     if (s->truth_interval_ns > 0) {
-        /* the ground truth: probes on a server carrying the load tester's
-         * requests (or none), run again with the same seed */
-        tester_truth truth = {.interval_ns = s->truth_interval_ns};
-        tester_result load;
-        int rc = hist_new(&truth.hist, s->sub_bits);
-        observe_ctx o = {observer, octx, s->n_testers, NULL};
-        if (!rc)
-            rc = tester_run_with_truth(s->truth_load >= 0 ? &s->testers[s->truth_load] : NULL, &cfg,
-                                       observer ? forward : NULL, &o, &truth, &load);
+        int rc = run_truth(s, &cfg, observer, octx, out, err, errlen);
         if (rc) {
-            hist_free(truth.hist);
-            if (rc == -ETIME || rc == -ECANCELED) {
-                char at[SCENARIO_PATH_MAX + 32];
-                snprintf(at, sizeof at, "%s: ground truth:", s->path);
-                if (rc == -ETIME)
-                    backlog_message(at, err, errlen);
-                else
-                    window_message(s, at, err, errlen);
-            }
-            else
-                snprintf(err, errlen, "%s: ground truth: %s", s->path, strerror(-rc));
             run_result_free(out);
             return rc;
         }
-        tester_result_free(&load);
-        out->has_truth = 1;
-        out->truth = truth.hist;
-        out->truth_probes = truth.probes;
     }
     return 0;
 }

@@ -317,6 +317,34 @@ static int64_t finish_before_stop(server *s, stall_window w, int64_t t, int64_t 
     return f;
 }
 
+/* A window of stall `which` interrupts work in service after `done` ns of
+ * it: the work left after the window by the stall's preemption (resume:
+ * the rest; restart: all of it, work0; resample: a new service time plus
+ * the request's stalls `extra`), into *work. 0, or -1 past MAX_RESTARTS
+ * restarts (s->restarts_failed set): no gap the work fits in. */
+static int preempt(server *s, size_t which, int64_t done, int64_t work0, int64_t extra, int how, int64_t *work,
+                   unsigned long *restarts)
+{
+    switch (s->stalls[which].preemption) {
+    case STALL_PREEMPT_RESUME:
+        *work -= done;
+        break;
+    case STALL_PREEMPT_RESTART:
+    case STALL_PREEMPT_RESAMPLE:
+        if (++*restarts > MAX_RESTARTS) {
+            s->restarts_failed = 1;
+            return -1;
+        }
+        *work = s->stalls[which].preemption == STALL_PREEMPT_RESTART
+                    ? work0
+                    : dist_draw_ns(&s->service, how == WALK_PROBE ? s->resample_probes : s->resample) + extra;
+        break;
+    case STALL_PREEMPT_NONE: /* work_until finishes before the stop */
+        break;
+    }
+    return 0;
+}
+
 /* Work `work` (of which `extra` is request stalls) from t under the windows
  * and their preemption (stall.h): the reply time. Before its work starts,
  * a request waits out every window and hold it meets; in service, a window
@@ -378,23 +406,8 @@ static int64_t work_until(server *s, int64_t t, int64_t work, int64_t extra, int
         }
         worked += w.start_ns - t;
         in_run += before_end(t, w.start_ns, s->run_end);
-        switch (s->stalls[which].preemption) {
-        case STALL_PREEMPT_RESUME:
-            work -= w.start_ns - t;
-            break;
-        case STALL_PREEMPT_RESTART:
-        case STALL_PREEMPT_RESAMPLE:
-            if (++restarts > MAX_RESTARTS) { /* no gap the work fits in */
-                s->restarts_failed = 1;
-                return SERVER_HORIZON_NS;
-            }
-            work = s->stalls[which].preemption == STALL_PREEMPT_RESTART
-                       ? work0
-                       : dist_draw_ns(&s->service, how == WALK_PROBE ? s->resample_probes : s->resample) + extra;
-            break;
-        case STALL_PREEMPT_NONE: /* handled above */
-            break;
-        }
+        if (preempt(s, which, w.start_ns - t, work0, extra, how, &work, &restarts))
+            return SERVER_HORIZON_NS;
         t = w.end_ns;
     }
     if (!started)

@@ -1,6 +1,7 @@
 /* summary.c - a run's tables as Markdown, CSV and HTML (summary.h). */
 #include "summary.h"
 #include "html.h"
+#include "levels.h"
 #include "report.h"
 #include "units.h"
 
@@ -8,12 +9,13 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* The columns, in order; the latencies from COL_MEAN on. */
-enum { COL_TESTER, COL_KIND, COL_PLANNED, COL_SENT, COL_IN_FLIGHT, COL_RECORDED, COL_OVER, COL_MEAN,
+/* The columns, in order; the latencies from COL_MEAN on. COL_LABEL only
+ * when a tester has a label of its own (has_labels). */
+enum { COL_TESTER, COL_LABEL, COL_KIND, COL_PLANNED, COL_SENT, COL_IN_FLIGHT, COL_RECORDED, COL_OVER, COL_MEAN,
        COL_P50, COL_P90, COL_P99, COL_P999, COL_P9999, COL_MAX, N_COLS };
 
-/* The percentile of each latency column from COL_P50 to COL_P9999. */
-static const char *const col_percentile[] = {"50", "90", "99", "99.9", "99.99"};
+/* The latency columns from COL_P50 on are the LEVELS_TABLE levels. */
+_Static_assert(COL_MAX - COL_P50 == LEVELS_N_TABLE, "a column per LEVELS_TABLE level");
 
 /* How a cell is written: as the text summary (md, html) or raw for CSV. */
 typedef enum cell_style { CELL_TEXT, CELL_RAW } cell_style;
@@ -21,11 +23,17 @@ typedef enum cell_style { CELL_TEXT, CELL_RAW } cell_style;
 /* A column's header; over gets the threshold ("> 50ms", raw "over_50ms"). */
 static const char *header(const scenario *s, int col, cell_style st, char *buf, size_t len)
 {
-    static const char *const text[] = {"tester", "kind", "planned", "sent", "in flight", "recorded", NULL,
-                                       "mean", "p50", "p90", "p99", "p99.9", "p99.99", "max"};
-    static const char *const raw[] = {"tester", "kind", "planned", "sent", "in_flight", "recorded", NULL,
-                                      "mean_ms", "p50_ms", "p90_ms", "p99_ms", "p99.9_ms", "p99.99_ms",
-                                      "max_ms"};
+    static const char *const text[] = {"tester", "label", "kind", "planned", "sent", "in flight", "recorded", NULL,
+                                       "mean", [COL_MAX] = "max"};
+    static const char *const raw[] = {"tester", "label", "kind", "planned", "sent", "in_flight", "recorded", NULL,
+                                      "mean_ms", [COL_MAX] = "max_ms"};
+    if (col >= COL_P50 && col < COL_MAX) { /* "p99.9", raw "p99.9_ms" */
+        const char *label = levels_nth(LEVELS_TABLE, (size_t)(col - COL_P50))->label;
+        if (st == CELL_TEXT)
+            return label;
+        snprintf(buf, len, "%s_ms", label);
+        return buf;
+    }
     if (col != COL_OVER)
         return st == CELL_TEXT ? text[col] : raw[col];
     char t[48];
@@ -64,6 +72,8 @@ static const char *cell(const scenario *s, const run_result *r, size_t row, int 
     buf[0] = '\0';
     if (col == COL_TESTER)
         return truth ? "truth" : s->testers[row].name;
+    if (col == COL_LABEL)
+        return truth ? "truth" : tester_label(&s->testers[row]);
     if (col == COL_KIND)
         return truth ? "random probes" : report_kind_label(&s->testers[row], buf, len);
     if (col < COL_MEAN) {
@@ -91,8 +101,24 @@ static const char *cell(const scenario *s, const run_result *r, size_t row, int 
     else if (col == COL_MAX)
         ns = hist_max(h);
     else
-        ns = report_percentile(h, s->rank_rule, col_percentile[col - COL_P50]);
+        ns = levels_value(h, s->rank_rule, levels_nth(LEVELS_TABLE, (size_t)(col - COL_P50)));
     return st == CELL_RAW ? exact_ms(ns, buf, len) : units_format_duration(ns, buf, len);
+}
+
+/* 1 when a tester has a label other than its name: the tables then show
+ * a label column (the legends' text) after the name. */
+static int has_labels(const scenario *s)
+{
+    for (size_t i = 0; i < s->n_testers; i++)
+        if (strcmp(tester_label(&s->testers[i]), s->testers[i].name) != 0)
+            return 1;
+    return 0;
+}
+
+/* Column c is written: every column but the label one without labels. */
+static int shown(const scenario *s, int c)
+{
+    return c != COL_LABEL || has_labels(s);
 }
 
 /* The rows: the testers, and the truth when there is one. */
@@ -123,17 +149,22 @@ int summary_markdown(FILE *f, const scenario *s, const run_result *r)
     md_text(f, scenario_describe_stalls(s, buf, sizeof buf));
     fputs("\n\n|", f);
     for (int c = 0; c < N_COLS; c++) {
+        if (!shown(s, c))
+            continue;
         fputc(' ', f);
         md_text(f, header(s, c, CELL_TEXT, buf, sizeof buf));
         fputs(" |", f);
     }
     fputs("\n|", f);
     for (int c = 0; c < N_COLS; c++)
-        fputs(c < 2 ? " --- |" : " ---: |", f);
+        if (shown(s, c))
+            fputs(c <= COL_KIND ? " --- |" : " ---: |", f);
     fputc('\n', f);
     for (size_t i = 0; i < n_rows(r); i++) {
         fputc('|', f);
         for (int c = 0; c < N_COLS; c++) {
+            if (!shown(s, c))
+                continue;
             fputc(' ', f);
             md_text(f, cell(s, r, i, c, CELL_TEXT, buf, sizeof buf));
             fputs(" |", f);
@@ -165,6 +196,8 @@ int summary_csv(FILE *f, const scenario *s, const run_result *r)
 {
     char buf[512];
     for (int c = 0; c < N_COLS; c++) {
+        if (!shown(s, c))
+            continue;
         if (c)
             fputc(',', f);
         csv_field(f, header(s, c, CELL_RAW, buf, sizeof buf));
@@ -172,6 +205,8 @@ int summary_csv(FILE *f, const scenario *s, const run_result *r)
     fputs("\r\n", f);
     for (size_t i = 0; i < n_rows(r); i++) {
         for (int c = 0; c < N_COLS; c++) {
+            if (!shown(s, c))
+                continue;
             if (c)
                 fputc(',', f);
             csv_field(f, cell(s, r, i, c, CELL_RAW, buf, sizeof buf));
@@ -187,7 +222,9 @@ int summary_html(FILE *f, const scenario *s, const run_result *r)
     char buf[512];
     fputs("<table class=\"summary\">\n<thead><tr>", f);
     for (int c = 0; c < N_COLS; c++) {
-        fputs(c < 2 ? "<th>" : "<th class=\"n\">", f);
+        if (!shown(s, c))
+            continue;
+        fputs(c <= COL_KIND ? "<th>" : "<th class=\"n\">", f);
         html_escape(f, header(s, c, CELL_TEXT, buf, sizeof buf));
         fputs("</th>", f);
     }
@@ -195,7 +232,9 @@ int summary_html(FILE *f, const scenario *s, const run_result *r)
     for (size_t i = 0; i < n_rows(r); i++) {
         fputs("<tr>", f);
         for (int c = 0; c < N_COLS; c++) {
-            fputs(c < 2 ? "<td>" : "<td class=\"n\">", f);
+            if (!shown(s, c))
+                continue;
+            fputs(c <= COL_KIND ? "<td>" : "<td class=\"n\">", f);
             html_escape(f, cell(s, r, i, c, CELL_TEXT, buf, sizeof buf));
             fputs("</td>", f);
         }

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sweep.h"
 #include "exitcode.h"
+#include "levels.h"
 #include "run.h"
 #include "scenario.h"
 #include "stats.h"
@@ -14,9 +15,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The figures kept per tester and run; durations in ns. */
-static const char *const metric_names[SWEEP_N_METRICS] = {"sent", "recorded", "mean_ms", "p50_ms",
-                                                    "p90_ms", "p99_ms", "p99.9_ms", "max_ms"};
+/* The figures kept per tester and run; durations in ns. The percentiles
+ * (SWEEP_M_P50 .. SWEEP_M_P999) are the LEVELS_SWEEP levels, named
+ * "LABEL_ms" in sweep.csv. */
+static const char *const metric_names[SWEEP_N_METRICS] = {"sent", "recorded", "mean_ms", [SWEEP_M_MAX] = "max_ms"};
 
 /* The values of each axis for point p: the --vary axes are the digits of
  * p (the last varies fastest); a --zip takes its leader's index. */
@@ -182,8 +184,14 @@ int sweep_write_csv(FILE *f, const sweep *w)
     for (size_t a = 0; a < w->n_axes; a++)
         fprintf(f, ",%s", w->axes[a].key);
     fputs(",tester,kind,replications", f);
-    for (int m = 0; m < SWEEP_N_METRICS; m++)
-        fprintf(f, ",%s,%s_ci95", metric_names[m], metric_names[m]);
+    for (int m = 0; m < SWEEP_N_METRICS; m++) {
+        char name[32];
+        if (m >= SWEEP_M_P50 && m <= SWEEP_M_P999)
+            snprintf(name, sizeof name, "%s_ms", levels_nth(LEVELS_SWEEP, (size_t)(m - SWEEP_M_P50))->label);
+        else
+            snprintf(name, sizeof name, "%s", metric_names[m]);
+        fprintf(f, ",%s,%s_ci95", name, name);
+    }
     fputc('\n', f);
     for (size_t p = 0; p < w->n_points; p++) {
         if (p % w->n_shards != w->shard)

@@ -7,6 +7,7 @@
 #include "sweep.h"
 #include "exitcode.h"
 #include "hist.h"
+#include "levels.h"
 #include "run.h"
 #include "scenario.h"
 
@@ -45,13 +46,12 @@ static void run_task(const sweep *w, size_t t, FILE *f)
         scenario_free(s);
         return;
     }
-    static const uint64_t pn[4][2] = {{1, 2}, {9, 10}, {99, 100}, {999, 1000}};
     for (size_t i = 0; i < r.n; i++) {
         const hist *h = r.testers[i].hist;
         fprintf(f, "%zu %zu %llu %llu %.3f", t, i, (unsigned long long)r.testers[i].sent,
                 (unsigned long long)hist_count(h), hist_mean(h));
-        for (int k = 0; k < 4; k++)
-            fprintf(f, " %lld", (long long)hist_value_at_percentile(h, s->rank_rule, pn[k][0], pn[k][1]));
+        for (size_t k = 0; k < levels_count(LEVELS_SWEEP); k++)
+            fprintf(f, " %lld", (long long)levels_value(h, s->rank_rule, levels_nth(LEVELS_SWEEP, k)));
         fprintf(f, " %lld\n", (long long)hist_max(h));
     }
     run_result_free(&r);

@@ -504,6 +504,37 @@ traps)
     sed -i 's/^rate = 20\/s$/rate = 200\/s/' "$work/u.ini"
     "$cosim" "$work/u.ini" --no-plot -o "$work/u" --force >"$work/out" 2>&1 || fail "users 200/s: exit $?"
     grep -q 'warning' "$work/out" && fail "users: 4/s per user (0.25 s, a 40th of the run) warned: $(cat "$work/out")"
+    # a constant 2 ms service reads 2.007 ms at sub_bucket_bits = 8: 2 ms lies
+    # in the bucket 1,998,848 .. 2,007,039 ns (2^13 wide from 2^20 up), wider
+    # than the printed 1 us digit; buckets are at most 2^-7 = 0.781% wide
+    printf '[scenario]\nduration = 2s\n[service]\ndistribution = constant\ntime = 2ms\n[stall s]\nkind = requests\nrequests = 5\nextra = 300ms\n[tester c]\nkind = closed\n' >"$work/c2.ini"
+    "$cosim" "$work/c2.ini" --no-plot -o "$work/c2" >"$work/out" 2>&1 || fail "2 ms: exit $?"
+    grep -qxF "note: a percentile is its histogram bucket's upper edge (sub_bucket_bits = 8: buckets up to 0.781% wide), so it may read up to that much above the recorded values: c's p50 reads 2.007 ms for a bucket from 1.999 ms; raise sub_bucket_bits for exact digits" \
+        "$work/out" || fail "2 ms: no resolution note: $(cat "$work/out")"
+    # ... and at sub_bucket_bits = 14 its bucket is 2^7 = 128 ns wide, under
+    # the 1 us digit: 2.000 ms and no note
+    "$cosim" "$work/c2.ini" --set scenario.sub_bucket_bits=14 --no-plot -o "$work/c14" >"$work/out" 2>&1 || fail "2 ms S=14: exit $?"
+    grep -q '^c  *2.[0-9]* ms  2.000 ms' "$work/out" || fail "2 ms S=14: not 2.000 ms: $(cat "$work/out")"
+    grep -q 'upper edge' "$work/out" && fail "2 ms S=14: a resolution note: $(cat "$work/out")"
+    # stall_per_second: 1% of the time is stalled, so p99 sits on the edge of
+    # the stalled requests: open reads +62.7% against the truth, but from
+    # p98.9 to p99.1 (a tenth of the tail either way) open goes from 991.2 us
+    # to 2.802 ms and the truth from 292.9 us to 2.073 ms: a cliff, noted
+    "$cosim" scenarios/stall_per_second.ini --no-plot -o "$work/sps" >"$work/out" 2>&1 || fail "stall_per_second: exit $?"
+    grep -qxF 'open           -2.5%    +62.7%     +7.7%' "$work/out" || fail "stall_per_second: open vs truth: $(cat "$work/out")"
+    grep -qxF 'note: p99 sits on a cliff in corrected (p98.9 186.4 us, p99.1 2.064 ms), open (p98.9 991.2 us, p99.1 2.802 ms) and truth (p98.9 292.9 us, p99.1 2.073 ms): a small change of rank moves it a lot, so its error against the truth there says little; compare the spectra' \
+        "$work/out" || fail "stall_per_second: no p99 cliff note: $(cat "$work/out")"
+    grep -qxF 'note: p99.9 sits on a cliff in paced (p99.89 212.0 us, p99.91 10.09 ms): a small change of rank moves it a lot, so its error against the truth there says little; compare the spectra' \
+        "$work/out" || fail "stall_per_second: no p99.9 cliff note: $(cat "$work/out")"
+    # a tester's label: in summary.json always (the name when unset), in the
+    # tables as a column after the name when a tester has one
+    grep -qxF '      "label": "open",' "$work/sps/summary.json" || fail "label: no default label in summary.json"
+    head -1 "$work/sps/summary.csv" | grep -q '^tester,kind,' || fail "label: a label column without labels"
+    "$cosim" scenarios/figure_5_3.ini --no-plot -q -o "$work/f53" || fail "figure_5_3: exit $?"
+    grep -qxF '      "label": "closed-loop (paced)",' "$work/f53/summary.json" || fail "label: not in summary.json"
+    head -2 "$work/f53/summary.csv" | tr -d '\r' | grep -qxF 'closed,closed-loop (paced),"paced, next_slot",100000,99000,0,99000,100,0.112038,0.100351,0.129535,0.160767,10.092543,10.157238,10.157238' \
+        || fail "label: not in summary.csv: $(head -2 "$work/f53/summary.csv")"
+    grep -qF '| closed | closed-loop (paced) | paced, next\_slot |' "$work/f53/summary.md" || fail "label: not in summary.md"
     ;;
 bad-corpus)
     # tests/bad: each bad scenario with the exit code and the exact message
