@@ -1,17 +1,23 @@
 # The book's Figure 5.2: for a short window around a stall, one bar per
-# request from its intended send time to its reply, a dot where it was
-# really sent; one panel per tester, stalls shaded. A paced tester's slots
+# request from where its tester's latency starts to its reply (the
+# intended send, or for latency_from = sent the actual send, the wait
+# before it a thin line), a dot where it was really sent; one panel per tester, stalls shaded. A paced tester's slots
 # never sent are hollow circles at their intended time; the samples a
 # corrected tester adds are hatched bars (the correction fills the gap the
 # paced tester left; the open loop queues).
 #
 # This is the style cosim appends to the generated requests.gp. It expects:
 #   datafile        one block per tester: intended_s sent_s reply_s row kind
-#                   (kind 0 sent, 1 synthetic, 2 never sent)
-#   stallsfile      start_s end_s of each stall window
+#                   start_s (kind 0 sent, 1 synthetic, 2 never sent; start_s
+#                   where the tester's latency starts)
+#   stallsfile      start_s end_s of each stall: one block per tester (its
+#                   windows and the request stalls its requests met)
 #   counts          the number of requests of each block, space separated
-#   seen, never, synthetic, every   per tester: requests in the window, slots
-#                   never sent, synthetic samples, thinning (1: every bar)
+#   seen, never, synthetic, every, from_sent   per tester: requests in the
+#                   window, slots never sent, synthetic samples, thinning
+#                   (1: every bar), 1 if its latency starts at the actual send
+#   shaded          per tester: the stall windows its panel shades (block
+#                   i-1 of stallsfile); "grey: stall" is said only if some are
 #   chart_title, chart_subtitle, testers, xfrom, xto (seconds), outfile, term
 # Restyle freely: cosim reads this file each time it runs.
 
@@ -64,6 +70,8 @@ minspan = exists("minspan") ? (minspan > 1 ? minspan : 1) : 1
 shared = (rmax - rmin) <= 3 * minspan
 # the title larger than the subtitle: the multiplot title keeps room for
 # three lines, the subtitle is a label on the second
+anyshaded = 0
+do for [i=1:n] { anyshaded = anyshaded || (exists("shaded") ? word(shaded, i) + 0 : 1) }
 set multiplot layout n, 1 title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt)
 set label 99 chart_subtitle at screen 0.5, screen (1 - 3.0 * title_pt / canvas_pt) center noenhanced \
     font sprintf(",%d", subtitle_pt)
@@ -89,20 +97,27 @@ do for [i=1:n] {
     # a few rows: ticks on real rows only (not on the padding above and below)
     if (hi - lo <= 12) { set ytics lo, (hi - lo <= 6 ? 1 : 2), hi } else { set ytics autofreq }
     bh = (hi - lo) / 100.0 > 0.35 ? (hi - lo) / 100.0 : 0.35  # bar half-height: visible in a tall panel
-    if (i == n) { set xlabel "time (ms): bar from intended send to reply, dot at the actual send; grey: stall\nrows: each request's index in the run (a paced tester's: its slot)" } else { unset xlabel }
+    if (i == n) { set xlabel "time (ms): bar from where the tester's latency starts to the reply, dot at the actual send".\
+                             (anyshaded ? "; grey: stall" : "")."\nrows: each request's index in the run (a paced tester's: its slot)" } \
+    else { unset xlabel }
     ev = word(every, i) + 0
+    fs = exists("from_sent") ? word(from_sent, i) + 0 : 0
     nv = word(never, i) + 0
     sy = word(synthetic, i) + 0
-    name = label(i).(ev > 1 ? sprintf(" (1 in %d of %d drawn, and each slow one)", ev, word(seen, i) + 0) : "")
+    name = label(i).(fs ? ": latency from the actual send" : "") \
+           .(ev > 1 ? sprintf(" (1 in %d of %d drawn, and each slow one)", ev, word(seen, i) + 0) : "")
     unset label 1
     if (empty) { set label 1 "no request in this window" at graph 0.5, 0.5 center }
-    plot stallsfile using (($1+$2)*500):((hi+lo)/2.0):(($2-$1)*500):((hi-lo)/2.0 + pad) \
+    plot stallsfile index (i-1) using (($1+$2)*500):((hi+lo)/2.0):(($2-$1)*500):((hi-lo)/2.0 + pad) \
              with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
          datafile index (i-1) using ($5 == 1 ? $1*1000 : NaN):4:($1*1000):($3*1000):($4-bh):($4+bh) \
              with boxxyerror fs pattern 4 border lc rgb colour(i) \
              title (sy > 0 ? sprintf("added by the correction: %d", sy) : ""), \
-         datafile index (i-1) using ($5 == 0 ? $1*1000 : NaN):4:($1*1000):($3*1000):($4-bh):($4+bh) \
+         datafile index (i-1) using ($5 == 0 ? $6*1000 : NaN):4:($6*1000):($3*1000):($4-bh):($4+bh) \
              with boxxyerror fs solid 0.8 noborder lc rgb colour(i) title name, \
+         datafile index (i-1) using ($5 == 0 && $6 > $1 ? $1*1000 : NaN):4:($6*1000 - $1*1000):(0) \
+             with vectors nohead lw 1 lc rgb colour(i) \
+             title (fs ? "waited before the send (not in its latency)" : ""), \
          datafile index (i-1) using ($5 == 0 ? $2*1000 : NaN):4 with points pt 7 ps (1.0 * ptscale) lc rgb "#000000" \
              notitle, \
          datafile index (i-1) using ($5 == 2 ? $1*1000 : NaN):4 with points pt 6 ps (1.3 * ptscale) lw 1.5 \

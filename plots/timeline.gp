@@ -10,7 +10,11 @@
 #                   request, 1 a sample the correction added, 3 and 4 a
 #                   bin's largest and mean latency when binned); then one
 #                   block per tester: time_s requests (the backlog)
-#   stallsfile      start_s end_s of each stall window
+#   stallsfile      start_s end_s of each stall: one block per tester (its
+#                   windows and the request stalls its requests met), then
+#                   the windows alone (the backlog panel's)
+#   shaded, shaded_all   the stalls each tester's panel shades, and the
+#                   backlog panel's: "grey: stall" is said only when drawn
 #   counts          the number of rows of each block, space separated
 #   seen, synthetic, exact   per tester: requests in the window, added
 #                   samples, 1 if every request is drawn (0: binned)
@@ -82,7 +86,7 @@ do for [i=1:n] {
               : sprintf("%s: largest latency of each bin (%d requests)", label(i), word(seen, i) + 0)
     unset label 1
     if (empty) { set label 1 "no request in this window" at graph 0.5, 0.5 center }
-    plot stallsfile using (($1+$2)/2):((top+bottom)/2):(($2-$1)/2):((top-bottom)/2) \
+    plot stallsfile index (i-1) using (($1+$2)/2):((top+bottom)/2):(($2-$1)/2):((top-bottom)/2) \
              with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
          datafile index (i-1) using 1:($3 == 0 || $3 == 3 ? $2 : NaN) with points pt marker(i) ps (1.0 * ptscale) \
              lc rgb colour(i) title what, \
@@ -103,10 +107,18 @@ set yrange [0:bmax * 1.15]
 # whole requests: no 0.5 ticks on a small backlog
 if (bmax <= 6) { set ytics 1 } else { set ytics autofreq }
 set ylabel "requests at the server"
-set xlabel (byreply ? "reply time (s): a stall shows as a gap, then a spike" \
-                    : "intended send time (s); grey: stall")
+# what a point of the backlog is, and grey only where grey is drawn
+binw = exists("backlog_bin_s") ? backlog_bin_s : 0
+binned = binw >= 1 ? sprintf("%g s", binw) : binw >= 0.001 ? sprintf("%g ms", binw * 1000) \
+       : sprintf("%g us", binw * 1e6)
+shaded_any = 0
+do for [i=1:n] { shaded_any = shaded_any || (exists("shaded") ? word(shaded, i) + 0 : 1) }
+grey = exists("shaded_all") && shaded_all == 0 ? (shaded_any ? "; grey above: a stalled request in service" : "") \
+     : "; grey: stall"
+set xlabel (byreply ? "reply time (s): a stall shows as a gap, then a spike" : "intended send time (s)").grey.\
+    (binw > 0 ? "\nbacklog: the most requests at the server in each ".binned : "")
 set key outside top center horizontal width 1
-plot stallsfile using (($1+$2)/2):(0):(($2-$1)/2):(bmax * 1.15) with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
+plot stallsfile index n using (($1+$2)/2):(0):(($2-$1)/2):(bmax * 1.15) with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
      for [i=1:n] datafile index (n + i - 1) using 1:2 with steps lw 2 dt i lc rgb colour(i) \
          title label(i)
 unset multiplot

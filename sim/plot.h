@@ -99,11 +99,24 @@ void plot_spectrum_blocks(const scenario *s, const run_result *r, char *names, s
 char *plot_all_names(const scenario *s, char *buf, size_t len);
 
 /**
- * The stop-the-world windows between from_ns and to_ns, "start_s end_s" a
- * row (at most 5000), for shading time charts. Random stalls are drawn as the
- * testers met them (same seed). @return 0, -EIO or -ENOMEM.
+ * The stalls between from_ns and to_ns, "start_s end_s" a row, for shading
+ * time charts: one block per tester (gnuplot index i, scenario order) with
+ * the stop-the-world windows (at most 5000; random stalls as the testers met
+ * them, same seed) and the request stalls its requests met, each the
+ * stalled request's service span as the engine ran it (from its work's
+ * start to its reply: tester_result.stall_spans); then one block of the
+ * windows alone (index n_testers), for a panel of every tester. An empty
+ * block is one "nan nan" row. @return 0, -EIO or -ENOMEM.
  */
-int plot_write_stalls(FILE *f, const scenario *s, int64_t from_ns, int64_t to_ns);
+int plot_write_stalls(FILE *f, const scenario *s, const run_result *r, int64_t from_ns, int64_t to_ns);
+
+/**
+ * How many rows of plot_write_stalls' block i meet [from_ns, to_ns): what a
+ * chart's panel for tester i (i = n_testers: the windows alone) shades, so
+ * a chart names a shading only when it is drawn. @return rows, or -1 with
+ * no memory.
+ */
+long plot_stalls_shaded(const scenario *s, const run_result *r, size_t i, int64_t from_ns, int64_t to_ns);
 
 /**
  * A window around the first stop-the-world stall, for the request bars: from

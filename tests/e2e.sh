@@ -78,6 +78,12 @@ golden)
     for c in spectrum timeline requests summary stalls; do
         diff -u "tests/golden/one_stall.$c.dat" "$work/o/$c.dat" || fail "$c.dat differs"
     done
+    # the backlog, the most requests at the server in each 32.175 ms bin:
+    # open's from 1.3722 s holds 51 just after the send at 1.40 s (requests
+    # 90..140, none answered: 90 ends at 1.407 s); from 1.43655 s, 50 after
+    # the send at 1.44 s (90..94 answered at 1.407 + 7j s: 95..144)
+    grep -q '^1.372200000 51$' "$work/o/timeline.dat" || fail "timeline.dat: open's backlog peak"
+    grep -q '^1.436550000 50$' "$work/o/timeline.dat" || fail "timeline.dat: open's backlog draining"
     # the spectrum marks each tester's p99 with the report's value (seed 002:
     # open 504.0 ms = 504.004607 at the bucket's edge, closed 7.0 ms)
     grep -qx '100 504.004607 "504.0 ms"' "$work/o/spectrum.dat" || fail "spectrum.dat: open's p99 mark"
@@ -209,8 +215,9 @@ cli)
     expect_exit 2 "--window 2s..1s" --window 2s..1s scenarios/one_stall.ini
     "$cosim" -q scenarios/stall_per_second.ini -o "$work/st" --no-plot --set scenario.duration=3s \
         --window 0.5s..2.5s || fail "--window"
-    # the stall windows in the window's run, for shading: 0, 1 and 2 s
-    [ "$(grep -c '^[0-9]' "$work/st/stalls.dat")" -eq 3 ] || fail "stalls.dat: $(cat "$work/st/stalls.dat")"
+    # the stall windows in the window's run, for shading: 0, 1 and 2 s, in
+    # each of the 4 testers' blocks and the windows' own block: 15 rows
+    [ "$(grep -c '^[0-9]' "$work/st/stalls.dat")" -eq 15 ] || fail "stalls.dat: $(cat "$work/st/stalls.dat")"
     grep -q "^1.000000000 1.010000000$" "$work/st/stalls.dat" || fail "stalls.dat: the 1 s freeze"
     grep -q "^xfrom = 0.500000000$" "$work/st/timeline.gp" || fail "timeline.gp: --window"
     # issue 11: the truth's probes cannot lock to the open tester's 1 ms grid:
@@ -364,7 +371,29 @@ chart-data)
     # one_stall: the stalled request reads row 90 in both panels (sent at
     # 0.9 s by the open loop, answered at 1.407 s)
     r=$work/one_stall/requests.dat
-    grep -q '^0.900000000 0.900000000 1.407000000 90 0$' "$r" || fail "one_stall: open's request 90"
+    grep -q '^0.900000000 0.900000000 1.407000000 90 0 0.900000000$' "$r" || fail "one_stall: open's request 90"
+    # a stall tied to a request is shaded where the engine ran it: the
+    # stalled request's service, open's request 90 from 0.9 s to 1.407 s,
+    # closed's (back to back at 7 ms: request 90 starts at 0.63 s) to
+    # 1.137 s; no window, so the backlog panel shades nothing and says so
+    s=$work/one_stall/stalls.dat
+    awk '/^# tester open/ {b = 1} /^# tester closed/ {b = 2} /^# every/ {b = 3}
+         b == 1 && /^0.900000000 1.407000000$/ {o++} b == 2 && /^0.630000000 1.137000000$/ {c++}
+         b == 3 && /^nan nan$/ {w++} END {exit !(o == 1 && c == 1 && w == 1)}' "$s" \
+        || fail "one_stall: stalls.dat: $(cat "$s")"
+    grep -qx "shaded = '1 1'" "$work/one_stall/timeline.gp" || fail "one_stall: timeline.gp: shaded"
+    grep -qx "shaded_all = 0" "$work/one_stall/timeline.gp" || fail "one_stall: timeline.gp: shaded_all"
+    # compensation: observed and compensated send the same requests, but
+    # observed's latency starts at the actual send: its bars start there
+    # (column 6), after the intended send for each request that waited for
+    # a connection; compensated's start at the intended send, always
+    r=$work/compensation/requests.dat
+    grep -qx "from_sent = '1 0 0'" "$work/compensation/requests.gp" || fail "compensation: from_sent"
+    late=$(awk '/^# tester /{b = $3} /^#/ {next} b == "observed" && $5 == 0 && $6 > $1 {n++} END {print n + 0}' "$r")
+    [ "$late" -gt 0 ] || fail "compensation: no observed bar starts at its actual send"
+    [ "$(awk '/^# tester /{b = $3} /^#/ {next} b == "compensated" && $5 == 0 && $6 != $1 {n++} END {print n + 0}' "$r")" \
+        -eq 0 ] || fail "compensation: a compensated bar does not start at its intended send"
+    r=$work/one_stall/requests.dat
     awk '/^# tester closed/{b=1} /^# tester open/{b=0} b && $4 == 90 && $3 - $2 > 0.5 {ok=1} END {exit !ok}' "$r" \
         || fail "one_stall: closed's request 90 is not the stalled one"
     # a window with more requests than the bars keep: no requests chart,
