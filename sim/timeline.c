@@ -594,6 +594,21 @@ static double densest_interval_ns(const scenario *s)
     return best > 0 ? best : closed;
 }
 
+/* How long the queue a stall of len_ns builds takes to drain, ns: the
+ * requests it holds back, lambda L, served at mu - lambda once it ends,
+ * L rho / (1 - rho) with rho the largest offered utilisation of the
+ * testers with a rate (tester_offered_utilisation; M/G/1 with a vacation:
+ * the backlog falls at the rate mu - lambda). A tester at rho >= 0.95
+ * never drains within the run: 20 L then (the run's end clips it); no
+ * tester with a rate (closed loops): 0. */
+static double drain_ns(const scenario *s, double len_ns)
+{
+    double rho = 0;
+    for (size_t i = 0; i < s->n_testers; i++)
+        rho = fmax(rho, tester_offered_utilisation(&s->testers[i], &s->service));
+    return rho >= 0.95 ? 20 * len_ns : len_ns * rho / (1 - rho);
+}
+
 /* [from, to) clipped to [0, end), kept at least 1 ns wide. */
 static void clip(int64_t end, double from, double to, int64_t *f, int64_t *t)
 {
@@ -642,10 +657,11 @@ int timeline_default_windows(const scenario *s, int64_t *tl_from, int64_t *tl_to
         return 0;
     }
     double start = (double)w.start_ns, len = (double)(w.end_ns - w.start_ns);
-    clip(end, start - 8 * d, start - 8 * d + 40 * d, bars_from, bars_to);
-    double from = start - fmax(len, 50 * d), to = (double)w.end_ns + fmax(3 * len, 150 * d);
-    if (to - from > 2500 * d)
-        to = from + 2500 * d;
+    double drain = drain_ns(s, len), stop = (double)w.end_ns + drain; /* the queue is empty again */
+    clip(end, start - 8 * d, fmax(start - 8 * d + 40 * d, stop + 8 * d), bars_from, bars_to);
+    double from = start - fmax(len, 50 * d), to = (double)w.end_ns + fmax(fmax(3 * len, 150 * d), 1.5 * drain);
+    if (to - from > 2500 * d) /* narrower, but never before the queue has drained */
+        to = fmax(from + 2500 * d, stop + fmax(len, 50 * d));
     clip(end, from, to, tl_from, tl_to);
     return 0;
 }

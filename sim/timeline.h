@@ -148,9 +148,14 @@ size_t timeline_bars_every(const timeline *t, size_t i, size_t max_draw);
  * stall is the first stop-the-world window starting at least 8 D into the
  * run (else the first one).
  *  - bars: 8 D before the stall to 40 D after the window's start (about 40
- *    requests of the densest tester);
+ *    requests of the densest tester), or to 8 D after the queue has
+ *    drained when that is later (a long stall: its recovery is drawn);
  *  - timeline: from max(L, 50 D) before the stall (L its length) to
- *    max(3 L, 150 D) after its end, at most 2500 D wide.
+ *    max(3 L, 150 D, 1.5 R) after its end, at most 2500 D wide unless that
+ *    would end before max(L, 50 D) after the queue has drained.
+ * R, the drain, is L rho / (1 - rho): the backlog lambda L the stall built,
+ * served at mu - lambda (rho the largest offered utilisation of the testers
+ * with a rate; at rho >= 0.95, 20 L; closed loops only: 0).
  * Without a stall both are centred on the run's middle (40 D and 2000 D
  * wide). Clipped to the run.
  * @return 0, or -EINVAL when the run is empty.

@@ -400,7 +400,7 @@ chart-data)
     # a message, and the console does not claim it
     "$cosim" scenarios/stall_every_5s.ini -o "$work/big" --window 0s..10s --charts requests >"$work/big.out" 2>"$work/big.err"
     [ $? -eq 0 ] || fail "big window: exit code"
-    grep -q "cosim: no requests chart: tester closed sent more than 2000 requests in the window 0s..10s; give a shorter --window" \
+    grep -q "cosim: no requests chart: tester closed sent more than 20000 requests in the window 0s..10s; give a shorter --window" \
         "$work/big.err" || fail "big window: message: $(cat "$work/big.err")"
     [ -e "$work/big/requests.png" ] && fail "big window: a requests.png was written"
     grep -q "requests.png" "$work/big.out" && fail "big window: the console claims requests.png"
