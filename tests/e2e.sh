@@ -844,22 +844,38 @@ outdir-full-disk)
     S=scenarios/one_stall.ini
     "$cosim" -q $S -o "$mnt/o" --charts spectrum || fail "first run: exit $?"
     cp -a "$mnt/o" "$work/before"
-    # fill the disk, then free 40 KiB: room for the data files (7 pages of
-    # 4 KiB, summary.md and summary.csv with them), not for the 59 KiB chart
-    dd if=/dev/zero of="$mnt/fill" bs=4k 2>/dev/null
-    truncate -s $(($(stat -c %s "$mnt/fill") - 40960)) "$mnt/fill"
+    # the room each step leaves is measured, not guessed (a fixed 40 KiB
+    # broke whenever a script grew past a page): the same run (seed 5) on
+    # a disk with room gives its files' sizes; tmpfs takes whole 4 KiB pages
+    "$cosim" -q $S -o "$work/sizes" --charts spectrum --seed 5 || fail "sizing run: exit $?"
+    pages() { # DIR FILE...: 4 KiB pages of those files
+        local d=$1 n=0 f
+        shift
+        for f in "$@"; do n=$((n + ($(stat -c %s "$d/$f") + 4095) / 4096)); done
+        echo "$n"
+    }
+    leave_free() { # PAGES: fill the disk, then free that many 4 KiB pages
+        dd if=/dev/zero of="$mnt/fill" bs=4k oflag=append conv=notrunc 2>/dev/null
+        truncate -s $(($(stat -c %s "$mnt/fill") - $1 * 4096)) "$mnt/fill"
+    }
+    # room for the lock's pid, the staging marker and every data file
+    # written before the chart (the manifest comes at the commit), one page
+    # short of the chart as well
+    data=$(pages "$work/sizes" summary.json summary.md summary.csv open.hgrm closed.hgrm spectrum.dat spectrum.gp)
+    png=$(pages "$work/sizes" spectrum.png)
+    leave_free $((2 + data + png - 1))
     expect_exact 4 "cosim: $mnt/o/spectrum.png: cannot write: No space left on device; nothing in $mnt/o was replaced" \
         -q $S -o "$mnt/o" --charts spectrum --seed 5
     same_tree "$work/before" "$mnt/o" || fail "a full disk while rendering changed the folder"
     [ "$(ls -A "$mnt" | tr '\n' ' ')" = "fill o " ] || fail "staging left: $(ls -A "$mnt")"
-    # 20 KiB free: the lock's pid, the staging marker, summary.json,
-    # summary.md and summary.csv fit, open.hgrm does not
-    dd if=/dev/zero of="$mnt/fill" bs=4k count=5 oflag=append conv=notrunc 2>/dev/null
+    # room for the lock's pid, the staging marker, summary.json, summary.md
+    # and summary.csv: open.hgrm does not fit
+    leave_free $((2 + $(pages "$work/sizes" summary.json summary.md summary.csv)))
     expect_exact 4 "cosim: $mnt/o/open.hgrm: cannot write: No space left on device; nothing in $mnt/o was replaced" \
         -q $S -o "$mnt/o" --charts spectrum --seed 5
     same_tree "$work/before" "$mnt/o" || fail "a full disk while writing changed the folder"
-    # a sweep on a full disk (12 KiB free: sweep.dat does not fit)
-    dd if=/dev/zero of="$mnt/fill" bs=4k count=2 oflag=append conv=notrunc 2>/dev/null
+    # a sweep on a full disk (3 pages free: sweep.dat does not fit)
+    leave_free 3
     expect_exact 4 "cosim: sweep: $mnt/sw/sweep.dat: cannot write: No space left on device; nothing in $mnt/sw was replaced" \
         sweep -q $S -o "$mnt/sw" --vary tester.open.rate=50/s..60/s:2
     [ -e "$mnt/sw" ] && fail "a failed sweep left its new folder"
