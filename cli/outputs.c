@@ -212,6 +212,11 @@ static int write_chart(staging *st, size_t k, char chart[64], int *need_stalls)
         ps.testers = st->spec;
         ps.slots = st->slots;
     }
+    if (st->o->slides) { /* --style slides: the styles read it */
+        size_t m = strlen(extra);
+        snprintf(extra + m, sizeof extra - m, "style = 'slides'\n");
+        ps.extra = extra;
+    }
     OPEN(dat);
     CLOSE(ck->write(f, s, st->r, cd, st->names));
     if (ck->spectrum_blocks && cd->band) {

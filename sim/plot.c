@@ -40,6 +40,14 @@ int plot_format_parse(const char *name, plot_format *out)
     return -EINVAL;
 }
 
+int plot_style_parse(const char *name, int *slides)
+{
+    if (strcmp(name, "default") && strcmp(name, "slides"))
+        return -EINVAL;
+    *slides = strcmp(name, "slides") == 0;
+    return 0;
+}
+
 static int is_file(const char *path)
 {
     struct stat st;
@@ -303,6 +311,8 @@ int plot_write_script(FILE *f, const scenario *s, const char *style_path, const 
     gp_string(f, ps->outfile);
     fputs("\nif (!exists(\"term\")) term = ", f);
     gp_string(f, plot_format_term(ps->format));
+    fputs("\nif (!exists(\"style\")) style = ", f);
+    gp_string(f, "default");
     fputs("\n\n", f);
     char buf[4096];
     size_t n;

@@ -55,6 +55,13 @@ size_t plot_spectrum_testers(const run_result *r);
  */
 int plot_write_spectrum_data(FILE *f, const scenario *s, const run_result *r);
 
+/**
+ * Parse a --style name: "default" (0) or "slides" (1: 16:9, slide-sized
+ * fonts, multi-panel charts in a grid; plot_script.slides).
+ * @return 0 or -EINVAL.
+ */
+int plot_style_parse(const char *name, int *slides);
+
 /** What a generated chart script needs besides the scenario. */
 typedef struct plot_script {
     const char *chart;    /**< "spectrum", "timeline", "requests", "summary" */
@@ -78,8 +85,9 @@ typedef struct plot_script {
 /**
  * A chart script: a preamble defining datafile, stallsfile, chart_title,
  * chart_subtitle (service, stalls, rate, duration, seed, rank rule),
- * testers, xfrom and xto (seconds), ylog, outfile and term (the last three
- * unless already defined with gnuplot -e), then the style script's text.
+ * testers, xfrom and xto (seconds), ylog, outfile, term and style (the last
+ * four unless already defined with gnuplot -e or in extra: a caller sets
+ * style = 'slides' there, --style slides), then the style script's text.
  * Scenario text is written as single-quoted gnuplot strings, where nothing
  * is substituted.
  *

@@ -212,6 +212,21 @@ cli)
     "$cosim" -q scenarios/one_stall.ini -o "$work/none2" --charts none || fail "--charts none"
     ls "$work/none2" | grep -q '\.gp$' && fail "--charts none wrote a script"
     expect_exit 2 "--charts pie" --charts pie scenarios/one_stall.ini
+    # --style slides: the scripts say so and the charts are 16:9, 1920 x
+    # 1080 px (the PNG header's width and height, big-endian: 7*256+128,
+    # 4*256+56); the default style otherwise
+    "$cosim" -q scenarios/one_stall.ini -o "$work/slides" --style slides --charts spectrum,timeline \
+        || fail "--style slides exited $?"
+    grep -qx "style = 'slides'" "$work/slides/spectrum.gp" || fail "--style slides: spectrum.gp"
+    grep -qx "style = 'slides'" "$work/slides/timeline.gp" || fail "--style slides: timeline.gp"
+    for c in spectrum timeline; do
+        [ "$(od -An -tu1 -j16 -N8 "$work/slides/$c.png" | tr -s ' ')" = " 0 0 7 128 0 0 4 56" ] \
+            || fail "--style slides: $c.png is not 1920 x 1080"
+    done
+    grep -q "^style = " "$work/lin/spectrum.gp" && fail "the default style set style"
+    grep -qxF "if (!exists(\"style\")) style = 'default'" "$work/lin/spectrum.gp" || fail "spectrum.gp: default style"
+    expect_exact 2 "cosim: --style pie: expected default or slides
+cosim: try 'cosim --help'" --style pie scenarios/one_stall.ini
     expect_exit 2 "--window 2s..1s" --window 2s..1s scenarios/one_stall.ini
     "$cosim" -q scenarios/stall_per_second.ini -o "$work/st" --no-plot --set scenario.duration=3s \
         --window 0.5s..2.5s || fail "--window"
@@ -454,6 +469,10 @@ lecture)
         one_stall.timeline.svg one_stall.requests.svg one_stall.summary.svg; do
         [ -s "$work/L/$f" ] || fail "lecture: no $f"
     done
+    # --style slides: the page's charts are 16:9 (an SVG 1920 x 1080)
+    "$cosim" lecture scenarios/one_stall.ini -o "$work/LS" --style slides -q || fail "lecture --style slides: exit $?"
+    grep -q 'width="1920" height="1080"' "$work/LS/one_stall.spectrum.svg" || fail "lecture --style slides: not 16:9"
+    grep -q 'width="1600"' "$work/L/one_stall.spectrum.svg" || fail "lecture: the default style is not 1600 px wide"
     # the figures of one_stall.ini's comment (sorted_index rule), as the
     # worksheet gets them: p50 210 ms, p99 504 ms, 110 over 100 ms
     grep -qxF '| open | open | 200 | 200 | 25 | 200 | 110 | 192.1 ms | 210.0 ms | 450.0 ms | 504.0 ms | 507.0 ms | 507.0 ms | 507.0 ms |' \
