@@ -41,10 +41,12 @@ typedef struct lesson_run {
 
 static void usage(FILE *f)
 {
-    fputs("usage: cosim lecture SCENARIO... -o DIR [--force] [--plots-dir DIR] [--title TEXT] [--quiet]\n"
+    fputs("usage: cosim lecture SCENARIO... -o DIR [--force] [--plots-dir DIR] [--title TEXT] [--style STYLE]\n"
+          "       [--quiet]\n"
           "Run each scenario and write DIR/index.html: one page, readable offline, with each scenario's\n"
           "description, lesson (its leading comments), table, charts (SVG) and [expect] verdicts; and\n"
           "DIR/STEM.html, one page per scenario, with STEM.summary.md and STEM.summary.csv beside it.\n"
+          "--style slides draws the charts as cosim --style slides does (16:9, slide-sized text).\n"
           "Exit codes as cosim's (man -l docs/cosim.1); 1 when an expectation was missed.\n", f);
 }
 
@@ -130,12 +132,13 @@ static int draw_charts(options *o, lesson_run *x, chart_data *cd)
 
 /* Run one scenario: simulate, the texts of its report and check, its
  * charts. The exit code. */
-static int run_one(const lesson_run *all, lesson_run *x, const char *plots_dir)
+static int run_one(const lesson_run *all, lesson_run *x, const char *plots_dir, int slides)
 {
     options o;
     memset(&o, 0, sizeof o);
     o.scenario = x->path;
     o.format = PLOT_SVG;
+    o.slides = slides;
     o.plots_dir = plots_dir;
     o.quiet = 1;
     int exit_code;
@@ -248,13 +251,14 @@ static int write_folder(const char *dir, int force, lesson_run *runs, size_t n, 
 
 /* lecture's options; -1 after a message. */
 static int parse(int argc, char **argv, const char **out, int *force, const char **plots, const char **title,
-                 int *quiet, int *help)
+                 int *quiet, int *help, int *slides)
 {
     static const struct option longs[] = {{"output", required_argument, NULL, 'o'},
                                           {"force", no_argument, NULL, 'f'},
                                           {"plots-dir", required_argument, NULL, 'P'},
                                           {"title", required_argument, NULL, 'T'},
                                           {"quiet", no_argument, NULL, 'q'},
+                                          {"style", required_argument, NULL, 'S'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     int c;
@@ -266,6 +270,12 @@ static int parse(int argc, char **argv, const char **out, int *force, const char
         case 'P': *plots = optarg; break;
         case 'T': *title = optarg; break;
         case 'q': *quiet = 1; break;
+        case 'S':
+            if (plot_style_parse(optarg, slides)) {
+                fprintf(stderr, "cosim: lecture: --style %s: expected default or slides\n", optarg);
+                return -1;
+            }
+            break;
         case 'h': *help = 1; return 0;
         default: return -1;
         }
@@ -295,8 +305,8 @@ static void free_runs(lesson_run *runs, size_t n)
 int lecture_main(int argc, char **argv)
 {
     const char *out = NULL, *plots = NULL, *title = "Coordinated omission: a lecture";
-    int force = 0, quiet = 0, help = 0;
-    if (parse(argc, argv, &out, &force, &plots, &title, &quiet, &help)) {
+    int force = 0, quiet = 0, help = 0, slides = 0;
+    if (parse(argc, argv, &out, &force, &plots, &title, &quiet, &help, &slides)) {
         fprintf(stderr, "cosim: try 'cosim lecture --help'\n");
         return COSIM_EXIT_USAGE;
     }
@@ -310,7 +320,7 @@ int lecture_main(int argc, char **argv)
     size_t misses = 0;
     for (size_t i = 0; i < n && rc == COSIM_EXIT_OK; i++) {
         runs[i].path = argv[optind + (int)i];
-        rc = run_one(runs, &runs[i], plots);
+        rc = run_one(runs, &runs[i], plots, slides);
         misses += runs[i].misses;
         if (rc == COSIM_EXIT_OK && !quiet)
             printf("%s: %zu chart%s%s\n", runs[i].path, runs[i].n_charts, runs[i].n_charts == 1 ? "" : "s",

@@ -35,6 +35,9 @@ static const char usage_text[] =
     "      --rank-rule RULE   nearest_rank, rounded_rank or sorted_index\n"
     "                         (same as --set scenario.rank_rule=RULE)\n"
     "      --format FMT       chart format: png (default), svg or pdf\n"
+    "      --style STYLE      default, or slides: 16:9 charts (1920x1080 px, a\n"
+    "                         13.33x7.5 in PDF) with fonts legible at the back of\n"
+    "                         a hall, multi-panel charts in a grid that fits a slide\n"
     "      --no-plot          write the charts' .gp and .dat but do not run gnuplot\n"
     "      --plot-timeout S   stop gnuplot after S seconds on one chart (default 60)\n"
     "      --charts LIST      which charts: spectrum,timeline,requests,summary\n"
@@ -120,7 +123,7 @@ void options_free(options *o)
 /* The options, their getopt codes past any short option's. */
 enum { OPT_SET = 256, OPT_SEED, OPT_RANK, OPT_FORMAT, OPT_NOPLOT, OPT_PLOTS, OPT_CHECK,
        OPT_CHARTS, OPT_WINDOW, OPT_AXIS, OPT_REPS, OPT_FORCE, OPT_PLOT_TIMEOUT, OPT_LONG, OPT_LIST_KEYS,
-       OPT_TIMELINE_BY, OPT_ANIMATE, OPT_END };
+       OPT_TIMELINE_BY, OPT_ANIMATE, OPT_STYLE, OPT_END };
 
 static const struct option longopts[] = {
     {"output", required_argument, NULL, 'o'},
@@ -141,6 +144,7 @@ static const struct option longopts[] = {
     {"list-keys", no_argument, NULL, OPT_LIST_KEYS},
     {"timeline-by", required_argument, NULL, OPT_TIMELINE_BY},
     {"animate", no_argument, NULL, OPT_ANIMATE},
+    {"style", required_argument, NULL, OPT_STYLE},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {"version", no_argument, NULL, 'V'},
@@ -313,6 +317,12 @@ static int take_option(options *o, int c, const char *arg, const char *word)
         return 0;
     case OPT_ANIMATE:
         o->animate = 1;
+        return 0;
+    case OPT_STYLE:
+        if (plot_style_parse(arg, &o->slides)) {
+            fprintf(stderr, "cosim: --style %s: expected default or slides\n", arg);
+            return -1;
+        }
         return 0;
     case 'q':
         o->quiet = 1;

@@ -39,6 +39,7 @@ typedef struct options {
     int list_keys;         /* --list-keys: print and exit 0 */
     int timeline_by_reply; /* --timeline-by reply: latency against reply time */
     int animate;           /* --animate: also requests.gif */
+    int slides;            /* --style slides: 16:9, slide-sized fonts */
     char *owned[2];        /* the --set text of --seed and --rank-rule */
 } options;
 

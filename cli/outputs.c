@@ -109,6 +109,24 @@ static unsigned long long w_syn(const timeline *t, size_t i) { return timeline_s
 static unsigned long long w_never(const timeline *t, size_t i) { return timeline_never_sent(t, i); }
 static unsigned long long w_exact(const timeline *t, size_t i) { return (unsigned long long)timeline_exact(t, i); }
 static unsigned long long w_every(const timeline *t, size_t i) { return timeline_bars_every(t, i, BARS_MAX_DRAW); }
+static unsigned long long w_from_sent(const timeline *t, size_t i) { return (unsigned long long)timeline_from_sent(t, i); }
+
+/* Append "shaded = 'n1 n2 ...'" (the stalls each tester's panel shades in
+ * [from_ns, to_ns)) and "shaded_all = N" (the windows every tester shares,
+ * the backlog panel's), so a chart says "grey: stall" only when it draws
+ * grey. */
+static void gp_shaded(char *buf, size_t len, const scenario *s, const run_result *r, int64_t from_ns,
+                      int64_t to_ns)
+{
+    size_t m = strlen(buf);
+    m += (size_t)snprintf(buf + m, m < len ? len - m : 0, "shaded = '");
+    for (size_t i = 0; i < s->n_testers; i++) {
+        long n = plot_stalls_shaded(s, r, i, from_ns, to_ns);
+        m += (size_t)snprintf(buf + m, m < len ? len - m : 0, "%s%ld", i ? " " : "", n > 0 ? n : 0);
+    }
+    long all = plot_stalls_shaded(s, r, s->n_testers, from_ns, to_ns);
+    snprintf(buf + m, m < len ? len - m : 0, "'\nshaded_all = %ld\n", all > 0 ? all : 0);
+}
 
 /* Whether a time chart has something to draw: the bars need every tester
  * kept exactly (BARS_MAX_POINTS) and one request in the window, the
@@ -142,12 +160,16 @@ static int time_chart_draws(staging *st, int bars, char *extra, size_t len)
     gp_words(extra, len, "seen", s->n_testers, w_seen, t);
     gp_words(extra, len, "synthetic", s->n_testers, w_syn, t);
     gp_words(extra, len, "exact", s->n_testers, w_exact, t);
+    gp_shaded(extra, len, s, st->r, bars ? st->cd->bars_from : st->cd->tl_from,
+              bars ? st->cd->bars_to : st->cd->tl_to);
     if (bars) {
         gp_words(extra, len, "never", s->n_testers, w_never, t);
         gp_words(extra, len, "every", s->n_testers, w_every, t);
+        gp_words(extra, len, "from_sent", s->n_testers, w_from_sent, t);
     } else {
         size_t m = strlen(extra);
-        snprintf(extra + m, len - m, "timeline_by = '%s'\n", st->o->timeline_by_reply ? "reply" : "intended");
+        snprintf(extra + m, len - m, "timeline_by = '%s'\nbacklog_bin_s = %.9f\n",
+                 st->o->timeline_by_reply ? "reply" : "intended", (double)timeline_backlog_bin_ns(t) / 1e9);
     }
     return 1;
 }
@@ -189,6 +211,11 @@ static int write_chart(staging *st, size_t k, char chart[64], int *need_stalls)
     if (ck->spectrum_blocks) {
         ps.testers = st->spec;
         ps.slots = st->slots;
+    }
+    if (st->o->slides) { /* --style slides: the styles read it */
+        size_t m = strlen(extra);
+        snprintf(extra + m, sizeof extra - m, "style = 'slides'\n");
+        ps.extra = extra;
     }
     OPEN(dat);
     CLOSE(ck->write(f, s, st->r, cd, st->names));
@@ -247,7 +274,7 @@ static int write_outputs(staging *st, char charts[N_CHARTS + 1][64], char *err, 
     snprintf(charts[N_CHARTS], 64, "%s", st->anim);
     if (need_stalls) {
         OPEN("stalls.dat");
-        CLOSE(plot_write_stalls(f, s, 0, s->duration_ns));
+        CLOSE(plot_write_stalls(f, s, r, 0, s->duration_ns));
     }
     return 0;
 fail:

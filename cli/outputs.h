@@ -39,7 +39,7 @@ typedef struct chart_kind {
 /** Requests kept per tester for the timeline before it bins them. */
 #define TIMELINE_MAX_POINTS 4000
 /** Requests kept per tester for the bars: a window with more is refused. */
-#define BARS_MAX_POINTS 2000
+#define BARS_MAX_POINTS 20000
 /** Bars drawn per panel: a tester with more is thinned (every k-th, and
  *  every slow one). */
 #define BARS_MAX_DRAW 60

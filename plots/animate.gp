@@ -41,7 +41,7 @@ do for [f=1:frames] {
         set yrange [hi[i] + 1 : lo[i] - 1]
         bh = (hi[i] - lo[i]) / 100.0 > 0.35 ? (hi[i] - lo[i]) / 100.0 : 0.35
         if (i == n) { set xlabel "time (ms): bar from intended send to reply (or now), dot at the actual send" } else { unset xlabel }
-        plot stallsfile using (($1+$2)*500):((hi[i]+lo[i])/2.0):(($2-$1)*500):((hi[i]-lo[i])/2.0 + 1) \
+        plot stallsfile index (i-1) using (($1+$2)*500):((hi[i]+lo[i])/2.0):(($2-$1)*500):((hi[i]-lo[i])/2.0 + 1) \
                  with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
              datafile index (i-1) using ($5 == 1 && $3 <= t ? $1*1000 : NaN):4:($1*1000):($3*1000):($4-bh):($4+bh) \
                  with boxxyerror fs pattern 4 border lc rgb colours[(i-1)%8+1] notitle, \

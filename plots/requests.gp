@@ -1,29 +1,44 @@
 # The book's Figure 5.2: for a short window around a stall, one bar per
-# request from its intended send time to its reply, a dot where it was
-# really sent; one panel per tester, stalls shaded. A paced tester's slots
+# request from where its tester's latency starts to its reply (the
+# intended send, or for latency_from = sent the actual send, the wait
+# before it a thin line), a dot where it was really sent; one panel per tester, stalls shaded. A paced tester's slots
 # never sent are hollow circles at their intended time; the samples a
 # corrected tester adds are hatched bars (the correction fills the gap the
 # paced tester left; the open loop queues).
 #
 # This is the style cosim appends to the generated requests.gp. It expects:
 #   datafile        one block per tester: intended_s sent_s reply_s row kind
-#                   (kind 0 sent, 1 synthetic, 2 never sent)
-#   stallsfile      start_s end_s of each stall window
+#                   start_s (kind 0 sent, 1 synthetic, 2 never sent; start_s
+#                   where the tester's latency starts)
+#   stallsfile      start_s end_s of each stall: one block per tester (its
+#                   windows and the request stalls its requests met)
 #   counts          the number of requests of each block, space separated
-#   seen, never, synthetic, every   per tester: requests in the window, slots
-#                   never sent, synthetic samples, thinning (1: every bar)
+#   seen, never, synthetic, every, from_sent   per tester: requests in the
+#                   window, slots never sent, synthetic samples, thinning
+#                   (1: every bar), 1 if its latency starts at the actual send
+#   shaded          per tester: the stall windows its panel shades (block
+#                   i-1 of stallsfile); "grey: stall" is said only if some are
 #   chart_title, chart_subtitle, testers, xfrom, xto (seconds), outfile, term
 # Restyle freely: cosim reads this file each time it runs.
 
 n = words(testers)
 panel_px = 330
+# style 'slides' (cosim --style slides): one 16:9 page, 1920 x 1080 px (a
+# 13.33 x 7.5 in PDF), the panels in a grid of two columns from three
+# panels on, text sized for the back of a hall; else a column of panels
+slides = exists("style") && style eq "slides"
+cols = slides && n >= 3 ? 2 : 1
+rows = (n + cols - 1) / cols
 if (term eq "pngcairo") {
-    set terminal pngcairo enhanced size 1600, (200 + n * panel_px) font "Sans,18" linewidth 2
+    if (slides) { set terminal pngcairo enhanced size 1920,1080 font "Sans,22" linewidth 3 } \
+    else { set terminal pngcairo enhanced size 1600, (200 + n * panel_px) font "Sans,18" linewidth 2 }
 } else {
     if (term eq "pdfcairo") {
-        set terminal pdfcairo enhanced size 10in, (1.3 + n * 2.1)*1in font "Sans,11" linewidth 2
+        if (slides) { set terminal pdfcairo enhanced size 13.333in,7.5in font "Sans,11" linewidth 3 } \
+        else { set terminal pdfcairo enhanced size 10in, (1.3 + n * 2.1)*1in font "Sans,11" linewidth 2 }
     } else {
-        set terminal svg enhanced size 1600, (200 + n * panel_px) font "Sans,18" linewidth 2 background "white"
+        if (slides) { set terminal svg enhanced size 1920,1080 font "Sans,22" linewidth 3 background "white" } \
+        else { set terminal svg enhanced size 1600, (200 + n * panel_px) font "Sans,18" linewidth 2 background "white" }
     }
 }
 set output outfile
@@ -31,9 +46,10 @@ set output outfile
 ptscale = term eq "svg" ? 0.6 : 1.0
 # title and subtitle sizes (points) and the canvas height in points (a png
 # or svg pixel counts as a point)
-title_pt = term eq "pdfcairo" ? 15 : 24
-subtitle_pt = term eq "pdfcairo" ? 10 : 16
-canvas_pt = term eq "pdfcairo" ? (1.3 + n * 2.1) * 72 : (200 + n * panel_px)
+pdf = term eq "pdfcairo"
+title_pt = slides ? (pdf ? 22 : 44) : (pdf ? 15 : 24)
+subtitle_pt = slides ? (pdf ? 11 : 22) : (pdf ? 10 : 16)
+canvas_pt = slides ? (pdf ? 540 : 1080) : (pdf ? (1.3 + n * 2.1) * 72 : (200 + n * panel_px))
 
 # one look per tester, as in spectrum.gp (cosim's styles: the first closed,
 # paced, corrected, open and partly_open tester are 1..5, a second of a kind
@@ -64,20 +80,26 @@ minspan = exists("minspan") ? (minspan > 1 ? minspan : 1) : 1
 shared = (rmax - rmin) <= 3 * minspan
 # the title larger than the subtitle: the multiplot title keeps room for
 # three lines, the subtitle is a label on the second
-set multiplot layout n, 1 title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt)
+anyshaded = 0
+do for [i=1:n] { anyshaded = anyshaded || (exists("shaded") ? word(shaded, i) + 0 : 1) }
+what_bars = "time (ms): bar from where the tester's latency starts to the reply, dot at the actual send". \
+            (anyshaded ? "; grey: stall" : "")."\nrows: each request's index in the run (a paced tester's: its slot)"
+# a slide: the grid's panels share one note at the page's foot
+if (slides) { set label 97 what_bars at screen 0.5, screen 0.045 center font sprintf(",%d", subtitle_pt) }
+set multiplot layout rows, cols title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt)
 set label 99 chart_subtitle at screen 0.5, screen (1 - 3.0 * title_pt / canvas_pt) center noenhanced \
     font sprintf(",%d", subtitle_pt)
 set grid xtics lc rgb "#b0b0b0"
 set border 3
 set tics nomirror
-set ylabel "request"
+set ylabel (slides ? "" : "request")
 # each panel's key above it, never over its bars or dots
 set key outside top center horizontal noenhanced samplen 1.5 nobox width -4
 # fixed margins, so the panels line up whatever the names
-set lmargin 14
-set rmargin 4
+set lmargin (slides ? 9 : 14)
+set rmargin (slides ? 2 : 4)
 do for [i=1:n] {
-    if (i == 2) { unset label 99 }
+    if (i == 2) { unset label 99; unset label 97 }
     set autoscale xy
     empty = word(counts, i) + 0 == 0
     if (!empty) { stats datafile index (i-1) using 4 nooutput }
@@ -88,21 +110,33 @@ do for [i=1:n] {
     set yrange [hi + pad : lo - pad]
     # a few rows: ticks on real rows only (not on the padding above and below)
     if (hi - lo <= 12) { set ytics lo, (hi - lo <= 6 ? 1 : 2), hi } else { set ytics autofreq }
+    # a slide's short panel: about three row ticks (a step of 1, 2 or 5 x 10^k)
+    rs = (hi - lo) / 3.0
+    mag = rs > 0 ? 10 ** floor(log10(rs)) : 1
+    tstep = rs / mag >= 5 ? 5 * mag : rs / mag >= 2 ? 2 * mag : mag
+    if (slides && hi - lo > 6) { set ytics tstep }
     bh = (hi - lo) / 100.0 > 0.35 ? (hi - lo) / 100.0 : 0.35  # bar half-height: visible in a tall panel
-    if (i == n) { set xlabel "time (ms): bar from intended send to reply, dot at the actual send; grey: stall\nrows: each request's index in the run (a paced tester's: its slot)" } else { unset xlabel }
+    if (i == n && !slides) { set xlabel what_bars } else { unset xlabel }
+    # a slide's bottom row: its axis named, room below for the shared note
+    if (slides && i > n - cols) { set xlabel "time (ms)" offset 0,0.5; set bmargin 4.5 }
     ev = word(every, i) + 0
+    fs = exists("from_sent") ? word(from_sent, i) + 0 : 0
     nv = word(never, i) + 0
     sy = word(synthetic, i) + 0
-    name = label(i).(ev > 1 ? sprintf(" (1 in %d of %d drawn, and each slow one)", ev, word(seen, i) + 0) : "")
+    name = label(i).(fs ? ": latency from the actual send" : "") \
+           .(ev > 1 ? sprintf(" (1 in %d of %d drawn, and each slow one)", ev, word(seen, i) + 0) : "")
     unset label 1
     if (empty) { set label 1 "no request in this window" at graph 0.5, 0.5 center }
-    plot stallsfile using (($1+$2)*500):((hi+lo)/2.0):(($2-$1)*500):((hi-lo)/2.0 + pad) \
+    plot stallsfile index (i-1) using (($1+$2)*500):((hi+lo)/2.0):(($2-$1)*500):((hi-lo)/2.0 + pad) \
              with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
          datafile index (i-1) using ($5 == 1 ? $1*1000 : NaN):4:($1*1000):($3*1000):($4-bh):($4+bh) \
              with boxxyerror fs pattern 4 border lc rgb colour(i) \
              title (sy > 0 ? sprintf("added by the correction: %d", sy) : ""), \
-         datafile index (i-1) using ($5 == 0 ? $1*1000 : NaN):4:($1*1000):($3*1000):($4-bh):($4+bh) \
+         datafile index (i-1) using ($5 == 0 ? $6*1000 : NaN):4:($6*1000):($3*1000):($4-bh):($4+bh) \
              with boxxyerror fs solid 0.8 noborder lc rgb colour(i) title name, \
+         datafile index (i-1) using ($5 == 0 && $6 > $1 ? $1*1000 : NaN):4:($6*1000 - $1*1000):(0) \
+             with vectors nohead lw 1 lc rgb colour(i) \
+             title (fs ? "waited before the send (not in its latency)" : ""), \
          datafile index (i-1) using ($5 == 0 ? $2*1000 : NaN):4 with points pt 7 ps (1.0 * ptscale) lc rgb "#000000" \
              notitle, \
          datafile index (i-1) using ($5 == 2 ? $1*1000 : NaN):4 with points pt 6 ps (1.3 * ptscale) lw 1.5 \

@@ -14,13 +14,26 @@
 #   outfile, term   the chart file and gnuplot terminal
 # Restyle freely: cosim reads this file each time it runs.
 
+# style 'slides' (cosim --style slides): 16:9, 1920 x 1080 px (a 13.33 x
+# 7.5 in PDF, a slide's page), fonts legible at the back of a hall; else
+# 1600 x 1000 px (10 x 6.25 in). The title is always larger than the
+# subtitle (title_pt, subtitle_pt; base_pt the rest of the text).
+slides = exists("style") && style eq "slides"
+pdf = term eq "pdfcairo"
+base_pt = slides ? (pdf ? 16 : 32) : (pdf ? 12 : 20)
+title_pt = int(base_pt * (slides ? 1.45 : 1.25) + 0.5)
+subtitle_pt = int(base_pt * (slides ? 0.7 : 0.75) + 0.5)
 if (term eq "pngcairo") {
-    set terminal pngcairo enhanced size 1600,1000 font "Sans,20" linewidth 2
+    if (slides) { set terminal pngcairo enhanced size 1920,1080 font sprintf("Sans,%d", base_pt) linewidth 3 } \
+    else { set terminal pngcairo enhanced size 1600,1000 font sprintf("Sans,%d", base_pt) linewidth 2 }
 } else {
-    if (term eq "pdfcairo") {
-        set terminal pdfcairo enhanced size 10in,6.25in font "Sans,12" linewidth 2
+    if (pdf) {
+        if (slides) { set terminal pdfcairo enhanced size 13.333in,7.5in font sprintf("Sans,%d", base_pt) linewidth 3 } \
+        else { set terminal pdfcairo enhanced size 10in,6.25in font sprintf("Sans,%d", base_pt) linewidth 2 }
     } else {
-        set terminal svg enhanced size 1600,1000 font "Sans,20" linewidth 2 background "white"
+        if (slides) { set terminal svg enhanced size 1920,1080 font sprintf("Sans,%d", base_pt) linewidth 3 \
+                          background "white" } \
+        else { set terminal svg enhanced size 1600,1000 font sprintf("Sans,%d", base_pt) linewidth 2 background "white" }
     }
 }
 set output outfile
@@ -46,10 +59,17 @@ do for [i=1:nl] {
     }
 }
 
-set title chart_title noenhanced offset 0,1.2
-set label 1 chart_subtitle at graph 0.5, graph 1.04 center font ",15" noenhanced
-set tmargin 5
-set xlabel "percentile" offset 0,0.4
+# on a slide the title and subtitle are centred on the page, not the plot
+if (slides) {
+    set label 98 chart_title at screen 0.5, screen 0.95 center noenhanced font sprintf(",%d", title_pt)
+    set label 1 chart_subtitle at screen 0.5, screen 0.885 center noenhanced font sprintf(",%d", subtitle_pt)
+    set tmargin at screen 0.85
+} else {
+    set title chart_title noenhanced offset 0,1.2 font sprintf(",%d", title_pt)
+    set label 1 chart_subtitle at graph 0.5, graph 1.04 center font sprintf(",%d", subtitle_pt) noenhanced
+    set tmargin 5
+}
+set xlabel "percentile" offset 0,(slides ? 0.3 : 0.4)
 set ylabel "latency (ms)"
 set logscale x
 set xtics ("0%%" 1, "90%%" 10, "99%%" 100, "99.9%%" 1000, "99.99%%" 10000, \
@@ -75,6 +95,9 @@ set grid xtics ytics lc rgb "#a0a0a0" lw 1, lc rgb "#d8d8d8" lw 0.5
 set mytics 10
 set grid mytics
 set key outside center bottom horizontal Left reverse box noenhanced samplen 3 spacing 1.1 width 2 maxrows 3
+# on a slide the legend (with each p99) is in two rows under the plot, in
+# place of the end labels, which slide-sized text would push apart
+if (slides) { set key outside center bottom horizontal Left reverse box noenhanced samplen 2 spacing 1.0 width -1 maxrows 2 }
 
 # One look per tester (cosim's styles: the first closed, paced, corrected,
 # open and partly_open tester are 1..5, a second of a kind 6..8; 0 is the
@@ -114,12 +137,13 @@ do for [i=1:nb] {
 ms(v) = v >= 100 ? sprintf("%.0f ms", v) : v >= 10 ? sprintf("%.1f ms", v) : v >= 1 ? sprintf("%.2f ms", v) \
       : sprintf("%.3f ms", v)
 title_of(i) = label(i).": p99 ".ms(p99s[i])
-set rmargin 25
+# the end labels' column: 25 characters
+if (slides) { set rmargin 6 } else { set rmargin 25 }
 # end labels in a column right of the plot, in the curves' colours, pushed
 # apart to a text line each (up from the lowest, then down from the top)
 ylo = ylog ? (ymin > lowest ? ymin / 1.5 : lowest) : 0
 yhi = ylog ? ymax * 2 : (ymax > 0 ? ymax * 1.1 : 1)
-gap = 0.05
+gap = 0.05   # a text line, of the plot's height
 array at[nb]
 do for [i=1:nb] {
     at[i] = rank[i] == 0 ? 0 : (ylog ? log(lat[i] / ylo) / log(yhi / ylo) : (lat[i] - ylo) / (yhi - ylo))
@@ -137,7 +161,7 @@ do for [r=nb:1:-1] {
     }
 }
 do for [i=1:nb] {
-    if (rank[i] > 0) {
+    if (rank[i] > 0 && !slides) {
         set label (10 + i) label(i) at graph 1, graph at[i] left offset 1,0 noenhanced textcolor rgb colour(i) front
     }
 }

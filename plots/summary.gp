@@ -6,20 +6,40 @@
 #   chart_title, chart_subtitle, ylog, outfile, term
 # Restyle freely: cosim reads this file each time it runs.
 
+# style 'slides' (cosim --style slides): 16:9, 1920 x 1080 px (a 13.33 x
+# 7.5 in PDF, a slide's page), fonts legible at the back of a hall; else
+# 1600 x 1000 px (10 x 6.25 in). The title is always larger than the
+# subtitle (title_pt, subtitle_pt; base_pt the rest of the text).
+slides = exists("style") && style eq "slides"
+pdf = term eq "pdfcairo"
+base_pt = slides ? (pdf ? 16 : 32) : (pdf ? 12 : 20)
+title_pt = int(base_pt * (slides ? 1.45 : 1.25) + 0.5)
+subtitle_pt = int(base_pt * (slides ? 0.7 : 0.75) + 0.5)
 if (term eq "pngcairo") {
-    set terminal pngcairo enhanced size 1600,1000 font "Sans,20" linewidth 2
+    if (slides) { set terminal pngcairo enhanced size 1920,1080 font sprintf("Sans,%d", base_pt) linewidth 3 } \
+    else { set terminal pngcairo enhanced size 1600,1000 font sprintf("Sans,%d", base_pt) linewidth 2 }
 } else {
-    if (term eq "pdfcairo") {
-        set terminal pdfcairo enhanced size 10in,6.25in font "Sans,12" linewidth 2
+    if (pdf) {
+        if (slides) { set terminal pdfcairo enhanced size 13.333in,7.5in font sprintf("Sans,%d", base_pt) linewidth 3 } \
+        else { set terminal pdfcairo enhanced size 10in,6.25in font sprintf("Sans,%d", base_pt) linewidth 2 }
     } else {
-        set terminal svg enhanced size 1600,1000 font "Sans,20" linewidth 2 background "white"
+        if (slides) { set terminal svg enhanced size 1920,1080 font sprintf("Sans,%d", base_pt) linewidth 3 \
+                          background "white" } \
+        else { set terminal svg enhanced size 1600,1000 font sprintf("Sans,%d", base_pt) linewidth 2 background "white" }
     }
 }
 set output outfile
 
-set title chart_title noenhanced offset 0,1.2
-set label 1 chart_subtitle at graph 0.5, graph 1.04 center font ",15" noenhanced
-set tmargin 5
+# on a slide the title and subtitle are centred on the page, not the plot
+if (slides) {
+    set label 98 chart_title at screen 0.5, screen 0.95 center noenhanced font sprintf(",%d", title_pt)
+    set label 1 chart_subtitle at screen 0.5, screen 0.885 center noenhanced font sprintf(",%d", subtitle_pt)
+    set tmargin at screen 0.85
+} else {
+    set title chart_title noenhanced offset 0,1.2 font sprintf(",%d", title_pt)
+    set label 1 chart_subtitle at graph 0.5, graph 1.04 center font sprintf(",%d", subtitle_pt) noenhanced
+    set tmargin 5
+}
 stats datafile using 2 nooutput
 lowest = STATS_min
 stats datafile using 4 nooutput
@@ -50,7 +70,7 @@ if (ylog) {
     plot for [k=1:3] datafile using (xat(k)):(column(k+1)):(floor):(column(k+1)) with yerrorbars \
              pt pt_[k] ps 2.5 lw 2 lc rgb pc[k] title pname[k], \
          for [k=1:3] '' using (xat(k)):(column(k+1)):(ms(column(k+1))) with labels offset 0,1.3 \
-             font ",16" notitle, \
+             font sprintf(",%d", int(base_pt * 0.8 + 0.5)) notitle, \
          '' using 0:(NaN):xtic(1) notitle
 } else {
     set yrange [0 : highest * 1.15]
@@ -58,6 +78,6 @@ if (ylog) {
     set boxwidth 0.25
     plot for [k=1:3] datafile using (xat(k)):(column(k+1)) with boxes lc rgb pc[k] title pname[k], \
          for [k=1:3] '' using (xat(k)):(column(k+1)):(ms(column(k+1))) with labels offset 0,0.8 \
-             font ",16" notitle, \
+             font sprintf(",%d", int(base_pt * 0.8 + 0.5)) notitle, \
          '' using 0:(NaN):xtic(1) notitle
 }

@@ -10,7 +10,11 @@
 #                   request, 1 a sample the correction added, 3 and 4 a
 #                   bin's largest and mean latency when binned); then one
 #                   block per tester: time_s requests (the backlog)
-#   stallsfile      start_s end_s of each stall window
+#   stallsfile      start_s end_s of each stall: one block per tester (its
+#                   windows and the request stalls its requests met), then
+#                   the windows alone (the backlog panel's)
+#   shaded, shaded_all   the stalls each tester's panel shades, and the
+#                   backlog panel's: "grey: stall" is said only when drawn
 #   counts          the number of rows of each block, space separated
 #   seen, synthetic, exact   per tester: requests in the window, added
 #                   samples, 1 if every request is drawn (0: binned)
@@ -21,13 +25,22 @@
 
 n = words(testers)
 panel_px = 300
+# style 'slides' (cosim --style slides): one 16:9 page, 1920 x 1080 px (a
+# 13.33 x 7.5 in PDF), the panels in a grid of two columns from three
+# panels on, text sized for the back of a hall; else a column of panels
+slides = exists("style") && style eq "slides"
+cols = slides && n + 1 >= 3 ? 2 : 1
+rows = (n + 1 + cols - 1) / cols
 if (term eq "pngcairo") {
-    set terminal pngcairo enhanced size 1600, (200 + (n + 1) * panel_px) font "Sans,18" linewidth 2
+    if (slides) { set terminal pngcairo enhanced size 1920,1080 font "Sans,22" linewidth 3 } \
+    else { set terminal pngcairo enhanced size 1600, (200 + (n + 1) * panel_px) font "Sans,18" linewidth 2 }
 } else {
     if (term eq "pdfcairo") {
-        set terminal pdfcairo enhanced size 10in, (1.3 + (n + 1) * 2)*1in font "Sans,11" linewidth 2
+        if (slides) { set terminal pdfcairo enhanced size 13.333in,7.5in font "Sans,11" linewidth 3 } \
+        else { set terminal pdfcairo enhanced size 10in, (1.3 + (n + 1) * 2)*1in font "Sans,11" linewidth 2 }
     } else {
-        set terminal svg enhanced size 1600, (200 + (n + 1) * panel_px) font "Sans,18" linewidth 2 background "white"
+        if (slides) { set terminal svg enhanced size 1920,1080 font "Sans,22" linewidth 3 background "white" } \
+        else { set terminal svg enhanced size 1600, (200 + (n + 1) * panel_px) font "Sans,18" linewidth 2 background "white" }
     }
 }
 set output outfile
@@ -35,9 +48,10 @@ set output outfile
 ptscale = term eq "svg" ? 0.6 : 1.0
 # title and subtitle sizes (points) and the canvas height in points (a png
 # or svg pixel counts as a point)
-title_pt = term eq "pdfcairo" ? 15 : 24
-subtitle_pt = term eq "pdfcairo" ? 10 : 16
-canvas_pt = term eq "pdfcairo" ? (1.3 + (n + 1) * 2) * 72 : (200 + (n + 1) * panel_px)
+pdf = term eq "pdfcairo"
+title_pt = slides ? (pdf ? 22 : 44) : (pdf ? 15 : 24)
+subtitle_pt = slides ? (pdf ? 11 : 22) : (pdf ? 10 : 16)
+canvas_pt = slides ? (pdf ? 540 : 1080) : (pdf ? (1.3 + (n + 1) * 2) * 72 : (200 + (n + 1) * panel_px))
 
 # one look per tester, as in spectrum.gp (cosim's styles: the first closed,
 # paced, corrected, open and partly_open tester are 1..5, a second of a kind
@@ -53,7 +67,7 @@ label(i) = exists("labels") ? labels[i] : label(i)
 byreply = timeline_by eq "reply"
 # the title larger than the subtitle: the multiplot title keeps room for
 # three lines, the subtitle is a label on the second
-set multiplot layout (n + 1), 1 title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt)
+set multiplot layout rows, cols title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt)
 set label 99 chart_subtitle at screen 0.5, screen (1 - 3.0 * title_pt / canvas_pt) center noenhanced \
     font sprintf(",%d", subtitle_pt)
 set grid xtics ytics lc rgb "#b0b0b0"
@@ -62,12 +76,12 @@ set tics nomirror
 # each panel's key above it, never over its bars or dots
 set key outside top center horizontal noenhanced samplen 1.5 nobox width -4
 # fixed margins, so the panels line up whatever the names
-set lmargin 14
-set rmargin 4
+set lmargin (slides ? 9 : 14)
+set rmargin (slides ? 2 : 4)
 do for [i=1:n] {
-    if (i == 2) { unset label 99 }
+    if (i == 2) { unset label 99; unset label 97 }
     set autoscale xy
-    set ylabel "latency (ms)"
+    set ylabel (slides ? "ms" : "latency (ms)")
     if (ylog) { set logscale y; set format y "%g" } else { unset logscale y; set format y "%g" }
     empty = word(counts, i) + 0 == 0
     if (!empty) { stats datafile index (i-1) using 2 nooutput }
@@ -82,7 +96,7 @@ do for [i=1:n] {
               : sprintf("%s: largest latency of each bin (%d requests)", label(i), word(seen, i) + 0)
     unset label 1
     if (empty) { set label 1 "no request in this window" at graph 0.5, 0.5 center }
-    plot stallsfile using (($1+$2)/2):((top+bottom)/2):(($2-$1)/2):((top-bottom)/2) \
+    plot stallsfile index (i-1) using (($1+$2)/2):((top+bottom)/2):(($2-$1)/2):((top-bottom)/2) \
              with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
          datafile index (i-1) using 1:($3 == 0 || $3 == 3 ? $2 : NaN) with points pt marker(i) ps (1.0 * ptscale) \
              lc rgb colour(i) title what, \
@@ -102,11 +116,19 @@ do for [i=1:n] {
 set yrange [0:bmax * 1.15]
 # whole requests: no 0.5 ticks on a small backlog
 if (bmax <= 6) { set ytics 1 } else { set ytics autofreq }
-set ylabel "requests at the server"
-set xlabel (byreply ? "reply time (s): a stall shows as a gap, then a spike" \
-                    : "intended send time (s); grey: stall")
+set ylabel (slides ? "at the server" : "requests at the server")
+# what a point of the backlog is, and grey only where grey is drawn
+binw = exists("backlog_bin_s") ? backlog_bin_s : 0
+binned = binw >= 1 ? sprintf("%g s", binw) : binw >= 0.001 ? sprintf("%g ms", binw * 1000) \
+       : sprintf("%g us", binw * 1e6)
+shaded_any = 0
+do for [i=1:n] { shaded_any = shaded_any || (exists("shaded") ? word(shaded, i) + 0 : 1) }
+grey = exists("shaded_all") && shaded_all == 0 ? (shaded_any ? "; grey above: a stalled request in service" : "") \
+     : "; grey: stall"
+set xlabel (byreply ? "reply time (s): a stall shows as a gap, then a spike" : "intended send time (s)").grey.\
+    (binw > 0 ? "\nbacklog: the most requests at the server in each ".binned : "")
 set key outside top center horizontal width 1
-plot stallsfile using (($1+$2)/2):(0):(($2-$1)/2):(bmax * 1.15) with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
+plot stallsfile index n using (($1+$2)/2):(0):(($2-$1)/2):(bmax * 1.15) with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
      for [i=1:n] datafile index (n + i - 1) using 1:2 with steps lw 2 dt i lc rgb colour(i) \
          title label(i)
 unset multiplot

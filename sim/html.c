@@ -24,17 +24,24 @@ void html_escape(FILE *f, const char *t)
 }
 
 /* The page's style: readable projected and printed; no web font, no
- * network. */
+ * network. Nothing is wider than the window (a page that scrolls sideways
+ * at 1280 px loses the table's last columns off a projector): the body
+ * sizes its boxes with their padding, long words and paths break, and the
+ * summary table (twelve columns) wraps its headers and, if it still does
+ * not fit, scrolls inside its own box. */
 static const char style[] =
-    "body{font-family:sans-serif;max-width:70em;margin:1em auto;padding:0 1em;color:#111;background:#fff}"
+    "*,*::before,*::after{box-sizing:border-box}"
+    "body{font-family:sans-serif;max-width:70em;margin:1em auto;padding:0 1em;color:#111;background:#fff;"
+    "overflow-wrap:break-word}"
     "h1{font-size:1.8em}h2{font-size:1.5em;border-top:2px solid #888;padding-top:.5em}"
     ".run{color:#333}.lesson{white-space:pre-wrap;font-family:serif;font-size:1.05em;background:#f6f6f0;"
     "padding:.6em;border-left:4px solid #b8a04a}"
-    "table.summary{border-collapse:collapse;font-size:.95em}"
-    "table.summary th,table.summary td{border:1px solid #bbb;padding:.2em .45em}"
+    "table.summary{border-collapse:collapse;font-size:.9em;display:block;max-width:100%;overflow-x:auto}"
+    "table.summary th,table.summary td{border:1px solid #bbb;padding:.2em .35em}"
     "table.summary .n{text-align:right;white-space:nowrap;font-variant-numeric:tabular-nums}"
+    "table.summary th.n{white-space:normal}"
     "figure{margin:1em 0}figure img{max-width:100%;height:auto;border:1px solid #ddd}"
-    "pre{background:#f4f4f4;padding:.5em;overflow-x:auto}"
+    "pre{background:#f4f4f4;padding:.5em;overflow-x:auto;max-width:100%}"
     ".ok{color:#176117;font-weight:bold}.miss{color:#a11;font-weight:bold}";
 
 /* One scenario's section. */

@@ -41,6 +41,14 @@ int plot_format_parse(const char *name, plot_format *out)
     return -EINVAL;
 }
 
+int plot_style_parse(const char *name, int *slides)
+{
+    if (strcmp(name, "default") && strcmp(name, "slides"))
+        return -EINVAL;
+    *slides = strcmp(name, "slides") == 0;
+    return 0;
+}
+
 static int is_file(const char *path)
 {
     struct stat st;
@@ -304,6 +312,8 @@ int plot_write_script(FILE *f, const scenario *s, const char *style_path, const 
     gp_string(f, ps->outfile);
     fputs("\nif (!exists(\"term\")) term = ", f);
     gp_string(f, plot_format_term(ps->format));
+    fputs("\nif (!exists(\"style\")) style = ", f);
+    gp_string(f, "default");
     fputs("\n\n", f);
     char buf[4096];
     size_t n;
@@ -342,29 +352,63 @@ char *plot_all_names(const scenario *s, char *buf, size_t len)
     return buf;
 }
 
-int plot_write_stalls(FILE *f, const scenario *s, int64_t from_ns, int64_t to_ns)
+/* The stalls of a panel that meet [from_ns, to_ns), "start_s end_s" a row
+ * to f (NULL: only count): the stop-the-world windows (at most 5000) and,
+ * with tr, the request stalls its requests met as the engine ran them
+ * (tester_result.stall_spans). @return the rows, or -1 with no memory. */
+static long stall_rows(FILE *f, const scenario *s, const tester_result *tr, int64_t from_ns, int64_t to_ns)
 {
-    fprintf(f, "# cosim stall windows between %.9f s and %.9f s; columns: start_s end_s\n",
-            (double)from_ns / 1e9, (double)to_ns / 1e9);
     server_config c = run_server_config(s);
     server *srv;
-    int rc = server_new(&srv, &c);
-    if (rc)
-        return rc;
+    if (server_new(&srv, &c))
+        return -1;
     stall_window w;
     int64_t t = from_ns;
-    size_t n = 0;
+    long n = 0;
     /* at most 5000 windows: more would be a grey band anyway */
     while (n < 5000 && server_next_window(srv, t, &w) && w.start_ns < to_ns) {
-        fprintf(f, "%.9f %.9f\n", (double)w.start_ns / 1e9, (double)w.end_ns / 1e9);
+        if (f)
+            fprintf(f, "%.9f %.9f\n", (double)w.start_ns / 1e9, (double)w.end_ns / 1e9);
         t = w.end_ns;
         n++;
     }
-    if (n == 0)
-        fputs("nan nan\n", f);
     server_free(srv);
+    for (size_t j = 0; tr && j < tr->n_stall_spans; j++) {
+        const tester_stall_span *p = &tr->stall_spans[j];
+        if (p->end_ns <= from_ns || p->start_ns >= to_ns)
+            continue;
+        if (f)
+            fprintf(f, "%.9f %.9f\n", (double)p->start_ns / 1e9, (double)p->end_ns / 1e9);
+        n++;
+    }
+    return n;
+}
+
+int plot_write_stalls(FILE *f, const scenario *s, const run_result *r, int64_t from_ns, int64_t to_ns)
+{
+    fprintf(f, "# cosim stalls between %.9f s and %.9f s; columns: start_s end_s\n"
+               "# one block per tester (gnuplot index 0, 1, ...): the stop-the-world windows\n"
+               "# and the request stalls its requests met (the stalled request's service,\n"
+               "# from its work's start to its reply); then one block of the windows alone\n",
+            (double)from_ns / 1e9, (double)to_ns / 1e9);
+    for (size_t i = 0; i <= s->n_testers; i++) {
+        if (i < s->n_testers)
+            fprintf(f, "%s# tester %s\n", i ? "\n\n" : "", s->testers[i].name);
+        else
+            fputs(i ? "\n\n# every tester: the stop-the-world windows\n" : "# the stop-the-world windows\n", f);
+        long n = stall_rows(f, s, i < s->n_testers && i < r->n ? &r->testers[i] : NULL, from_ns, to_ns);
+        if (n < 0)
+            return -ENOMEM;
+        if (n == 0)
+            fputs("nan nan\n", f);
+    }
     fflush(f);
     return ferror(f) ? -EIO : 0;
+}
+
+long plot_stalls_shaded(const scenario *s, const run_result *r, size_t i, int64_t from_ns, int64_t to_ns)
+{
+    return stall_rows(NULL, s, i < s->n_testers && i < r->n ? &r->testers[i] : NULL, from_ns, to_ns);
 }
 
 int plot_first_stall(const scenario *s, int64_t *from_ns, int64_t *to_ns)

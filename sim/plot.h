@@ -55,6 +55,13 @@ size_t plot_spectrum_testers(const run_result *r);
  */
 int plot_write_spectrum_data(FILE *f, const scenario *s, const run_result *r);
 
+/**
+ * Parse a --style name: "default" (0) or "slides" (1: 16:9, slide-sized
+ * fonts, multi-panel charts in a grid; plot_script.slides).
+ * @return 0 or -EINVAL.
+ */
+int plot_style_parse(const char *name, int *slides);
+
 /** What a generated chart script needs besides the scenario. */
 typedef struct plot_script {
     const char *chart;    /**< "spectrum", "timeline", "requests", "summary" */
@@ -78,8 +85,9 @@ typedef struct plot_script {
 /**
  * A chart script: a preamble defining datafile, stallsfile, chart_title,
  * chart_subtitle (service, stalls, rate, duration, seed, rank rule),
- * testers, xfrom and xto (seconds), ylog, outfile and term (the last three
- * unless already defined with gnuplot -e), then the style script's text.
+ * testers, xfrom and xto (seconds), ylog, outfile, term and style (the last
+ * four unless already defined with gnuplot -e or in extra: a caller sets
+ * style = 'slides' there, --style slides), then the style script's text.
  * Scenario text is written as single-quoted gnuplot strings, where nothing
  * is substituted.
  *
@@ -99,11 +107,24 @@ void plot_spectrum_blocks(const scenario *s, const run_result *r, char *names, s
 char *plot_all_names(const scenario *s, char *buf, size_t len);
 
 /**
- * The stop-the-world windows between from_ns and to_ns, "start_s end_s" a
- * row (at most 5000), for shading time charts. Random stalls are drawn as the
- * testers met them (same seed). @return 0, -EIO or -ENOMEM.
+ * The stalls between from_ns and to_ns, "start_s end_s" a row, for shading
+ * time charts: one block per tester (gnuplot index i, scenario order) with
+ * the stop-the-world windows (at most 5000; random stalls as the testers met
+ * them, same seed) and the request stalls its requests met, each the
+ * stalled request's service span as the engine ran it (from its work's
+ * start to its reply: tester_result.stall_spans); then one block of the
+ * windows alone (index n_testers), for a panel of every tester. An empty
+ * block is one "nan nan" row. @return 0, -EIO or -ENOMEM.
  */
-int plot_write_stalls(FILE *f, const scenario *s, int64_t from_ns, int64_t to_ns);
+int plot_write_stalls(FILE *f, const scenario *s, const run_result *r, int64_t from_ns, int64_t to_ns);
+
+/**
+ * How many rows of plot_write_stalls' block i meet [from_ns, to_ns): what a
+ * chart's panel for tester i (i = n_testers: the windows alone) shades, so
+ * a chart names a shading only when it is drawn. @return rows, or -1 with
+ * no memory.
+ */
+long plot_stalls_shaded(const scenario *s, const run_result *r, size_t i, int64_t from_ns, int64_t to_ns);
 
 /**
  * A window around the first stop-the-world stall, for the request bars: from

@@ -31,6 +31,7 @@ struct server {
     uint64_t k;       /* index of the next request */
     int64_t free_at;  /* c = 1: reply time of the last request submitted */
     int64_t last_start; /* the first instant of work of the last request */
+    int64_t last_extra; /* its request stall's extra work (0: none) */
     int64_t *pool;    /* c > 1: min-heap of the workers' free times (NULL
                          for c = 1, whose one free time is free_at) */
     int64_t busy_ns;  /* work submitted (service and request stalls), ns */
@@ -539,6 +540,7 @@ int64_t server_submit(server *s, int64_t arrival_ns)
         extra = request_extra(s, s->k);
         work += extra;
     }
+    s->last_extra = extra;
     s->k++;
     if (s->pool)
         return submit_pool(s, arrival_ns, work, extra);
@@ -584,6 +586,11 @@ int server_next_window(server *s, int64_t t_ns, stall_window *out)
 int64_t server_last_start_ns(const server *s)
 {
     return s->last_start;
+}
+
+int64_t server_last_extra_ns(const server *s)
+{
+    return s->last_extra;
 }
 
 uint64_t server_workers(const server *s)

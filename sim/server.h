@@ -82,6 +82,14 @@ int64_t server_submit(server *s, int64_t arrival_ns);
  */
 int64_t server_last_start_ns(const server *s);
 
+/**
+ * The extra work of the request submitted last from its request stalls
+ * (kind = requests), ns: 0 when no request stall names it. Such a request
+ * holds its worker from server_last_start_ns to its reply: the engine's
+ * record of where the stall happened (the time charts shade it).
+ */
+int64_t server_last_extra_ns(const server *s);
+
 /** c, the number of workers. */
 uint64_t server_workers(const server *s);
 

@@ -142,4 +142,7 @@ void tester_result_free(tester_result *r)
     r->wait = NULL;
     free(r->drops_per_s);
     r->drops_per_s = NULL;
+    free(r->stall_spans);
+    r->stall_spans = NULL;
+    r->n_stall_spans = 0;
 }

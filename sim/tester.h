@@ -164,7 +164,19 @@ typedef struct tester_request {
     int64_t reply_ns;    /**< when the reply came */
     int64_t latency_ns;  /**< what the tester measured */
     int recorded;        /**< 0 when dropped at the end of the run */
+    int64_t stall_extra_ns; /**< its request stall's extra work, ns (0: none;
+                                 server_last_extra_ns) */
 } tester_request;
+
+/** A request stall as it happened: the stalled request's service span
+ *  [start_ns, end_ns), from its work's start to its reply. */
+typedef struct tester_stall_span {
+    int64_t start_ns, end_ns;
+    uint64_t index; /**< the request's index in send order */
+} tester_stall_span;
+
+/** Most request stall spans a tester keeps (tester_result.stall_spans). */
+#define TESTER_MAX_STALL_SPANS 5000
 
 /** Which requests an observer no longer needs to see: those intended in
  *  [skip_from_ns, skip_to_ns) whose latency is at most
@@ -268,6 +280,12 @@ typedef struct tester_result {
                                     correction's backfill; owned; NULL when
                                     none was dropped), so the report can say
                                     what the drop hides */
+    tester_stall_span *stall_spans; /**< the request stalls this tester's
+                                    requests met, in send order (owned;
+                                    the first TESTER_MAX_STALL_SPANS), for
+                                    the time charts' shading; else NULL */
+    size_t n_stall_spans;
+    uint64_t stall_spans_total; /**< request stalls met (kept or not) */
     hist *hist;                /**< every recorded value (owned) */
     hist *wait;                /**< cfg->record_wait: the queue wait (start -
                                     sent) of each request recorded in hist

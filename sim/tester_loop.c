@@ -295,3 +295,14 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
         tester_result_free(out);
     return rc;
 }
+
+int tester_loop_stall_span(tester_result *out, const tester_request *rq)
+{
+    out->stall_spans_total++;
+    if (out->n_stall_spans >= TESTER_MAX_STALL_SPANS)
+        return 0;
+    if (!out->stall_spans && !(out->stall_spans = malloc(TESTER_MAX_STALL_SPANS * sizeof *out->stall_spans)))
+        return -ENOMEM;
+    out->stall_spans[out->n_stall_spans++] = (tester_stall_span){rq->start_ns, rq->reply_ns, rq->index};
+    return 0;
+}

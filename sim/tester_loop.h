@@ -222,6 +222,11 @@ static inline void tester_times_sift_down(int64_t *h, size_t n, size_t i)
     }
 }
 
+/* Keep the request stall rq met (its service span, rq->start_ns to
+ * rq->reply_ns) in out->stall_spans, the first TESTER_MAX_STALL_SPANS of
+ * them; count every one. 0 or -ENOMEM. */
+int tester_loop_stall_span(tester_result *out, const tester_request *rq);
+
 #define TESTER_INLINE static inline __attribute__((always_inline))
 
 /* A kind's run function (the loop instantiated for its strategy): the
@@ -364,7 +369,10 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
         out->last_clear_ns = rq->intended_ns;
     rq->reply_ns = server_submit(h->srv, rq->sent_ns);
     rq->start_ns = server_last_start_ns(h->srv);
+    rq->stall_extra_ns = server_last_extra_ns(h->srv);
     int rc;
+    if (rq->stall_extra_ns > 0 && (rc = tester_loop_stall_span(out, rq)) != 0)
+        return rc;
     if (rq->reply_ns > h->end_ns && (rc = server_failed(h->srv))) /* e.g. a backlog past the clock's limit */
         return rc;
     if ((k->connections && h->n_conns) || k->pool) {

@@ -22,11 +22,15 @@ typedef struct track {
     int64_t *bin_max;
     double *bin_sum;
     uint64_t *bin_n;
-    int64_t *bin_delta;     /* sends minus replies in each bin (backlog) */
-    int64_t level0;         /* binned: requests at the server at the start */
-    /* requests intended before the window, answered inside it (backlog) */
-    point *carry;
-    size_t n_carry;
+    /* the backlog, kept for every request in both modes, per bin: */
+    int64_t *bin_delta;     /* sends minus replies in each bin */
+    int64_t *bin_peak;      /* requests at the server just after each send
+                               in the bin, the most of them (0: no send) */
+    int64_t level0;         /* requests at the server when the window opens */
+    int64_t *pend;          /* min-heap of the replies still due */
+    size_t n_pend, cap_pend;
+    int from_sent;          /* a request's latency began after its intended
+                               send (latency_from = sent): 1 */
     /* the schedule (timeline_set_tester) */
     int grid;               /* paced, corrected: slots floor(i D) */
     units_interval iv;
@@ -67,8 +71,9 @@ int timeline_new(timeline **out, size_t n_testers, int64_t from_ns, int64_t to_n
     }
     for (size_t i = 0; i < n_testers; i++) {
         t->tracks[i].pts = malloc(max_points * sizeof(point));
-        t->tracks[i].carry = malloc(max_points * sizeof(point));
-        if (!t->tracks[i].pts || !t->tracks[i].carry) {
+        t->tracks[i].bin_delta = calloc(max_points, sizeof(int64_t));
+        t->tracks[i].bin_peak = calloc(max_points, sizeof(int64_t));
+        if (!t->tracks[i].pts || !t->tracks[i].bin_delta || !t->tracks[i].bin_peak) {
             timeline_free(t);
             return -ENOMEM;
         }
@@ -109,7 +114,8 @@ void timeline_free(timeline *t)
         return;
     for (size_t i = 0; i < t->n_testers; i++) {
         free(t->tracks[i].pts);
-        free(t->tracks[i].carry);
+        free(t->tracks[i].pend);
+        free(t->tracks[i].bin_peak);
         free(t->tracks[i].syn);
         free(t->tracks[i].bin_max);
         free(t->tracks[i].bin_sum);
@@ -130,8 +136,52 @@ static size_t bin_of(const timeline *t, int64_t at)
     return b < t->max_points ? (size_t)b : t->max_points - 1;
 }
 
-/* The backlog's steps of one request in binned mode. */
-static void bin_backlog(const timeline *t, track *k, const point *p)
+/* Pop the min-heap's smallest reply. */
+static void pend_pop(track *k)
+{
+    int64_t *h = k->pend, last = h[--k->n_pend];
+    size_t j = 0, n = k->n_pend;
+    for (;;) {
+        size_t c = 2 * j + 1;
+        if (c >= n)
+            break;
+        if (c + 1 < n && h[c + 1] < h[c])
+            c++;
+        if (h[c] >= last)
+            break;
+        h[j] = h[c];
+        j = c;
+    }
+    if (n)
+        h[j] = last;
+}
+
+/* Push a reply on the min-heap. 0 or -ENOMEM. */
+static int pend_push(track *k, int64_t reply_ns)
+{
+    if (k->n_pend == k->cap_pend) {
+        size_t cap = k->cap_pend ? 2 * k->cap_pend : 64;
+        int64_t *h = realloc(k->pend, cap * sizeof *h);
+        if (!h)
+            return -ENOMEM;
+        k->pend = h;
+        k->cap_pend = cap;
+    }
+    size_t j = k->n_pend++;
+    while (j > 0 && k->pend[(j - 1) / 2] > reply_ns) {
+        k->pend[j] = k->pend[(j - 1) / 2];
+        j = (j - 1) / 2;
+    }
+    k->pend[j] = reply_ns;
+    return 0;
+}
+
+/* The backlog of one request (observed in send order, as the engine sends
+ * them): its send and reply in their bins' sums, and the requests at the
+ * server just after its send (the replies due later than the send, itself
+ * included; a reply at the send's instant comes first) in its bin's peak.
+ * A request answered before the window opens changes nothing in it. */
+static void backlog_add(const timeline *t, track *k, const point *p)
 {
     if (p->reply_ns <= t->from)
         return;
@@ -141,11 +191,19 @@ static void bin_backlog(const timeline *t, track *k, const point *p)
         k->bin_delta[bin_of(t, p->sent_ns)]++;
     if (p->reply_ns < t->to)
         k->bin_delta[bin_of(t, p->reply_ns)]--;
+    while (k->n_pend && k->pend[0] <= p->sent_ns)
+        pend_pop(k);
+    if (pend_push(k, p->reply_ns))
+        return; /* no memory: this bin's peak may read low */
+    if (p->sent_ns >= t->from && p->sent_ns < t->to) {
+        int64_t *pk = &k->bin_peak[bin_of(t, p->sent_ns)];
+        if ((int64_t)k->n_pend > *pk)
+            *pk = (int64_t)k->n_pend;
+    }
 }
 
 static void bin_add(const timeline *t, track *k, const point *p)
 {
-    bin_backlog(t, k, p);
     if (!p->recorded)
         return;
     size_t b = bin_of(t, t->by_reply ? p->reply_ns : p->intended_ns);
@@ -161,24 +219,19 @@ static int start_bins(const timeline *t, track *k)
     k->bin_max = malloc(t->max_points * sizeof *k->bin_max);
     k->bin_sum = calloc(t->max_points, sizeof *k->bin_sum);
     k->bin_n = calloc(t->max_points, sizeof *k->bin_n);
-    k->bin_delta = calloc(t->max_points, sizeof *k->bin_delta);
-    if (!k->bin_max || !k->bin_sum || !k->bin_n || !k->bin_delta) {
+    if (!k->bin_max || !k->bin_sum || !k->bin_n) {
         free(k->bin_max);
         free(k->bin_sum);
         free(k->bin_n);
-        free(k->bin_delta);
         k->bin_max = NULL;
         k->bin_sum = NULL;
         k->bin_n = NULL;
-        k->bin_delta = NULL;
         return -ENOMEM;
     }
     for (size_t b = 0; b < t->max_points; b++)
         k->bin_max[b] = -1;
     for (size_t j = 0; j < k->n; j++)
         bin_add(t, k, &k->pts[j]);
-    for (size_t j = 0; j < k->n_carry; j++)
-        bin_backlog(t, k, &k->carry[j]);
     return 0;
 }
 
@@ -240,15 +293,13 @@ void timeline_observe(timeline *t, size_t i, const tester_request *rq, tester_ga
     if (k->expected_ns > 0 && rq->recorded && rq->reply_ns > t->from)
         add_synthetic(t, k, rq);
     point p = {rq->intended_ns, rq->sent_ns, rq->reply_ns, rq->latency_ns, rq->index, rq->recorded};
-    if (rq->intended_ns < t->from) {
-        if (rq->reply_ns > t->from) { /* still at the server when the window opens */
-            if (k->bin_max)
-                bin_backlog(t, k, &p);
-            else if (k->n_carry < t->max_points)
-                k->carry[k->n_carry++] = p;
-        }
-        return;
-    }
+    backlog_add(t, k, &p);
+    if (rq->intended_ns < t->from)
+        return; /* only its backlog (still at the server when the window opens) */
+    /* where the tester's latency starts: the intended send, or (latency_from
+     * = sent) the actual one, which a late request tells apart */
+    if (rq->recorded && rq->sent_ns != rq->intended_ns && rq->reply_ns - rq->latency_ns == rq->sent_ns)
+        k->from_sent = 1;
     k->seen++;
     if (!k->bin_max && k->n < t->max_points) {
         k->pts[k->n++] = p;
@@ -281,6 +332,11 @@ size_t timeline_bars(const timeline *t, size_t i)
 int timeline_exact(const timeline *t, size_t i)
 {
     return i < t->n_testers && !t->tracks[i].bin_max && t->tracks[i].seen == t->tracks[i].n;
+}
+
+int timeline_from_sent(const timeline *t, size_t i)
+{
+    return i < t->n_testers && t->tracks[i].from_sent;
 }
 
 uint64_t timeline_seen(const timeline *t, size_t i)
@@ -347,50 +403,49 @@ uint64_t timeline_never_sent(const timeline *t, size_t i)
     return never;
 }
 
-/* One backlog change: +1 at a send, -1 at a reply. */
-typedef struct step {
-    int64_t at;
-    int delta;
-} step;
-
-static int step_cmp(const void *a, const void *b)
+/* How many of the timeline's bins make one bin of the backlog: enough
+ * that a bin holds two requests of the sparsest tester (at one request a
+ * bin, a level going 1, 0, 1 between requests drew a comb), and at least
+ * 20 bins, at most the timeline's. */
+static size_t backlog_factor(const timeline *t)
 {
-    const step *x = a, *y = b;
-    if (x->at != y->at)
-        return x->at < y->at ? -1 : 1;
-    return x->delta - y->delta; /* replies first at the same instant */
+    uint64_t fewest = 0;
+    for (size_t i = 0; i < t->n_testers; i++)
+        if (t->tracks[i].seen && (fewest == 0 || t->tracks[i].seen < fewest))
+            fewest = t->tracks[i].seen;
+    uint64_t bins = fewest / 2;
+    if (bins < 20)
+        bins = 20;
+    if (bins > t->max_points)
+        bins = t->max_points;
+    return (size_t)((t->max_points + bins - 1) / bins);
 }
 
-/* Tester k's backlog over the window, rows "time_s requests". */
-static int write_backlog(const timeline *t, const track *k, FILE *f)
+int64_t timeline_backlog_bin_ns(const timeline *t)
 {
-    size_t n = k->n + k->n_carry;
-    step *e = malloc((2 * n + 1) * sizeof *e);
-    if (!e)
-        return -ENOMEM;
-    size_t m = 0;
-    long level = 0;
-    for (size_t j = 0; j < n; j++) {
-        const point *p = j < k->n ? &k->pts[j] : &k->carry[j - k->n];
-        if (p->reply_ns <= t->from)
-            continue; /* answered before the window opens */
-        if (p->sent_ns <= t->from)
-            level++; /* at the server when the window opens */
-        else
-            e[m++] = (step){p->sent_ns, 1};
-        e[m++] = (step){p->reply_ns, -1};
+    return (int64_t)backlog_factor(t) * t->bin_width;
+}
+
+/* Tester k's backlog over the window, rows "bin_start_s requests": the
+ * most requests at the server at any instant of each bin (its level when
+ * the bin opens, or just after one of its sends), then the window's end. */
+static void write_backlog(const timeline *t, const track *k, size_t factor, FILE *f)
+{
+    int64_t level = k->level0;
+    for (size_t b = 0; b < t->max_points; b += factor) {
+        int64_t start = t->from + (int64_t)b * t->bin_width;
+        if (start >= t->to)
+            break;
+        int64_t peak = level;
+        for (size_t j = b; j < b + factor && j < t->max_points; j++) {
+            if (k->bin_peak[j] > peak)
+                peak = k->bin_peak[j];
+            level += k->bin_delta[j];
+        }
+        fprintf(f, "%.9f %lld\n", (double)start / 1e9, (long long)peak);
+        if (b + factor >= t->max_points || start + (int64_t)factor * t->bin_width >= t->to)
+            fprintf(f, "%.9f %lld\n", (double)t->to / 1e9, (long long)peak);
     }
-    qsort(e, m, sizeof *e, step_cmp);
-    fprintf(f, "%.9f %ld\n", (double)t->from / 1e9, level);
-    for (size_t j = 0; j < m && e[j].at < t->to; j++) {
-        level += e[j].delta;
-        if (j + 1 < m && e[j + 1].at == e[j].at)
-            continue; /* one row per instant */
-        fprintf(f, "%.9f %ld\n", (double)e[j].at / 1e9, level);
-    }
-    fprintf(f, "%.9f %ld\n", (double)t->to / 1e9, level);
-    free(e);
-    return 0;
 }
 
 int timeline_write_points(const timeline *t, FILE *f, const char *const *names)
@@ -399,7 +454,8 @@ int timeline_write_points(const timeline *t, FILE *f, const char *const *names)
                "# kind 0: a request; 1: a sample the correction added; binned blocks\n"
                "# (more than %zu requests in the window): 3 the largest, 4 the mean latency\n"
                "# of each of %zu equal bins (at the bin's centre). Then one block per\n"
-               "# tester: the backlog, columns: time_s requests (sent, not yet answered)\n",
+               "# tester: the backlog, columns: bin_start_s requests (the most sent, not yet\n"
+               "# answered, at any instant of the bin)\n",
             t->by_reply ? "reply" : "intended", t->max_points, t->max_points);
     for (size_t i = 0; i < t->n_testers; i++) {
         const track *k = &t->tracks[i];
@@ -429,24 +485,11 @@ int timeline_write_points(const timeline *t, FILE *f, const char *const *names)
         if (rows == 0)
             fprintf(f, "nan nan nan\n"); /* gnuplot needs a row to keep the block */
     }
+    size_t factor = backlog_factor(t);
     for (size_t i = 0; i < t->n_testers; i++) {
-        const track *k = &t->tracks[i];
-        fprintf(f, "\n\n# backlog %s%s\n", names[i], k->bin_max ? " (binned: the level at each bin's end)" : "");
-        if (k->bin_max) {
-            int64_t level = k->level0;
-            fprintf(f, "%.9f %lld\n", (double)t->from / 1e9, (long long)level);
-            for (size_t b = 0; b < t->max_points; b++) {
-                level += k->bin_delta[b];
-                int64_t end = t->from + (int64_t)(b + 1) * t->bin_width;
-                fprintf(f, "%.9f %lld\n", (double)(end < t->to ? end : t->to) / 1e9, (long long)level);
-                if (end >= t->to)
-                    break;
-            }
-            continue;
-        }
-        int rc = write_backlog(t, k, f);
-        if (rc)
-            return rc;
+        fprintf(f, "\n\n# backlog %s: the most requests at the server in each bin of %.6f s\n", names[i],
+                (double)factor * (double)t->bin_width / 1e9);
+        write_backlog(t, &t->tracks[i], factor, f);
     }
     fflush(f);
     return ferror(f) ? -EIO : 0;
@@ -483,7 +526,7 @@ static void write_never_sent(const timeline *t, const track *k, FILE *f)
     unsigned char *c = claimed_slots(t, k, &s0, &n);
     for (uint64_t j = 0; j < n; j++)
         if (!c[j])
-            fprintf(f, "%.9f nan nan %llu 2\n", (double)units_interval_at(k->iv, 0, s0 + j) / 1e9,
+            fprintf(f, "%.9f nan nan %llu 2 nan\n", (double)units_interval_at(k->iv, 0, s0 + j) / 1e9,
                     (unsigned long long)(s0 + j));
     free(c);
 }
@@ -491,10 +534,12 @@ static void write_never_sent(const timeline *t, const track *k, FILE *f)
 int timeline_write_bars(const timeline *t, FILE *f, const char *const *names, size_t max_draw)
 {
     fprintf(f, "# cosim request bars: one block per tester; columns:\n"
-               "# intended_s sent_s reply_s row kind; row: the request's index in the run\n"
-               "# (from 0, in send order), or for a paced or corrected tester its slot i on\n"
-               "# the grid floor(i D); kind 0: a request sent, 1: a sample the correction\n"
-               "# added (bar from its time to the reply), 2: a slot never sent\n");
+               "# intended_s sent_s reply_s row kind start_s; row: the request's index in\n"
+               "# the run (from 0, in send order), or for a paced or corrected tester its\n"
+               "# slot i on the grid floor(i D); kind 0: a request sent, 1: a sample the\n"
+               "# correction added (bar from its time to the reply), 2: a slot never sent;\n"
+               "# start_s: where the tester's latency starts (reply - latency: the intended\n"
+               "# or, latency_from = sent, the actual send)\n");
     for (size_t i = 0; i < t->n_testers; i++) {
         const track *k = &t->tracks[i];
         size_t every = timeline_bars_every(t, i, max_draw);
@@ -504,7 +549,7 @@ int timeline_write_bars(const timeline *t, FILE *f, const char *const *names, si
             fprintf(f, "# thinned: every %zu-th of %zu requests, and every one slower than 5x the "
                        "fastest\n", every, k->n);
         if (k->bin_max || k->n == 0) {
-            fprintf(f, "nan nan nan nan nan\n");
+            fprintf(f, "nan nan nan nan nan nan\n");
             continue;
         }
         int64_t slow = fastest(k);
@@ -514,12 +559,14 @@ int timeline_write_bars(const timeline *t, FILE *f, const char *const *names, si
             uint64_t row = row_of(k, p);
             if (every > 1 && row % every != 0 && p->latency_ns <= slow)
                 continue;
-            fprintf(f, "%.9f %.9f %.9f %llu 0\n", (double)p->intended_ns / 1e9, (double)p->sent_ns / 1e9,
-                    (double)p->reply_ns / 1e9, (unsigned long long)row);
+            fprintf(f, "%.9f %.9f %.9f %llu 0 %.9f\n", (double)p->intended_ns / 1e9, (double)p->sent_ns / 1e9,
+                    (double)p->reply_ns / 1e9, (unsigned long long)row,
+                    (double)(p->reply_ns - p->latency_ns) / 1e9);
         }
         for (size_t j = 0; j < k->n_syn; j++)
-            fprintf(f, "%.9f nan %.9f %llu 1\n", (double)k->syn[j].intended_ns / 1e9,
-                    (double)k->syn[j].reply_ns / 1e9, (unsigned long long)row_of(k, &k->syn[j]));
+            fprintf(f, "%.9f nan %.9f %llu 1 %.9f\n", (double)k->syn[j].intended_ns / 1e9,
+                    (double)k->syn[j].reply_ns / 1e9, (unsigned long long)row_of(k, &k->syn[j]),
+                    (double)k->syn[j].intended_ns / 1e9);
         write_never_sent(t, k, f);
     }
     fflush(f);
@@ -545,6 +592,21 @@ static double densest_interval_ns(const scenario *s)
             closed = cycle / users;
     }
     return best > 0 ? best : closed;
+}
+
+/* How long the queue a stall of len_ns builds takes to drain, ns: the
+ * requests it holds back, lambda L, served at mu - lambda once it ends,
+ * L rho / (1 - rho) with rho the largest offered utilisation of the
+ * testers with a rate (tester_offered_utilisation; M/G/1 with a vacation:
+ * the backlog falls at the rate mu - lambda). A tester at rho >= 0.95
+ * never drains within the run: 20 L then (the run's end clips it); no
+ * tester with a rate (closed loops): 0. */
+static double drain_ns(const scenario *s, double len_ns)
+{
+    double rho = 0;
+    for (size_t i = 0; i < s->n_testers; i++)
+        rho = fmax(rho, tester_offered_utilisation(&s->testers[i], &s->service));
+    return rho >= 0.95 ? 20 * len_ns : len_ns * rho / (1 - rho);
 }
 
 /* [from, to) clipped to [0, end), kept at least 1 ns wide. */
@@ -595,10 +657,11 @@ int timeline_default_windows(const scenario *s, int64_t *tl_from, int64_t *tl_to
         return 0;
     }
     double start = (double)w.start_ns, len = (double)(w.end_ns - w.start_ns);
-    clip(end, start - 8 * d, start - 8 * d + 40 * d, bars_from, bars_to);
-    double from = start - fmax(len, 50 * d), to = (double)w.end_ns + fmax(3 * len, 150 * d);
-    if (to - from > 2500 * d)
-        to = from + 2500 * d;
+    double drain = drain_ns(s, len), stop = (double)w.end_ns + drain; /* the queue is empty again */
+    clip(end, start - 8 * d, fmax(start - 8 * d + 40 * d, stop + 8 * d), bars_from, bars_to);
+    double from = start - fmax(len, 50 * d), to = (double)w.end_ns + fmax(fmax(3 * len, 150 * d), 1.5 * drain);
+    if (to - from > 2500 * d) /* narrower, but never before the queue has drained */
+        to = fmax(from + 2500 * d, stop + fmax(len, 50 * d));
     clip(end, from, to, tl_from, tl_to);
     return 0;
 }

@@ -87,6 +87,12 @@ size_t timeline_bars(const timeline *t, size_t i);
 /** Whether tester i kept every request of the window (not binned). */
 int timeline_exact(const timeline *t, size_t i);
 
+/** 1 if tester i measures its latency from the actual send (latency_from
+ *  = sent, a closed loop): one of its requests in the window was sent after
+ *  its intended time and its latency is reply - sent; 0 otherwise (from the
+ *  intended send, or no late request to tell). */
+int timeline_from_sent(const timeline *t, size_t i);
+
 /** Requests of tester i seen in the window (kept or binned). */
 uint64_t timeline_seen(const timeline *t, size_t i);
 
@@ -102,21 +108,27 @@ uint64_t timeline_never_sent(const timeline *t, size_t i);
  * "time_s latency_ms kind" (kind a timeline_row_kind: requests and
  * synthetic samples, time the intended send or, timeline_set_by_reply, the
  * reply; binned: bin centre, largest and mean latency of each bin). Then
- * one block per tester for the backlog: rows "time_s requests" (the
- * requests sent and not yet answered, a step at each change; empty, "nan
- * nan" never: binned, the level at the end of each bin). Blocks are
+ * one block per tester for the backlog: rows "bin_start_s requests", the
+ * most requests sent and not yet answered at any instant of each bin (bins
+ * holding two requests of the window's sparsest tester, 20 to max_points
+ * of them), and a last row at the window's end. Blocks are
  * separated by two blank lines.
  * @return 0, -EIO or -ENOMEM.
  */
 int timeline_write_points(const timeline *t, FILE *f, const char *const *names);
 
+/** The width of the backlog's bins in timeline_write_points, ns (known
+ *  once every request is observed). */
+int64_t timeline_backlog_bin_ns(const timeline *t);
+
 /**
  * The request bars' data: one block per tester kept exactly, rows
- * "intended_s sent_s reply_s row kind": row is the request's index in the
+ * "intended_s sent_s reply_s row kind start_s": row is the request's index in the
  * run (from 0, in send order), or for a tester with a grid its slot i
  * (intended time floor(i D)), so never-sent slots keep their rows; kind a
  * timeline_row_kind (a never-sent row has sent_s and reply_s nan, a
- * synthetic one sent_s nan). A tester with more than max_draw requests is
+ * synthetic one sent_s nan); start_s is reply - latency, where the
+ * tester's latency starts (its intended or its actual send). A tester with more than max_draw requests is
  * thinned: every k-th request is written, with every request slower than
  * 5 times the fastest (a comment says so). Testers that were binned get an
  * empty block. @return 0, -EIO or -ENOMEM.
@@ -136,9 +148,14 @@ size_t timeline_bars_every(const timeline *t, size_t i, size_t max_draw);
  * stall is the first stop-the-world window starting at least 8 D into the
  * run (else the first one).
  *  - bars: 8 D before the stall to 40 D after the window's start (about 40
- *    requests of the densest tester);
+ *    requests of the densest tester), or to 8 D after the queue has
+ *    drained when that is later (a long stall: its recovery is drawn);
  *  - timeline: from max(L, 50 D) before the stall (L its length) to
- *    max(3 L, 150 D) after its end, at most 2500 D wide.
+ *    max(3 L, 150 D, 1.5 R) after its end, at most 2500 D wide unless that
+ *    would end before max(L, 50 D) after the queue has drained.
+ * R, the drain, is L rho / (1 - rho): the backlog lambda L the stall built,
+ * served at mu - lambda (rho the largest offered utilisation of the testers
+ * with a rate; at rho >= 0.95, 20 L; closed loops only: 0).
  * Without a stall both are centred on the run's middle (40 D and 2000 D
  * wide). Clipped to the run.
  * @return 0, or -EINVAL when the run is empty.

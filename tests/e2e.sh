@@ -78,6 +78,12 @@ golden)
     for c in spectrum timeline requests summary stalls; do
         diff -u "tests/golden/one_stall.$c.dat" "$work/o/$c.dat" || fail "$c.dat differs"
     done
+    # the backlog, the most requests at the server in each 32.175 ms bin:
+    # open's from 1.3722 s holds 51 just after the send at 1.40 s (requests
+    # 90..140, none answered: 90 ends at 1.407 s); from 1.43655 s, 50 after
+    # the send at 1.44 s (90..94 answered at 1.407 + 7j s: 95..144)
+    grep -q '^1.372200000 51$' "$work/o/timeline.dat" || fail "timeline.dat: open's backlog peak"
+    grep -q '^1.436550000 50$' "$work/o/timeline.dat" || fail "timeline.dat: open's backlog draining"
     # the spectrum marks each tester's p99 with the report's value (seed 002:
     # open 504.0 ms = 504.004607 at the bucket's edge, closed 7.0 ms)
     grep -qx '100 504.004607 "504.0 ms"' "$work/o/spectrum.dat" || fail "spectrum.dat: open's p99 mark"
@@ -206,11 +212,27 @@ cli)
     "$cosim" -q scenarios/one_stall.ini -o "$work/none2" --charts none || fail "--charts none"
     ls "$work/none2" | grep -q '\.gp$' && fail "--charts none wrote a script"
     expect_exit 2 "--charts pie" --charts pie scenarios/one_stall.ini
+    # --style slides: the scripts say so and the charts are 16:9, 1920 x
+    # 1080 px (the PNG header's width and height, big-endian: 7*256+128,
+    # 4*256+56); the default style otherwise
+    "$cosim" -q scenarios/one_stall.ini -o "$work/slides" --style slides --charts spectrum,timeline \
+        || fail "--style slides exited $?"
+    grep -qx "style = 'slides'" "$work/slides/spectrum.gp" || fail "--style slides: spectrum.gp"
+    grep -qx "style = 'slides'" "$work/slides/timeline.gp" || fail "--style slides: timeline.gp"
+    for c in spectrum timeline; do
+        [ "$(od -An -tu1 -j16 -N8 "$work/slides/$c.png" | tr -s ' ')" = " 0 0 7 128 0 0 4 56" ] \
+            || fail "--style slides: $c.png is not 1920 x 1080"
+    done
+    grep -q "^style = " "$work/lin/spectrum.gp" && fail "the default style set style"
+    grep -qxF "if (!exists(\"style\")) style = 'default'" "$work/lin/spectrum.gp" || fail "spectrum.gp: default style"
+    expect_exact 2 "cosim: --style pie: expected default or slides
+cosim: try 'cosim --help'" --style pie scenarios/one_stall.ini
     expect_exit 2 "--window 2s..1s" --window 2s..1s scenarios/one_stall.ini
     "$cosim" -q scenarios/stall_per_second.ini -o "$work/st" --no-plot --set scenario.duration=3s \
         --window 0.5s..2.5s || fail "--window"
-    # the stall windows in the window's run, for shading: 0, 1 and 2 s
-    [ "$(grep -c '^[0-9]' "$work/st/stalls.dat")" -eq 3 ] || fail "stalls.dat: $(cat "$work/st/stalls.dat")"
+    # the stall windows in the window's run, for shading: 0, 1 and 2 s, in
+    # each of the 4 testers' blocks and the windows' own block: 15 rows
+    [ "$(grep -c '^[0-9]' "$work/st/stalls.dat")" -eq 15 ] || fail "stalls.dat: $(cat "$work/st/stalls.dat")"
     grep -q "^1.000000000 1.010000000$" "$work/st/stalls.dat" || fail "stalls.dat: the 1 s freeze"
     grep -q "^xfrom = 0.500000000$" "$work/st/timeline.gp" || fail "timeline.gp: --window"
     # issue 11: the truth's probes cannot lock to the open tester's 1 ms grid:
@@ -364,14 +386,36 @@ chart-data)
     # one_stall: the stalled request reads row 90 in both panels (sent at
     # 0.9 s by the open loop, answered at 1.407 s)
     r=$work/one_stall/requests.dat
-    grep -q '^0.900000000 0.900000000 1.407000000 90 0$' "$r" || fail "one_stall: open's request 90"
+    grep -q '^0.900000000 0.900000000 1.407000000 90 0 0.900000000$' "$r" || fail "one_stall: open's request 90"
+    # a stall tied to a request is shaded where the engine ran it: the
+    # stalled request's service, open's request 90 from 0.9 s to 1.407 s,
+    # closed's (back to back at 7 ms: request 90 starts at 0.63 s) to
+    # 1.137 s; no window, so the backlog panel shades nothing and says so
+    s=$work/one_stall/stalls.dat
+    awk '/^# tester open/ {b = 1} /^# tester closed/ {b = 2} /^# every/ {b = 3}
+         b == 1 && /^0.900000000 1.407000000$/ {o++} b == 2 && /^0.630000000 1.137000000$/ {c++}
+         b == 3 && /^nan nan$/ {w++} END {exit !(o == 1 && c == 1 && w == 1)}' "$s" \
+        || fail "one_stall: stalls.dat: $(cat "$s")"
+    grep -qx "shaded = '1 1'" "$work/one_stall/timeline.gp" || fail "one_stall: timeline.gp: shaded"
+    grep -qx "shaded_all = 0" "$work/one_stall/timeline.gp" || fail "one_stall: timeline.gp: shaded_all"
+    # compensation: observed and compensated send the same requests, but
+    # observed's latency starts at the actual send: its bars start there
+    # (column 6), after the intended send for each request that waited for
+    # a connection; compensated's start at the intended send, always
+    r=$work/compensation/requests.dat
+    grep -qx "from_sent = '1 0 0'" "$work/compensation/requests.gp" || fail "compensation: from_sent"
+    late=$(awk '/^# tester /{b = $3} /^#/ {next} b == "observed" && $5 == 0 && $6 > $1 {n++} END {print n + 0}' "$r")
+    [ "$late" -gt 0 ] || fail "compensation: no observed bar starts at its actual send"
+    [ "$(awk '/^# tester /{b = $3} /^#/ {next} b == "compensated" && $5 == 0 && $6 != $1 {n++} END {print n + 0}' "$r")" \
+        -eq 0 ] || fail "compensation: a compensated bar does not start at its intended send"
+    r=$work/one_stall/requests.dat
     awk '/^# tester closed/{b=1} /^# tester open/{b=0} b && $4 == 90 && $3 - $2 > 0.5 {ok=1} END {exit !ok}' "$r" \
         || fail "one_stall: closed's request 90 is not the stalled one"
     # a window with more requests than the bars keep: no requests chart,
     # a message, and the console does not claim it
     "$cosim" scenarios/stall_every_5s.ini -o "$work/big" --window 0s..10s --charts requests >"$work/big.out" 2>"$work/big.err"
     [ $? -eq 0 ] || fail "big window: exit code"
-    grep -q "cosim: no requests chart: tester closed sent more than 2000 requests in the window 0s..10s; give a shorter --window" \
+    grep -q "cosim: no requests chart: tester closed sent more than 20000 requests in the window 0s..10s; give a shorter --window" \
         "$work/big.err" || fail "big window: message: $(cat "$work/big.err")"
     [ -e "$work/big/requests.png" ] && fail "big window: a requests.png was written"
     grep -q "requests.png" "$work/big.out" && fail "big window: the console claims requests.png"
@@ -425,6 +469,10 @@ lecture)
         one_stall.timeline.svg one_stall.requests.svg one_stall.summary.svg; do
         [ -s "$work/L/$f" ] || fail "lecture: no $f"
     done
+    # --style slides: the page's charts are 16:9 (an SVG 1920 x 1080)
+    "$cosim" lecture scenarios/one_stall.ini -o "$work/LS" --style slides -q || fail "lecture --style slides: exit $?"
+    grep -q 'width="1920" height="1080"' "$work/LS/one_stall.spectrum.svg" || fail "lecture --style slides: not 16:9"
+    grep -q 'width="1600"' "$work/L/one_stall.spectrum.svg" || fail "lecture: the default style is not 1600 px wide"
     # the figures of one_stall.ini's comment (sorted_index rule), as the
     # worksheet gets them: p50 210 ms, p99 504 ms, 110 over 100 ms
     grep -qxF '| open | open | 200 | 200 | 25 | 200 | 110 | 192.1 ms | 210.0 ms | 450.0 ms | 504.0 ms | 507.0 ms | 507.0 ms | 507.0 ms |' \
@@ -906,22 +954,38 @@ outdir-full-disk)
     S=scenarios/one_stall.ini
     "$cosim" -q $S -o "$mnt/o" --charts spectrum || fail "first run: exit $?"
     cp -a "$mnt/o" "$work/before"
-    # fill the disk, then free 40 KiB: room for the data files (7 pages of
-    # 4 KiB, summary.md and summary.csv with them), not for the 59 KiB chart
-    dd if=/dev/zero of="$mnt/fill" bs=4k 2>/dev/null
-    truncate -s $(($(stat -c %s "$mnt/fill") - 40960)) "$mnt/fill"
+    # the room each step leaves is measured, not guessed (a fixed 40 KiB
+    # broke whenever a script grew past a page): the same run (seed 5) on
+    # a disk with room gives its files' sizes; tmpfs takes whole 4 KiB pages
+    "$cosim" -q $S -o "$work/sizes" --charts spectrum --seed 5 || fail "sizing run: exit $?"
+    pages() { # DIR FILE...: 4 KiB pages of those files
+        local d=$1 n=0 f
+        shift
+        for f in "$@"; do n=$((n + ($(stat -c %s "$d/$f") + 4095) / 4096)); done
+        echo "$n"
+    }
+    leave_free() { # PAGES: fill the disk, then free that many 4 KiB pages
+        dd if=/dev/zero of="$mnt/fill" bs=4k oflag=append conv=notrunc 2>/dev/null
+        truncate -s $(($(stat -c %s "$mnt/fill") - $1 * 4096)) "$mnt/fill"
+    }
+    # room for the lock's pid, the staging marker and every data file
+    # written before the chart (the manifest comes at the commit), one page
+    # short of the chart as well
+    data=$(pages "$work/sizes" summary.json summary.md summary.csv open.hgrm closed.hgrm spectrum.dat spectrum.gp)
+    png=$(pages "$work/sizes" spectrum.png)
+    leave_free $((2 + data + png - 1))
     expect_exact 4 "cosim: $mnt/o/spectrum.png: cannot write: No space left on device; nothing in $mnt/o was replaced" \
         -q $S -o "$mnt/o" --charts spectrum --seed 5
     same_tree "$work/before" "$mnt/o" || fail "a full disk while rendering changed the folder"
     [ "$(ls -A "$mnt" | tr '\n' ' ')" = "fill o " ] || fail "staging left: $(ls -A "$mnt")"
-    # 20 KiB free: the lock's pid, the staging marker, summary.json,
-    # summary.md and summary.csv fit, open.hgrm does not
-    dd if=/dev/zero of="$mnt/fill" bs=4k count=5 oflag=append conv=notrunc 2>/dev/null
+    # room for the lock's pid, the staging marker, summary.json, summary.md
+    # and summary.csv: open.hgrm does not fit
+    leave_free $((2 + $(pages "$work/sizes" summary.json summary.md summary.csv)))
     expect_exact 4 "cosim: $mnt/o/open.hgrm: cannot write: No space left on device; nothing in $mnt/o was replaced" \
         -q $S -o "$mnt/o" --charts spectrum --seed 5
     same_tree "$work/before" "$mnt/o" || fail "a full disk while writing changed the folder"
-    # a sweep on a full disk (12 KiB free: sweep.dat does not fit)
-    dd if=/dev/zero of="$mnt/fill" bs=4k count=2 oflag=append conv=notrunc 2>/dev/null
+    # a sweep on a full disk (3 pages free: sweep.dat does not fit)
+    leave_free 3
     expect_exact 4 "cosim: sweep: $mnt/sw/sweep.dat: cannot write: No space left on device; nothing in $mnt/sw was replaced" \
         sweep -q $S -o "$mnt/sw" --vary tester.open.rate=50/s..60/s:2
     [ -e "$mnt/sw" ] && fail "a failed sweep left its new folder"

@@ -3,7 +3,7 @@
 # (through a harness page in an iframe), every image must load
 # (complete, naturalWidth > 0) and the console must stay silent; a
 # screenshot is kept in the build folder (lecture-screenshot.png) to look
-# at. Skipped (exit 77) only when chromium is absent.
+# at. At 1280 px wide (a projector's) no page scrolls sideways. Skipped (exit 77) only when chromium is absent.
 # Usage: lecture_browser.sh COSIM SOURCE_ROOT
 set -u
 cosim=$(realpath "$1") root=$2
@@ -23,12 +23,14 @@ run_chromium() { # URL ARGS...: headless, files may read files, logging to stder
 check_page() { # PAGE: its images all load, nothing on the console
     local page=$1 n
     cat >"$work/harness.html" <<HTML
-<!DOCTYPE html><html><body><iframe id="f" src="L/$page" width="1200" height="800"></iframe><pre id="out">pending</pre>
+<!DOCTYPE html><html><body><iframe id="f" src="L/$page" width="1280" height="800" style="border:0"></iframe><pre id="out">pending</pre>
 <script>window.addEventListener('load', function () {
-  var imgs = document.getElementById('f').contentDocument.images, bad = [];
+  var doc = document.getElementById('f').contentDocument, imgs = doc.images, bad = [];
+  var over = doc.documentElement.scrollWidth - doc.documentElement.clientWidth;
   for (var i = 0; i < imgs.length; i++)
     if (!imgs[i].complete || !(imgs[i].naturalWidth > 0)) bad.push(imgs[i].getAttribute('src'));
-  document.getElementById('out').textContent = 'RESULT images=' + imgs.length + ' broken=' + bad.length + ' ' + bad.join(' ');
+  document.getElementById('out').textContent = 'RESULT images=' + imgs.length + ' broken=' + bad.length + ' ' + bad.join(' ') +
+    ' sideways=' + over;
 });</script></body></html>
 HTML
     run_chromium "file://$work/harness.html" --dump-dom >"$work/dom" 2>"$work/log"
@@ -41,6 +43,10 @@ HTML
     *" broken=0 "*) ;;
     *) echo "FAIL: $page: $result"; fails=$((fails + 1)) ;;
     esac
+    case $result in
+    *" sideways=0") ;;
+    *) echo "FAIL: $page: scrolls sideways at 1280 px ($result)"; fails=$((fails + 1)) ;;
+    esac
     if grep -q 'CONSOLE' "$work/log"; then
         echo "FAIL: $page: console messages:"; grep 'CONSOLE' "$work/log"; fails=$((fails + 1))
     fi
@@ -50,9 +56,15 @@ HTML
 }
 check_page index.html
 check_page one_stall.html
+check_page compensation.html
+check_page stall_per_second.html
 # the harness sees a broken image (so a pass above means something)
 printf '<!DOCTYPE html><html><head><title>t</title></head><body><img src="missing.svg"></body></html>' >"$work/L/broken.html"
 check_page broken.html >"$work/neg" 2>&1
+# and a page wider than the window (a 2000 px box)
+printf '<!DOCTYPE html><html><head><title>t</title></head><body><div style="width:2000px">x</div></body></html>' >"$work/L/wide.html"
+check_page wide.html >>"$work/neg" 2>&1
+grep -q 'FAIL: wide.html: scrolls sideways' "$work/neg" || { echo "FAIL: a sideways scroll went unseen: $(cat "$work/neg")"; fails=$((fails + 1)); }
 grep -q 'broken=1 missing.svg' "$work/neg" || { echo "FAIL: a missing image went unseen: $(cat "$work/neg")"; fails=$((fails + 1)); }
 fails=$((fails - $(grep -c '^FAIL' "$work/neg")))
 shot=${COSIM_BUILD_ROOT:-$work}/lecture-screenshot.png

@@ -29,7 +29,7 @@ static void feed(timeline *t, size_t tester)
     for (uint64_t k = 0; k < 10; k++) {
         int64_t at = slots[k] * 10 * MS;
         int64_t reply = slots[k] == 3 ? 131 * MS : at + MS;
-        tester_request rq = {k, 0, at, at, slots[k] == 3 ? 130 * MS : at, reply, reply - at, 1};
+        tester_request rq = {k, 0, at, at, slots[k] == 3 ? 130 * MS : at, reply, reply - at, 1, 0};
         { tester_gate g = {0, 0, 0}; timeline_observe(t, tester, &rq, &g); }
     }
 }
@@ -105,7 +105,7 @@ START_TEST(paced_never_sent_and_corrected_synthetic_by_hand)
     /* synthetic at 40 .. 120 ms: slots 4..12, sum 72 */
     ck_assert_uint_eq(rows_of_kind(buf, 1, TIMELINE_SYNTHETIC, &sum), 9);
     ck_assert_uint_eq(sum, 72);
-    ck_assert_ptr_nonnull(strstr(buf, "0.040000000 nan 0.131000000 4 1\n")); /* 91 ms, from 40 ms */
+    ck_assert_ptr_nonnull(strstr(buf, "0.040000000 nan 0.131000000 4 1 0.040000000\n")); /* 91 ms, from 40 ms */
     free(buf);
     timeline_free(t);
 }
@@ -120,7 +120,7 @@ START_TEST(book_rule_adds_one_fewer_on_a_whole_multiple)
     tester_spec c = spec_of(TESTER_CORRECTED);
     c.correction = HIST_CORRECT_BOOK;
     ck_assert_int_eq(timeline_set_tester(t, 0, &c, 1000 * MS), 0);
-    tester_request rq = {0, 0, 0, 0, 0, 100 * MS, 100 * MS, 1};
+    tester_request rq = {0, 0, 0, 0, 0, 100 * MS, 100 * MS, 1, 0};
     { tester_gate g = {0, 0, 0}; timeline_observe(t, 0, &rq, &g); }
     ck_assert_uint_eq(timeline_synthetic(t, 0, NULL), 8);
     timeline_free(t);
@@ -132,15 +132,22 @@ START_TEST(open_rows_are_the_index_and_the_backlog_counts_the_queue)
     /* an open tester every 10 ms from 0: requests 0..19 in [0, 200 ms);
      * the stall holds 3..12 (30 .. 120 ms) until 131 ms, answered 1 ms
      * apart from 131 ms: request 3+j at 131 + j ms. Backlog: 10 requests
-     * at 120 ms (3..12 sent, none answered), 0 after 140 ms. */
+     * at 120 ms (3..12 sent, none answered), 0 after 140 ms.
+     * The backlog's bins: 200 bins of 1 ms, 20 requests seen, so 20 bins
+     * (at least 20; two requests a bin would be 10) of 10 ms, each the
+     * most requests at the server in it: [120, 130 ms) 10 (after send 12:
+     * 3..12); [130, 140) 11 (after send 13; 3 is answered at 131 ms);
+     * [140, 150) 2 (12 answered at 140 ms, then 14 sent at 140: 13, 14);
+     * [190, 200) 1 (19 alone), and the end row repeats it. Before the
+     * stall, [10, 20 ms) holds 1, not 1 then 0 (no comb). */
     timeline *t;
-    ck_assert_int_eq(timeline_new(&t, 1, 0, 200 * MS, 300), 0);
+    ck_assert_int_eq(timeline_new(&t, 1, 0, 200 * MS, 200), 0);
     for (uint64_t k = 0; k < 20; k++) {
         int64_t at = (int64_t)k * 10 * MS;
         int64_t reply = k >= 3 && k <= 12 ? (131 + (int64_t)k - 3) * MS : at + MS;
         if (k == 13)
             reply = 141 * MS; /* queued behind 12, which ends at 140 ms */
-        tester_request rq = {k, 0, at, at, at, reply, reply - at, 1};
+        tester_request rq = {k, 0, at, at, at, reply, reply - at, 1, 0};
         { tester_gate g = {0, 0, 0}; timeline_observe(t, 0, &rq, &g); }
     }
     ck_assert_uint_eq(timeline_never_sent(t, 0), 0);
@@ -150,15 +157,20 @@ START_TEST(open_rows_are_the_index_and_the_backlog_counts_the_queue)
     const char *names[] = {"open"};
     ck_assert_int_eq(timeline_write_bars(t, f, names, 60), 0);
     fclose(f);
-    ck_assert_ptr_nonnull(strstr(buf, "0.090000000 0.090000000 0.137000000 9 0\n")); /* row 9 = request 9 */
+    /* row 9 = request 9; its latency starts at its intended send (open) */
+    ck_assert_ptr_nonnull(strstr(buf, "0.090000000 0.090000000 0.137000000 9 0 0.090000000\n"));
+    ck_assert_int_eq(timeline_from_sent(t, 0), 0);
     free(buf);
     buf = NULL;
     f = open_memstream(&buf, &len);
     ck_assert_int_eq(timeline_write_points(t, f, names), 0);
     fclose(f);
-    ck_assert_ptr_nonnull(strstr(buf, "# backlog open\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "# backlog open: the most requests at the server in each bin of 0.010000 s\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "0.010000000 1\n"));
     ck_assert_ptr_nonnull(strstr(buf, "0.120000000 10\n")); /* 3..12 sent, none answered */
-    ck_assert_ptr_nonnull(strstr(buf, "0.200000000 0\n"));  /* all answered by the end */
+    ck_assert_ptr_nonnull(strstr(buf, "0.130000000 11\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "0.140000000 2\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "0.190000000 1\n0.200000000 1\n"));
     free(buf);
     timeline_free(t);
 }
@@ -174,7 +186,7 @@ START_TEST(thinning_keeps_every_kth_and_the_slow_one)
     int64_t at = 0;
     for (uint64_t k = 0; k < 300; k++) {
         int64_t lat = k == 151 ? 50 * MS : MS;
-        tester_request rq = {k, 0, at, at, at, at + lat, lat, 1};
+        tester_request rq = {k, 0, at, at, at, at + lat, lat, 1, 0};
         { tester_gate g = {0, 0, 0}; timeline_observe(t, 0, &rq, &g); }
         at += lat;
     }
@@ -187,7 +199,7 @@ START_TEST(thinning_keeps_every_kth_and_the_slow_one)
     fclose(f);
     unsigned long long sum;
     ck_assert_uint_eq(rows_of_kind(buf, 0, TIMELINE_SENT, &sum), 61); /* 60 + row 151, the slow one */
-    ck_assert_ptr_nonnull(strstr(buf, " 151 0\n"));
+    ck_assert_ptr_nonnull(strstr(buf, " 151 0 "));
     free(buf);
     timeline_free(t);
 }
