@@ -35,6 +35,12 @@ const scn_profile scn_profiles[] = {
      * preAllocatedVUs: cosim's max_vus default); no free VU: dropped */
     {"k6_constant_arrival_rate", "k6 constant-arrival-rate executor",
      {{"kind", "open", F}, {"arrivals", "fixed", F}, {"vus", NULL, R}, {NULL, NULL, 0}}},
+    /* k6 lib/executor/ramping_arrival_rate.go cal / Run: arrival i where
+     * the rate's integral (startRate, then each stage linear to its target)
+     * reaches i; the same VU pool and drops as constant-arrival-rate
+     * (preAllocatedVUs required by Validate, maxVUs default it) */
+    {"k6_ramping_arrival_rate", "k6 ramping-arrival-rate executor",
+     {{"kind", "open", F}, {"stage_spread", "area", F}, {"stages", NULL, R}, {"vus", NULL, R}, {NULL, NULL, 0}}},
     /* k6 lib/executor/constant_vus.go: each VU loops its iterations */
     {"k6_constant_vus", "k6 constant-vus executor", {{"kind", "closed", F}, {NULL, NULL, 0}}},
     /* JMeter ConstantThroughputTimer.delay / calculateDelay, mode
@@ -51,6 +57,12 @@ const scn_profile scn_profiles[] = {
      * InjectionIterator with Shard.shards: each second's users on a ms grid */
     {"gatling_open", "Gatling constantUsersPerSec (open injection; .randomized: arrivals = poisson)",
      {{"kind", "open", F}, {"arrivals", "fixed", D}, {NULL, NULL, 0}}},
+    /* Gatling OpenInjectionStep.scala RampRateOpenInjection (rampUsersPerSec
+     * ... to ... during): each whole second's users, the fraction carried,
+     * on its milliseconds (Shard.shards); a stage whose rate stays:
+     * ConstantRateOpenInjection */
+    {"gatling_ramp", "Gatling rampUsersPerSec (open injection, a rate ramp)",
+     {{"kind", "open", F}, {"stage_spread", "per_second", F}, {"stages", NULL, R}, {NULL, NULL, 0}}},
     /* Gatling closed/ClosedInjectionStep.scala constantConcurrentUsers */
     {"gatling_closed", "Gatling constantConcurrentUsers (closed injection)", {{"kind", "closed", F}, {NULL, NULL, 0}}},
     /* Gatling core/action/Pace.scala execute: late -> now + interval */
@@ -85,8 +97,8 @@ const size_t scn_profiles_n = ARRAY_SIZE(scn_profiles);
 
 /* "none" first: the key's documented default (no profile) */
 static const char *const profile_words[] = {
-    "none", "wrk", "wrk2", "k6_constant_arrival_rate", "k6_constant_vus", "jmeter_ctt_this_thread",
-    "jmeter_ctt_all_threads", "jmeter_constant_timer", "gatling_open", "gatling_closed", "gatling_pace", "locust_constant", "locust_between", "locust_constant_pacing",
+    "none", "wrk", "wrk2", "k6_constant_arrival_rate", "k6_ramping_arrival_rate", "k6_constant_vus", "jmeter_ctt_this_thread",
+    "jmeter_ctt_all_threads", "jmeter_constant_timer", "gatling_open", "gatling_ramp", "gatling_closed", "gatling_pace", "locust_constant", "locust_between", "locust_constant_pacing",
     "locust_constant_throughput", "hey", "hey_q", "vegeta", "vegeta_max_workers", "hyperfoil_constant_rate",
 };
 const names_table scn_profile_names = {profile_words, ARRAY_SIZE(profile_words)};

@@ -160,6 +160,125 @@ static int get_pool(scn_ctx *c, tester_spec *t)
     return 0;
 }
 
+/* A stage's rate: RATE as units_parse_rate reads it, or zero (0/s: a
+ * stage that ramps down to nothing, k6's startRate default). den = 0 for
+ * zero. 0 or -1 with *why set. */
+static int parse_stage_rate(const char *text, units_interval *out, const char **why)
+{
+    const char *slash = strchr(text, '/');
+    char num[64], one[80];
+    double v;
+    if (slash && (size_t)(slash - text) < sizeof num) {
+        memcpy(num, text, (size_t)(slash - text));
+        num[slash - text] = 0;
+        if (units_parse_number(num, &v, why) == 0 && v == 0) { /* zero: its unit checked on 1 */
+            snprintf(one, sizeof one, "1%s", slash);
+            if (units_parse_rate(one, out, why))
+                return -1;
+            out->num_ns = out->den = 0;
+            return 0;
+        }
+    }
+    return units_parse_rate(text, out, why) ? -1 : 0;
+}
+
+/* stages = DURATION to RATE, ...: each stage's length and target. 0 or -1
+ * with the message given. */
+static int parse_stages(scn_ctx *c, scn_ini_entry *e, tester_spec *t)
+{
+    char buf[2048], msg[300];
+    const char *why = NULL;
+    if (snprintf(buf, sizeof buf, "%s", e->value) >= (int)sizeof buf) {
+        scn_keys_bad_value(c, e, "too long (at most 2047 bytes)");
+        return -1;
+    }
+    char *save = NULL;
+    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *to = strstr(item, " to ");
+        if (t->n_stages == TESTER_MAX_STAGES) {
+            snprintf(msg, sizeof msg, "more than %d stages", TESTER_MAX_STAGES);
+            scn_keys_bad_value(c, e, msg);
+            return -1;
+        }
+        tester_stage *st = &t->stages[t->n_stages];
+        if (!to) {
+            snprintf(msg, sizeof msg, "stage %zu: expected DURATION to RATE (e.g. 30s to 100/s)", t->n_stages + 1);
+            scn_keys_bad_value(c, e, msg);
+            return -1;
+        }
+        *to = 0;
+        if (units_parse_duration(item, &st->duration_ns, &why) || st->duration_ns <= 0 ||
+            parse_stage_rate(to + 4, &st->target, &why)) {
+            snprintf(msg, sizeof msg, "stage %zu: %s", t->n_stages + 1,
+                     why ? why : "a stage must last more than zero");
+            scn_keys_bad_value(c, e, msg);
+            return -1;
+        }
+        t->n_stages++;
+    }
+    if (!t->n_stages) {
+        scn_keys_bad_value(c, e, "expected DURATION to RATE, ... (e.g. 30s to 100/s)");
+        return -1;
+    }
+    return 0;
+}
+
+/* The peak of the start rate and the targets, as an interval (the offered
+ * utilisation's rate); den = 0 when every rate is zero. */
+static units_interval peak_rate(const tester_spec *t)
+{
+    units_interval best = t->start_rate;
+    for (size_t k = 0; k < t->n_stages; k++) {
+        units_interval r = t->stages[k].target;
+        if (r.den && (!best.den || (unsigned __int128)r.num_ns * best.den < (unsigned __int128)best.num_ns * r.den))
+            best = r;
+    }
+    return best;
+}
+
+/* stages, start_rate, stage_spread of an open tester: a rate ramp in place
+ * of rate or interval. 0 (no stages: get_interval's), or -1. */
+static int get_stages(scn_ctx *c, tester_spec *t)
+{
+    scn_ini_entry *e = scn_keys_get(c, "stages");
+    if (!e) {
+        const char *alone = scn_keys_has(c, "start_rate") ? "start_rate" : scn_keys_has(c, "stage_spread") ? "stage_spread" : NULL;
+        if (alone) {
+            scn_keys_bad_value(c, scn_keys_get(c, alone), "belongs to a rate ramp: give stages too");
+            return -1;
+        }
+        return get_interval(c, t);
+    }
+    const char *other = scn_keys_has(c, "rate") ? "rate" : scn_keys_has(c, "interval") ? "interval" : NULL;
+    if (other) {
+        scn_keys_bad_value(c, scn_keys_get(c, other), "the stages give the rate: remove it (start_rate gives "
+                                                      "the rate at the start)");
+        return -1;
+    }
+    if (parse_stages(c, e, t) < 0)
+        return -1;
+    scn_ini_entry *sr = scn_keys_get(c, "start_rate");
+    const char *why = NULL;
+    if (sr && parse_stage_rate(sr->value, &t->start_rate, &why)) {
+        scn_keys_bad_value(c, sr, why);
+        return -1;
+    }
+    int v = TESTER_SPREAD_AREA;
+    if (get_enum(c, "stage_spread", &v) < 0)
+        return -1;
+    t->spread = (tester_spread)v;
+    t->interval = peak_rate(t);
+    if (!t->interval.den) {
+        scn_keys_bad_value(c, e, "every rate is zero: the tester would never send");
+        return -1;
+    }
+    if (tester_stages_check(t, &why)) {
+        scn_keys_bad_value(c, e, why);
+        return -1;
+    }
+    return 0;
+}
+
 /* requests, warmup, timeout and backfill: any kind. */
 static int get_primitives(scn_ctx *c, tester_spec *t)
 {
@@ -216,9 +335,14 @@ static int read_kind(scn_ctx *c, tester_spec *t)
                                                                                                               : 0;
     case TESTER_OPEN:
         v = TESTER_ARRIVALS_FIXED;
-        if (get_interval(c, t) < 0 || get_enum(c, "arrivals", &v) < 0)
+        if (get_stages(c, t) < 0 || get_enum(c, "arrivals", &v) < 0)
             return -1;
         t->arrivals = (tester_arrivals)v;
+        if (t->n_stages && (t->arrivals != TESTER_ARRIVALS_FIXED || scn_keys_has(c, "batch"))) {
+            scn_keys_bad_value(c, scn_keys_get(c, t->arrivals != TESTER_ARRIVALS_FIXED ? "arrivals" : "batch"),
+                               "a rate ramp (stages) places its own arrivals: remove it");
+            return -1;
+        }
         return get_pool(c, t);
     case TESTER_PARTLY_OPEN:
         if (get_interval(c, t) < 0)

@@ -81,6 +81,8 @@ typedef struct tester_loop {
     size_t cap_conns;          /* VU pool: max_vus */
     int64_t vu_ready_ns;       /* VU pool: a VU starting until then */
     int idle;                  /* the truth's run with no load: no users */
+    struct tester_ramp *ramp;  /* open with stages: the arrival schedule
+                                  (tester_ramp.c; freed by the run) */
 } tester_loop;
 
 typedef struct tester_hot tester_hot;
@@ -147,6 +149,16 @@ void tester_loop_probes(tester_loop *L, int64_t until);
  * the background for later arrivals). Returns 2 (tester_loop_send's
  * "dropped"). */
 int tester_loop_drop_arrival(tester_loop *L, int64_t t_ns);
+
+/* The open tester's VU pool (vus, max_vus): vus VUs free at 0, room for
+ * max_vus, the drops' seconds. 0 or -ENOMEM. */
+int tester_open_make_pool(tester_loop *L);
+
+/* An open tester with stages (a rate ramp, tester_ramp.c): its prepare
+ * and run, called by the open kind's. 0 or a negative errno. */
+int tester_ramp_prepare(tester_loop *L);
+int tester_ramp_run(tester_loop *L);
+void tester_ramp_free(struct tester_ramp *r);
 
 /* A dropped reply's latency, kept aside (the measured value, no
  * backfill). 0 or -ENOMEM. */
