@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+__extension__ typedef unsigned __int128 u128;
+
 /* rate = R/s or interval = D: the tester's intended interval. */
 static int get_interval(scn_ctx *c, tester_spec *t)
 {
@@ -230,7 +232,7 @@ static units_interval peak_rate(const tester_spec *t)
     units_interval best = t->start_rate;
     for (size_t k = 0; k < t->n_stages; k++) {
         units_interval r = t->stages[k].target;
-        if (r.den && (!best.den || (unsigned __int128)r.num_ns * best.den < (unsigned __int128)best.num_ns * r.den))
+        if (r.den && (!best.den || (u128)r.num_ns * best.den < (u128)best.num_ns * r.den))
             best = r;
     }
     return best;

@@ -30,7 +30,8 @@
 #include <math.h>
 #include <stdlib.h>
 
-typedef __int128 i128;
+__extension__ typedef __int128 i128;
+__extension__ typedef unsigned __int128 u128;
 
 struct tester_ramp {
     const tester_spec *spec;
@@ -54,9 +55,9 @@ static void rate_per_s(units_interval iv, i128 *p, i128 *q)
         *q = 1;
         return;
     }
-    unsigned __int128 a = (unsigned __int128)iv.den * 1000000000u, b = iv.num_ns, x = a, y = b;
+    u128 a = (u128)iv.den * 1000000000u, b = iv.num_ns, x = a, y = b;
     while (y) {
-        unsigned __int128 t = x % y;
+        u128 t = x % y;
         x = y;
         y = t;
     }
@@ -157,7 +158,7 @@ static void seconds_enter(struct tester_ramp *r)
     r->ms = 1000; /* no second open yet */
     int za = a.den == 0 || a.num_ns == 0, zb = b.den == 0 || b.num_ns == 0;
     r->constant = (za && zb) ||
-                  (!za && !zb && (unsigned __int128)a.den * b.num_ns == (unsigned __int128)b.den * a.num_ns);
+                  (!za && !zb && (u128)a.den * b.num_ns == (u128)b.den * a.num_ns);
     /* ConstantRateOpenInjection: users = (seconds x rate).round, the rate a
      * double of users per second (Math.round: floor(x + 1/2)) */
     i128 p, q;
