@@ -50,6 +50,14 @@ const scn_profile scn_profiles[] = {
      {{"kind", "paced", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
     {"jmeter_ctt_all_threads", "JMeter Constant Throughput Timer, all active threads",
      {{"kind", "paced", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
+    /* JMeter ConstantThroughputTimer.calculateSharedDelay + delay, modes
+     * AllActiveThreads_Shared and AllActiveThreadsInCurrentThreadGroup_Shared:
+     * one schedule for the threads (a cosim tester is one thread group, the
+     * test's only one, so the two coincide) */
+    {"jmeter_ctt_all_threads_shared", "JMeter Constant Throughput Timer, all active threads (shared)",
+     {{"kind", "paced", F}, {"schedule", "shared", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
+    {"jmeter_ctt_group_shared", "JMeter Constant Throughput Timer, all active threads in current thread group (shared)",
+     {{"kind", "paced", F}, {"schedule", "shared", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
     /* JMeter ConstantTimer.delay: a fixed pause before each sample */
     {"jmeter_constant_timer", "JMeter Constant Timer (think time)",
      {{"kind", "closed", F}, {"think_distribution", "constant", F}, {NULL, NULL, 0}}},
@@ -98,7 +106,7 @@ const size_t scn_profiles_n = ARRAY_SIZE(scn_profiles);
 /* "none" first: the key's documented default (no profile) */
 static const char *const profile_words[] = {
     "none", "wrk", "wrk2", "k6_constant_arrival_rate", "k6_ramping_arrival_rate", "k6_constant_vus", "jmeter_ctt_this_thread",
-    "jmeter_ctt_all_threads", "jmeter_constant_timer", "gatling_open", "gatling_ramp", "gatling_closed", "gatling_pace", "locust_constant", "locust_between", "locust_constant_pacing",
+    "jmeter_ctt_all_threads", "jmeter_ctt_all_threads_shared", "jmeter_ctt_group_shared", "jmeter_constant_timer", "gatling_open", "gatling_ramp", "gatling_closed", "gatling_pace", "locust_constant", "locust_between", "locust_constant_pacing",
     "locust_constant_throughput", "hey", "hey_q", "vegeta", "vegeta_max_workers", "hyperfoil_constant_rate",
 };
 const names_table scn_profile_names = {profile_words, ARRAY_SIZE(profile_words)};

@@ -292,6 +292,26 @@ static int get_primitives(scn_ctx *c, tester_spec *t)
     return 0;
 }
 
+/* schedule = per_user or shared (JMeter's shared calculation modes); a
+ * shared schedule runs a late sample at once, so late is from_now. */
+static int get_schedule(scn_ctx *c, tester_spec *t)
+{
+    int v = TESTER_SCHEDULE_PER_USER;
+    if (get_enum(c, "schedule", &v) < 0)
+        return -1;
+    t->schedule = (tester_schedule)v;
+    scn_ini_entry *e = scn_keys_get(c, "late");
+    if (t->schedule == TESTER_SCHEDULE_SHARED) {
+        if (e && t->late != TESTER_LATE_FROM_NOW) {
+            scn_keys_bad_value(c, e, "a shared schedule (JMeter) runs a late sample at once and goes on from "
+                                     "then: late = from_now, or remove late");
+            return -1;
+        }
+        t->late = TESTER_LATE_FROM_NOW;
+    }
+    return 0;
+}
+
 /* The keys of a paced or corrected tester. */
 static int read_paced(scn_ctx *c, tester_spec *t)
 {
@@ -314,6 +334,8 @@ static int read_paced(scn_ctx *c, tester_spec *t)
     if (get_enum(c, "late", &v) < 0)
         return -1;
     t->late = (tester_late)v;
+    if (t->kind == TESTER_PACED && get_schedule(c, t) < 0)
+        return -1;
     if (get_think(c, t) < 0)
         return -1;
     int got = t->kind == TESTER_PACED ? scn_keys_count(c, "catch_up_factor", &t->catch_up_factor) : 0;
@@ -324,7 +346,17 @@ static int read_paced(scn_ctx *c, tester_spec *t)
                            "limits how fast a late user catches up, so it needs late = catch_up");
         return -1;
     }
-    return t->kind == TESTER_PACED ? get_latency_from(c, t) : get_correction(c, t);
+    if (t->kind != TESTER_PACED)
+        return get_correction(c, t);
+    if (get_latency_from(c, t) < 0)
+        return -1;
+    if (t->schedule == TESTER_SCHEDULE_SHARED && t->latency_from_intended) {
+        scn_keys_bad_value(c, scn_keys_get(c, "latency_from"),
+                           "a shared schedule (JMeter) has no intended time apart from the sample's start; "
+                           "remove latency_from");
+        return -1;
+    }
+    return 0;
 }
 
 /* The keys of a tester of kind t->kind. */

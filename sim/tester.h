@@ -94,6 +94,18 @@ typedef enum tester_spread {
     TESTER_SPREAD_PER_SECOND,
 } tester_spread;
 
+/** Whose schedule a paced tester's users follow. */
+typedef enum tester_schedule {
+    /** each user its own slots of the tester's grid (dealt round-robin) */
+    TESTER_SCHEDULE_PER_USER = 0,
+    /** one schedule shared by the users, as JMeter's Constant Throughput
+     *  Timer in its shared modes (ConstantThroughputTimer.java,
+     *  calculateSharedDelay and delay): a user ready at r takes the
+     *  schedule's next slot n = max(r, last + D) (last = n), and sends at
+     *  max(r, p + (n - r)), p its own previous send */
+    TESTER_SCHEDULE_SHARED,
+} tester_schedule;
+
 /** Most stages of a staged open tester. */
 #define TESTER_MAX_STAGES 32
 
@@ -165,6 +177,7 @@ typedef struct tester_spec {
     units_interval start_rate;  /**< the rate at 0 (den = 0: zero, k6's
                                      startRate default) */
     tester_spread spread;       /**< how a stage's arrivals are placed */
+    tester_schedule schedule;   /**< paced: per user (default) or shared */
 } tester_spec;
 
 /** Settings shared by every tester of a run. */
@@ -417,6 +430,9 @@ double tester_stages_expected(const tester_spec *t, int64_t duration_ns);
  * cannot be worked out exactly in 127 bits; else 0.
  */
 int tester_stages_check(const tester_spec *t, const char **why);
+
+/** "per_user", "shared": a paced tester's schedule key. */
+extern const names_table tester_schedule_names;
 
 /** "area", "per_second": a staged tester's stage_spread key. */
 extern const names_table tester_spread_names;

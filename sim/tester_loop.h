@@ -81,6 +81,8 @@ typedef struct tester_loop {
     size_t cap_conns;          /* VU pool: max_vus */
     int64_t vu_ready_ns;       /* VU pool: a VU starting until then */
     int idle;                  /* the truth's run with no load: no users */
+    int64_t shared_last_ns;    /* schedule = shared: the schedule's last slot */
+    int64_t shared_gap_ns;     /* schedule = shared: its interval D, whole ns */
     struct tester_ramp *ramp;  /* open with stages: the arrival schedule
                                   (tester_ramp.c; freed by the run) */
 } tester_loop;
@@ -159,6 +161,11 @@ int tester_open_make_pool(tester_loop *L);
 int tester_ramp_prepare(tester_loop *L);
 int tester_ramp_run(tester_loop *L);
 void tester_ramp_free(struct tester_ramp *r);
+
+/* A paced tester with schedule = shared (tester_shared.c): its prepare and
+ * run, called by the paced kind's. 0 or a negative errno. */
+int tester_shared_prepare(tester_loop *L);
+int tester_shared_run(tester_loop *L);
 
 /* A dropped reply's latency, kept aside (the measured value, no
  * backfill). 0 or -ENOMEM. */

@@ -53,6 +53,8 @@ static int catch_up_start(tester_loop *L)
 static int paced_prepare(tester_loop *L)
 {
     const tester_spec *spec = L->spec;
+    if (spec->schedule == TESTER_SCHEDULE_SHARED) /* JMeter's shared modes: tester_shared.c */
+        return tester_shared_prepare(L);
     int rc = tester_loop_alloc_users(L, (size_t)spec->users);
     if (!rc && spec->kind == TESTER_CORRECTED && spec->late == TESTER_LATE_CATCH_UP)
         rc = -EINVAL; /* it would count each gap twice (MODEL.md) */
@@ -241,6 +243,8 @@ static const tester_strategy corrected_from_intended_ext = {
 
 TESTER_LOOP_FN int paced_run(tester_loop *L)
 {
+    if (L->spec->schedule == TESTER_SCHEDULE_SHARED)
+        return tester_shared_run(L);
     if (L->ext)
         return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_ext)
                                               : tester_loop_run(L, &paced_ext);
