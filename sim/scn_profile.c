@@ -28,6 +28,8 @@ const scn_profile scn_profiles[] = {
       {"late", "catch_up", F},
       {"latency_from", "intended", F},
       {"catch_up_factor", "2", F},
+      {"stagger", "5ms", F},
+      {"sleep_granularity", "1ms", F},
       {NULL, NULL, 0}}},
     /* k6 lib/executor/constant_arrival_rate.go Run: arrivals on a fixed
      * grid from the start, served by a pool of preAllocatedVUs (required:
@@ -91,7 +93,7 @@ const scn_profile scn_profiles[] = {
      * time.Tick(1e6 / QPS us), read before each request; the latency from
      * the request's own start (makeRequest) */
     {"hey_q", "hey -c C -q Q (a Go ticker per worker)",
-     {{"kind", "paced", F}, {"late", "ticker", F}, {"latency_from", "actual", F}, {NULL, NULL, 0}}},
+     {{"kind", "paced", F}, {"late", "ticker", F}, {"latency_from", "actual", F}, {"stagger", "0s", F}, {NULL, NULL, 0}}},
     /* vegeta lib/attack.go Attack, lib/pacer.go ConstantPacer.Pace */
     {"vegeta", "vegeta attack -rate R (workers unbounded)",
      {{"kind", "open", F}, {"arrivals", "fixed", F}, {NULL, NULL, 0}}},

@@ -312,6 +312,36 @@ static int get_schedule(scn_ctx *c, tester_spec *t)
     return 0;
 }
 
+/* stagger and sleep_granularity of a paced tester (wrk2's connects 5 ms
+ * apart and its whole-ms sleeps; hey's simultaneous tickers). */
+static int get_stagger(scn_ctx *c, tester_spec *t)
+{
+    int got = scn_keys_duration(c, "stagger", &t->stagger_ns);
+    if (got < 0)
+        return -1;
+    t->has_stagger = got > 0 && t->users > 1; /* one user: its slots are the grid's either way */
+    int64_t last;
+    if (t->has_stagger && t->schedule == TESTER_SCHEDULE_SHARED) {
+        scn_keys_bad_value(c, scn_keys_get(c, "stagger"), "staggers users' own schedules; a shared schedule has "
+                                                          "none: remove it or schedule = shared");
+        return -1;
+    }
+    if (t->has_stagger && __builtin_mul_overflow(t->stagger_ns, (int64_t)(t->users - 1), &last)) {
+        scn_keys_bad_value(c, scn_keys_get(c, "stagger"), "the last user would start past the clock's range");
+        return -1;
+    }
+    got = scn_keys_duration(c, "sleep_granularity", &t->sleep_granularity_ns);
+    if (got < 0)
+        return -1;
+    if (got > 0 && !t->catch_up_factor) {
+        scn_keys_bad_value(c, scn_keys_get(c, "sleep_granularity"),
+                           "models wrk2's sleeps before a send, paced by its catch-up limit: it needs "
+                           "catch_up_factor (and late = catch_up)");
+        return -1;
+    }
+    return 0;
+}
+
 /* The keys of a paced or corrected tester. */
 static int read_paced(scn_ctx *c, tester_spec *t)
 {
@@ -348,6 +378,8 @@ static int read_paced(scn_ctx *c, tester_spec *t)
     }
     if (t->kind != TESTER_PACED)
         return get_correction(c, t);
+    if (get_stagger(c, t) < 0)
+        return -1;
     if (get_latency_from(c, t) < 0)
         return -1;
     if (t->schedule == TESTER_SCHEDULE_SHARED && t->latency_from_intended) {

@@ -178,6 +178,15 @@ typedef struct tester_spec {
                                      startRate default) */
     tester_spread spread;       /**< how a stage's arrivals are placed */
     tester_schedule schedule;   /**< paced: per user (default) or shared */
+    int has_stagger;            /**< paced: user u's own schedule starts at
+                                     u x stagger_ns (slots every U D from
+                                     there) instead of the dealt grid */
+    int64_t stagger_ns;         /**< with has_stagger: 0 = all users' slots
+                                     at the same instants (hey's workers),
+                                     5 ms = wrk2's connects */
+    int64_t sleep_granularity_ns; /**< paced with catch_up_factor: waits are
+                                       slept as wrk2's ae timers sleep them,
+                                       on a clock of this grain (0: exact) */
 } tester_spec;
 
 /** Settings shared by every tester of a run. */
