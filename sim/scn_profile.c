@@ -99,6 +99,12 @@ const scn_profile scn_profiles[] = {
      {{"kind", "open", F}, {"arrivals", "fixed", F}, {NULL, NULL, 0}}},
     {"vegeta_max_workers", "vegeta attack -rate R -max-workers W",
      {{"kind", "paced", F}, {"late", "catch_up", F}, {NULL, NULL, 0}}},
+    /* memtier_benchmark memtier_benchmark.cpp main (N = ceil(R / 50),
+     * I = 10^6 / floor(R / N) us), shard_connection.cpp handle_timer_event
+     * and fill_pipeline: N requests a connection per tick of I, the quota
+     * reset (not carried) at each tick; --pipeline 1 */
+    {"memtier_rate_limiting", "memtier_benchmark --rate-limiting R (pipeline 1)",
+     {{"kind", "closed", F}, {"quota", NULL, R}, {"quota_interval", NULL, R}, {NULL, NULL, 0}}},
     /* Hyperfoil api/config/PhaseBuilder.java OpenModel (variance = true) */
     {"hyperfoil_constant_rate", "Hyperfoil constantRate phase",
      {{"kind", "open", F}, {"arrivals", "poisson", D}, {NULL, NULL, 0}}},
@@ -109,7 +115,7 @@ const size_t scn_profiles_n = ARRAY_SIZE(scn_profiles);
 static const char *const profile_words[] = {
     "none", "wrk", "wrk2", "k6_constant_arrival_rate", "k6_ramping_arrival_rate", "k6_constant_vus", "jmeter_ctt_this_thread",
     "jmeter_ctt_all_threads", "jmeter_ctt_all_threads_shared", "jmeter_ctt_group_shared", "jmeter_constant_timer", "gatling_open", "gatling_ramp", "gatling_closed", "gatling_pace", "locust_constant", "locust_between", "locust_constant_pacing",
-    "locust_constant_throughput", "hey", "hey_q", "vegeta", "vegeta_max_workers", "hyperfoil_constant_rate",
+    "locust_constant_throughput", "hey", "hey_q", "vegeta", "vegeta_max_workers", "memtier_rate_limiting", "hyperfoil_constant_rate",
 };
 const names_table scn_profile_names = {profile_words, ARRAY_SIZE(profile_words)};
 

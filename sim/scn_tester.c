@@ -342,6 +342,23 @@ static int get_stagger(scn_ctx *c, tester_spec *t)
     return 0;
 }
 
+/* quota and quota_interval of a closed tester (memtier's rate limiter):
+ * both or neither. */
+static int get_quota(scn_ctx *c, tester_spec *t)
+{
+    int n = scn_keys_count(c, "quota", &t->quota), i = scn_keys_duration(c, "quota_interval", &t->quota_interval_ns);
+    if (n < 0 || i < 0)
+        return -1;
+    if (n != i) {
+        const char *given = n ? "quota" : "quota_interval", *other = n ? "quota_interval" : "quota";
+        char why[128];
+        snprintf(why, sizeof why, "needs %s too (a quota of requests per interval)", other);
+        scn_keys_bad_value(c, scn_keys_get(c, given), why);
+        return -1;
+    }
+    return 0;
+}
+
 /* The keys of a paced or corrected tester. */
 static int read_paced(scn_ctx *c, tester_spec *t)
 {
@@ -397,8 +414,10 @@ static int read_kind(scn_ctx *c, tester_spec *t)
     int v;
     switch (t->kind) {
     case TESTER_CLOSED:
-        return scn_keys_count(c, "users", &t->users) < 0 || get_connections(c, t) < 0 || get_think(c, t) < 0 ? -1
-                                                                                                              : 0;
+        return scn_keys_count(c, "users", &t->users) < 0 || get_connections(c, t) < 0 || get_think(c, t) < 0 ||
+                       get_quota(c, t) < 0
+                   ? -1
+                   : 0;
     case TESTER_OPEN:
         v = TESTER_ARRIVALS_FIXED;
         if (get_stages(c, t) < 0 || get_enum(c, "arrivals", &v) < 0)

@@ -108,7 +108,12 @@ double tester_expected_requests(const tester_spec *t, const dist_spec *service, 
         double full_rate = cycle > 0 ? users * duration / cycle : INFINITY;
         double capacity = mean_service > 0 ? (double)(workers ? workers : 1) * duration / mean_service + users
                                            : INFINITY;
-        return full_rate < capacity ? full_rate : capacity;
+        double most = full_rate < capacity ? full_rate : capacity;
+        if (t->quota && t->quota_interval_ns > 0) { /* at most N a user an interval */
+            double quota = users * (double)t->quota * ceil(duration / (double)t->quota_interval_ns);
+            most = quota < most ? quota : most;
+        }
+        return most;
     }
     case TESTER_PARTLY_OPEN: /* no grid: the mean rate */
         return duration * tester_request_rate_per_ns(t);

@@ -184,6 +184,11 @@ typedef struct tester_spec {
     int64_t stagger_ns;         /**< with has_stagger: 0 = all users' slots
                                      at the same instants (hey's workers),
                                      5 ms = wrk2's connects */
+    uint64_t quota;             /**< closed: at most this many requests a
+                                     user per quota interval (0: no quota;
+                                     memtier's rate limiter) */
+    int64_t quota_interval_ns;  /**< with quota: the intervals [k I, (k+1) I)
+                                     from 0; unused quota is lost */
     int64_t sleep_granularity_ns; /**< paced with catch_up_factor: waits are
                                        slept as wrk2's ae timers sleep them,
                                        on a clock of this grain (0: exact) */

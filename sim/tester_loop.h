@@ -162,6 +162,11 @@ int tester_ramp_prepare(tester_loop *L);
 int tester_ramp_run(tester_loop *L);
 void tester_ramp_free(struct tester_ramp *r);
 
+/* A closed tester with a quota (tester_quota.c: memtier's rate limiter):
+ * its prepare and run, called by the closed kind's. */
+int tester_quota_prepare(tester_loop *L);
+int tester_quota_run(tester_loop *L);
+
 /* A paced tester with schedule = shared (tester_shared.c): its prepare and
  * run, called by the paced kind's. 0 or a negative errno. */
 int tester_shared_prepare(tester_loop *L);
