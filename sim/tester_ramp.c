@@ -247,7 +247,7 @@ void tester_ramp_free(struct tester_ramp *r)
 int tester_ramp_prepare(tester_loop *L)
 {
     const tester_spec *spec = L->spec;
-    struct tester_ramp *count;
+    struct tester_ramp *count = NULL;
     int rc = tester_loop_alloc_users(L, 1); /* one schedule */
     if (!rc)
         rc = ramp_start(&count, spec);
