@@ -286,9 +286,33 @@ uint64_t run_window_limit(const scenario *s)
     return limit < 1.8e19 ? (uint64_t)limit : UINT64_MAX;
 }
 
+/* wrk's exit-time backfill (backfill = average_interval, tester_loop.c):
+ * D = duration / floor(requests / U) as wrk computes it from the run; the
+ * histogram's buckets from 2D up are scanned once (B of them), and each
+ * value above 2D is backfilled as one series a sample, at most B buckets
+ * each; one user's latencies add up to about the duration, so its added
+ * values to duration / D: min(requests B, U (duration / D + B)) + B. */
+static double backfill_work(const scenario *s, const tester_spec *t, double requests)
+{
+    double users = t->kind == TESTER_OPEN || t->kind == TESTER_PARTLY_OPEN ? 1 : (double)t->users;
+    double per_user = floor(requests / users);
+    if (per_user < 1)
+        return 0; /* wrk backfills nothing without a reply per connection */
+    double d = floor((double)s->duration_ns / per_user);
+    if (d < 1)
+        d = 1;
+    double two_d = 2 * d < (double)INT64_MAX ? 2 * d : (double)INT64_MAX;
+    double buckets = (double)(hist_counter_count(s->sub_bits) - hist_index_of((uint64_t)two_d, s->sub_bits));
+    double per_request = requests * buckets;
+    double added = users * ((double)s->duration_ns / d + buckets);
+    return (per_request < added ? per_request : added) + buckets;
+}
+
 double run_tester_work(const scenario *s, const tester_spec *t)
 {
     double requests = run_tester_requests(s, t) + run_stall_windows(s, t);
+    if (t->backfill)
+        requests += backfill_work(s, t, run_tester_requests(s, t));
     if (t->kind != TESTER_CORRECTED)
         return requests;
     int64_t d = t->expected_interval_ns > 0 ? t->expected_interval_ns

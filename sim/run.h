@@ -109,7 +109,10 @@ uint64_t run_window_limit(const scenario *s);
  * replies but the last come one after another before the duration, so its
  * added values add up to at most duration / D; hence at most
  * min(requests B, U (duration / D + B)) with B the buckets from D's bucket
- * to the histogram's last.
+ * to the histogram's last. A tester with backfill = average_interval (wrk)
+ * adds its exit-time backfill the same way, from the bucket of twice the
+ * run's average interval D = duration / floor(requests / U), plus one
+ * scan of those buckets.
  */
 double run_tester_work(const scenario *s, const tester_spec *t);
 

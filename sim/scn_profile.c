@@ -28,6 +28,8 @@ const scn_profile scn_profiles[] = {
       {"late", "catch_up", F},
       {"latency_from", "intended", F},
       {"catch_up_factor", "2", F},
+      {"stagger", "5ms", F},
+      {"sleep_granularity", "1ms", F},
       {NULL, NULL, 0}}},
     /* k6 lib/executor/constant_arrival_rate.go Run: arrivals on a fixed
      * grid from the start, served by a pool of preAllocatedVUs (required:
@@ -35,6 +37,12 @@ const scn_profile scn_profiles[] = {
      * preAllocatedVUs: cosim's max_vus default); no free VU: dropped */
     {"k6_constant_arrival_rate", "k6 constant-arrival-rate executor",
      {{"kind", "open", F}, {"arrivals", "fixed", F}, {"vus", NULL, R}, {NULL, NULL, 0}}},
+    /* k6 lib/executor/ramping_arrival_rate.go cal / Run: arrival i where
+     * the rate's integral (startRate, then each stage linear to its target)
+     * reaches i; the same VU pool and drops as constant-arrival-rate
+     * (preAllocatedVUs required by Validate, maxVUs default it) */
+    {"k6_ramping_arrival_rate", "k6 ramping-arrival-rate executor",
+     {{"kind", "open", F}, {"stage_spread", "area", F}, {"stages", NULL, R}, {"vus", NULL, R}, {NULL, NULL, 0}}},
     /* k6 lib/executor/constant_vus.go: each VU loops its iterations */
     {"k6_constant_vus", "k6 constant-vus executor", {{"kind", "closed", F}, {NULL, NULL, 0}}},
     /* JMeter ConstantThroughputTimer.delay / calculateDelay, mode
@@ -44,6 +52,14 @@ const scn_profile scn_profiles[] = {
      {{"kind", "paced", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
     {"jmeter_ctt_all_threads", "JMeter Constant Throughput Timer, all active threads",
      {{"kind", "paced", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
+    /* JMeter ConstantThroughputTimer.calculateSharedDelay + delay, modes
+     * AllActiveThreads_Shared and AllActiveThreadsInCurrentThreadGroup_Shared:
+     * one schedule for the threads (a cosim tester is one thread group, the
+     * test's only one, so the two coincide) */
+    {"jmeter_ctt_all_threads_shared", "JMeter Constant Throughput Timer, all active threads (shared)",
+     {{"kind", "paced", F}, {"schedule", "shared", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
+    {"jmeter_ctt_group_shared", "JMeter Constant Throughput Timer, all active threads in current thread group (shared)",
+     {{"kind", "paced", F}, {"schedule", "shared", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
     /* JMeter ConstantTimer.delay: a fixed pause before each sample */
     {"jmeter_constant_timer", "JMeter Constant Timer (think time)",
      {{"kind", "closed", F}, {"think_distribution", "constant", F}, {NULL, NULL, 0}}},
@@ -51,6 +67,12 @@ const scn_profile scn_profiles[] = {
      * InjectionIterator with Shard.shards: each second's users on a ms grid */
     {"gatling_open", "Gatling constantUsersPerSec (open injection; .randomized: arrivals = poisson)",
      {{"kind", "open", F}, {"arrivals", "fixed", D}, {NULL, NULL, 0}}},
+    /* Gatling OpenInjectionStep.scala RampRateOpenInjection (rampUsersPerSec
+     * ... to ... during): each whole second's users, the fraction carried,
+     * on its milliseconds (Shard.shards); a stage whose rate stays:
+     * ConstantRateOpenInjection */
+    {"gatling_ramp", "Gatling rampUsersPerSec (open injection, a rate ramp)",
+     {{"kind", "open", F}, {"stage_spread", "per_second", F}, {"stages", NULL, R}, {NULL, NULL, 0}}},
     /* Gatling closed/ClosedInjectionStep.scala constantConcurrentUsers */
     {"gatling_closed", "Gatling constantConcurrentUsers (closed injection)", {{"kind", "closed", F}, {NULL, NULL, 0}}},
     /* Gatling core/action/Pace.scala execute: late -> now + interval */
@@ -71,12 +93,18 @@ const scn_profile scn_profiles[] = {
      * time.Tick(1e6 / QPS us), read before each request; the latency from
      * the request's own start (makeRequest) */
     {"hey_q", "hey -c C -q Q (a Go ticker per worker)",
-     {{"kind", "paced", F}, {"late", "ticker", F}, {"latency_from", "actual", F}, {NULL, NULL, 0}}},
+     {{"kind", "paced", F}, {"late", "ticker", F}, {"latency_from", "actual", F}, {"stagger", "0s", F}, {NULL, NULL, 0}}},
     /* vegeta lib/attack.go Attack, lib/pacer.go ConstantPacer.Pace */
     {"vegeta", "vegeta attack -rate R (workers unbounded)",
      {{"kind", "open", F}, {"arrivals", "fixed", F}, {NULL, NULL, 0}}},
     {"vegeta_max_workers", "vegeta attack -rate R -max-workers W",
      {{"kind", "paced", F}, {"late", "catch_up", F}, {NULL, NULL, 0}}},
+    /* memtier_benchmark memtier_benchmark.cpp main (N = ceil(R / 50),
+     * I = 10^6 / floor(R / N) us), shard_connection.cpp handle_timer_event
+     * and fill_pipeline: N requests a connection per tick of I, the quota
+     * reset (not carried) at each tick; --pipeline 1 */
+    {"memtier_rate_limiting", "memtier_benchmark --rate-limiting R (pipeline 1)",
+     {{"kind", "closed", F}, {"quota", NULL, R}, {"quota_interval", NULL, R}, {NULL, NULL, 0}}},
     /* Hyperfoil api/config/PhaseBuilder.java OpenModel (variance = true) */
     {"hyperfoil_constant_rate", "Hyperfoil constantRate phase",
      {{"kind", "open", F}, {"arrivals", "poisson", D}, {NULL, NULL, 0}}},
@@ -85,9 +113,9 @@ const size_t scn_profiles_n = ARRAY_SIZE(scn_profiles);
 
 /* "none" first: the key's documented default (no profile) */
 static const char *const profile_words[] = {
-    "none", "wrk", "wrk2", "k6_constant_arrival_rate", "k6_constant_vus", "jmeter_ctt_this_thread",
-    "jmeter_ctt_all_threads", "jmeter_constant_timer", "gatling_open", "gatling_closed", "gatling_pace", "locust_constant", "locust_between", "locust_constant_pacing",
-    "locust_constant_throughput", "hey", "hey_q", "vegeta", "vegeta_max_workers", "hyperfoil_constant_rate",
+    "none", "wrk", "wrk2", "k6_constant_arrival_rate", "k6_ramping_arrival_rate", "k6_constant_vus", "jmeter_ctt_this_thread",
+    "jmeter_ctt_all_threads", "jmeter_ctt_all_threads_shared", "jmeter_ctt_group_shared", "jmeter_constant_timer", "gatling_open", "gatling_ramp", "gatling_closed", "gatling_pace", "locust_constant", "locust_between", "locust_constant_pacing",
+    "locust_constant_throughput", "hey", "hey_q", "vegeta", "vegeta_max_workers", "memtier_rate_limiting", "hyperfoil_constant_rate",
 };
 const names_table scn_profile_names = {profile_words, ARRAY_SIZE(profile_words)};
 

@@ -19,7 +19,7 @@
 #include <stddef.h>
 
 /** The most settings one profile makes. */
-#define SCN_PROFILE_MAX_SETTINGS 6
+#define SCN_PROFILE_MAX_SETTINGS 8
 
 /** One key = value a profile sets. */
 typedef struct scn_profile_setting {

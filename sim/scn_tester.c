@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include <string.h>
 
+__extension__ typedef unsigned __int128 u128;
+
 /* rate = R/s or interval = D: the tester's intended interval. */
 static int get_interval(scn_ctx *c, tester_spec *t)
 {
@@ -160,6 +162,125 @@ static int get_pool(scn_ctx *c, tester_spec *t)
     return 0;
 }
 
+/* A stage's rate: RATE as units_parse_rate reads it, or zero (0/s: a
+ * stage that ramps down to nothing, k6's startRate default). den = 0 for
+ * zero. 0 or -1 with *why set. */
+static int parse_stage_rate(const char *text, units_interval *out, const char **why)
+{
+    const char *slash = strchr(text, '/');
+    char num[64], one[80];
+    double v;
+    if (slash && (size_t)(slash - text) < sizeof num) {
+        memcpy(num, text, (size_t)(slash - text));
+        num[slash - text] = 0;
+        if (units_parse_number(num, &v, why) == 0 && v == 0) { /* zero: its unit checked on 1 */
+            snprintf(one, sizeof one, "1%s", slash);
+            if (units_parse_rate(one, out, why))
+                return -1;
+            out->num_ns = out->den = 0;
+            return 0;
+        }
+    }
+    return units_parse_rate(text, out, why) ? -1 : 0;
+}
+
+/* stages = DURATION to RATE, ...: each stage's length and target. 0 or -1
+ * with the message given. */
+static int parse_stages(scn_ctx *c, scn_ini_entry *e, tester_spec *t)
+{
+    char buf[2048], msg[300];
+    const char *why = NULL;
+    if (snprintf(buf, sizeof buf, "%s", e->value) >= (int)sizeof buf) {
+        scn_keys_bad_value(c, e, "too long (at most 2047 bytes)");
+        return -1;
+    }
+    char *save = NULL;
+    for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+        char *to = strstr(item, " to ");
+        if (t->n_stages == TESTER_MAX_STAGES) {
+            snprintf(msg, sizeof msg, "more than %d stages", TESTER_MAX_STAGES);
+            scn_keys_bad_value(c, e, msg);
+            return -1;
+        }
+        tester_stage *st = &t->stages[t->n_stages];
+        if (!to) {
+            snprintf(msg, sizeof msg, "stage %zu: expected DURATION to RATE (e.g. 30s to 100/s)", t->n_stages + 1);
+            scn_keys_bad_value(c, e, msg);
+            return -1;
+        }
+        *to = 0;
+        if (units_parse_duration(item, &st->duration_ns, &why) || st->duration_ns <= 0 ||
+            parse_stage_rate(to + 4, &st->target, &why)) {
+            snprintf(msg, sizeof msg, "stage %zu: %s", t->n_stages + 1,
+                     why ? why : "a stage must last more than zero");
+            scn_keys_bad_value(c, e, msg);
+            return -1;
+        }
+        t->n_stages++;
+    }
+    if (!t->n_stages) {
+        scn_keys_bad_value(c, e, "expected DURATION to RATE, ... (e.g. 30s to 100/s)");
+        return -1;
+    }
+    return 0;
+}
+
+/* The peak of the start rate and the targets, as an interval (the offered
+ * utilisation's rate); den = 0 when every rate is zero. */
+static units_interval peak_rate(const tester_spec *t)
+{
+    units_interval best = t->start_rate;
+    for (size_t k = 0; k < t->n_stages; k++) {
+        units_interval r = t->stages[k].target;
+        if (r.den && (!best.den || (u128)r.num_ns * best.den < (u128)best.num_ns * r.den))
+            best = r;
+    }
+    return best;
+}
+
+/* stages, start_rate, stage_spread of an open tester: a rate ramp in place
+ * of rate or interval. 0 (no stages: get_interval's), or -1. */
+static int get_stages(scn_ctx *c, tester_spec *t)
+{
+    scn_ini_entry *e = scn_keys_get(c, "stages");
+    if (!e) {
+        const char *alone = scn_keys_has(c, "start_rate") ? "start_rate" : scn_keys_has(c, "stage_spread") ? "stage_spread" : NULL;
+        if (alone) {
+            scn_keys_bad_value(c, scn_keys_get(c, alone), "belongs to a rate ramp: give stages too");
+            return -1;
+        }
+        return get_interval(c, t);
+    }
+    const char *other = scn_keys_has(c, "rate") ? "rate" : scn_keys_has(c, "interval") ? "interval" : NULL;
+    if (other) {
+        scn_keys_bad_value(c, scn_keys_get(c, other), "the stages give the rate: remove it (start_rate gives "
+                                                      "the rate at the start)");
+        return -1;
+    }
+    if (parse_stages(c, e, t) < 0)
+        return -1;
+    scn_ini_entry *sr = scn_keys_get(c, "start_rate");
+    const char *why = NULL;
+    if (sr && parse_stage_rate(sr->value, &t->start_rate, &why)) {
+        scn_keys_bad_value(c, sr, why);
+        return -1;
+    }
+    int v = TESTER_SPREAD_AREA;
+    if (get_enum(c, "stage_spread", &v) < 0)
+        return -1;
+    t->spread = (tester_spread)v;
+    t->interval = peak_rate(t);
+    if (!t->interval.den) {
+        scn_keys_bad_value(c, e, "every rate is zero: the tester would never send");
+        return -1;
+    }
+    if (tester_stages_check(t, &why)) {
+        scn_keys_bad_value(c, e, why);
+        return -1;
+    }
+    return 0;
+}
+
 /* requests, warmup, timeout and backfill: any kind. */
 static int get_primitives(scn_ctx *c, tester_spec *t)
 {
@@ -168,6 +289,73 @@ static int get_primitives(scn_ctx *c, tester_spec *t)
         scn_keys_duration(c, "timeout", &t->timeout_ns) < 0 || get_enum(c, "backfill", &v) < 0)
         return -1;
     t->backfill = v;
+    return 0;
+}
+
+/* schedule = per_user or shared (JMeter's shared calculation modes); a
+ * shared schedule runs a late sample at once, so late is from_now. */
+static int get_schedule(scn_ctx *c, tester_spec *t)
+{
+    int v = TESTER_SCHEDULE_PER_USER;
+    if (get_enum(c, "schedule", &v) < 0)
+        return -1;
+    t->schedule = (tester_schedule)v;
+    scn_ini_entry *e = scn_keys_get(c, "late");
+    if (t->schedule == TESTER_SCHEDULE_SHARED) {
+        if (e && t->late != TESTER_LATE_FROM_NOW) {
+            scn_keys_bad_value(c, e, "a shared schedule (JMeter) runs a late sample at once and goes on from "
+                                     "then: late = from_now, or remove late");
+            return -1;
+        }
+        t->late = TESTER_LATE_FROM_NOW;
+    }
+    return 0;
+}
+
+/* stagger and sleep_granularity of a paced tester (wrk2's connects 5 ms
+ * apart and its whole-ms sleeps; hey's simultaneous tickers). */
+static int get_stagger(scn_ctx *c, tester_spec *t)
+{
+    int got = scn_keys_duration(c, "stagger", &t->stagger_ns);
+    if (got < 0)
+        return -1;
+    t->has_stagger = got > 0 && t->users > 1; /* one user: its slots are the grid's either way */
+    int64_t last;
+    if (t->has_stagger && t->schedule == TESTER_SCHEDULE_SHARED) {
+        scn_keys_bad_value(c, scn_keys_get(c, "stagger"), "staggers users' own schedules; a shared schedule has "
+                                                          "none: remove it or schedule = shared");
+        return -1;
+    }
+    if (t->has_stagger && __builtin_mul_overflow(t->stagger_ns, (int64_t)(t->users - 1), &last)) {
+        scn_keys_bad_value(c, scn_keys_get(c, "stagger"), "the last user would start past the clock's range");
+        return -1;
+    }
+    got = scn_keys_duration(c, "sleep_granularity", &t->sleep_granularity_ns);
+    if (got < 0)
+        return -1;
+    if (got > 0 && !t->catch_up_factor) {
+        scn_keys_bad_value(c, scn_keys_get(c, "sleep_granularity"),
+                           "models wrk2's sleeps before a send, paced by its catch-up limit: it needs "
+                           "catch_up_factor (and late = catch_up)");
+        return -1;
+    }
+    return 0;
+}
+
+/* quota and quota_interval of a closed tester (memtier's rate limiter):
+ * both or neither. */
+static int get_quota(scn_ctx *c, tester_spec *t)
+{
+    int n = scn_keys_count(c, "quota", &t->quota), i = scn_keys_duration(c, "quota_interval", &t->quota_interval_ns);
+    if (n < 0 || i < 0)
+        return -1;
+    if (n != i) {
+        const char *given = n ? "quota" : "quota_interval", *other = n ? "quota_interval" : "quota";
+        char why[128];
+        snprintf(why, sizeof why, "needs %s too (a quota of requests per interval)", other);
+        scn_keys_bad_value(c, scn_keys_get(c, given), why);
+        return -1;
+    }
     return 0;
 }
 
@@ -193,6 +381,8 @@ static int read_paced(scn_ctx *c, tester_spec *t)
     if (get_enum(c, "late", &v) < 0)
         return -1;
     t->late = (tester_late)v;
+    if (t->kind == TESTER_PACED && get_schedule(c, t) < 0)
+        return -1;
     if (get_think(c, t) < 0)
         return -1;
     int got = t->kind == TESTER_PACED ? scn_keys_count(c, "catch_up_factor", &t->catch_up_factor) : 0;
@@ -203,7 +393,19 @@ static int read_paced(scn_ctx *c, tester_spec *t)
                            "limits how fast a late user catches up, so it needs late = catch_up");
         return -1;
     }
-    return t->kind == TESTER_PACED ? get_latency_from(c, t) : get_correction(c, t);
+    if (t->kind != TESTER_PACED)
+        return get_correction(c, t);
+    if (get_stagger(c, t) < 0)
+        return -1;
+    if (get_latency_from(c, t) < 0)
+        return -1;
+    if (t->schedule == TESTER_SCHEDULE_SHARED && t->latency_from_intended) {
+        scn_keys_bad_value(c, scn_keys_get(c, "latency_from"),
+                           "a shared schedule (JMeter) has no intended time apart from the sample's start; "
+                           "remove latency_from");
+        return -1;
+    }
+    return 0;
 }
 
 /* The keys of a tester of kind t->kind. */
@@ -212,13 +414,20 @@ static int read_kind(scn_ctx *c, tester_spec *t)
     int v;
     switch (t->kind) {
     case TESTER_CLOSED:
-        return scn_keys_count(c, "users", &t->users) < 0 || get_connections(c, t) < 0 || get_think(c, t) < 0 ? -1
-                                                                                                              : 0;
+        return scn_keys_count(c, "users", &t->users) < 0 || get_connections(c, t) < 0 || get_think(c, t) < 0 ||
+                       get_quota(c, t) < 0
+                   ? -1
+                   : 0;
     case TESTER_OPEN:
         v = TESTER_ARRIVALS_FIXED;
-        if (get_interval(c, t) < 0 || get_enum(c, "arrivals", &v) < 0)
+        if (get_stages(c, t) < 0 || get_enum(c, "arrivals", &v) < 0)
             return -1;
         t->arrivals = (tester_arrivals)v;
+        if (t->n_stages && (t->arrivals != TESTER_ARRIVALS_FIXED || scn_keys_has(c, "batch"))) {
+            scn_keys_bad_value(c, scn_keys_get(c, t->arrivals != TESTER_ARRIVALS_FIXED ? "arrivals" : "batch"),
+                               "a rate ramp (stages) places its own arrivals: remove it");
+            return -1;
+        }
         return get_pool(c, t);
     case TESTER_PARTLY_OPEN:
         if (get_interval(c, t) < 0)

@@ -34,6 +34,10 @@ const names_table tester_latency_from_names = {latency_from_names, ARRAY_SIZE(la
 const names_table tester_in_flight_names = {in_flight_names, ARRAY_SIZE(in_flight_names)};
 static const char *const backfill_names[] = {"none", "average_interval"};
 const names_table tester_backfill_names = {backfill_names, ARRAY_SIZE(backfill_names)};
+static const char *const schedule_names[] = {"per_user", "shared"};
+const names_table tester_schedule_names = {schedule_names, ARRAY_SIZE(schedule_names)};
+static const char *const spread_names[] = {"area", "per_second"};
+const names_table tester_spread_names = {spread_names, ARRAY_SIZE(spread_names)};
 static const char *const queue_wait_names[] = {"off", "record"};
 const names_table tester_queue_wait_names = {queue_wait_names, ARRAY_SIZE(queue_wait_names)};
 static const char *const chart_names[] = {"yes", "no"};
@@ -104,7 +108,12 @@ double tester_expected_requests(const tester_spec *t, const dist_spec *service, 
         double full_rate = cycle > 0 ? users * duration / cycle : INFINITY;
         double capacity = mean_service > 0 ? (double)(workers ? workers : 1) * duration / mean_service + users
                                            : INFINITY;
-        return full_rate < capacity ? full_rate : capacity;
+        double most = full_rate < capacity ? full_rate : capacity;
+        if (t->quota && t->quota_interval_ns > 0) { /* at most N a user an interval */
+            double quota = users * (double)t->quota * ceil(duration / (double)t->quota_interval_ns);
+            most = quota < most ? quota : most;
+        }
+        return most;
     }
     case TESTER_PARTLY_OPEN: /* no grid: the mean rate */
         return duration * tester_request_rate_per_ns(t);
@@ -112,6 +121,8 @@ double tester_expected_requests(const tester_spec *t, const dist_spec *service, 
     case TESTER_PACED:
     case TESTER_CORRECTED:
     default:
+        if (t->kind == TESTER_OPEN && t->n_stages) /* a rate ramp: its integral */
+            return tester_stages_expected(t, duration_ns);
         if (t->kind == TESTER_OPEN && t->arrivals == TESTER_ARRIVALS_POISSON)
             return duration * tester_request_rate_per_ns(t);
         return (double)units_interval_count_before(t->interval, 0, duration_ns); /* the grid */

@@ -83,6 +83,40 @@ typedef enum tester_in_flight {
     TESTER_IN_FLIGHT_DROP,       /**< dropped (wrk2) */
 } tester_in_flight;
 
+/** How a staged open tester places the arrivals of each stage. */
+typedef enum tester_spread {
+    /** k6 ramping-arrival-rate (lib/executor/ramping_arrival_rate.go, cal):
+     *  arrival i (from 1) at the instant the integral of the rate reaches i */
+    TESTER_SPREAD_AREA = 0,
+    /** Gatling rampUsersPerSec / constantUsersPerSec (OpenInjectionStep.scala):
+     *  each whole second's users (the integral, carried within a stage) spread
+     *  over its 1000 milliseconds by Shard.shards */
+    TESTER_SPREAD_PER_SECOND,
+} tester_spread;
+
+/** Whose schedule a paced tester's users follow. */
+typedef enum tester_schedule {
+    /** each user its own slots of the tester's grid (dealt round-robin) */
+    TESTER_SCHEDULE_PER_USER = 0,
+    /** one schedule shared by the users, as JMeter's Constant Throughput
+     *  Timer in its shared modes (ConstantThroughputTimer.java,
+     *  calculateSharedDelay and delay): a user ready at r takes the
+     *  schedule's next slot n = max(r, last + D) (last = n), and sends at
+     *  max(r, p + (n - r)), p its own previous send */
+    TESTER_SCHEDULE_SHARED,
+} tester_schedule;
+
+/** Most stages of a staged open tester. */
+#define TESTER_MAX_STAGES 32
+
+/** One stage of a rate ramp: over duration_ns the rate goes linearly from
+ *  the previous stage's target (or the start rate) to this target. */
+typedef struct tester_stage {
+    int64_t duration_ns;
+    units_interval target; /**< the target rate as an interval per arrival;
+                                den = 0: a rate of zero */
+} tester_stage;
+
 /** One tester of a scenario. */
 /** Longest tester label (bytes): it must fit a chart's legend. */
 #define TESTER_LABEL_MAX 40
@@ -136,6 +170,28 @@ typedef struct tester_spec {
                                      start; no other starts meanwhile */
     uint64_t batch;             /**< open: requests released together, every
                                      batch x D (0 or 1: one at a time) */
+    /* A rate ramp (open; n_stages = 0: none). interval then holds the
+     * peak rate's interval (for the offered utilisation and the charts). */
+    size_t n_stages;
+    tester_stage stages[TESTER_MAX_STAGES];
+    units_interval start_rate;  /**< the rate at 0 (den = 0: zero, k6's
+                                     startRate default) */
+    tester_spread spread;       /**< how a stage's arrivals are placed */
+    tester_schedule schedule;   /**< paced: per user (default) or shared */
+    int has_stagger;            /**< paced: user u's own schedule starts at
+                                     u x stagger_ns (slots every U D from
+                                     there) instead of the dealt grid */
+    int64_t stagger_ns;         /**< with has_stagger: 0 = all users' slots
+                                     at the same instants (hey's workers),
+                                     5 ms = wrk2's connects */
+    uint64_t quota;             /**< closed: at most this many requests a
+                                     user per quota interval (0: no quota;
+                                     memtier's rate limiter) */
+    int64_t quota_interval_ns;  /**< with quota: the intervals [k I, (k+1) I)
+                                     from 0; unused quota is lost */
+    int64_t sleep_granularity_ns; /**< paced with catch_up_factor: waits are
+                                       slept as wrk2's ae timers sleep them,
+                                       on a clock of this grain (0: exact) */
 } tester_spec;
 
 /** Settings shared by every tester of a run. */
@@ -390,6 +446,28 @@ double tester_offered_utilisation(const tester_spec *t, const dist_spec *service
  * restarts at each late send, so their latencies stay bounded.
  */
 int tester_latency_includes_backlog(const tester_spec *t);
+
+/**
+ * The arrivals a staged open tester (n_stages > 0) plans before
+ * duration_ns: the integral of its rate, stage by stage (each linear from
+ * the previous target to its own), up to the duration (tool-independent:
+ * how the arrivals are placed moves the count by at most one a stage).
+ */
+double tester_stages_expected(const tester_spec *t, int64_t duration_ns);
+
+/**
+ * Whether t's stages can be run as given: -EINVAL (*why says why) when
+ * spread = per_second and a stage is not whole seconds (Gatling counts
+ * users per whole second), -ERANGE when a per-second stage's user count
+ * cannot be worked out exactly in 127 bits; else 0.
+ */
+int tester_stages_check(const tester_spec *t, const char **why);
+
+/** "per_user", "shared": a paced tester's schedule key. */
+extern const names_table tester_schedule_names;
+
+/** "area", "per_second": a staged tester's stage_spread key. */
+extern const names_table tester_spread_names;
 
 /** Free what tester_run allocated; safe on a zeroed or freed result. */
 void tester_result_free(tester_result *r);

@@ -5,6 +5,8 @@
 
 static int closed_prepare(tester_loop *L)
 {
+    if (L->spec->quota) /* memtier's rate limiter: tester_quota.c */
+        return tester_quota_prepare(L);
     int rc = tester_loop_alloc_users(L, (size_t)L->spec->users);
     if (!rc)
         tester_loop_init_users(L, 0); /* every user sends at 0 */
@@ -36,5 +38,7 @@ static const tester_strategy closed_ext = {
 
 TESTER_LOOP_FN int closed_run(tester_loop *L)
 {
+    if (L->spec->quota)
+        return tester_quota_run(L);
     return L->ext ? tester_loop_run(L, &closed_ext) : tester_loop_run(L, &tester_closed_strategy);
 }

@@ -239,7 +239,7 @@ static int close_run(tester_loop *L)
 /* Whether the spec uses a primitive that the plain rows do not test. */
 static int uses_primitives(const tester_spec *t)
 {
-    return t->requests || t->warmup_ns || t->timeout_ns || t->catch_up_factor || t->vus || t->batch > 1 ||
+    return t->n_stages || t->has_stagger || t->quota || t->requests || t->warmup_ns || t->timeout_ns || t->catch_up_factor || t->vus || t->batch > 1 ||
            t->late == TESTER_LATE_TICKER || ((t->kind == TESTER_PACED || t->kind == TESTER_CORRECTED) &&
                                              t->has_think);
 }
@@ -290,6 +290,7 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
     free(L.users);
     free(L.conns);
     free(L.catch_up);
+    tester_ramp_free(L.ramp);
     hist_free(L.dropped);
     if (rc)
         tester_result_free(out);

@@ -81,6 +81,10 @@ typedef struct tester_loop {
     size_t cap_conns;          /* VU pool: max_vus */
     int64_t vu_ready_ns;       /* VU pool: a VU starting until then */
     int idle;                  /* the truth's run with no load: no users */
+    int64_t shared_last_ns;    /* schedule = shared: the schedule's last slot */
+    int64_t shared_gap_ns;     /* schedule = shared: its interval D, whole ns */
+    struct tester_ramp *ramp;  /* open with stages: the arrival schedule
+                                  (tester_ramp.c; freed by the run) */
 } tester_loop;
 
 typedef struct tester_hot tester_hot;
@@ -147,6 +151,26 @@ void tester_loop_probes(tester_loop *L, int64_t until);
  * the background for later arrivals). Returns 2 (tester_loop_send's
  * "dropped"). */
 int tester_loop_drop_arrival(tester_loop *L, int64_t t_ns);
+
+/* The open tester's VU pool (vus, max_vus): vus VUs free at 0, room for
+ * max_vus, the drops' seconds. 0 or -ENOMEM. */
+int tester_open_make_pool(tester_loop *L);
+
+/* An open tester with stages (a rate ramp, tester_ramp.c): its prepare
+ * and run, called by the open kind's. 0 or a negative errno. */
+int tester_ramp_prepare(tester_loop *L);
+int tester_ramp_run(tester_loop *L);
+void tester_ramp_free(struct tester_ramp *r);
+
+/* A closed tester with a quota (tester_quota.c: memtier's rate limiter):
+ * its prepare and run, called by the closed kind's. */
+int tester_quota_prepare(tester_loop *L);
+int tester_quota_run(tester_loop *L);
+
+/* A paced tester with schedule = shared (tester_shared.c): its prepare and
+ * run, called by the paced kind's. 0 or a negative errno. */
+int tester_shared_prepare(tester_loop *L);
+int tester_shared_run(tester_loop *L);
 
 /* A dropped reply's latency, kept aside (the measured value, no
  * backfill). 0 or -ENOMEM. */

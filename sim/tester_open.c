@@ -9,7 +9,7 @@
 #include <stdlib.h>
 
 /* The VU pool: vus VUs free at 0, room for max_vus, the drops' seconds. */
-static int open_make_pool(tester_loop *L)
+int tester_open_make_pool(tester_loop *L)
 {
     const tester_spec *spec = L->spec;
     L->cap_conns = spec->max_vus > spec->vus ? spec->max_vus : spec->vus;
@@ -25,6 +25,8 @@ static int open_prepare(tester_loop *L)
 {
     const tester_spec *spec = L->spec;
     int poisson = spec->arrivals == TESTER_ARRIVALS_POISSON;
+    if (spec->n_stages) /* a rate ramp: tester_ramp.c */
+        return tester_ramp_prepare(L);
     int rc = tester_loop_alloc_users(L, 1); /* one schedule */
     if (!rc && poisson)
         rc = rng_new(&L->arrivals, L->cfg->server->generator, L->cfg->server->seed, RNG_ARRIVALS);
@@ -40,7 +42,7 @@ static int open_prepare(tester_loop *L)
         uint64_t c = L->out->planned, n = spec->batch;
         L->out->planned = c / n * n + (c % n ? n : 0);
     }
-    return spec->vus ? open_make_pool(L) : 0;
+    return spec->vus ? tester_open_make_pool(L) : 0;
 }
 
 /* The grid: i D, added up for a whole-ns D, else exact (units_interval_at). */
@@ -124,6 +126,8 @@ static const tester_strategy open_poisson_pool = {
 
 TESTER_LOOP_FN int open_run(tester_loop *L)
 {
+    if (L->spec->n_stages)
+        return tester_ramp_run(L);
     if (!L->ext)
         return L->arrivals ? tester_loop_run(L, &open_poisson) : tester_loop_run(L, &tester_open_strategy);
     if (L->spec->vus)

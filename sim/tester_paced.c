@@ -24,9 +24,39 @@ static void ticker_start(tester_loop *L)
     for (size_t i = 0; i < L->n_users; i++) {
         tester_user *u = &L->users[i];
         u->idx = next_index(u->idx, n);
-        u->next_ns = u->intended_ns = units_interval_at(L->spec->interval, 0, u->idx);
+        u->next_ns = u->intended_ns = units_interval_at(L->spec->interval, u->anchor_ns, u->idx);
     }
     L->out->planned = L->out->planned > n ? L->out->planned - n : 0;
+}
+
+/* stagger: user u's own schedule from u x stagger, every U D (wrk2's
+ * connections connect 5 ms apart, each on its own clock; hey's workers
+ * all start their tickers at 0). Anchors only; stagger_planned counts. */
+static int stagger_start(tester_loop *L)
+{
+    for (size_t i = 0; i < L->n_users; i++) {
+        tester_user *u = &L->users[i];
+        int64_t a;
+        if (__builtin_mul_overflow((int64_t)i, L->spec->stagger_ns, &a))
+            return -ERANGE;
+        u->anchor_ns = u->next_ns = u->intended_ns = a;
+        u->idx = 0;
+    }
+    return 0;
+}
+
+/* The slots of staggered users before the end, from each one's next. */
+static int stagger_planned(tester_loop *L)
+{
+    units_interval du;
+    if (units_interval_mul(L->spec->interval, L->n_users, &du))
+        return -ERANGE;
+    uint64_t n = 0;
+    for (size_t i = 0; i < L->n_users; i++)
+        if (L->users[i].next_ns < L->end_ns)
+            n += units_interval_count_before(du, L->users[i].next_ns, L->end_ns);
+    L->out->planned = n;
+    return 0;
 }
 
 /* The catch-up limit: each user's gap U D / factor, and its anchor at its
@@ -53,6 +83,8 @@ static int catch_up_start(tester_loop *L)
 static int paced_prepare(tester_loop *L)
 {
     const tester_spec *spec = L->spec;
+    if (spec->schedule == TESTER_SCHEDULE_SHARED) /* JMeter's shared modes: tester_shared.c */
+        return tester_shared_prepare(L);
     int rc = tester_loop_alloc_users(L, (size_t)spec->users);
     if (!rc && spec->kind == TESTER_CORRECTED && spec->late == TESTER_LATE_CATCH_UP)
         rc = -EINVAL; /* it would count each gap twice (MODEL.md) */
@@ -65,8 +97,12 @@ static int paced_prepare(tester_loop *L)
     tester_loop_init_users(L, 1);
     L->plans = 1;
     L->out->planned = units_interval_count_before(spec->interval, 0, L->end_ns);
+    if (spec->has_stagger && (rc = stagger_start(L)) != 0)
+        return rc;
     if (spec->late == TESTER_LATE_TICKER)
         ticker_start(L);
+    if (spec->has_stagger && (rc = stagger_planned(L)) != 0)
+        return rc;
     return spec->catch_up_factor ? catch_up_start(L) : 0;
 }
 
@@ -150,6 +186,26 @@ TESTER_INLINE int ticker_next(const tester_hot *h, tester_user *u, int64_t ready
     return 0;
 }
 
+/* When a user that must wait from now_ns until due_ns wakes, sleeping as
+ * wrk2 sleeps (src/wrk.c socket_writeable and delay_request: an ae timer
+ * of round(w / 1000.0 + 0.5) = floor(w) + 1 whole ms; src/ae.c
+ * aeAddMillisecondsToNow and processTimeEvents: the timer is set on the
+ * clock truncated to whole ms and fires when that clock reaches it, and
+ * delay_request sets it again while the send is not yet due): at
+ * floor(now / g) g + (floor(w / g) + 1) g, repeated until at or past due
+ * (g the grain, 1 ms; the run's start on a whole ms of that clock).
+ * Saturates at INT64_MAX (past any end). */
+static inline int64_t sleep_until(int64_t now_ns, int64_t due_ns, int64_t g)
+{
+    while (due_ns > now_ns) {
+        int64_t step;
+        if (__builtin_mul_overflow((due_ns - now_ns) / g + 1, g, &step) ||
+            __builtin_add_overflow(now_ns - now_ns % g, step, &now_ns))
+            return INT64_MAX;
+    }
+    return now_ns;
+}
+
 /* wrk2's catch-up limit (wrk2 src/wrk.c, usec_to_next_send, and
  * socket_writeable/delay_request that call it before each request): a
  * connection whose next slot is still ahead waits for it, and the check
@@ -164,16 +220,17 @@ TESTER_INLINE int catch_up_limited_next(tester_loop *L, const tester_hot *h, tes
     struct tester_catch_up *c = &L->catch_up[u->id];
     uint64_t i1 = next_index(u->idx, h->n_users);
     int64_t t1 = units_interval_at(h->spec->interval, u->anchor_ns, i1);
+    const int64_t g = h->spec->sleep_granularity_ns;
     u->idx = i1;
     u->intended_ns = t1;
-    if (t1 > ready_ns) { /* on pace: waits for its slot, and anchors there */
-        u->next_ns = t1;
-        c->anchor_ns = t1;
+    if (t1 > ready_ns) { /* on pace: waits for its slot, and anchors where it wakes */
+        u->next_ns = g ? sleep_until(ready_ns, t1, g) : t1;
+        c->anchor_ns = u->next_ns;
         c->sent_since = 1;
         return 0;
     }
     int64_t allowed = units_interval_at(L->catch_up_gap, c->anchor_ns, c->sent_since);
-    u->next_ns = allowed > ready_ns ? allowed : ready_ns;
+    u->next_ns = allowed > ready_ns ? (g ? sleep_until(ready_ns, allowed, g) : allowed) : ready_ns;
     c->sent_since++;
     return 0;
 }
@@ -241,6 +298,8 @@ static const tester_strategy corrected_from_intended_ext = {
 
 TESTER_LOOP_FN int paced_run(tester_loop *L)
 {
+    if (L->spec->schedule == TESTER_SCHEDULE_SHARED)
+        return tester_shared_run(L);
     if (L->ext)
         return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_ext)
                                               : tester_loop_run(L, &paced_ext);

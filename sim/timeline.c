@@ -87,8 +87,9 @@ int timeline_set_tester(timeline *t, size_t i, const tester_spec *spec, int64_t 
     if (i >= t->n_testers)
         return -EINVAL;
     track *k = &t->tracks[i];
-    if (spec->kind != TESTER_PACED && spec->kind != TESTER_CORRECTED)
-        return 0;
+    if ((spec->kind != TESTER_PACED && spec->kind != TESTER_CORRECTED) || spec->schedule == TESTER_SCHEDULE_SHARED ||
+        spec->has_stagger)
+        return 0; /* no grid of slots (a shared schedule or staggered users have none) */
     k->grid = 1;
     k->iv = spec->interval;
     k->end_ns = end_ns;

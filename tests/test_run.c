@@ -117,6 +117,24 @@ START_TEST(corrected_backfill_counts_buckets)
 }
 END_TEST
 
+/* wrk's exit-time backfill counts too (it did not: a wrk tester was
+ * estimated at its requests alone). A closed user, wrk's backfill, 1 ms
+ * service for 10 s: 10 s / 1 ms = 10,000 requests; D = 10 s / 10,000 =
+ * 1 ms; values above 2D are backfilled: 2,000,000 ns has bit length 21,
+ * shift 13, top bits 244: bucket 256 + 12 x 128 + 116 = 1908 of 7424
+ * (S = 8), B = 5516. Added work min(10,000 x 5516, 1 x (10,000 + 5516)) =
+ * 15,516, plus the scan of B = 5516: 10,000 + 15,516 + 5516 = 31,032; the
+ * same tester without the backfill: 10,000. */
+START_TEST(backfill_counts_as_work)
+{
+    scenario *s = load("[scenario]\nduration = 10s\n[service]\ndistribution = constant\ntime = 1ms\n"
+                       "[tester w]\nprofile = wrk\n[tester c]\nkind = closed\n");
+    ck_assert_double_eq(run_tester_work(s, &s->testers[0]), 31032);
+    ck_assert_double_eq(run_tester_work(s, &s->testers[1]), 10000);
+    scenario_free(s);
+}
+END_TEST
+
 /* The truth is part of the job: scenarios/mm1_rho08.ini runs its open loop
  * (800/s Poisson for 8000 s: 6.4e6), then the truth's probes every 2 ms
  * (8000 s / 2 ms = 4e6) on a second run of the open loop (6.4e6):
@@ -260,6 +278,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, closed_many_users_accepted_by_capacity);
     tcase_add_test(tc, scheduled_estimates_are_the_plan);
     tcase_add_test(tc, corrected_backfill_counts_buckets);
+    tcase_add_test(tc, backfill_counts_as_work);
     tcase_add_test(tc, truth_probes_and_load_count);
     tcase_add_test(tc, stall_windows_count_as_work);
     tcase_add_test(tc, estimates_use_the_capped_mean);

@@ -1,0 +1,70 @@
+/* test_tester_quota.c - a closed loop with a quota of N requests per
+ * interval (tester_quota.c: memtier_benchmark's rate limiter). Send times
+ * worked by hand. */
+#include "tester.h"
+
+#include <check.h>
+#include <string.h>
+
+#define MS INT64_C(1000000)
+
+typedef struct log_obs {
+    size_t n;
+    tester_request rq[64];
+} log_obs;
+
+static void log_request(void *ctx, const tester_request *rq, tester_gate *gate)
+{
+    (void)gate;
+    log_obs *l = ctx;
+    ck_assert_uint_lt(l->n, 64);
+    l->rq[l->n++] = *rq;
+}
+
+/* memtier --rate-limiting=150: N = ceil(150 / 50) = 3, floor(150 / 3) = 50
+ * ticks a second, I = 20 ms. One connection, 4 ms service, no stall, 60
+ * ms: in [0, 20) sends at 0, 4, 8 (replies 4, 8, 12), then waits for 20;
+ * 20, 24, 28; 40, 44, 48: 9 sends, 4 ms each. With 7 ms service: 0, 7, 14
+ * (reply 21, in the next interval: the quota was spent in [0, 20) but 21
+ * is in [20, 40), a fresh quota): 21, 28, 35 (reply 42: in [40, 60)), 42,
+ * 49, 56: 9 sends back to back, the quota never binding. */
+START_TEST(quota_per_interval)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 4 * MS}, .generator = "mt19937", .seed = 1,
+                         .workers = 1};
+    tester_run_config c = {.duration_ns = 60 * MS, .threshold_ns = 100 * MS, .sub_bits = 14, .server = &srv};
+    tester_spec t;
+    memset(&t, 0, sizeof t);
+    t.kind = TESTER_CLOSED;
+    t.users = 1;
+    t.quota = 3;
+    t.quota_interval_ns = 20 * MS;
+    log_obs log;
+    memset(&log, 0, sizeof log);
+    tester_result r;
+    ck_assert_int_eq(tester_run(&t, &c, log_request, &log, &r), 0);
+    const int64_t sends[9] = {0, 4, 8, 20, 24, 28, 40, 44, 48};
+    ck_assert_uint_eq(r.sent, 9);
+    for (size_t k = 0; k < 9; k++)
+        ck_assert_int_eq(log.rq[k].sent_ns, sends[k] * MS);
+    tester_result_free(&r);
+    srv.service.a_ns = 7 * MS;
+    memset(&log, 0, sizeof log);
+    ck_assert_int_eq(tester_run(&t, &c, log_request, &log, &r), 0);
+    ck_assert_uint_eq(r.sent, 9);
+    for (size_t k = 0; k < 9; k++)
+        ck_assert_int_eq(log.rq[k].sent_ns, (int64_t)k * 7 * MS);
+    tester_result_free(&r);
+}
+END_TEST
+
+Suite *test_suite(void);
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("tester_quota");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, quota_per_interval);
+    suite_add_tcase(s, tc);
+    return s;
+}

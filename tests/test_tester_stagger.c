@@ -1,0 +1,144 @@
+/* test_tester_stagger.c - paced users on schedules of their own (stagger:
+ * wrk2's connections, hey's workers) and wrk2's whole-ms sleeps
+ * (sleep_granularity), in tester_paced.c. Every send time is worked by
+ * hand in its comment. */
+#include "tester.h"
+
+#include <check.h>
+#include <string.h>
+
+#define MS INT64_C(1000000)
+
+typedef struct log_obs {
+    size_t n;
+    tester_request rq[64];
+} log_obs;
+
+static void log_request(void *ctx, const tester_request *rq, tester_gate *gate)
+{
+    (void)gate;
+    log_obs *l = ctx;
+    ck_assert_uint_lt(l->n, 64);
+    l->rq[l->n++] = *rq;
+}
+
+static tester_spec paced(uint64_t users, uint64_t per_s, tester_late late)
+{
+    tester_spec t;
+    memset(&t, 0, sizeof t);
+    t.kind = TESTER_PACED;
+    t.users = users;
+    t.late = late;
+    t.interval.num_ns = 1000000000u;
+    t.interval.den = per_s;
+    return t;
+}
+
+static tester_result run_logged(const tester_spec *t, int64_t service_ns, int64_t duration_ns, log_obs *log)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = service_ns}, .generator = "mt19937",
+                         .seed = 1, .workers = 1};
+    tester_run_config c = {.duration_ns = duration_ns, .threshold_ns = 100 * MS, .sub_bits = 14, .server = &srv};
+    tester_result r;
+    memset(log, 0, sizeof *log);
+    ck_assert_int_eq(tester_run(t, &c, log_request, log, &r), 0);
+    return r;
+}
+
+/* wrk2 -c1 -R300 (catch_up, factor 2, from the slot), 0.5 ms service on
+ * an idle server, 20 ms. Slots floor(i 10^9 / 300) ns: 0, 3333333,
+ * 6666666, 10000000, 13333333, 16666666. After the reply at 0.5 ms the
+ * wait to 3.333 ms is 2.833 ms: an ae timer of floor + 1 = 3 ms set at
+ * ms 0 fires at 3 ms, still early; 0.333 ms more: a 1 ms timer set at ms
+ * 3 fires at 4 ms: sent at 4 (latency from the slot 4.5 - 3.333333 =
+ * 1.166667 ms). From 4.5 the wait to 6.667 (2.167 ms) is a 3 ms timer set
+ * at ms 4: sent at 7 (0.833334 ms); from 7.5 to 10: 2.5 ms, a 3 ms timer
+ * at ms 7: 10, on its slot (0.5 ms); then the same again: 14, 17. Without
+ * the grain every request goes on its slot and takes 0.5 ms. */
+START_TEST(wrk2_sleeps_whole_milliseconds)
+{
+    tester_spec t = paced(1, 300, TESTER_LATE_CATCH_UP);
+    t.catch_up_factor = 2;
+    t.latency_from_intended = 1;
+    t.sleep_granularity_ns = MS;
+    log_obs log;
+    tester_result r = run_logged(&t, MS / 2, 20 * MS, &log);
+    const int64_t sends[6] = {0, 4, 7, 10, 14, 17};
+    const int64_t lat_ns[6] = {500000, 1166667, 833334, 500000, 1166667, 833334};
+    ck_assert_uint_eq(r.sent, 6);
+    for (size_t k = 0; k < 6; k++) {
+        ck_assert_int_eq(log.rq[k].sent_ns, sends[k] * MS);
+        ck_assert_int_eq(log.rq[k].latency_ns, lat_ns[k]);
+    }
+    tester_result_free(&r);
+    t.sleep_granularity_ns = 0;
+    r = run_logged(&t, MS / 2, 20 * MS, &log);
+    ck_assert_uint_eq(r.sent, 6);
+    ck_assert_int_eq(log.rq[1].sent_ns, 3333333);
+    ck_assert_int_eq(hist_max(r.hist), hist_min(r.hist));
+    tester_result_free(&r);
+}
+END_TEST
+
+/* 2 users at 100/s in all (each every 20 ms), stagger 5 ms (wrk2's
+ * connects): user 0 at 0, 20, 40, user 1 at 5, 25, 45 (50 ms run): 6
+ * planned and sent. Dealt round-robin instead (no stagger) the grid is
+ * 0, 10, 20, 30, 40: 5. */
+START_TEST(stagger_gives_each_user_its_own_clock)
+{
+    tester_spec t = paced(2, 100, TESTER_LATE_CATCH_UP);
+    t.has_stagger = 1;
+    t.stagger_ns = 5 * MS;
+    log_obs log;
+    tester_result r = run_logged(&t, MS, 50 * MS, &log);
+    const int64_t sends[6] = {0, 5, 20, 25, 40, 45};
+    ck_assert_uint_eq(r.planned, 6);
+    ck_assert_uint_eq(r.sent, 6);
+    for (size_t k = 0; k < 6; k++) {
+        ck_assert_int_eq(log.rq[k].sent_ns, sends[k] * MS);
+        ck_assert_uint_eq(log.rq[k].user, k % 2);
+    }
+    tester_result_free(&r);
+    t.has_stagger = 0;
+    r = run_logged(&t, MS, 50 * MS, &log);
+    ck_assert_uint_eq(r.planned, 5);
+    ck_assert_int_eq(log.rq[1].sent_ns, 10 * MS);
+    tester_result_free(&r);
+}
+END_TEST
+
+/* hey -c 2 -q 100 (Go tickers started together: stagger 0), 200/s in
+ * all, 1 ms service on one worker, 50 ms: both workers tick at 10, 20, 30,
+ * 40 ms (a ticker's first tick one period late; 50 is the end): 8 planned
+ * and sent; at each tick worker 0 is served first (1 ms) and worker 1
+ * waits for it (2 ms from its send). */
+START_TEST(hey_workers_tick_together)
+{
+    tester_spec t = paced(2, 200, TESTER_LATE_TICKER);
+    t.has_stagger = 1;
+    t.stagger_ns = 0;
+    log_obs log;
+    tester_result r = run_logged(&t, MS, 50 * MS, &log);
+    ck_assert_uint_eq(r.planned, 8);
+    ck_assert_uint_eq(r.sent, 8);
+    for (size_t k = 0; k < 8; k++) {
+        ck_assert_int_eq(log.rq[k].sent_ns, (int64_t)(10 * (k / 2 + 1)) * MS);
+        ck_assert_uint_eq(log.rq[k].user, k % 2);
+        ck_assert_int_eq(log.rq[k].latency_ns, (k % 2 ? 2 : 1) * MS);
+    }
+    tester_result_free(&r);
+}
+END_TEST
+
+Suite *test_suite(void);
+
+Suite *test_suite(void)
+{
+    Suite *s = suite_create("tester_stagger");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, wrk2_sleeps_whole_milliseconds);
+    tcase_add_test(tc, stagger_gives_each_user_its_own_clock);
+    tcase_add_test(tc, hey_workers_tick_together);
+    suite_add_tcase(s, tc);
+    return s;
+}
