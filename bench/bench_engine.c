@@ -24,7 +24,6 @@
  * test.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "plot.h"
 #include "run.h"
 #include "timeline.h"
 

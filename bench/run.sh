@@ -16,7 +16,8 @@
 #   SIZES        comma-separated request counts (default 10000000,100000000)
 #   PAIRS        pairs per figure (default 5)
 #   CALLGRIND_N  requests for the instruction counts (default 300000; 0: skip)
-# LIMIT_C=path overrides where limit.c is looked for.
+# LIMIT_C=path overrides where limit.c is looked for; SERVICES="lognormal"
+# limits the services (default "lognormal constant").
 set -eu
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -53,7 +54,7 @@ if [ "$cg_n" != 0 ]; then
 fi
 printf '%-9s %-9s %10s %9s %9s %7s %10s %10s %7s %8s\n' kind service requests limit_ns cosim_ns ratio \
     limit_ins cosim_ins ins_rat rss_KiB
-for service in lognormal constant; do
+for service in ${SERVICES:-lognormal constant}; do
     mode=$([ "$service" = lognormal ] && echo 2 || echo 1)
     for n in ${sizes//,/ }; do
         for kind in open paced corrected closed; do
