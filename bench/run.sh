@@ -73,8 +73,8 @@ for service in ${SERVICES:-lognormal constant}; do
                 echo "$cc $sent" | awk '{print $1 * 1e9 / $2}' >>"$tmp/c"
                 echo "$cc $sent $lc $n" | awk '{print ($1 / $2) / ($3 / $4)}' >>"$tmp/r"
             done
-            li=$(awk -v s="$service" '$1 == "limit" && $2 == s {print $3}' "$tmp/instr" 2>/dev/null)
-            ci=$(awk -v k="$kind" -v s="$service" '$1 == k && $2 == s {print $3}' "$tmp/instr" 2>/dev/null)
+            li=$(awk -v s="$service" '$1 == "limit" && $2 == s {print $3}' "$tmp/instr" 2>/dev/null || true)
+            ci=$(awk -v k="$kind" -v s="$service" '$1 == k && $2 == s {print $3}' "$tmp/instr" 2>/dev/null || true)
             ir=$(echo "${ci:-0} ${li:-0}" | awk '{print ($2 > 0 ? sprintf("%.2f", $1 / $2) : "-")}')
             printf '%-9s %-9s %10s %9.1f %9.1f %7.2f %10s %10s %7s %8s\n' "$kind" "$service" "$n" \
                 "$(median <"$tmp/l")" "$(median <"$tmp/c")" "$(median <"$tmp/r")" "${li:--}" "${ci:--}" "$ir" "$rss"
