@@ -1,8 +1,9 @@
 /* bench_engine - cost per simulated request of each tester kind, run the
  * way `cosim` runs a scenario by default: the scenario read from text, the
- * run through run_scenario_observed, and the chart data on (the timeline of
- * the whole run, 4,000 points, and the request bars around the first stall
- * window, 300 points, observed as cli/main.c observes them).
+ * run through run_scenario_observed, and the chart data on (the timeline
+ * and the request bars in the windows cosim draws by default,
+ * timeline_default_windows: around one stall; observed as cli/main.c
+ * observes them, without a terminal for the progress line).
  *
  * The model is the yardstick's (../shared/bench/limit.c): one request a
  * millisecond intended, service lognormal of median 100 us and sigma 0.2
@@ -23,9 +24,11 @@
  * test.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "plot.h"
 #include "run.h"
 #include "timeline.h"
+
+/* cli/outputs.h's sizes (the CLI is not part of libcosim) */
+enum { TIMELINE_MAX_POINTS = 4000, BARS_MAX_POINTS = 2000 };
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -111,10 +114,14 @@ int main(int argc, char **argv)
     }
     fclose(f);
     charts c = {0};
-    int64_t bars_from, bars_to;
-    if (chart && (timeline_new(&c.timeline, s->n_testers, 0, s->duration_ns, 4000) ||
-                  (plot_first_stall(s, &bars_from, &bars_to) &&
-                   timeline_new(&c.bars, s->n_testers, bars_from, bars_to, 300))))
+    int64_t tl_from = 0, tl_to = s->duration_ns, bars_from = 0, bars_to = s->duration_ns;
+    /* the windows cosim draws by default (cli/main.c): around one stall */
+    if (chart && timeline_default_windows(s, &tl_from, &tl_to, &bars_from, &bars_to) != 0)
+        tl_from = bars_from = 0, tl_to = bars_to = s->duration_ns;
+    if (chart && (timeline_new(&c.timeline, s->n_testers, tl_from, tl_to, TIMELINE_MAX_POINTS) ||
+                  timeline_new(&c.bars, s->n_testers, bars_from, bars_to, BARS_MAX_POINTS) ||
+                  timeline_set_tester(c.timeline, 0, &s->testers[0], s->duration_ns) ||
+                  timeline_set_tester(c.bars, 0, &s->testers[0], s->duration_ns)))
         return 1;
     double w0 = clock_s(CLOCK_MONOTONIC), c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
     run_result r;

@@ -16,7 +16,8 @@
 #   SIZES        comma-separated request counts (default 10000000,100000000)
 #   PAIRS        pairs per figure (default 5)
 #   CALLGRIND_N  requests for the instruction counts (default 300000; 0: skip)
-# LIMIT_C=path overrides where limit.c is looked for.
+# LIMIT_C=path overrides where limit.c is looked for; SERVICES="lognormal"
+# limits the services (default "lognormal constant").
 set -eu
 cd "$(dirname "$0")/.."
 build=${1:-build}
@@ -53,7 +54,7 @@ if [ "$cg_n" != 0 ]; then
 fi
 printf '%-9s %-9s %10s %9s %9s %7s %10s %10s %7s %8s\n' kind service requests limit_ns cosim_ns ratio \
     limit_ins cosim_ins ins_rat rss_KiB
-for service in lognormal constant; do
+for service in ${SERVICES:-lognormal constant}; do
     mode=$([ "$service" = lognormal ] && echo 2 || echo 1)
     for n in ${sizes//,/ }; do
         for kind in open paced corrected closed; do
@@ -72,8 +73,8 @@ for service in lognormal constant; do
                 echo "$cc $sent" | awk '{print $1 * 1e9 / $2}' >>"$tmp/c"
                 echo "$cc $sent $lc $n" | awk '{print ($1 / $2) / ($3 / $4)}' >>"$tmp/r"
             done
-            li=$(awk -v s="$service" '$1 == "limit" && $2 == s {print $3}' "$tmp/instr" 2>/dev/null)
-            ci=$(awk -v k="$kind" -v s="$service" '$1 == k && $2 == s {print $3}' "$tmp/instr" 2>/dev/null)
+            li=$(awk -v s="$service" '$1 == "limit" && $2 == s {print $3}' "$tmp/instr" 2>/dev/null || true)
+            ci=$(awk -v k="$kind" -v s="$service" '$1 == k && $2 == s {print $3}' "$tmp/instr" 2>/dev/null || true)
             ir=$(echo "${ci:-0} ${li:-0}" | awk '{print ($2 > 0 ? sprintf("%.2f", $1 / $2) : "-")}')
             printf '%-9s %-9s %10s %9.1f %9.1f %7.2f %10s %10s %7s %8s\n' "$kind" "$service" "$n" \
                 "$(median <"$tmp/l")" "$(median <"$tmp/c")" "$(median <"$tmp/r")" "${li:--}" "${ci:--}" "$ir" "$rss"

@@ -12,6 +12,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int write_spectrum(FILE *f, const scenario *s, const run_result *r, const chart_data *cd,
                           const char *const *names)
@@ -285,33 +286,23 @@ fail:
 #undef OPEN
 #undef CLOSE
 
-/* Run gnuplot on the staged NAME.gp and stage the chart (NAME.EXT) it
- * draws, checked complete. 1 rendered, 0 gnuplot is missing, -1 failed
- * (err says why). */
-static int render_chart(outdir *d, const char *chart, plot_format format, const options *o, char *err,
-                        size_t errlen)
+/* Stage chart job j (NAME.EXT, its script NAME.gp) as plot_render_batch
+ * left it. 1 staged, 0 gnuplot is missing, -1 failed (err says why). */
+static int stage_chart(outdir *d, plot_job *j, const char *chart, unsigned timeout, char *err, size_t errlen)
 {
-    char script[96];
-    snprintf(script, sizeof script, "%.*s.gp", (int)(strrchr(chart, '.') - chart), chart);
     /* the animation's script is requests_anim.gp, its picture requests.gif */
-    const char *name = format == PLOT_GIF ? "requests.gif" : chart;
-    unsigned timeout = o->plot_timeout_s ? o->plot_timeout_s : PLOT_DEFAULT_TIMEOUT_S;
-    char *data;
-    size_t len;
-    int status;
-    plot_render_status st = plot_render(outdir_staging_fd(d), script, format, timeout, &data, &len, &status);
-    if (st == PLOT_NO_GNUPLOT)
+    const char *name = j->format == PLOT_GIF ? "requests.gif" : chart;
+    if (j->st == PLOT_NO_GNUPLOT)
         return 0;
-    if (st != PLOT_RENDERED) {
+    if (j->st != PLOT_RENDERED) {
         char why[256];
         snprintf(err, errlen, "%s/%s: %s%s", outdir_path(d), name,
-                 plot_render_message(why, sizeof why, st, status, script, format, len, timeout),
-                 format == PLOT_GIF ? " (--animate needs gnuplot's gif terminal: 'gnuplot -e \"set terminal\"' "
-                                      "lists it)" : "");
+                 plot_render_message(why, sizeof why, j->st, j->status, j->script, j->format, j->len, timeout),
+                 j->format == PLOT_GIF ? " (--animate needs gnuplot's gif terminal: 'gnuplot -e \"set terminal\"' "
+                                         "lists it)" : "");
         return -1;
     }
-    int rc = outdir_write(d, name, data, len);
-    free(data);
+    int rc = outdir_write(d, name, j->chart, j->len);
     if (rc) {
         snprintf(err, errlen, "%s/%s: cannot write: %s", outdir_path(d), name, strerror(-rc));
         return -1;
@@ -337,25 +328,39 @@ int outputs_open(const options *o, const scenario *s, outdir **d, char *dir, siz
     return COSIM_EXIT_OK;
 }
 
-/* Render every staged chart before anything moves; drawn gets ", NAME"
- * for each. 0 done (no_gnuplot set if gnuplot is missing), -1 failed (err). */
+/* Render every staged chart before anything moves, together on the
+ * online cores (plot_render_batch); drawn gets ", NAME" for each. 0 done
+ * (no_gnuplot set if gnuplot is missing), -1 failed (err). */
 static int render_charts(outdir *d, const options *o, char charts[N_CHARTS + 1][64], int *no_gnuplot, char *drawn,
                          size_t drawnlen, char *err, size_t errlen)
 {
+    plot_job jobs[N_CHARTS + 1];
+    char scripts[N_CHARTS + 1][96];
+    size_t at[N_CHARTS + 1], n = 0;
     for (size_t k = 0; k <= N_CHARTS && !o->no_plot; k++) {
         if (!charts[k][0])
             continue;
-        plot_format format = k == N_CHARTS ? PLOT_GIF : o->format; /* the last: --animate's GIF */
-        int rendered = render_chart(d, charts[k], format, o, err, errlen);
-        if (rendered < 0)
-            return -1;
-        if (rendered == 0)
+        snprintf(scripts[n], sizeof scripts[n], "%.*s.gp", (int)(strrchr(charts[k], '.') - charts[k]), charts[k]);
+        jobs[n] = (plot_job){scripts[n], k == N_CHARTS ? PLOT_GIF : o->format, PLOT_NOT_RUN, NULL, 0, 0};
+        at[n++] = k; /* the last: --animate's GIF */
+    }
+    unsigned timeout = o->plot_timeout_s ? o->plot_timeout_s : PLOT_DEFAULT_TIMEOUT_S;
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    plot_render_batch(outdir_staging_fd(d), jobs, n, cores > 0 ? (size_t)cores : 1, timeout);
+    int rc = 0;
+    for (size_t j = 0; j < n && rc == 0; j++) {
+        int staged = stage_chart(d, &jobs[j], charts[at[j]], timeout, err, errlen);
+        if (staged < 0)
+            rc = -1;
+        else if (staged == 0)
             *no_gnuplot = 1;
         else
             snprintf(drawn + strlen(drawn), drawnlen - strlen(drawn), ", %s",
-                     format == PLOT_GIF ? "requests.gif" : charts[k]);
+                     jobs[j].format == PLOT_GIF ? "requests.gif" : charts[at[j]]);
     }
-    return 0;
+    for (size_t j = 0; j < n; j++)
+        free(jobs[j].chart);
+    return rc;
 }
 
 int outputs_stage(const options *o, const scenario *s, const run_result *r, chart_data *cd, outdir *d,

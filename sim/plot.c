@@ -1,4 +1,5 @@
-/* plot.c - gnuplot data, scripts and rendering. */
+/* plot.c - gnuplot data and scripts; the charts' checks (rendering:
+ * plot_render.c). */
 #define _GNU_SOURCE
 #include "plot.h"
 #include "levels.h"
@@ -8,13 +9,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/prctl.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -463,161 +460,6 @@ int plot_parse_timeout(const char *text, unsigned *seconds)
     return 0;
 }
 
-/* Copy gnuplot's stderr to ours, each line marked "cosim: gnuplot: ";
- * *at_start tells whether the next byte begins a line. */
-static void relay_stderr(const char *buf, size_t n, int *at_start)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (*at_start) {
-            if (buf[i] == '\n')
-                continue; /* gnuplot's blank lines */
-            fputs("cosim: gnuplot: ", stderr);
-            *at_start = 0;
-        }
-        fputc(buf[i], stderr);
-        if (buf[i] == '\n')
-            *at_start = 1;
-    }
-}
-
-static double mono_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-plot_render_status plot_render(int dirfd, const char *script, plot_format format, unsigned timeout_s,
-                               char **chart, size_t *len, int *status)
-{
-    *chart = NULL;
-    *len = 0;
-    *status = 0;
-    int outp[2], errp[2];
-    if (pipe2(outp, O_CLOEXEC) != 0) {
-        *status = errno;
-        return PLOT_FAILED;
-    }
-    if (pipe2(errp, O_CLOEXEC) != 0) {
-        *status = errno;
-        close(outp[0]);
-        close(outp[1]);
-        return PLOT_FAILED;
-    }
-    fflush(NULL);
-    pid_t parent = getpid();
-    pid_t pid = fork();
-    if (pid < 0) {
-        *status = errno;
-        close(outp[0]);
-        close(outp[1]);
-        close(errp[0]);
-        close(errp[1]);
-        return PLOT_FAILED;
-    }
-    if (pid == 0) {
-        /* gnuplot dies with cosim; it reads nothing from a terminal */
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent)
-            _exit(126);
-        int in = open("/dev/null", O_RDONLY);
-        if (in < 0 || dup2(in, 0) < 0 || dup2(outp[1], 1) < 0 || dup2(errp[1], 2) < 0 || fchdir(dirfd) != 0)
-            _exit(126);
-        execlp("gnuplot", "gnuplot", "-d", "-e", "outfile='/dev/stdout'", script, (char *)NULL);
-        _exit(errno == ENOENT ? 127 : 126);
-    }
-    close(outp[1]);
-    close(errp[1]);
-    char *buf = NULL;
-    size_t n = 0, cap = 0;
-    int at_start = 1, open_fds = 2, timed_out = 0, too_big = 0;
-    struct pollfd pf[2] = {{outp[0], POLLIN, 0}, {errp[0], POLLIN, 0}};
-    double deadline = mono_s() + timeout_s;
-    while (open_fds > 0) {
-        double left = deadline - mono_s();
-        if (left <= 0) {
-            timed_out = 1;
-            break;
-        }
-        int r = poll(pf, 2, left > 1000 ? 1000000 : (int)(left * 1000) + 1);
-        if (r < 0 && errno != EINTR)
-            break;
-        if (r <= 0)
-            continue;
-        if (pf[0].revents) {
-            if (n == cap) {
-                size_t ncap = cap ? 2 * cap : 65536;
-                char *m = ncap <= PLOT_MAX_CHART_BYTES ? realloc(buf, ncap) : NULL;
-                if (!m) {
-                    too_big = 1;
-                    break;
-                }
-                buf = m;
-                cap = ncap;
-            }
-            ssize_t got = read(pf[0].fd, buf + n, cap - n);
-            if (got > 0)
-                n += (size_t)got;
-            else if (got == 0 || errno != EINTR) {
-                close(pf[0].fd);
-                pf[0].fd = -1;
-                open_fds--;
-            }
-        }
-        if (pf[1].revents) {
-            char e[1024];
-            ssize_t got = read(pf[1].fd, e, sizeof e);
-            if (got > 0)
-                relay_stderr(e, (size_t)got, &at_start);
-            else if (got == 0 || errno != EINTR) {
-                close(pf[1].fd);
-                pf[1].fd = -1;
-                open_fds--;
-            }
-        }
-    }
-    if (!at_start)
-        fputc('\n', stderr);
-    /* both pipes closed: gnuplot is ending; give it until the deadline */
-    int ws = 0;
-    pid_t w = 0;
-    while (!timed_out && !too_big && (w = waitpid(pid, &ws, WNOHANG)) == 0) {
-        if (mono_s() >= deadline) {
-            timed_out = 1;
-            break;
-        }
-        usleep(10000);
-    }
-    if (timed_out || too_big || w < 0) {
-        kill(pid, SIGKILL);
-        while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-            ;
-    }
-    for (int i = 0; i < 2; i++)
-        if (pf[i].fd >= 0)
-            close(pf[i].fd);
-    if (timed_out || too_big) {
-        free(buf);
-        return timed_out ? PLOT_TIMEOUT : PLOT_TOO_BIG;
-    }
-    if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
-        free(buf);
-        if (WIFEXITED(ws) && WEXITSTATUS(ws) == 127)
-            return PLOT_NO_GNUPLOT;
-        *status = WIFEXITED(ws) ? WEXITSTATUS(ws) : 128 + WTERMSIG(ws);
-        return PLOT_FAILED;
-    }
-    *len = n;
-    if (plot_chart_complete(buf, n, format) != 0) {
-        free(buf);
-        return PLOT_INCOMPLETE;
-    }
-    if (format == PLOT_PDF)
-        plot_pdf_clear_date(buf, n);
-    *chart = buf;
-    return PLOT_RENDERED;
-}
-
 /* len without trailing white space */
 static size_t trimmed(const char *data, size_t len)
 {
@@ -686,6 +528,9 @@ char *plot_render_message(char *buf, size_t buflen, plot_render_status st, int s
         break;
     case PLOT_TOO_BIG:
         snprintf(buf, buflen, "gnuplot wrote a chart larger than %zu MiB; stopped", PLOT_MAX_CHART_BYTES >> 20);
+        break;
+    case PLOT_NOT_RUN:
+        snprintf(buf, buflen, "not rendered: a chart before it failed");
         break;
     }
     return buf;

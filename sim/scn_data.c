@@ -114,12 +114,13 @@ int scn_data_empirical_line(scn_ctx *c, const char *path, int line, char *text, 
     return vec_push(c, arg, ns);
 }
 
-/* "start,length" with units: "2.5s,500ms" (a header "start,length" is allowed). */
-int scn_data_window_line(scn_ctx *c, const char *path, int line, char *text, void *arg)
+/* "start,length" with units, "2.5s,500ms", into [*start, *end) (a header
+ * "start,length" is allowed when first: 1, nothing read). 0, 1 or -1. */
+static int window_of(scn_ctx *c, const char *path, int line, char *text, int first, int64_t *start,
+                     int64_t *end)
 {
-    scn_data_vec *x = arg;
-    if (x->n == 0 && strcmp(text, "start,length") == 0)
-        return 0;
+    if (first && strcmp(text, "start,length") == 0)
+        return 1;
     char *comma = strchr(text, ',');
     if (comma && strchr(comma + 1, ',')) {
         scn_ini_fail(c->p, "%s:%d: '%s': expected two fields, start,length", path, line, text);
@@ -138,14 +139,56 @@ int scn_data_window_line(scn_ctx *c, const char *path, int line, char *text, voi
         scn_ini_fail(c->p, "%s:%d: a stall of length 0", path, line);
         return -1;
     }
-    if (vec_push(c, x, a) || vec_push(c, x, a + b) || vec_push(c, x, line))
-        return -1;
+    *start = a;
+    *end = a + b;
     return 0;
+}
+
+int scn_data_window_line(scn_ctx *c, const char *path, int line, char *text, void *arg)
+{
+    scn_window_vec *x = arg;
+    int64_t a, b;
+    int rc = window_of(c, path, line, text, x->n == 0, &a, &b);
+    if (rc)
+        return rc < 0 ? -1 : 0;
+    if (x->n == x->cap) {
+        size_t cap = x->cap ? 2 * x->cap : 64;
+        stall_window *nw = realloc(x->w, cap * sizeof *nw);
+        if (!nw) {
+            c->p->oom = 1;
+            return -1;
+        }
+        x->w = nw;
+        x->cap = cap;
+    }
+    x->w[x->n++] = (stall_window){a, b};
+    return 0;
+}
+
+int scn_data_window_at(scn_ctx *c, const char *path, int line, char *text, void *arg)
+{
+    scn_window_vec *x = arg;
+    int64_t a, b;
+    int rc = window_of(c, path, line, text, x->found_line == 0 && x->n == 0, &a, &b);
+    x->n++; /* lines seen, for the header */
+    if (rc == 0 && a == x->find_start_ns)
+        x->found_line = line;
+    return rc < 0 ? -1 : 0;
 }
 
 /* The data file named by the section's `file` key, read line by line with
  * fn into *x (freed on error); *e receives the key's entry. */
 int scn_data_read(scn_ctx *c, scn_data_line_fn fn, scn_data_vec *x, scn_ini_entry **e)
+{
+    if (scn_data_read_with(c, fn, x, e) < 0) {
+        free(x->v);
+        x->v = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+int scn_data_read_with(scn_ctx *c, scn_data_line_fn fn, void *arg, scn_ini_entry **e)
 {
     if (!scn_keys_need(c, "file"))
         return -1;
@@ -155,12 +198,7 @@ int scn_data_read(scn_ctx *c, scn_data_line_fn fn, scn_data_vec *x, scn_ini_entr
         scn_keys_bad_value(c, *e, "the file's path, joined to the scenario's folder, is longer than 4095 bytes");
         return -1;
     }
-    if (read_data_file(c, *e, path, fn, x) < 0) {
-        free(x->v);
-        x->v = NULL;
-        return -1;
-    }
-    return 0;
+    return read_data_file(c, *e, path, fn, arg);
 }
 
 int scn_data_file(scn_ctx *c, scn_ini_entry *e, char *out, size_t len)

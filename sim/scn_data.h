@@ -7,6 +7,7 @@
 #define COSIM_SCN_DATA_H
 
 #include "scn_keys.h"
+#include "stall.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -50,8 +51,30 @@ int scn_data_read(scn_ctx *c, scn_data_line_fn fn, scn_data_vec *x, scn_ini_entr
 /** fn for service times: one duration with its unit a line ("105us"). */
 int scn_data_empirical_line(scn_ctx *c, const char *path, int line, char *text, void *arg);
 
-/** fn for stall windows: "start,length" with units ("2.5s,500ms"; a header
- *  "start,length" is allowed); pushes start, end and the line. */
+/** A growing array of stall windows read from a file (16 bytes a window:
+ *  the line numbers are not kept, see scn_data_window_at). */
+typedef struct scn_window_vec {
+    stall_window *w;
+    size_t n, cap;
+    int64_t find_start_ns; /**< scn_data_window_at: the start looked for */
+    int found_line;        /**< scn_data_window_at: its last line, or 0 */
+} scn_window_vec;
+
+/**
+ * Read the data file named by the section's `file` key, as scn_data_read,
+ * with fn and its argument arg (nothing freed on error: the caller owns
+ * arg). @return 0 or -1 (message set).
+ */
+int scn_data_read_with(scn_ctx *c, scn_data_line_fn fn, void *arg, scn_ini_entry **e);
+
+/** fn for stall windows, arg a scn_window_vec: "start,length" with units
+ *  ("2.5s,500ms"; a header "start,length" is allowed); appends the window
+ *  [start, start + length). */
 int scn_data_window_line(scn_ctx *c, const char *path, int line, char *text, void *arg);
+
+/** fn for stall windows that appends nothing: sets found_line to the line
+ *  (the last one) whose window starts at find_start_ns, for a message
+ *  about a window after the windows were sorted. */
+int scn_data_window_at(scn_ctx *c, const char *path, int line, char *text, void *arg);
 
 #endif

@@ -149,44 +149,34 @@ static int parse_ranges(scn_ctx *c, scn_ini_entry *e, stall_spec *st)
     return 0;
 }
 
-/* kind = file: windows from a CSV of start,length lines. */
+/* kind = file: windows from a CSV of start,length lines, read straight
+ * into the windows (16 bytes each; no line numbers kept: the line of an
+ * overlap, a rare error, is found by reading the file again). */
 static int read_file_stall(scn_ctx *c, stall_spec *st)
 {
     st->kind = STALL_WINDOWS;
     scn_ini_entry *e;
-    scn_data_vec x = {0};
+    scn_window_vec x = {0};
     char path[SCENARIO_PATH_MAX + 2];
-    if (scn_data_read(c, scn_data_window_line, &x, &e) < 0)
-        return -1;
-    scn_data_relative(c, e->value, path, sizeof path); /* fits: scn_data_read checked */
-    st->n_windows = x.n / 3; /* start, end, line */
-    st->windows = calloc(st->n_windows ? st->n_windows : 1, sizeof *st->windows);
-    if (!st->windows) {
-        free(x.v);
-        c->p->oom = 1;
+    if (scn_data_read_with(c, scn_data_window_line, &x, &e) < 0) {
+        free(x.w);
         return -1;
     }
-    for (size_t i = 0; i < st->n_windows; i++) {
-        st->windows[i].start_ns = x.v[3 * i];
-        st->windows[i].end_ns = x.v[3 * i + 1];
-    }
+    scn_data_relative(c, e->value, path, sizeof path); /* fits: scn_data_read_with checked */
+    st->windows = x.w;
+    st->n_windows = x.n;
     if (st->n_windows == 0) {
-        free(x.v);
         scn_keys_bad_value(c, e, "the file holds no start,length line");
         return -1;
     }
     size_t bad;
     if (stall_windows_normalise(st->windows, st->n_windows, &bad)) {
-        /* find the offending line by its start */
-        int line = 0;
-        for (size_t i = 0; i < st->n_windows; i++)
-            if (x.v[3 * i] == st->windows[bad].start_ns)
-                line = (int)x.v[3 * i + 2];
-        scn_ini_fail(c->p, "%s:%d: this stall overlaps another; merge them", path, line);
-        free(x.v);
+        scn_window_vec at = {NULL, 0, 0, st->windows[bad].start_ns, 0};
+        if (scn_data_read_with(c, scn_data_window_at, &at, &e) < 0)
+            return -1; /* the file changed under us: that message */
+        scn_ini_fail(c->p, "%s:%d: this stall overlaps another; merge them", path, at.found_line);
         return -1;
     }
-    free(x.v);
     return 0;
 }
 

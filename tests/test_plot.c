@@ -167,6 +167,98 @@ START_TEST(a_complete_chart_is_returned_whole)
 }
 END_TEST
 
+/* A stand-in gnuplot that takes both ways of calling it: "-d -e
+ * outfile='/dev/stdout' SCRIPT" (plot_render) and "-d" then, per chart,
+ * "-e 'reset session' -e outfile='/dev/fd/N' SCRIPT" (a batch); it draws
+ * "<svg>", the script's text, "</svg>" into each outfile, logs one line a
+ * process in calls, and fails (exit 1) on bad.gp. */
+static const char batch_gnuplot[] =
+    "echo \"$#\" >>calls\n"
+    "[ \"$1\" = -d ] || exit 9; shift\n"
+    "while [ $# -gt 0 ]; do\n"
+    "  if [ \"$1 $2\" = \"-e reset session\" ]; then shift 2; fi\n"
+    "  [ \"$1\" = -e ] || exit 9\n"
+    "  out=${2#outfile=\\'}; out=${out%\\'}; s=$3; shift 3\n"
+    "  [ \"$s\" = bad.gp ] && { echo 'line 1: no such chart' >&2; exit 1; }\n"
+    "  { printf '<svg>\\n'; cat \"$s\"; printf '</svg>\\n'; } >\"$out\"\n"
+    "done\n";
+
+static void script_file(const char *name, const char *text)
+{
+    int fd = openat(work_fd, name, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+}
+
+/* Lines in the folder's calls file: the gnuplot processes started. */
+static int calls(void)
+{
+    int fd = openat(work_fd, "calls", O_RDONLY), n = 0;
+    char c;
+    while (fd >= 0 && read(fd, &c, 1) == 1)
+        n += c == '\n';
+    if (fd >= 0)
+        close(fd);
+    return n;
+}
+
+START_TEST(a_batch_draws_each_chart_in_few_processes)
+{
+    fake_gnuplot(batch_gnuplot);
+    const char *names[] = {"a.gp", "b.gp", "c.gp", "d.gp", "e.gp"};
+    plot_job jobs[5];
+    for (size_t k = 0; k < 5; k++) {
+        char text[16];
+        snprintf(text, sizeof text, "<g%zu/>\n", k);
+        script_file(names[k], text);
+        jobs[k] = (plot_job){names[k], PLOT_SVG, PLOT_NOT_RUN, NULL, 0, 0};
+    }
+    /* 5 charts on 2 processes: charts 0-1 and 2-4 */
+    plot_render_batch(work_fd, jobs, 5, 2, 10);
+    ck_assert_int_eq(calls(), 2);
+    for (size_t k = 0; k < 5; k++) {
+        char want[32];
+        snprintf(want, sizeof want, "<svg>\n<g%zu/>\n</svg>\n", k);
+        ck_assert_int_eq(jobs[k].st, PLOT_RENDERED);
+        ck_assert_uint_eq(jobs[k].len, 19); /* 6 + 7 + 7 bytes */
+        ck_assert_int_eq(memcmp(jobs[k].chart, want, 19), 0);
+        free(jobs[k].chart);
+    }
+    cleanup();
+}
+END_TEST
+
+START_TEST(a_failed_batch_is_rendered_again_chart_by_chart)
+{
+    fake_gnuplot(batch_gnuplot);
+    script_file("a.gp", "<a/>\n");
+    script_file("bad.gp", "<b/>\n");
+    script_file("c.gp", "<c/>\n");
+    plot_job jobs[3] = {{"a.gp", PLOT_SVG, PLOT_NOT_RUN, NULL, 0, 0}, {"bad.gp", PLOT_SVG, PLOT_NOT_RUN, NULL, 0, 0},
+                        {"c.gp", PLOT_SVG, PLOT_NOT_RUN, NULL, 0, 0}};
+    plot_render_batch(work_fd, jobs, 3, 1, 10);
+    /* one batch process fails on bad.gp; then a.gp alone, bad.gp alone,
+     * and c.gp is never run: 3 processes, the statuses of one by one */
+    ck_assert_int_eq(calls(), 3);
+    ck_assert_int_eq(jobs[0].st, PLOT_RENDERED);
+    ck_assert_uint_eq(jobs[0].len, 18);
+    ck_assert_int_eq(memcmp(jobs[0].chart, "<svg>\n<a/>\n</svg>\n", 18), 0);
+    ck_assert_int_eq(jobs[1].st, PLOT_FAILED);
+    ck_assert_int_eq(jobs[1].status, 1);
+    ck_assert_ptr_null(jobs[1].chart);
+    ck_assert_int_eq(jobs[2].st, PLOT_NOT_RUN);
+    ck_assert_ptr_null(jobs[2].chart);
+    free(jobs[0].chart);
+    /* without gnuplot every chart says so, as one by one */
+    setenv("PATH", "/nonexistent", 1);
+    plot_render_batch(work_fd, jobs, 3, 2, 10);
+    for (size_t k = 0; k < 3; k++)
+        ck_assert_int_eq(jobs[k].st, PLOT_NO_GNUPLOT);
+    cleanup();
+}
+END_TEST
+
 /* The chart's subtitle shows the request rate of the first tester that has
  * one, worked out by tester_request_rate_per_ns: for a partly-open tester
  * sessions arrive at 100/s and each sends 1 / (1 - 0.75) = 4 requests on
@@ -232,6 +324,8 @@ Suite *test_suite(void)
     tcase_add_test(t, a_short_chart_with_exit_0_is_incomplete);
     tcase_add_test(t, a_failing_gnuplot_is_reported_with_its_status);
     tcase_add_test(t, a_complete_chart_is_returned_whole);
+    tcase_add_test(t, a_batch_draws_each_chart_in_few_processes);
+    tcase_add_test(t, a_failed_batch_is_rendered_again_chart_by_chart);
     suite_add_tcase(s, t);
     return s;
 }

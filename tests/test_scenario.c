@@ -210,6 +210,12 @@ START_TEST(data_files)
     snprintf(ini, sizeof ini, "%s/tests/data/overlapping.ini", root);
     ck_assert_int_eq(scenario_load(&s, ini, NULL, 0, err, sizeof err), SCENARIO_EINVALID);
     ck_assert_msg(strstr(err, "tests/data/overlapping.csv:2: this stall overlaps another") != NULL, "%s", err);
+    /* out of order: sorted, 2.4s,10ms (line 6) starts inside 2s,500ms (line 5); the line is found by
+     * reading the file again, since the windows keep no line numbers */
+    const char *unsorted[] = {"stall.gc.file=overlapping_unsorted.csv"};
+    ck_assert_int_eq(scenario_load(&s, ini, unsorted, 1, err, sizeof err), SCENARIO_EINVALID);
+    ck_assert_msg(strstr(err, "tests/data/overlapping_unsorted.csv:6: this stall overlaps another; merge them") != NULL,
+                  "%s", err);
     const char *sets[] = {"stall.gc.file=missing.csv"};
     ck_assert_int_eq(scenario_load(&s, ini, sets, 1, err, sizeof err), SCENARIO_EINVALID);
     ck_assert_msg(strstr(err, "[stall gc] file = missing.csv: cannot read") != NULL, "%s", err);
