@@ -106,8 +106,15 @@ START_TEST(request_stalls)
     stall_spec st = {.kind = STALL_REQUESTS, .ranges = r, .n_ranges = 2, .extra_ns = 10 * MS};
     server *s = make(&st, 1, 1 * MS);
     int64_t want[] = {1, 2, 13, 24, 25, 36, 37};
-    for (int k = 0; k < 7; k++)
+    /* the stalled requests' spans as the charts shade them: request 2
+     * works from 2 ms (after 0 and 1) to 13 ms, 3 from 13 to 24, 5 from 25
+     * to 36; each reports its 10 ms extra, the others none */
+    int64_t start[] = {0, 1, 2, 13, 24, 25, 36}, extra[] = {0, 0, 10, 10, 0, 10, 0};
+    for (int k = 0; k < 7; k++) {
         ck_assert_int_eq(server_submit(s, 0), want[k] * MS);
+        ck_assert_int_eq(server_last_start_ns(s), start[k] * MS);
+        ck_assert_int_eq(server_last_extra_ns(s), extra[k] * MS);
+    }
     server_free(s);
 }
 END_TEST
