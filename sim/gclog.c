@@ -1,6 +1,7 @@
 /* gclog.c - stop-the-world pauses from GC logs (formats and stamp rules in
  * gclog.h). */
 #include "gclog_internal.h"
+#include "grow.h"
 #include "hlog.h"
 #include "textin.h"
 
@@ -65,12 +66,10 @@ int gcl_add_pause(gcl_ctx *c, int kind, int64_t start, int64_t end, size_t line)
 {
     plist *l = &c->list[kind];
     if (l->n == l->cap) {
-        size_t nc = l->cap ? 2 * l->cap : 64;
-        raw_pause *np = realloc(l->p, nc * sizeof *np);
+        raw_pause *np = grow_array(l->p, &l->cap, sizeof *np, 64);
         if (!np)
             return gcl_fail(c, -ENOMEM, 0, "out of memory");
         l->p = np;
-        l->cap = nc;
     }
     l->p[l->n++] = (raw_pause){start, end, line};
     return 0;

@@ -1,5 +1,6 @@
 /* hgrm.c - HdrHistogram percentile spectra read back; draws from them. */
 #include "hgrm.h"
+#include "grow.h"
 #include "textin.h"
 
 #include <errno.h>
@@ -165,12 +166,10 @@ static int push_bucket(spectrum_state *st, int64_t lo, int64_t hi, uint64_t coun
         return 0;
     }
     if (st->n == st->cap) {
-        size_t nc = st->cap ? 2 * st->cap : 64;
-        hgrm_bucket *nb = realloc(st->b, nc * sizeof *nb);
+        hgrm_bucket *nb = grow_array(st->b, &st->cap, sizeof *nb, 64);
         if (!nb)
             return -ENOMEM;
         st->b = nb;
-        st->cap = nc;
     }
     st->b[st->n++] = (hgrm_bucket){.low_ns = lo, .high_ns = hi, .count = count, .line = line};
     return 0;

@@ -8,6 +8,7 @@
  */
 #define _GNU_SOURCE
 #include "outdir_internal.h"
+#include "grow.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -75,12 +76,10 @@ static int slurp_manifest(outdir *d, char **out, size_t *out_len, char *err, siz
 static int add_old_name(outdir *d, size_t *cap, const char *name)
 {
     if (d->n_old == *cap) {
-        size_t nc = *cap ? 2 * *cap : 32;
-        char **m = realloc(d->old, nc * sizeof *m);
+        char **m = grow_array(d->old, cap, sizeof *m, 32);
         if (!m)
             return -ENOMEM;
         d->old = m;
-        *cap = nc;
     }
     if (!(d->old[d->n_old] = strdup(name)))
         return -ENOMEM;
@@ -568,14 +567,12 @@ FILE *outdir_create(outdir *d, const char *name)
         return NULL;
     }
     if (d->n == d->cap) {
-        size_t cap = d->cap ? 2 * d->cap : 32;
-        staged **m = realloc(d->files, cap * sizeof *m);
+        staged **m = grow_array(d->files, &d->cap, sizeof *m, 32);
         if (!m) {
             errno = ENOMEM;
             return NULL;
         }
         d->files = m;
-        d->cap = cap;
     }
     staged *s = calloc(1, sizeof *s);
     if (!s || !(s->name = strdup(name))) {

@@ -10,28 +10,16 @@
 
 server_config run_server_config(const scenario *s)
 {
-    server_config c;
-    c.service = s->service;
-    c.stalls = s->stalls;
-    c.n_stalls = s->n_stalls;
-    c.generator = s->generator;
-    c.seed = s->seed;
-    c.workers = s->workers;
-    c.max_windows = run_window_limit(s);
-    return c;
+    return (server_config){.service = s->service, .stalls = s->stalls, .n_stalls = s->n_stalls,
+                           .generator = s->generator, .seed = s->seed, .workers = s->workers,
+                           .max_windows = run_window_limit(s)};
 }
 
 tester_run_config run_tester_config(const scenario *s, const server_config *srv)
 {
-    tester_run_config c;
-    c.duration_ns = s->duration_ns;
-    c.threshold_ns = s->threshold_ns;
-    c.drop_in_flight = s->drop_in_flight;
-    c.record_wait = s->record_wait;
-    c.sub_bits = s->sub_bits;
-    c.max_requests = s->max_requests;
-    c.server = srv;
-    return c;
+    return (tester_run_config){.duration_ns = s->duration_ns, .threshold_ns = s->threshold_ns,
+                               .drop_in_flight = s->drop_in_flight, .record_wait = s->record_wait,
+                               .sub_bits = s->sub_bits, .max_requests = s->max_requests, .server = srv};
 }
 
 typedef struct observe_ctx {

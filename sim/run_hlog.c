@@ -1,6 +1,7 @@
 /* run_hlog.c - each tester's recorded latencies as an HdrHistogram interval
  * log (run_hlog.h). */
 #include "run_hlog.h"
+#include "grow.h"
 #include "hist.h"
 #include "hlog.h"
 #include "units.h"
@@ -62,14 +63,12 @@ void run_hlog_observe(run_hlog *h, size_t tester, const tester_request *rq)
         h->last_reply_ns = rq->reply_ns;
     interval_values *x = &h->iv[k];
     if (x->n == x->cap) {
-        size_t cap = x->cap ? 2 * x->cap : 64;
-        int64_t *v = realloc(x->v, cap * sizeof *v);
+        int64_t *v = grow_array(x->v, &x->cap, sizeof *v, 64);
         if (!v) {
             h->failed = -ENOMEM;
             return;
         }
         x->v = v;
-        x->cap = cap;
     }
     x->v[x->n++] = rq->latency_ns;
 }

@@ -1,5 +1,6 @@
 /* scn_data.c - reading a scenario's data files. */
 #include "scn_data.h"
+#include "grow.h"
 #include "units.h"
 
 #include <stdio.h>
@@ -85,14 +86,12 @@ static int read_data_file(scn_ctx *c, scn_ini_entry *e, const char *path, scn_da
 static int vec_push(scn_ctx *c, scn_data_vec *x, int64_t a)
 {
     if (x->n == x->cap) {
-        size_t cap = x->cap ? 2 * x->cap : 64;
-        int64_t *nv = realloc(x->v, cap * sizeof *nv);
+        int64_t *nv = grow_array(x->v, &x->cap, sizeof *nv, 64);
         if (!nv) {
             c->p->oom = 1;
             return -1;
         }
         x->v = nv;
-        x->cap = cap;
     }
     x->v[x->n++] = a;
     return 0;
@@ -152,14 +151,12 @@ int scn_data_window_line(scn_ctx *c, const char *path, int line, char *text, voi
     if (rc)
         return rc < 0 ? -1 : 0;
     if (x->n == x->cap) {
-        size_t cap = x->cap ? 2 * x->cap : 64;
-        stall_window *nw = realloc(x->w, cap * sizeof *nw);
+        stall_window *nw = grow_array(x->w, &x->cap, sizeof *nw, 64);
         if (!nw) {
             c->p->oom = 1;
             return -1;
         }
         x->w = nw;
-        x->cap = cap;
     }
     x->w[x->n++] = (stall_window){a, b};
     return 0;

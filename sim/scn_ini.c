@@ -1,6 +1,7 @@
 /* scn_ini.c - a scenario's raw INI entries, each with its line, and the
  * --set overrides (phases 1 and 2 of reading a scenario; scenario.c). */
 #include "scn_ini.h"
+#include "grow.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -236,14 +237,12 @@ static scn_ini_section *add_section(scn_ini *p, const char *name, int line, cons
         return NULL;
     }
     if (p->n_sec == p->cap_sec) {
-        size_t cap = p->cap_sec ? 2 * p->cap_sec : 8;
-        scn_ini_section *n = realloc(p->sec, cap * sizeof *n);
+        scn_ini_section *n = grow_array(p->sec, &p->cap_sec, sizeof *n, 8);
         if (!n) {
             p->oom = 1;
             return NULL;
         }
         p->sec = n;
-        p->cap_sec = cap;
     }
     scn_ini_section *r = &p->sec[p->n_sec];
     memset(r, 0, sizeof *r);
@@ -275,14 +274,12 @@ static scn_ini_entry *add_entry(scn_ini *p, scn_ini_section *rec, const char *ke
         return NULL;
     }
     if (p->n_e == p->cap_e) {
-        size_t cap = p->cap_e ? 2 * p->cap_e : 32;
-        scn_ini_entry *n = realloc(p->e, cap * sizeof *n);
+        scn_ini_entry *n = grow_array(p->e, &p->cap_e, sizeof *n, 32);
         if (!n) {
             p->oom = 1;
             return NULL;
         }
         p->e = n;
-        p->cap_e = cap;
     }
     size_t sec = (size_t)(rec - p->sec);
     scn_ini_entry *e = &p->e[p->n_e];

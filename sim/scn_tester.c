@@ -312,6 +312,20 @@ static int get_schedule(scn_ctx *c, tester_spec *t)
     return 0;
 }
 
+/* A key that only works with another setting: got is what reading KEY
+ * returned (< 0 failed, 0 absent, > 0 given); refuse a given KEY when ok
+ * is false, with why. 0, or -1 (the message is out). */
+static int needs(scn_ctx *c, int got, int ok, const char *key, const char *why)
+{
+    if (got < 0)
+        return -1;
+    if (got > 0 && !ok) {
+        scn_keys_bad_value(c, scn_keys_get(c, key), why);
+        return -1;
+    }
+    return 0;
+}
+
 /* stagger and sleep_granularity of a paced tester (wrk2's connects 5 ms
  * apart and its whole-ms sleeps; hey's simultaneous tickers). */
 static int get_stagger(scn_ctx *c, tester_spec *t)
@@ -331,15 +345,9 @@ static int get_stagger(scn_ctx *c, tester_spec *t)
         return -1;
     }
     got = scn_keys_duration(c, "sleep_granularity", &t->sleep_granularity_ns);
-    if (got < 0)
-        return -1;
-    if (got > 0 && !t->catch_up_factor) {
-        scn_keys_bad_value(c, scn_keys_get(c, "sleep_granularity"),
-                           "models wrk2's sleeps before a send, paced by its catch-up limit: it needs "
-                           "catch_up_factor (and late = catch_up)");
-        return -1;
-    }
-    return 0;
+    return needs(c, got, t->catch_up_factor != 0, "sleep_granularity",
+                 "models wrk2's sleeps before a send, paced by its catch-up limit: it needs "
+                 "catch_up_factor (and late = catch_up)");
 }
 
 /* quota and quota_interval of a closed tester (memtier's rate limiter):
@@ -386,13 +394,9 @@ static int read_paced(scn_ctx *c, tester_spec *t)
     if (get_think(c, t) < 0)
         return -1;
     int got = t->kind == TESTER_PACED ? scn_keys_count(c, "catch_up_factor", &t->catch_up_factor) : 0;
-    if (got < 0)
+    if (needs(c, got, t->late == TESTER_LATE_CATCH_UP, "catch_up_factor",
+              "limits how fast a late user catches up, so it needs late = catch_up") < 0)
         return -1;
-    if (got > 0 && t->late != TESTER_LATE_CATCH_UP) {
-        scn_keys_bad_value(c, scn_keys_get(c, "catch_up_factor"),
-                           "limits how fast a late user catches up, so it needs late = catch_up");
-        return -1;
-    }
     if (t->kind != TESTER_PACED)
         return get_correction(c, t);
     if (get_stagger(c, t) < 0)

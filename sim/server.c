@@ -1,5 +1,6 @@
 /* server.c - c FIFO workers with stop-the-world windows and request stalls. */
 #include "server.h"
+#include "grow.h"
 #include "rng.h"
 #include "units.h"
 
@@ -150,12 +151,10 @@ static int random_generate(server *s, size_t i)
     stall_state *x = &s->st[i];
     const stall_spec *sp = &s->stalls[i];
     if (x->n_gen == x->cap_gen) {
-        size_t cap = x->cap_gen ? 2 * x->cap_gen : 16;
-        stall_window *g = realloc(x->gen, cap * sizeof *g);
+        stall_window *g = grow_array(x->gen, &x->cap_gen, sizeof *g, 16);
         if (!g)
             return -ENOMEM;
         x->gen = g;
-        x->cap_gen = cap;
     }
     stall_window w;
     w.start_ns = x->next_start;

@@ -1,5 +1,6 @@
 /* timeline.c - bounded per-request records for the time charts. */
 #include "timeline.h"
+#include "grow.h"
 #include "run.h"
 #include "server.h"
 
@@ -161,12 +162,10 @@ static void pend_pop(track *k)
 static int pend_push(track *k, int64_t reply_ns)
 {
     if (k->n_pend == k->cap_pend) {
-        size_t cap = k->cap_pend ? 2 * k->cap_pend : 64;
-        int64_t *h = realloc(k->pend, cap * sizeof *h);
+        int64_t *h = grow_array(k->pend, &k->cap_pend, sizeof *h, 64);
         if (!h)
             return -ENOMEM;
         k->pend = h;
-        k->cap_pend = cap;
     }
     size_t j = k->n_pend++;
     while (j > 0 && k->pend[(j - 1) / 2] > reply_ns) {
