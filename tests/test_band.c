@@ -5,6 +5,7 @@
 #include "band.h"
 #include "levels.h"
 #include "run_reps.h"
+#include "scenario_text.h"
 
 #include <check.h>
 #include <math.h>
@@ -13,18 +14,6 @@
 #include <string.h>
 
 Suite *test_suite(void);
-
-static scenario *load(const char *text)
-{
-    char err[1024];
-    FILE *f = fmemopen((void *)text, strlen(text), "r");
-    ck_assert_ptr_nonnull(f);
-    scenario *s = NULL;
-    scenario_error e = scenario_load_stream(&s, f, "t.ini", NULL, 0, err, sizeof err);
-    fclose(f);
-    ck_assert_msg(e == SCENARIO_OK, "%s", err);
-    return s;
-}
 
 /* Replications made by hand: n seeds, n_testers testers; tester i in seed
  * r recorded count[r * n_testers + i] samples, each level's value ms[..]

@@ -3,6 +3,7 @@
  * comments. */
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
+#include "scenario_text.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -10,18 +11,6 @@
 #include <string.h>
 
 Suite *test_suite(void);
-
-static scenario *load(const char *text)
-{
-    char err[1024];
-    FILE *f = fmemopen((void *)text, strlen(text), "r");
-    ck_assert_ptr_nonnull(f);
-    scenario *s = NULL;
-    scenario_error e = scenario_load_stream(&s, f, "t.ini", NULL, 0, err, sizeof err);
-    fclose(f);
-    ck_assert_msg(e == SCENARIO_OK, "%s", err);
-    return s;
-}
 
 /* S = 17 keeps every value below 2^17 ns = 131 us exact, so the
  * percentiles are the recorded values. Tester "a" (closed, one user): 100

@@ -2,6 +2,7 @@
  * the job a progress line reports. Figures derived by hand in comments. */
 #define _POSIX_C_SOURCE 200809L
 #include "run.h"
+#include "scenario_text.h"
 
 #include <check.h>
 #include <errno.h>
@@ -10,18 +11,6 @@
 #include <string.h>
 
 Suite *test_suite(void);
-
-static scenario *load(const char *text)
-{
-    char err[1024];
-    FILE *f = fmemopen((void *)text, strlen(text), "r");
-    ck_assert_ptr_nonnull(f);
-    scenario *s = NULL;
-    scenario_error e = scenario_load_stream(&s, f, "t.ini", NULL, 0, err, sizeof err);
-    fclose(f);
-    ck_assert_msg(e == SCENARIO_OK, "%s", err);
-    return s;
-}
 
 /* A closed tester is bounded by the server, not by its users at full rate:
  * 1000 users against a 1 ms service for 10 s would be 1000 x 10 s / 1 ms

@@ -2,24 +2,10 @@
  * interval (tester_quota.c: memtier_benchmark's rate limiter). Send times
  * worked by hand. */
 #include "tester.h"
+#include "tester_log.h"
 
 #include <check.h>
 #include <string.h>
-
-#define MS INT64_C(1000000)
-
-typedef struct log_obs {
-    size_t n;
-    tester_request rq[64];
-} log_obs;
-
-static void log_request(void *ctx, const tester_request *rq, tester_gate *gate)
-{
-    (void)gate;
-    log_obs *l = ctx;
-    ck_assert_uint_lt(l->n, 64);
-    l->rq[l->n++] = *rq;
-}
 
 /* memtier --rate-limiting=150: N = ceil(150 / 50) = 3, floor(150 / 3) = 50
  * ticks a second, I = 20 ms. One connection, 4 ms service, no stall, 60

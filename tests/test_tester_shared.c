@@ -2,24 +2,10 @@
  * (tester_shared.c: JMeter's Constant Throughput Timer in its shared
  * modes). Send times worked by hand in each comment. */
 #include "tester.h"
+#include "tester_log.h"
 
 #include <check.h>
 #include <string.h>
-
-#define MS INT64_C(1000000)
-
-typedef struct log_obs {
-    size_t n;
-    tester_request rq[64];
-} log_obs;
-
-static void log_request(void *ctx, const tester_request *rq, tester_gate *gate)
-{
-    (void)gate;
-    log_obs *l = ctx;
-    ck_assert_uint_lt(l->n, 64);
-    l->rq[l->n++] = *rq;
-}
 
 static tester_spec shared(uint64_t users, int64_t interval_ns)
 {

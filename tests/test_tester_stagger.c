@@ -3,24 +3,10 @@
  * (sleep_granularity), in tester_paced.c. Every send time is worked by
  * hand in its comment. */
 #include "tester.h"
+#include "tester_log.h"
 
 #include <check.h>
 #include <string.h>
-
-#define MS INT64_C(1000000)
-
-typedef struct log_obs {
-    size_t n;
-    tester_request rq[64];
-} log_obs;
-
-static void log_request(void *ctx, const tester_request *rq, tester_gate *gate)
-{
-    (void)gate;
-    log_obs *l = ctx;
-    ck_assert_uint_lt(l->n, 64);
-    l->rq[l->n++] = *rq;
-}
 
 static tester_spec paced(uint64_t users, uint64_t per_s, tester_late late)
 {
