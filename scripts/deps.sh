@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by setup.sh and test.sh: install the Debian packages cosim needs,
 # only those missing (apt-get as root, or through sudo).
 COSIM_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libgsl-dev libinih-dev zlib1g-dev check gnuplot-nox procps"
@@ -24,6 +25,8 @@ cosim_install_deps() {
 # cosim_build DIR [MESON OPTIONS...]: configure DIR once, then build it
 # with warnings as errors (-Dwerror=true; the build uses warning_level=3),
 # the compiler's output shown: a warning fails the build where it is seen.
+# COSIM_TARGETS, when set, names the ninja targets to build (setup.sh builds
+# only the cosim program; the tests are built by test.sh).
 cosim_build() {
     local dir=$1
     shift
@@ -32,5 +35,6 @@ cosim_build() {
     else
         meson configure "$dir" -Dwerror=true || return 1
     fi
-    ninja -C "$dir"
+    # shellcheck disable=SC2086 # a list of target names
+    ninja -C "$dir" ${COSIM_TARGETS:-}
 }

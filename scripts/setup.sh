@@ -5,5 +5,5 @@ set -eu
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
 cosim_install_deps
-cosim_build build
+COSIM_TARGETS=cosim cosim_build build
 ./build/cosim scenarios/stall_per_second.ini "$@"
