@@ -33,3 +33,35 @@ char *names_join(names_table t, const char *sep, char *buf, size_t len)
     }
     return buf;
 }
+
+/* ---- user-given NAMEs ------------------------------------------------------ */
+
+int names_char_ok(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+}
+
+int names_valid(const char *s, size_t max)
+{
+    size_t n = strlen(s);
+    if (n == 0 || n > max || s[0] == '-')
+        return 0;
+    for (; *s; s++)
+        if (!names_char_ok(*s))
+            return 0;
+    return 1;
+}
+
+void names_from_file(char *s)
+{
+    char *dot = strrchr(s, '.');
+    if (dot && dot != s)
+        *dot = '\0';
+    for (char *q = s; *q; q++)
+        if (!names_char_ok(*q))
+            *q = '_';
+    if (s[0] == '-')
+        s[0] = '_';
+    if (!*s)
+        strcpy(s, "scenario");
+}

@@ -39,4 +39,27 @@ const char *names_get(names_table t, int i);
  */
 char *names_join(names_table t, const char *sep, char *buf, size_t len);
 
+/* ---- user-given NAMEs (scenario, tester, stall, expect) ------------------ */
+
+/** A NAME's bytes: letters, digits, '_' and '-'. */
+int names_char_ok(char c);
+
+/**
+ * Whether s is a NAME: 1 to max bytes of letters, digits, '_' and '-', not
+ * beginning with '-'. NAMEs become file and folder names (out/NAME,
+ * NAME.hgrm); one beginning with '-' would be read as an option by the
+ * shell tools a user runs on them (`rm *` in a folder holding "-rf").
+ * @return 1 if it is, 0 if not.
+ */
+int names_valid(const char *s, size_t max);
+
+/**
+ * Make a file's name a NAME in place: the extension (from the last '.',
+ * unless that is the first byte) cut, every byte that names_char_ok
+ * refuses made '_', a leading '-' made '_'; "scenario" if nothing is
+ * left. The result is not cut to any length.
+ * @param s  a writable string of at least 9 bytes
+ */
+void names_from_file(char *s);
+
 #endif

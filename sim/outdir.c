@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #include "outdir_internal.h"
 #include "grow.h"
+#include "names.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -641,21 +642,6 @@ int outdir_write(outdir *d, const char *name, const void *data, size_t len)
 
 /* ---- default names ------------------------------------------------------- */
 
-/* The scenario reader's naming: cut the extension, letters, digits, '_'
- * and '-' kept, every other byte '_'; "scenario" if nothing is left. */
-static void name_from(char *s)
-{
-    char *dot = strrchr(s, '.');
-    if (dot && dot != s)
-        *dot = '\0';
-    for (char *q = s; *q; q++)
-        if (!((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_' ||
-              *q == '-'))
-            *q = '_';
-    if (!*s)
-        strcpy(s, "scenario");
-}
-
 int outdir_default(char *buf, size_t len, const char *path, const char *name, size_t name_max,
                    const char *suffix)
 {
@@ -663,11 +649,11 @@ int outdir_default(char *buf, size_t len, const char *path, const char *name, si
     base = base ? base + 1 : path;
     char cut[PATH_MAX], full[PATH_MAX];
     snprintf(cut, name_max + 1 < sizeof cut ? name_max + 1 : sizeof cut, "%s", base);
-    name_from(cut);
+    names_from_file(cut);
     const char *use = name;
     if (strcmp(cut, name) == 0) { /* the scenario did not name itself */
         snprintf(full, sizeof full, "%s", base);
-        name_from(full);
+        names_from_file(full);
         use = full;
     }
     int n = snprintf(buf, len, "out/%s%s", use, suffix);

@@ -9,6 +9,7 @@
  * (here).
  */
 #include "scenario.h"
+#include "names.h"
 #include "rng.h"
 #include "gclog.h"
 #include "hgrm.h"
@@ -286,14 +287,7 @@ static void default_name(scenario *s, const char *path)
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     snprintf(s->name, sizeof s->name, "%s", base);
-    char *dot = strrchr(s->name, '.');
-    if (dot && dot != s->name)
-        *dot = '\0';
-    for (char *q = s->name; *q; q++)
-        if (!isalnum((unsigned char)*q) && *q != '_' && *q != '-')
-            *q = '_';
-    if (!s->name[0])
-        snprintf(s->name, sizeof s->name, "scenario");
+    names_from_file(s->name);
 }
 
 FILE *scenario_open_regular(const char *path, const char **what, int *errnum)

@@ -2,6 +2,7 @@
  * --set overrides (phases 1 and 2 of reading a scenario; scenario.c). */
 #include "scn_ini.h"
 #include "grow.h"
+#include "names.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -171,13 +172,7 @@ const char *scn_ini_origin(const scn_ini *p, int line, const char *set, char *bu
 
 int scn_ini_valid_name(const char *s)
 {
-    size_t n = strlen(s);
-    if (n == 0 || n > SCENARIO_NAME_MAX)
-        return 0;
-    for (; *s; s++)
-        if (!isalnum((unsigned char)*s) && *s != '_' && *s != '-')
-            return 0;
-    return 1;
+    return names_valid(s, SCENARIO_NAME_MAX);
 }
 
 /* The type of a section name (SEC_*) and its NAME part; -1 if unknown. */
@@ -222,10 +217,10 @@ static scn_ini_section *add_section(scn_ini *p, const char *name, int line, cons
     }
     if ((type == SCN_SEC_STALL || type == SCN_SEC_TESTER || type == SCN_SEC_EXPECT) && !scn_ini_valid_name(arg)) {
         if (strlen(name) > 200)
-            scn_ini_fail(p, "%s: [%.60s...] needs a NAME of 1 to %d letters, digits, '_' or '-', e.g. [%s open]", w,
+            scn_ini_fail(p, "%s: [%.60s...] needs a NAME of 1 to %d letters, digits, '_' or '-', not beginning with '-', e.g. [%s open]", w,
                  name, SCENARIO_NAME_MAX, sec_types[type]);
         else
-            scn_ini_fail(p, "%s: [%s] needs a NAME of 1 to %d letters, digits, '_' or '-', e.g. [%s open]", w, name,
+            scn_ini_fail(p, "%s: [%s] needs a NAME of 1 to %d letters, digits, '_' or '-', not beginning with '-', e.g. [%s open]", w, name,
                  SCENARIO_NAME_MAX, sec_types[type]);
         return NULL;
     }
@@ -528,8 +523,9 @@ out:
 
 /* ---- phase 2: --set overrides ------------------------------------------ */
 
-/* A --set value (blanks trimmed): not too long, no control character,
- * valid UTF-8. 0 or -1 (message set). */
+/* A --set value (blanks trimmed): not too long, no control character
+ * other than a tab (a blank, as in the file), valid UTF-8. 0 or -1
+ * (message set). */
 static int check_set_value(scn_ini *p, const char *section, const char *key, const char *value)
 {
     size_t bad_at;
@@ -538,8 +534,9 @@ static int check_set_value(scn_ini *p, const char *section, const char *key, con
         return -1;
     }
     for (const char *q = value; *q; q++)
-        if ((unsigned char)*q < 0x20 || *q == 0x7f) {
-            scn_ini_fail(p, "--set %s.%s: the value holds a control character (a newline?)", section, key);
+        if (((unsigned char)*q < 0x20 && *q != '\t') || *q == 0x7f) {
+            scn_ini_fail(p, "--set %s.%s: the value holds control character 0x%02x (a newline?); a value is one line",
+                         section, key, (unsigned)(unsigned char)*q);
             return -1;
         }
     if (!utf8_valid(value, &bad_at)) {

@@ -139,7 +139,7 @@ const char *scn_ini_origin(const scn_ini *p, int line, const char *set, char *bu
 /** Blanks and line ends trimmed from both ends of s, in place. @return the start */
 char *scn_ini_trim(char *s);
 
-/** Whether s is a NAME: 1 to SCENARIO_NAME_MAX letters, digits, '_', '-'. */
+/** Whether s is a NAME: 1 to SCENARIO_NAME_MAX letters, digits, '_', '-', not beginning with '-' (names_valid). */
 int scn_ini_valid_name(const char *s);
 
 #endif

@@ -23,7 +23,7 @@ static int get_names(scn_ctx *c, scenario *s)
     scn_ini_entry *e;
     if ((e = scn_keys_get(c, "name"))) {
         if (!scn_ini_valid_name(e->value)) {
-            scn_keys_bad_value(c, e, "a name is 1 to 40 letters, digits, '_' or '-' (it names the output folder)");
+            scn_keys_bad_value(c, e, "a name is 1 to 40 letters, digits, '_' or '-', not beginning with '-' (it names the output folder)");
             return -1;
         }
         snprintf(s->name, sizeof s->name, "%s", e->value);

@@ -181,7 +181,11 @@ cli)
     "$cosim" -q scenarios/one_stall.ini -o "$work/inj" --set "scenario.title=a \`touch $work/pwned\` it's" \
         || fail "title with backticks: exit $?"
     [ -e "$work/pwned" ] && fail "a backtick in the title ran a command"
-    expect_exit 2 "--set scenario.title: the value holds a control character" scenarios/one_stall.ini --set "scenario.title=$(printf 'a\nb')"
+    expect_exit 2 "--set scenario.title: the value holds control character 0x0a (a newline?); a value is one line" scenarios/one_stall.ini --set "scenario.title=$(printf 'a\nb')"
+    # a tab in a --set value is a blank, as in the file: 2<TAB>s is 2 s
+    "$cosim" scenarios/one_stall.ini --no-plot -o "$work/tab" --set "scenario.duration=$(printf '2\ts')" \
+        >"$work/tab.txt" || fail "--set with a tab: exit $?"
+    grep -q "^one_stall: 2s, seed" "$work/tab.txt" || fail "--set 2<TAB>s did not give a 2 s run"
     # a re-run into the same folder leaves nothing stale
     "$cosim" -q scenarios/stall_per_second.ini -o "$work/re" --no-plot --set scenario.duration=1s || fail "re 1"
     "$cosim" -q scenarios/one_stall.ini -o "$work/re" --no-plot || fail "re 2"

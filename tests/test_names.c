@@ -69,12 +69,43 @@ START_TEST(module_tables)
 }
 END_TEST
 
+/* NAMEs become file names: a leading '-' would read as an option to the
+ * shell tools run on out/ ("rm *" beside a folder named -rf). */
+START_TEST(user_names)
+{
+    ck_assert_int_eq(names_valid("one_stall", 40), 1);
+    ck_assert_int_eq(names_valid("_x", 40), 1);
+    ck_assert_int_eq(names_valid("a-b", 40), 1);
+    ck_assert_int_eq(names_valid("-rf", 40), 0);
+    ck_assert_int_eq(names_valid("", 40), 0);
+    ck_assert_int_eq(names_valid("a b", 40), 0);
+    ck_assert_int_eq(names_valid("abcde", 4), 0); /* 5 bytes > 4 */
+    ck_assert_int_eq(names_valid("abcd", 4), 1);
+    char a[64] = "-rf.ini";
+    names_from_file(a);
+    ck_assert_str_eq(a, "_rf");
+    char b[64] = "my scenario (v2).ini";
+    names_from_file(b);
+    ck_assert_str_eq(b, "my_scenario__v2_");
+    char c[64] = ".ini"; /* the dot is the first byte: no extension cut */
+    names_from_file(c);
+    ck_assert_str_eq(c, "_ini");
+    char d[64] = "";
+    names_from_file(d);
+    ck_assert_str_eq(d, "scenario");
+    char e[64] = "caf\xc3\xa9.ini"; /* each byte of a UTF-8 letter made '_' */
+    names_from_file(e);
+    ck_assert_str_eq(e, "caf__");
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("names");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, find_get_join);
     tcase_add_test(tc, module_tables);
+    tcase_add_test(tc, user_names);
     suite_add_tcase(s, tc);
     return s;
 }
