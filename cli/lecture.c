@@ -7,6 +7,7 @@
 #include "exitcode.h"
 #include "expect.h"
 #include "html.h"
+#include "options.h"
 #include "job.h"
 #include "lecture.h"
 #include "outdir.h"
@@ -22,6 +23,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* The longest --title: the page's heading, one line. */
+#define LECTURE_TITLE_MAX 200
 
 /* What one scenario gives the pages. */
 typedef struct lesson_run {
@@ -130,9 +134,8 @@ static int draw_charts(options *o, lesson_run *x, chart_data *cd)
     return rc;
 }
 
-/* Run one scenario: simulate, the texts of its report and check, its
- * charts. The exit code. */
-static int run_one(const lesson_run *all, lesson_run *x, const char *plots_dir, int slides)
+/* The options of one scenario's run in a lecture. */
+static options lesson_options(const lesson_run *x, const char *plots_dir, int slides)
 {
     options o;
     memset(&o, 0, sizeof o);
@@ -141,15 +144,35 @@ static int run_one(const lesson_run *all, lesson_run *x, const char *plots_dir, 
     o.slides = slides;
     o.plots_dir = plots_dir;
     o.quiet = 1;
-    int exit_code;
-    if (!(x->s = options_load_scenario(&o, &exit_code)))
-        return exit_code;
-    for (const lesson_run *y = all; y < x; y++)
-        if (strcmp(y->s->name, x->s->name) == 0) {
-            fprintf(stderr, "cosim: %s and %s are both named '%s': their pages would share a name; give one "
-                            "a [scenario] name\n", y->path, x->path, x->s->name);
-            return COSIM_EXIT_USAGE;
-        }
+    return o;
+}
+
+/* Read every scenario before any runs, so that a bad file or two
+ * scenarios whose pages would share a name end the lecture at once, not
+ * after minutes of runs. The exit code. */
+static int load_all(lesson_run *runs, size_t n, const char *plots_dir, int slides)
+{
+    for (size_t i = 0; i < n; i++) {
+        lesson_run *x = &runs[i];
+        options o = lesson_options(x, plots_dir, slides);
+        int exit_code;
+        if (!(x->s = options_load_scenario(&o, &exit_code)))
+            return exit_code;
+        for (const lesson_run *y = runs; y < x; y++)
+            if (strcmp(y->s->name, x->s->name) == 0) {
+                fprintf(stderr, "cosim: lecture: %s and %s are both named '%s': their pages would share a name; "
+                                "give one a [scenario] name\n", y->path, x->path, x->s->name);
+                return COSIM_EXIT_USAGE;
+            }
+    }
+    return COSIM_EXIT_OK;
+}
+
+/* Run one scenario (read by load_all): simulate, the texts of its report
+ * and check, its charts. The exit code. */
+static int run_one(lesson_run *x, const char *plots_dir, int slides)
+{
+    options o = lesson_options(x, plots_dir, slides);
     chart_data *cd = calloc(1, sizeof *cd);
     if (!cd)
         return COSIM_EXIT_SIM;
@@ -314,13 +337,22 @@ int lecture_main(int argc, char **argv)
         usage(stdout);
         return COSIM_EXIT_OK;
     }
+    const char *why = options_title_problem(title, LECTURE_TITLE_MAX);
+    if (why) {
+        fprintf(stderr, "cosim: lecture: --title: %s; give 1 to %d bytes of text on one line\n", why,
+                LECTURE_TITLE_MAX);
+        return COSIM_EXIT_USAGE;
+    }
     size_t n = (size_t)(argc - optind);
     lesson_run *runs = calloc(n, sizeof *runs);
-    int rc = runs ? write_folder(out, force, NULL, 0, NULL, 1) : COSIM_EXIT_SIM;
+    for (size_t i = 0; runs && i < n; i++)
+        runs[i].path = argv[optind + (int)i];
+    int rc = runs ? load_all(runs, n, plots, slides) : COSIM_EXIT_SIM;
+    if (rc == COSIM_EXIT_OK)
+        rc = write_folder(out, force, NULL, 0, NULL, 1);
     size_t misses = 0;
     for (size_t i = 0; i < n && rc == COSIM_EXIT_OK; i++) {
-        runs[i].path = argv[optind + (int)i];
-        rc = run_one(runs, &runs[i], plots, slides);
+        rc = run_one(&runs[i], plots, slides);
         misses += runs[i].misses;
         if (rc == COSIM_EXIT_OK && !quiet)
             printf("%s: %zu chart%s%s\n", runs[i].path, runs[i].n_charts, runs[i].n_charts == 1 ? "" : "s",
@@ -329,7 +361,9 @@ int lecture_main(int argc, char **argv)
     if (rc == COSIM_EXIT_OK)
         rc = write_folder(out, force, runs, n, title, 0);
     if (rc == COSIM_EXIT_OK && !quiet)
-        printf("wrote %s/index.html and a page for each of the %zu scenario%s\n", out, n, n == 1 ? "" : "s");
+        printf(n == 1 ? "wrote %s/index.html and a page for the scenario\n"
+                      : "wrote %s/index.html and a page for each of the %zu scenarios\n",
+               out, n);
     free_runs(runs, n);
     return rc == COSIM_EXIT_OK && misses ? COSIM_EXIT_CHECK : rc;
 }

@@ -5,6 +5,7 @@
 #include "exitcode.h"
 #include "hist.h"
 #include "outputs.h"
+#include "textin.h"
 #include "units.h"
 
 #include <getopt.h>
@@ -406,4 +407,19 @@ scenario *options_load_scenario(const options *o, int *exit_code)
         return NULL;
     }
     return s;
+}
+
+const char *options_title_problem(const char *title, size_t max_bytes)
+{
+    size_t n = strlen(title), bad;
+    if (n == 0)
+        return "an empty title";
+    if (n > max_bytes)
+        return "too long";
+    for (const char *c = title; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            return "a control character (a newline?)";
+    if (!textin_utf8_valid(title, &bad))
+        return "not valid UTF-8";
+    return NULL;
 }

@@ -77,4 +77,13 @@ void options_free(options *o);
  */
 scenario *options_load_scenario(const options *o, int *exit_code);
 
+/**
+ * What is wrong with a --title (sweep, lecture): empty, longer than
+ * max_bytes, a control character, not UTF-8 (a title lands in SVG and
+ * HTML, where a stray byte breaks the page).
+ * @param max_bytes  the longest title the output takes
+ * @return NULL if the title is fine, else the reason (a static string)
+ */
+const char *options_title_problem(const char *title, size_t max_bytes);
+
 #endif

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sweep_cli.h"
 #include "exitcode.h"
+#include "options.h"
 #include "outdir.h"
 #include "plot.h"
 #include "scenario.h"
@@ -127,15 +128,11 @@ static int opt_vary(sweep *w, const char *arg, int zipped)
     return 0;
 }
 
-/* --title TEXT: 1 to 100 bytes (as a scenario's title), no control
- * character. 0, or -1 after a message. */
+/* --title TEXT: 1 to 100 bytes (as a scenario's title), one line of
+ * UTF-8. 0, or -1 after a message. */
 static int opt_title(sweep_cli *cli, const char *arg)
 {
-    size_t n = strlen(arg);
-    const char *why = n == 0 ? "an empty title" : n > 100 ? "longer than 100 bytes" : NULL;
-    for (const char *c = arg; !why && *c; c++)
-        if ((unsigned char)*c < 0x20 || *c == 0x7f)
-            why = "a control character (a newline?)";
+    const char *why = options_title_problem(arg, 100);
     if (why) {
         fprintf(stderr, "cosim: sweep: --title: %s; give 1 to 100 bytes of text on one line\n", why);
         return -1;

@@ -3,6 +3,7 @@
 #include "scn_ini.h"
 #include "grow.h"
 #include "names.h"
+#include "textin.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -306,34 +307,6 @@ scn_ini_entry *scn_ini_add_entry(scn_ini *p, const scn_ini_section *rec, const c
     return add_entry(p, &p->sec[rec - p->sec], key, value, line, set);
 }
 
-/* Whether s is valid UTF-8 (RFC 3629: no overlongs, no surrogates, at most
- * U+10FFFF); *bad receives the offset of the first bad byte. */
-static int utf8_valid(const char *str, size_t *bad)
-{
-    const unsigned char *s = (const unsigned char *)str;
-    size_t i = 0;
-    while (s[i]) {
-        unsigned c = s[i];
-        size_t n = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : 9;
-        if (n == 9 || (n == 1 && c < 0xC2) || (n == 3 && c > 0xF4)) {
-            *bad = i;
-            return 0;
-        }
-        for (size_t k = 1; k <= n; k++)
-            if ((s[i + k] & 0xC0) != 0x80) {
-                *bad = i;
-                return 0;
-            }
-        if ((n == 2 && c == 0xE0 && s[i + 1] < 0xA0) || (n == 2 && c == 0xED && s[i + 1] >= 0xA0) ||
-            (n == 3 && c == 0xF0 && s[i + 1] < 0x90) || (n == 3 && c == 0xF4 && s[i + 1] >= 0x90)) {
-            *bad = i;
-            return 0;
-        }
-        i += n + 1;
-    }
-    return 1;
-}
-
 /* inih's search for one of chars or an inline comment (a ';' after a
  * blank), as inih does it, so that the reader classifies each line exactly
  * as inih will. */
@@ -455,7 +428,7 @@ static char *reader(char *str, int num, void *stream)
         (unsigned char)str[2] == 0xBF)
         memmove(str, str + 3, (size_t)n - 2); /* a UTF-8 byte order mark: skip it */
     size_t bad_at;
-    if (!utf8_valid(str, &bad_at)) {
+    if (!textin_utf8_valid(str, &bad_at)) {
         scn_ini_fail(p, "%s:%d: not valid UTF-8 (byte 0x%02x at column %zu); save the file as UTF-8",
              p->path, p->line, (unsigned char)str[bad_at], bad_at + 1);
         return NULL;
@@ -539,7 +512,7 @@ static int check_set_value(scn_ini *p, const char *section, const char *key, con
                          section, key, (unsigned)(unsigned char)*q);
             return -1;
         }
-    if (!utf8_valid(value, &bad_at)) {
+    if (!textin_utf8_valid(value, &bad_at)) {
         scn_ini_fail(p, "--set %s.%s: the value is not valid UTF-8", section, key);
         return -1;
     }

@@ -171,3 +171,29 @@ const char *textin_find(const char *s, size_t n, const char *needle)
             return s + i;
     return NULL;
 }
+
+int textin_utf8_valid(const char *str, size_t *bad)
+{
+    const unsigned char *s = (const unsigned char *)str;
+    size_t i = 0;
+    while (s[i]) {
+        unsigned c = s[i];
+        size_t n = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : 9;
+        if (n == 9 || (n == 1 && c < 0xC2) || (n == 3 && c > 0xF4)) {
+            *bad = i;
+            return 0;
+        }
+        for (size_t k = 1; k <= n; k++)
+            if ((s[i + k] & 0xC0) != 0x80) {
+                *bad = i;
+                return 0;
+            }
+        if ((n == 2 && c == 0xE0 && s[i + 1] < 0xA0) || (n == 2 && c == 0xED && s[i + 1] >= 0xA0) ||
+            (n == 3 && c == 0xF0 && s[i + 1] < 0x90) || (n == 3 && c == 0xF4 && s[i + 1] >= 0x90)) {
+            *bad = i;
+            return 0;
+        }
+        i += n + 1;
+    }
+    return 1;
+}

@@ -75,4 +75,12 @@ int textin_starts(const char *s, size_t n, const char *prefix);
 /** Pointer to the first occurrence of needle in s[0..n), or NULL. */
 const char *textin_find(const char *s, size_t n, const char *needle);
 
+/**
+ * Whether str is valid UTF-8 (RFC 3629: no overlong form, no surrogate,
+ * nothing past U+10FFFF).
+ * @param bad  receives the offset of the first bad byte when it is not
+ * @return 1 if valid, 0 if not.
+ */
+int textin_utf8_valid(const char *str, size_t *bad);
+
 #endif

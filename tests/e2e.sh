@@ -469,6 +469,8 @@ lecture)
     cd "$root" || exit 1
     "$cosim" lecture scenarios/one_stall.ini -o "$work/L" >"$work/out" 2>"$work/err" \
         || fail "lecture exited $?: $(cat "$work/err")"
+    grep -qx "wrote $work/L/index.html and a page for the scenario" "$work/out" \
+        || fail "lecture: the 'wrote' line for one scenario: $(cat "$work/out")"
     for f in index.html one_stall.html one_stall.summary.md one_stall.summary.csv one_stall.spectrum.svg \
         one_stall.timeline.svg one_stall.requests.svg one_stall.summary.svg; do
         [ -s "$work/L/$f" ] || fail "lecture: no $f"
@@ -503,6 +505,17 @@ lecture)
     "$cosim" lecture scenarios/one_stall.ini -o "$work/L" -q || fail "lecture again: exit $?"
     expect_exit 2 "no folder: give -o DIR" lecture scenarios/one_stall.ini
     expect_exit 2 "both named 'one_stall'" lecture scenarios/one_stall.ini scenarios/one_stall.ini -o "$work/D"
+    [ -e "$work/D" ] && fail "lecture: a name clash made the folder (it must end before any run)"
+    # a clash found before the first run: the bad one comes last, nothing ran (no "N charts" line)
+    expect_exit 2 "both named 'one_stall'" lecture scenarios/one_stall.ini scenarios/stall_every_5s.ini \
+        scenarios/one_stall.ini -o "$work/D"
+    grep -q "charts" "$work/out" && fail "lecture: ran scenarios before refusing the clash"
+    expect_exit 2 "lecture: --title: a control character (a newline?); give 1 to 200 bytes" \
+        lecture scenarios/one_stall.ini -o "$work/D" --title "$(printf 'a\nb')"
+    expect_exit 2 "lecture: --title: not valid UTF-8" lecture scenarios/one_stall.ini -o "$work/D" \
+        --title "$(printf 'caf\351')"
+    expect_exit 2 "lecture: --title: too long" lecture scenarios/one_stall.ini -o "$work/D" \
+        --title "$(printf '%0201d' 0)"
     # docs/exercise.md's worked exercise: the first answer misses two of five
     # predictions, by +2900.1% (p50 210 ms, not 7) and +10900.0% (110 over
     # 100 ms, not 1); the worked answer passes
