@@ -111,6 +111,32 @@ void scn_keys_bad_value(scn_ctx *c, const scn_ini_entry *e, const char *why)
                  v, why, hint);
 }
 
+int scn_keys_check_list(scn_ctx *c, const scn_ini_entry *e)
+{
+    size_t item = 1;
+    int blank = 1;
+    if (!e->value[strspn(e->value, " \t")])
+        return 0; /* no list at all: the reader says what it expects */
+    for (const char *q = e->value;; q++) {
+        if (*q == ',' || *q == '\0') {
+            if (blank) {
+                char why[120];
+                snprintf(why, sizeof why, "item %zu of the list is empty (%s?)", item,
+                         item == 1 && *q ? "a comma at the start" : !*q && item > 1 ? "a comma at the end"
+                                                                     : "two commas");
+                scn_keys_bad_value(c, e, why);
+                return -1;
+            }
+            if (!*q)
+                return 0;
+            item++;
+            blank = 1;
+        } else if (*q != ' ' && *q != '\t') {
+            blank = 0;
+        }
+    }
+}
+
 void scn_keys_section_fail(scn_ctx *c, const char *fmt, ...)
 {
     char msg[512], w[SCENARIO_PATH_MAX + 64];

@@ -91,6 +91,14 @@ const char *scn_keys_where(const scn_ctx *c, const scn_ini_entry *e, char *buf, 
  *  "..."; a hint when a '#' comment follows the value). */
 void scn_keys_bad_value(scn_ctx *c, const scn_ini_entry *e, const char *why);
 
+/**
+ * Check that no item of e's comma-separated value is empty or blank
+ * ("a,,b", a comma at the start or end): the list readers split with
+ * strtok_r, which would skip such an item silently.
+ * @return 0, or -1 with "item N of the list is empty" given.
+ */
+int scn_keys_check_list(scn_ctx *c, const scn_ini_entry *e);
+
 /** "WHERE: [section] MESSAGE" at the section's header. */
 void scn_keys_section_fail(scn_ctx *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

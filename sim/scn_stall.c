@@ -34,6 +34,8 @@ typedef int (*item_fn)(scn_ctx *c, scn_ini_entry *e, char *tok, void *items, siz
 static int parse_list(scn_ctx *c, scn_ini_entry *e, void **items, size_t size, item_fn fn, size_t *n,
                       const char *empty)
 {
+    if (scn_keys_check_list(c, e))
+        return -1;
     *items = calloc(items_in(e->value), size);
     char *copy = strdup(e->value);
     if (!*items || !copy) {

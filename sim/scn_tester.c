@@ -194,6 +194,8 @@ static int parse_stages(scn_ctx *c, scn_ini_entry *e, tester_spec *t)
         scn_keys_bad_value(c, e, "too long (at most 2047 bytes)");
         return -1;
     }
+    if (scn_keys_check_list(c, e))
+        return -1;
     char *save = NULL;
     for (char *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
         char *to = strstr(item, " to ");
