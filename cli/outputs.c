@@ -404,7 +404,12 @@ int outputs_write_run(const options *o, const scenario *s, const run_result *r, 
     }
     outdir_close(d);
     if (!failed && (exit_code == COSIM_EXIT_OK || exit_code == COSIM_EXIT_CHECK) && !o->quiet)
-        printf("\nwrote %s/: summary.json, summary.md, summary.csv, %zu .hgrm spectr%s%s\n", dir, r->n,
-               r->n == 1 ? "um" : "a", drawn);
+    {
+        char hlogs[64] = ""; /* TESTER.hlog, one a tester, with hlog_interval */
+        if (s->hlog_interval_ns)
+            snprintf(hlogs, sizeof hlogs, ", %zu .hlog interval log%s", r->n, r->n == 1 ? "" : "s");
+        printf("\nwrote %s/: summary.json, summary.md, summary.csv, %zu .hgrm spectr%s%s%s\n", dir, r->n,
+               r->n == 1 ? "um" : "a", hlogs, drawn);
+    }
     return exit_code;
 }

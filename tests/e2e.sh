@@ -107,6 +107,17 @@ golden)
     grep -q "^counts = '90 57'$" "$work/o/timeline.gp" || fail "timeline.gp: counts $(grep counts "$work/o/timeline.gp")"
     grep -q "^if (!exists(\"ylog\")) ylog = 1" "$work/o/spectrum.gp" || fail "spectrum.gp: log axis by default"
     [ -e "$work/o/spectrum.png" ] && fail "--no-plot rendered a chart"
+    # README's sample run is the real output (all but the 'wrote' line,
+    # which lists the charts this --no-plot run does not draw)
+    "$cosim" scenarios/stall_per_second.ini -o "$work/sps" --no-plot | grep -v '^wrote ' >"$work/sps.txt" \
+        || fail "stall_per_second exited $?"
+    sed -n '/^\$ build\/cosim scenarios\/stall_per_second.ini$/,/^```$/p' README.md | sed '1d;$d' \
+        | grep -v '^wrote ' >"$work/readme.txt"
+    diff -u "$work/readme.txt" "$work/sps.txt" || fail "README's sample output is not what cosim prints"
+    # the 'wrote' line names the .hlog interval logs hlog_interval writes (gc_log.ini: open and closed)
+    "$cosim" scenarios/gc_log.ini -o "$work/gc" --no-plot >"$work/gc.txt" || fail "gc_log exited $?"
+    grep -qx "wrote $work/gc/: summary.json, summary.md, summary.csv, 2 .hgrm spectra, 2 .hlog interval logs" \
+        "$work/gc.txt" || fail "gc_log: the 'wrote' line: $(tail -1 "$work/gc.txt")"
     ls -A "$work/o" | grep -q '\.tmp$' && fail "temporary files left behind"
     ;;
 determinism)
