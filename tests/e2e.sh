@@ -530,7 +530,9 @@ lecture)
     # docs/exercise.md's worked exercise: the first answer misses two of five
     # predictions, by +2900.1% (p50 210 ms, not 7) and +10900.0% (110 over
     # 100 ms, not 1); the worked answer passes
-    sed '/^; ---- published figures/,$d' scenarios/one_stall.ini >"$work/x/exercise.ini"
+    sed -e '/^; ---- published figures/,$d' -e '/^;/d' scenarios/one_stall.ini >"$work/x/exercise.ini"
+    grep -q '^;' "$work/x/exercise.ini" && fail "exercise: the handout keeps the comments that hold the answers"
+    grep -q '^\[expect' "$work/x/exercise.ini" && fail "exercise: the handout keeps the [expect] answers"
     cp "$work/x/exercise.ini" "$work/x/answer.ini"
     printf '[expect closed]\np99 = 7ms +- 5%%\nmax = 500ms +- 5%%\n\n[expect open]\np50 = 7ms +- 5%%\np99 = 500ms +- 5%%\nover_threshold = 1\n' >>"$work/x/exercise.ini"
     "$cosim" --check -q "$work/x/exercise.ini" >"$work/grade" 2>"$work/err"
@@ -538,7 +540,7 @@ lecture)
     grep -qF 'open    p50               7.000 ms +- 5%         210.0 ms     MISS (+2900.1%)' "$work/grade" \
         || fail "exercise: p50 grade: $(cat "$work/grade")"
     grep -qF 'check: 3 of 5 expectations met' "$work/grade" || fail "exercise: the tally: $(cat "$work/grade")"
-    grep -qF 'exercise.ini:48: [expect open] p50: expected 7.000 ms +- 5%, got 210.0 ms (+2900.1%)' "$work/err" \
+    grep -qF 'exercise.ini:30: [expect open] p50: expected 7.000 ms +- 5%, got 210.0 ms (+2900.1%)' "$work/err" \
         || fail "exercise: the miss on stderr: $(cat "$work/err")"
     printf '[expect open]\np50 = 210ms +- 1%%\np99 = 504ms +- 1%%\nover_threshold = 110\n' >>"$work/x/answer.ini"
     "$cosim" --check -q "$work/x/answer.ini" >"$work/grade" 2>&1 || fail "exercise: the worked answer: $(cat "$work/grade")"
