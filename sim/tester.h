@@ -189,6 +189,11 @@ typedef struct tester_spec {
                                      memtier's rate limiter) */
     int64_t quota_interval_ns;  /**< with quota: the intervals [k I, (k+1) I)
                                      from 0; unused quota is lost */
+    int64_t interval_round_ns;  /**< paced: the schedule's step (each user's
+                                     U D, or D when shared) was rounded half
+                                     up to a multiple of this when loaded
+                                     (JMeter's Math.round of whole ms; 0:
+                                     exact). interval holds the result */
     int64_t sleep_granularity_ns; /**< paced with catch_up_factor: waits are
                                        slept as wrk2's ae timers sleep them,
                                        on a clock of this grain (0: exact) */
