@@ -344,6 +344,18 @@ static int get_stagger(scn_ctx *c, tester_spec *t)
         scn_keys_bad_value(c, scn_keys_get(c, "stagger"), "the last user would start past the clock's range");
         return -1;
     }
+    got = scn_keys_count(c, "threads", &t->threads);
+    if (needs(c, got, scn_keys_has(c, "stagger"), "threads",
+              "splits staggered users over threads (wrk2's -t): it needs stagger") < 0)
+        return -1;
+    if (got > 0 && t->users % t->threads) {
+        char why[256];
+        snprintf(why, sizeof why, "users = %llu do not split evenly over %llu threads (wrk2 gives each thread "
+                                  "connections / threads and drops the rest): give a multiple of threads",
+                 (unsigned long long)t->users, (unsigned long long)t->threads);
+        scn_keys_bad_value(c, scn_keys_get(c, "threads"), why);
+        return -1;
+    }
     got = scn_keys_duration(c, "sleep_granularity", &t->sleep_granularity_ns);
     return needs(c, got, t->catch_up_factor != 0, "sleep_granularity",
                  "models wrk2's sleeps before a send, paced by its catch-up limit: it needs "

@@ -184,6 +184,12 @@ typedef struct tester_spec {
     int64_t stagger_ns;         /**< with has_stagger: 0 = all users' slots
                                      at the same instants (hey's workers),
                                      5 ms = wrk2's connects */
+    uint64_t threads;           /**< with has_stagger: the users are split
+                                     into this many equal threads (users /
+                                     threads each, in user order), user u
+                                     starting at (u mod (users / threads))
+                                     x stagger_ns (wrk2's -t; 0 or 1: one
+                                     thread) */
     uint64_t quota;             /**< closed: at most this many requests a
                                      user per quota interval (0: no quota;
                                      memtier's rate limiter) */

@@ -249,6 +249,29 @@ START_TEST(jmeter_ctt_rounds_to_whole_ms)
 END_TEST
 
 
+/* threads (wrk2's -t) needs users that split evenly: 5 connections over 2
+ * threads would be 2 each in wrk2 (main: connections / threads), one
+ * dropped; refused, naming the line of threads (HEAD is 5 lines: [tester
+ * w] 6, profile 7, rate 8, users 9, threads 10). */
+START_TEST(wrk2_threads_split_evenly)
+{
+    scenario *s = NULL;
+    ck_assert_msg(load(HEAD "[tester w]\nprofile = wrk2\nrate = 400/s\nusers = 4\nthreads = 2\n", &s) == SCENARIO_OK,
+                  "%s", err);
+    ck_assert_uint_eq(s->testers[0].threads, 2);
+    scenario_free(s);
+    s = NULL;
+    ck_assert_int_eq(load(HEAD "[tester w]\nprofile = wrk2\nrate = 400/s\nusers = 5\nthreads = 2\n", &s),
+                     SCENARIO_EINVALID);
+    ck_assert_str_eq(err, "t.ini:10: [tester w] threads = 2: users = 5 do not split evenly over 2 threads (wrk2 "
+                          "gives each thread connections / threads and drops the rest): give a multiple of threads");
+    ck_assert_int_eq(load(HEAD "[tester p]\nkind = paced\nrate = 400/s\nusers = 4\nthreads = 2\n", &s),
+                     SCENARIO_EINVALID);
+    ck_assert_str_eq(err, "t.ini:10: [tester p] threads = 2: splits staggered users over threads (wrk2's -t): it "
+                          "needs stagger");
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("scn_profile");
@@ -261,6 +284,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, k6_needs_vus_hey_q_ticks);
     tcase_add_test(tc, section_keys_override_or_conflict);
     tcase_add_test(tc, jmeter_ctt_rounds_to_whole_ms);
+    tcase_add_test(tc, wrk2_threads_split_evenly);
     suite_add_tcase(s, tc);
     return s;
 }
