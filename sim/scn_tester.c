@@ -406,6 +406,23 @@ static int get_quota(scn_ctx *c, tester_spec *t)
         scn_keys_bad_value(c, scn_keys_get(c, given), why);
         return -1;
     }
+    /* pipeline (memtier's --pipeline): with the quota only; several
+     * requests a user do not fit the shared connections' model */
+    int p = scn_keys_count(c, "pipeline", &t->pipeline);
+    if (needs(c, p, n > 0, "pipeline", "is modelled under memtier's rate limiter only: give quota and "
+                                       "quota_interval too") < 0)
+        return -1;
+    if (p > 0 && t->pipeline > 1 && t->connections) {
+        scn_keys_bad_value(c, scn_keys_get(c, "pipeline"),
+                           "a pipeline above 1 with connections is not modelled (memtier: one pipeline per "
+                           "connection; give users = connections and no connections key)");
+        return -1;
+    }
+    if (p > 0 && t->users * t->pipeline > 1000000) {
+        scn_keys_bad_value(c, scn_keys_get(c, "pipeline"),
+                           "users x pipeline is above 1000000 requests in flight; give fewer");
+        return -1;
+    }
     return 0;
 }
 

@@ -200,6 +200,10 @@ typedef struct tester_spec {
                                      up to a multiple of this when loaded
                                      (JMeter's Math.round of whole ms; 0:
                                      exact). interval holds the result */
+    uint64_t pipeline;          /**< closed with quota: requests a user may
+                                     have outstanding, sent as the quota
+                                     allows (memtier's --pipeline; 0 or 1:
+                                     one); not with connections */
     int64_t sleep_granularity_ns; /**< paced with catch_up_factor: waits are
                                        slept as wrk2's ae timers sleep them,
                                        on a clock of this grain (0: exact) */
