@@ -47,19 +47,21 @@ const scn_profile scn_profiles[] = {
     {"k6_constant_vus", "k6 constant-vus executor", {{"kind", "closed", F}, {NULL, NULL, 0}}},
     /* JMeter ConstantThroughputTimer.delay / calculateDelay, mode
      * ThisThreadOnly and AllActiveThreads: a thread's own target; late:
-     * run now, previousTime = now */
+     * run now, previousTime = now; the delay Math.round-ed to whole ms
+     * (in AllActiveThreads, the threads x ms-per-sample product) */
     {"jmeter_ctt_this_thread", "JMeter Constant Throughput Timer, this thread only",
-     {{"kind", "paced", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
+     {{"kind", "paced", F}, {"late", "from_now", F}, {"interval_round", "1ms", F}, {NULL, NULL, 0}}},
     {"jmeter_ctt_all_threads", "JMeter Constant Throughput Timer, all active threads",
-     {{"kind", "paced", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
+     {{"kind", "paced", F}, {"late", "from_now", F}, {"interval_round", "1ms", F}, {NULL, NULL, 0}}},
     /* JMeter ConstantThroughputTimer.calculateSharedDelay + delay, modes
      * AllActiveThreads_Shared and AllActiveThreadsInCurrentThreadGroup_Shared:
      * one schedule for the threads (a cosim tester is one thread group, the
-     * test's only one, so the two coincide) */
+     * test's only one, so the two coincide); the step is
+     * Math.round(60000 / throughput) whole ms */
     {"jmeter_ctt_all_threads_shared", "JMeter Constant Throughput Timer, all active threads (shared)",
-     {{"kind", "paced", F}, {"schedule", "shared", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
+     {{"kind", "paced", F}, {"schedule", "shared", F}, {"late", "from_now", F}, {"interval_round", "1ms", F}, {NULL, NULL, 0}}},
     {"jmeter_ctt_group_shared", "JMeter Constant Throughput Timer, all active threads in current thread group (shared)",
-     {{"kind", "paced", F}, {"schedule", "shared", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
+     {{"kind", "paced", F}, {"schedule", "shared", F}, {"late", "from_now", F}, {"interval_round", "1ms", F}, {NULL, NULL, 0}}},
     /* JMeter ConstantTimer.delay: a fixed pause before each sample */
     {"jmeter_constant_timer", "JMeter Constant Timer (think time)",
      {{"kind", "closed", F}, {"think_distribution", "constant", F}, {NULL, NULL, 0}}},

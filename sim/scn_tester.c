@@ -346,10 +346,52 @@ static int get_stagger(scn_ctx *c, tester_spec *t)
         scn_keys_bad_value(c, scn_keys_get(c, "stagger"), "the last user would start past the clock's range");
         return -1;
     }
+    got = scn_keys_count(c, "threads", &t->threads);
+    if (needs(c, got, scn_keys_has(c, "stagger"), "threads",
+              "splits staggered users over threads (wrk2's -t): it needs stagger") < 0)
+        return -1;
+    if (got > 0 && t->users % t->threads) {
+        char why[256];
+        snprintf(why, sizeof why, "users = %llu do not split evenly over %llu threads (wrk2 gives each thread "
+                                  "connections / threads and drops the rest): give a multiple of threads",
+                 (unsigned long long)t->users, (unsigned long long)t->threads);
+        scn_keys_bad_value(c, scn_keys_get(c, "threads"), why);
+        return -1;
+    }
     got = scn_keys_duration(c, "sleep_granularity", &t->sleep_granularity_ns);
     return needs(c, got, t->catch_up_factor != 0, "sleep_granularity",
                  "models wrk2's sleeps before a send, paced by its catch-up limit: it needs "
                  "catch_up_factor (and late = catch_up)");
+}
+
+/* interval_round of a paced tester (JMeter's Constant Throughput Timer,
+ * ConstantThroughputTimer.calculateDelay: Math.round of the delay in ms):
+ * the step a schedule uses, each user's U D (per_user: JMeter's "this
+ * thread" and "all active threads" modes round the per-thread delay), or D
+ * for a shared schedule (its modes round 60000 / throughput), becomes
+ * k G with k = floor(step / G + 1/2); t->interval is then k G / U (or k G).
+ * 0, or -1 (the message is out). */
+static int get_interval_round(scn_ctx *c, tester_spec *t)
+{
+    int got = scn_keys_duration(c, "interval_round", &t->interval_round_ns);
+    if (got <= 0)
+        return got < 0 ? -1 : 0;
+    const uint64_t g = (uint64_t)t->interval_round_ns;
+    const uint64_t per = t->schedule == TESTER_SCHEDULE_SHARED ? 1 : t->users;
+    /* k = floor((2 per num + g den) / (2 g den)), in 128 bits */
+    unsigned __int128 num = (unsigned __int128)2 * per * t->interval.num_ns + (unsigned __int128)g * t->interval.den;
+    unsigned __int128 k = num / ((unsigned __int128)2 * g * t->interval.den);
+    unsigned __int128 step = k * g;
+    if (k == 0 || step > (unsigned __int128)INT64_MAX) {
+        scn_keys_bad_value(c, scn_keys_get(c, "interval_round"),
+                           k == 0 ? "rounds each step of the schedule to 0: give a finer grain or a lower rate"
+                                  : "the rounded step is past the clock's range");
+        return -1;
+    }
+    uint64_t d = units_gcd_u64((uint64_t)step, per);
+    t->interval.num_ns = (uint64_t)step / d;
+    t->interval.den = per / d;
+    return 0;
 }
 
 /* quota and quota_interval of a closed tester (memtier's rate limiter):
@@ -364,6 +406,23 @@ static int get_quota(scn_ctx *c, tester_spec *t)
         char why[128];
         snprintf(why, sizeof why, "needs %s too (a quota of requests per interval)", other);
         scn_keys_bad_value(c, scn_keys_get(c, given), why);
+        return -1;
+    }
+    /* pipeline (memtier's --pipeline): with the quota only; several
+     * requests a user do not fit the shared connections' model */
+    int p = scn_keys_count(c, "pipeline", &t->pipeline);
+    if (needs(c, p, n > 0, "pipeline", "is modelled under memtier's rate limiter only: give quota and "
+                                       "quota_interval too") < 0)
+        return -1;
+    if (p > 0 && t->pipeline > 1 && t->connections) {
+        scn_keys_bad_value(c, scn_keys_get(c, "pipeline"),
+                           "a pipeline above 1 with connections is not modelled (memtier: one pipeline per "
+                           "connection; give users = connections and no connections key)");
+        return -1;
+    }
+    if (p > 0 && t->users * t->pipeline > 1000000) {
+        scn_keys_bad_value(c, scn_keys_get(c, "pipeline"),
+                           "users x pipeline is above 1000000 requests in flight; give fewer");
         return -1;
     }
     return 0;
@@ -401,7 +460,7 @@ static int read_paced(scn_ctx *c, tester_spec *t)
         return -1;
     if (t->kind != TESTER_PACED)
         return get_correction(c, t);
-    if (get_stagger(c, t) < 0)
+    if (get_stagger(c, t) < 0 || get_interval_round(c, t) < 0)
         return -1;
     if (get_latency_from(c, t) < 0)
         return -1;

@@ -104,13 +104,13 @@ double tester_expected_requests(const tester_spec *t, const dist_spec *service, 
     case TESTER_CLOSED: {
         double mean_service = mean_for_estimate(service);
         double cycle = mean_service + (t->has_think ? mean_for_estimate(&t->think) : 0);
-        double users = (double)t->users;
+        double users = (double)t->users * (double)(t->pipeline > 1 ? t->pipeline : 1); /* requests in flight */
         double full_rate = cycle > 0 ? users * duration / cycle : INFINITY;
         double capacity = mean_service > 0 ? (double)(workers ? workers : 1) * duration / mean_service + users
                                            : INFINITY;
         double most = full_rate < capacity ? full_rate : capacity;
         if (t->quota && t->quota_interval_ns > 0) { /* at most N a user an interval */
-            double quota = users * (double)t->quota * ceil(duration / (double)t->quota_interval_ns);
+            double quota = (double)t->users * (double)t->quota * ceil(duration / (double)t->quota_interval_ns);
             most = quota < most ? quota : most;
         }
         return most;

@@ -184,11 +184,26 @@ typedef struct tester_spec {
     int64_t stagger_ns;         /**< with has_stagger: 0 = all users' slots
                                      at the same instants (hey's workers),
                                      5 ms = wrk2's connects */
+    uint64_t threads;           /**< with has_stagger: the users are split
+                                     into this many equal threads (users /
+                                     threads each, in user order), user u
+                                     starting at (u mod (users / threads))
+                                     x stagger_ns (wrk2's -t; 0 or 1: one
+                                     thread) */
     uint64_t quota;             /**< closed: at most this many requests a
                                      user per quota interval (0: no quota;
                                      memtier's rate limiter) */
     int64_t quota_interval_ns;  /**< with quota: the intervals [k I, (k+1) I)
                                      from 0; unused quota is lost */
+    int64_t interval_round_ns;  /**< paced: the schedule's step (each user's
+                                     U D, or D when shared) was rounded half
+                                     up to a multiple of this when loaded
+                                     (JMeter's Math.round of whole ms; 0:
+                                     exact). interval holds the result */
+    uint64_t pipeline;          /**< closed with quota: requests a user may
+                                     have outstanding, sent as the quota
+                                     allows (memtier's --pipeline; 0 or 1:
+                                     one); not with connections */
     int64_t sleep_granularity_ns; /**< paced with catch_up_factor: waits are
                                        slept as wrk2's ae timers sleep them,
                                        on a clock of this grain (0: exact) */

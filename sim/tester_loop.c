@@ -290,6 +290,7 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
     free(L.users);
     free(L.conns);
     free(L.catch_up);
+    free(L.pipe);
     tester_ramp_free(L.ramp);
     hist_free(L.dropped);
     if (rc)

@@ -32,6 +32,15 @@ struct tester_catch_up {
     uint64_t sent_since;
 };
 
+/* A connection of a pipelined quota tester (tester_quota.c): the last
+ * interval its sends are booked in, how many it holds, and the last reply
+ * it has taken in (replies are taken in send order, as on a TCP stream). */
+struct tester_pipe {
+    int64_t interval;
+    uint64_t used;
+    int64_t last_ready_ns;
+};
+
 /* One user's position in its schedule. A paced user's current slot is
  * anchor + floor(idx D), D the tester's interval; its next slots are
  * idx + U, idx + 2U, ... (U users). User u starts with anchor 0 and idx u,
@@ -78,6 +87,8 @@ typedef struct tester_loop {
                                   batch): the kind runs its ext strategy */
     struct tester_catch_up *catch_up; /* catch_up_factor: per user id */
     units_interval catch_up_gap; /* catch_up_factor: U D / factor */
+    struct tester_pipe *pipe;  /* quota with pipeline > 1: per connection
+                                  (user id / pipeline) */
     size_t cap_conns;          /* VU pool: max_vus */
     int64_t vu_ready_ns;       /* VU pool: a VU starting until then */
     int idle;                  /* the truth's run with no load: no users */

@@ -31,13 +31,20 @@ static void ticker_start(tester_loop *L)
 
 /* stagger: user u's own schedule from u x stagger, every U D (wrk2's
  * connections connect 5 ms apart, each on its own clock; hey's workers
- * all start their tickers at 0). Anchors only; stagger_planned counts. */
+ * all start their tickers at 0). With threads T, the users are T runs of
+ * U / T, each staggered from 0 again (wrk2's thread_main staggers its own
+ * connections): user u from (u mod (U / T)) x stagger. Anchors only;
+ * stagger_planned counts. */
 static int stagger_start(tester_loop *L)
 {
+    const uint64_t threads = L->spec->threads > 1 ? L->spec->threads : 1;
+    if (L->n_users % threads)
+        return -EINVAL; /* the reader refuses it: wrk2 would drop the rest */
+    const uint64_t per_thread = L->n_users / threads;
     for (size_t i = 0; i < L->n_users; i++) {
         tester_user *u = &L->users[i];
         int64_t a;
-        if (__builtin_mul_overflow((int64_t)i, L->spec->stagger_ns, &a))
+        if (__builtin_mul_overflow((int64_t)(i % per_thread), L->spec->stagger_ns, &a))
             return -ERANGE;
         u->anchor_ns = u->next_ns = u->intended_ns = a;
         u->idx = 0;

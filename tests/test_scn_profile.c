@@ -6,6 +6,7 @@
 #include "scn_keys.h"
 #include "scn_profile.h"
 #include "tester.h"
+#include "tester_log.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -191,6 +192,86 @@ START_TEST(section_keys_override_or_conflict)
 }
 END_TEST
 
+/* JMeter's Constant Throughput Timer rounds its delay to whole ms
+ * (ConstantThroughputTimer.calculateDelay, Math.round = floor(x + 0.5)).
+ * 420/min: 60000 / 420 = 142.857 ms, rounded 143 ms; one thread, 1 ms
+ * service, 1.3 s: samples at 0, 143, ..., the 10th at 9 x 143 = 1287 ms
+ * (exact: 9 x 142.857 = 1285.714 ms); 10 sent (10 x 143 = 1430 > 1300).
+ * All active threads, 4 threads at 420/min in all: each thread's delay is
+ * round(4 x 142.857) = round(571.43) = 571 ms (not 4 x 143 = 572): the
+ * tester's interval 571 / 4 = 142.75 ms. Shared, 4 threads: the schedule's
+ * step round(142.857) = 143 ms. A grain past twice the step: refused. */
+START_TEST(jmeter_ctt_rounds_to_whole_ms)
+{
+    scenario *s = NULL;
+    ck_assert_msg(load("[scenario]\nduration = 1300ms\n[service]\ndistribution = constant\ntime = 1ms\n"
+                       "[tester j]\nprofile = jmeter_ctt_this_thread\nrate = 420/min\n",
+                       &s) == SCENARIO_OK,
+                  "%s", err);
+    const tester_spec *t = &s->testers[0];
+    ck_assert_uint_eq(t->interval.num_ns, 143000000u);
+    ck_assert_uint_eq(t->interval.den, 1);
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = MS}, .generator = "mt19937", .seed = 1,
+                         .workers = 1};
+    tester_run_config c = {.duration_ns = 1300 * MS, .threshold_ns = 100 * MS, .sub_bits = 14, .server = &srv};
+    log_obs log = {0};
+    tester_result r;
+    ck_assert_int_eq(tester_run(t, &c, log_request, &log, &r), 0);
+    ck_assert_uint_eq(r.sent, 10);
+    ck_assert_uint_eq(r.planned, 10);
+    ck_assert_int_eq(log.rq[1].sent_ns, 143 * MS);
+    ck_assert_int_eq(log.rq[9].sent_ns, 1287 * MS);
+    tester_result_free(&r);
+    scenario_free(s);
+
+    ck_assert_msg(load(HEAD "[tester j]\nprofile = jmeter_ctt_all_threads\nrate = 420/min\nusers = 4\n", &s) ==
+                      SCENARIO_OK,
+                  "%s", err);
+    t = &s->testers[0];
+    ck_assert_uint_eq(t->interval.num_ns, 142750000u);
+    ck_assert_uint_eq(t->interval.den, 1);
+    ck_assert_int_eq(units_interval_at(t->interval, 0, 4), 571 * MS);
+    scenario_free(s);
+
+    ck_assert_msg(load(HEAD "[tester j]\nprofile = jmeter_ctt_all_threads_shared\nrate = 420/min\nusers = 4\n",
+                       &s) == SCENARIO_OK,
+                  "%s", err);
+    ck_assert_uint_eq(s->testers[0].interval.num_ns, 143000000u);
+    ck_assert_uint_eq(s->testers[0].interval.den, 1);
+    scenario_free(s);
+    s = NULL;
+
+    /* 10/s, each step 100 ms: floor(100 / 1000 + 1/2) = 0 */
+    ck_assert_int_eq(load(HEAD "[tester p]\nkind = paced\nrate = 10/s\ninterval_round = 1s\n", &s), SCENARIO_EINVALID);
+    ck_assert_str_eq(err, "t.ini:9: [tester p] interval_round = 1s: rounds each step of the schedule to 0: give a "
+                          "finer grain or a lower rate");
+}
+END_TEST
+
+
+/* threads (wrk2's -t) needs users that split evenly: 5 connections over 2
+ * threads would be 2 each in wrk2 (main: connections / threads), one
+ * dropped; refused, naming the line of threads (HEAD is 5 lines: [tester
+ * w] 6, profile 7, rate 8, users 9, threads 10). */
+START_TEST(wrk2_threads_split_evenly)
+{
+    scenario *s = NULL;
+    ck_assert_msg(load(HEAD "[tester w]\nprofile = wrk2\nrate = 400/s\nusers = 4\nthreads = 2\n", &s) == SCENARIO_OK,
+                  "%s", err);
+    ck_assert_uint_eq(s->testers[0].threads, 2);
+    scenario_free(s);
+    s = NULL;
+    ck_assert_int_eq(load(HEAD "[tester w]\nprofile = wrk2\nrate = 400/s\nusers = 5\nthreads = 2\n", &s),
+                     SCENARIO_EINVALID);
+    ck_assert_str_eq(err, "t.ini:10: [tester w] threads = 2: users = 5 do not split evenly over 2 threads (wrk2 "
+                          "gives each thread connections / threads and drops the rest): give a multiple of threads");
+    ck_assert_int_eq(load(HEAD "[tester p]\nkind = paced\nrate = 400/s\nusers = 4\nthreads = 2\n", &s),
+                     SCENARIO_EINVALID);
+    ck_assert_str_eq(err, "t.ini:10: [tester p] threads = 2: splits staggered users over threads (wrk2's -t): it "
+                          "needs stagger");
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("scn_profile");
@@ -202,6 +283,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, wrk_expands);
     tcase_add_test(tc, k6_needs_vus_hey_q_ticks);
     tcase_add_test(tc, section_keys_override_or_conflict);
+    tcase_add_test(tc, jmeter_ctt_rounds_to_whole_ms);
+    tcase_add_test(tc, wrk2_threads_split_evenly);
     suite_add_tcase(s, tc);
     return s;
 }

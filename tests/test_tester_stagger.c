@@ -6,6 +6,7 @@
 #include "tester_log.h"
 
 #include <check.h>
+#include <errno.h>
 #include <string.h>
 
 static tester_spec paced(uint64_t users, uint64_t per_s, tester_late late)
@@ -116,6 +117,74 @@ START_TEST(hey_workers_tick_together)
 }
 END_TEST
 
+/* wrk2 -t2 -c4 -R400 (threads = 2): each thread staggers its own two
+ * connections from 0 (wrk.c thread_main), so users 0, 1 (thread A) and
+ * 2, 3 (thread B) start at 0, 5, 0, 5 ms, each every 4 / 400 s = 10 ms;
+ * catch_up factor 2 from the slot, 1 ms whole-ms sleeps, 1 ms service on
+ * one worker, 100 ms. Users 0 and 2 send at 0 (replies 1, 2: 1 and 2 ms);
+ * user 0 waits 9 ms for slot 10 (a timer of 9 + 1 ms: wakes 11), user 2
+ * 8 ms (8 + 1: 11): both send at 11 (replies 12, 13: 2 and 3 ms from the
+ * slot), and again at 21, ..., 91 (12 + 9 = 13 + 8 = 21). Users 1 and 3
+ * the same 5 ms later (5, then 16, ..., 96). Sent 40: 1 ms x 2, 2 ms x 20,
+ * 3 ms x 18, sum 96 ms. One thread (users at 0, 5, 10, 15): users 2 and 3
+ * have 9 slots (10..90, 15..95): 38 planned and sent, 1 ms x 4, 2 ms x 18,
+ * 3 ms x 16, sum 88 ms. 5 users over 2 threads: -EINVAL. */
+START_TEST(wrk2_threads_stagger_their_own_connections)
+{
+    tester_spec t = paced(4, 400, TESTER_LATE_CATCH_UP);
+    t.catch_up_factor = 2;
+    t.latency_from_intended = 1;
+    t.sleep_granularity_ns = MS;
+    t.has_stagger = 1;
+    t.stagger_ns = 5 * MS;
+    t.threads = 2;
+    log_obs log;
+    tester_result r = run_logged(&t, MS, 100 * MS, &log);
+    const int64_t sends[8] = {0, 0, 5, 5, 11, 11, 16, 16};
+    ck_assert_uint_eq(r.planned, 40);
+    ck_assert_uint_eq(r.sent, 40);
+    for (size_t k = 0; k < 8; k++)
+        ck_assert_int_eq(log.rq[k].sent_ns, sends[k] * MS);
+    ck_assert_uint_eq(log.rq[0].user + log.rq[1].user, 0 + 2);
+    ck_assert_uint_eq(log.rq[2].user + log.rq[3].user, 1 + 3);
+    int64_t n_ms[4] = {0}, sum = 0;
+    for (size_t k = 0; k < log.n; k++) {
+        ck_assert_int_eq(log.rq[k].latency_ns % MS, 0);
+        n_ms[log.rq[k].latency_ns / MS]++;
+        sum += log.rq[k].latency_ns;
+    }
+    ck_assert_int_eq(n_ms[1], 2);
+    ck_assert_int_eq(n_ms[2], 20);
+    ck_assert_int_eq(n_ms[3], 18);
+    ck_assert_int_eq(sum, 96 * MS);
+    tester_result_free(&r);
+
+    t.threads = 1;
+    r = run_logged(&t, MS, 100 * MS, &log);
+    ck_assert_uint_eq(r.planned, 38);
+    ck_assert_uint_eq(r.sent, 38);
+    memset(n_ms, 0, sizeof n_ms);
+    sum = 0;
+    for (size_t k = 0; k < log.n; k++) {
+        n_ms[log.rq[k].latency_ns / MS]++;
+        sum += log.rq[k].latency_ns;
+    }
+    ck_assert_int_eq(n_ms[1], 4);
+    ck_assert_int_eq(n_ms[2], 18);
+    ck_assert_int_eq(n_ms[3], 16);
+    ck_assert_int_eq(sum, 88 * MS);
+    tester_result_free(&r);
+
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = MS}, .generator = "mt19937", .seed = 1,
+                         .workers = 1};
+    tester_run_config c = {.duration_ns = 100 * MS, .threshold_ns = 100 * MS, .sub_bits = 14, .server = &srv};
+    t.users = 5;
+    t.threads = 2;
+    ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &r), -EINVAL);
+    tester_result_free(&r);
+}
+END_TEST
+
 Suite *test_suite(void);
 
 Suite *test_suite(void)
@@ -125,6 +194,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, wrk2_sleeps_whole_milliseconds);
     tcase_add_test(tc, stagger_gives_each_user_its_own_clock);
     tcase_add_test(tc, hey_workers_tick_together);
+    tcase_add_test(tc, wrk2_threads_stagger_their_own_connections);
     suite_add_tcase(s, tc);
     return s;
 }
