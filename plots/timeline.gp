@@ -51,6 +51,14 @@ ptscale = term eq "svg" ? 0.6 : 1.0
 pdf = term eq "pdfcairo"
 title_pt = slides ? (pdf ? 22 : 44) : (pdf ? 15 : 24)
 subtitle_pt = slides ? (pdf ? 11 : 22) : (pdf ? 10 : 16)
+# a long title or subtitle shrinks to fit the page's width rather than run
+# off it (a Sans character is at most about 0.6 of its size wide; room_pt
+# the width a title may take), and the subtitle stays smaller than the title
+room_pt = 0.94 * (slides ? (pdf ? 960 : 1920) : (pdf ? 720 : 1600))
+fit_pt(pt, text) = strlen(text) * pt * 0.6 > room_pt ? int(room_pt / (0.6 * strlen(text))) : pt
+title_pt = fit_pt(title_pt, chart_title)
+subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)
+subtitle_pt = subtitle_pt <= 0.8 * title_pt ? subtitle_pt : int(0.8 * title_pt)
 canvas_pt = slides ? (pdf ? 540 : 1080) : (pdf ? (1.3 + (n + 1) * 2) * 72 : (200 + (n + 1) * panel_px))
 
 # one look per tester, as in spectrum.gp (cosim's styles: the first closed,
