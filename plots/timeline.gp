@@ -81,8 +81,18 @@ set label 99 chart_subtitle at screen 0.5, screen (1 - 3.0 * title_pt / canvas_p
 set grid xtics ytics lc rgb "#b0b0b0"
 set border 3
 set tics nomirror
-# each panel's key above it, never over its bars or dots
-set key outside top center horizontal noenhanced samplen 1.5 nobox width -4
+# each panel's key above it, never over its bars or dots; on a slide a
+# panel is half the page wide, and a row of long entries (figure_5_3's
+# "closed-loop, corrected: each dot one request (200)" beside "samples the
+# correction added (9)") did not fit it, so gnuplot dropped the key: there
+# an entry a line
+if (slides) { set key outside top center vertical Left reverse noenhanced samplen 1.5 nobox } \
+else { set key outside top center horizontal noenhanced samplen 1.5 nobox width -4 }
+# a slide's bottom row: its panels' time axes named, and the notes on what
+# grey and a backlog point are at the page's foot (under the right-hand
+# panel alone they ran off the page)
+bottom_row(p) = slides && p > (rows - 1) * cols
+xname = byreply ? "reply time (s)" : "intended send time (s)"
 # fixed margins, so the panels line up whatever the names
 set lmargin (slides ? 9 : 14)
 set rmargin (slides ? 2 : 4)
@@ -98,6 +108,7 @@ do for [i=1:n] {
     bottom = ylog ? (empty ? 0.001 : (STATS_min > 0 ? STATS_min / 1.5 : 0.001)) : 0
     set yrange [bottom:top]
     unset xlabel
+    if (bottom_row(i)) { set xlabel xname offset 0,0.5; set bmargin 4.5 }
     ex = word(exact, i) + 0
     sy = word(synthetic, i) + 0
     what = ex ? sprintf("%s: each dot one request (%d)", label(i), word(seen, i) + 0) \
@@ -135,7 +146,15 @@ grey = exists("shaded_all") && shaded_all == 0 ? (shaded_any ? "; grey above: a 
      : "; grey: stall"
 set xlabel (byreply ? "reply time (s): a stall shows as a gap, then a spike" : "intended send time (s)").grey.\
     (binw > 0 ? "\nbacklog: the most requests at the server in each ".binned : "")
-set key outside top center horizontal width 1
+if (slides) {
+    set key outside top center horizontal width 1
+    note = (byreply ? "a stall shows as a gap, then a spike" : "").grey.\
+           (binw > 0 ? "; backlog: the most requests at the server in each ".binned : "")
+    note = note[1:2] eq "; " ? note[3:] : note
+    set label 97 note at screen 0.5, screen 0.03 center font sprintf(",%d", subtitle_pt) noenhanced
+    set xlabel xname offset 0,0.5
+    set bmargin 4.5
+} else { set key outside top center horizontal width 1 }
 plot stallsfile index n using (($1+$2)/2):(0):(($2-$1)/2):(bmax * 1.15) with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
      for [i=1:n] datafile index (n + i - 1) using 1:2 with steps lw 2 dt i lc rgb colour(i) \
          title label(i)
