@@ -102,7 +102,11 @@ set border 3
 set tics nomirror
 set ylabel (slides ? "" : "request")
 # each panel's key above it, never over its bars or dots
-set key outside top center horizontal noenhanced samplen 1.5 nobox width -4
+# (on a slide, a half-page panel: an entry a line, as in timeline.gp; a row
+# of stall_every_5s's long entries ran past the page's edge and gnuplot
+# warned "difficulty fitting plot titles into key")
+if (slides) { set key outside top center vertical Left reverse noenhanced samplen 1.5 nobox } \
+else { set key outside top center horizontal noenhanced samplen 1.5 nobox width -4 }
 # fixed margins, so the panels line up whatever the names
 set lmargin (slides ? 9 : 14)
 set rmargin (slides ? 2 : 4)
