@@ -102,6 +102,36 @@ do for [i=1:n] {
     set ylabel (slides ? "ms" : "latency (ms)")
     if (ylog) { set logscale y; set format y "%g" } else { unset logscale y; set format y "%g" }
     empty = word(counts, i) + 0 == 0
+    # the correction's samples thinned to what the panel's width shows
+    # apart: stall_every_5s's 499, 1 ms apart, are 0.56 px apart on its
+    # 2.5 s axis and drew one thick line. Their mean spacing (stats read
+    # before the ranges are set; every row is valid data, so no stats
+    # fails) in px of the plot's width, and every k-th drawn (by its place
+    # in the block), about 10 px apart
+    ksy = 1
+    if (!empty && word(synthetic, i) + 0 > 1) {
+        stats datafile index (i-1) using ($3 == 1 ? 1 : 0) nooutput
+        nsy = STATS_sum
+        stats datafile index (i-1) using ($3 == 1 ? $1 : xto) nooutput
+        sy_lo = STATS_min
+        stats datafile index (i-1) using ($3 == 1 ? $1 : xfrom) nooutput
+        sy_hi = STATS_max
+        stats datafile index (i-1) using ($3 == 1 ? $2 : 1e300) nooutput
+        lat_lo = STATS_min
+        stats datafile index (i-1) using ($3 == 1 ? $2 : -1e300) nooutput
+        lat_hi = STATS_max
+        stats datafile index (i-1) using 2 nooutput
+        lat_top = STATS_max > 0 ? STATS_max * 1.15 : 1
+        width_px = pdf ? (slides ? 960 / cols : 720) - 100 : (slides ? 1920 / cols : 1600) - 250
+        height_px = pdf ? (slides ? 540 / rows : 144) - 60 : (slides ? 1080 / rows - 150 : panel_px - 100)
+        # apart along the curve: across the width and, on a linear axis,
+        # down the height (figure_5_3's 9 samples are 1 ms apart both ways:
+        # 4 px across its 0.21 s slide panel but 20 px down its 11.5 ms)
+        dx_px = nsy > 1 && xto > xfrom ? (sy_hi - sy_lo) / (nsy - 1) * width_px / (xto - xfrom) : 10
+        dy_px = nsy > 1 && !ylog ? (lat_hi - lat_lo) / (nsy - 1) * height_px / lat_top : 0
+        gap_px = sqrt(dx_px ** 2 + dy_px ** 2)
+        ksy = gap_px > 0 && gap_px < 10 ? int(ceil(10.0 / gap_px)) : 1
+    }
     if (!empty) { stats datafile index (i-1) using 2 nooutput }
     set xrange [xfrom:xto]
     top = empty ? 1 : (STATS_max > 0 ? STATS_max * 1.15 : 1)
@@ -121,8 +151,10 @@ do for [i=1:n] {
              lc rgb colour(i) title what, \
          datafile index (i-1) using 1:($3 == 4 ? $2 : NaN) with lines lw 2 dt 2 lc rgb "#000000" \
              title (ex ? "" : "mean latency of each bin"), \
-         datafile index (i-1) using 1:($3 == 1 ? $2 : NaN) with points pt 6 ps (1.3 * ptscale) lc rgb colour(i) \
-             title (sy > 0 ? sprintf("samples the correction added (%d)", sy) : "")
+         datafile index (i-1) using 1:($3 == 1 && int($0) % ksy == 0 ? $2 : NaN) with points pt 6 \
+             ps (1.3 * ptscale) lc rgb colour(i) \
+             title (sy > 0 ? sprintf("samples the correction added (%d%s)", sy, \
+                    ksy > 1 ? sprintf("; 1 in %d drawn", ksy) : "") : "")
 }
 # the backlog: requests at the server, one line per tester
 unset logscale y
