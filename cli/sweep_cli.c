@@ -49,6 +49,8 @@ static void usage(FILE *f)
             "                         utilisation (each tester's offered utilisation,\n"
             "                         rate x mean service time / workers)\n"
             "      --format FMT       chart format: png (default), svg or pdf\n"
+            "      --style STYLE      default, or slides: a 16:9 chart (1920x1080 px, a\n"
+            "                         13.33x7.5 in PDF) with text for the back of a hall\n"
             "      --title TEXT       the chart's title (default: the scenario's)\n"
             "      --replications N   N seeds per point: the scenario's seed + 0, 1, ... N-1\n"
             "      --jobs J           worker processes (default: the number of cores); the\n"
@@ -93,12 +95,13 @@ typedef struct sweep_cli {
     const char *output;               /* -o, NULL: the default folder */
     const char *title;                /* --title, NULL: the scenario's */
     plot_format format;               /* --format */
+    int slides;                       /* --style slides */
     int no_plot, quiet, force;
     unsigned plot_timeout;            /* --plot-timeout, seconds */
 } sweep_cli;
 
 enum { O_VARY = 256, O_REPS, O_JOBS, O_SHARD, O_SET, O_SEED, O_NOPLOT, O_FORCE, O_PLOT_TIMEOUT, O_LONG, O_ZIP,
-       O_FORMAT, O_TITLE, O_XAXIS, O_END };
+       O_FORMAT, O_TITLE, O_XAXIS, O_STYLE, O_END };
 
 static const struct option sweep_longopts[] = {
     {"vary", required_argument, NULL, O_VARY},    {"replications", required_argument, NULL, O_REPS},
@@ -109,7 +112,7 @@ static const struct option sweep_longopts[] = {
     {"force", no_argument, NULL, O_FORCE},        {"plot-timeout", required_argument, NULL, O_PLOT_TIMEOUT},
     {"allow-long", no_argument, NULL, O_LONG},    {"zip", required_argument, NULL, O_ZIP},
     {"format", required_argument, NULL, O_FORMAT}, {"title", required_argument, NULL, O_TITLE},
-    {"x-axis", required_argument, NULL, O_XAXIS},
+    {"x-axis", required_argument, NULL, O_XAXIS}, {"style", required_argument, NULL, O_STYLE},
     {NULL, 0, NULL, 0},
 };
 
@@ -171,12 +174,19 @@ static int opt_count(const char *name, const char *arg, uint64_t max, uint64_t *
     return 0;
 }
 
-/* --format, --title, --x-axis (option c, its argument arg): 0, or -1
- * after a message. */
+/* --format, --title, --x-axis, --style (option c, its argument arg): 0,
+ * or -1 after a message. */
 static int chart_option(sweep *w, sweep_cli *cli, int c, const char *arg)
 {
     if (c == O_TITLE)
         return opt_title(cli, arg);
+    if (c == O_STYLE) {
+        if (plot_style_parse(arg, &cli->slides)) {
+            fprintf(stderr, "cosim: sweep: --style %s: expected default or slides\n", arg);
+            return -1;
+        }
+        return 0;
+    }
     if (c == O_FORMAT) {
         if (plot_format_parse(arg, &cli->format) || cli->format == PLOT_GIF) {
             fprintf(stderr, "cosim: sweep: --format %s: expected png, svg or pdf\n", arg);
@@ -205,6 +215,7 @@ static int take_sweep_option(sweep *w, sweep_cli *cli, int c, const char *arg, c
     case O_FORMAT:
     case O_TITLE:
     case O_XAXIS:
+    case O_STYLE:
         return chart_option(w, cli, c, arg);
     case O_REPS:
         if (opt_count("replications", arg, 10000, &v))
@@ -402,6 +413,8 @@ static int chart_preamble(const sweep *w, const sweep_cli *cli, char **out)
         gp_quote(f, cli->title);
         fputc('\n', f);
     }
+    if (cli->slides) /* --style slides: the style reads it */
+        fputs("style = 'slides'\n", f);
     sweep_blocks_free(&bl);
     return fclose(f) ? -ENOMEM : 0;
 }

@@ -49,6 +49,14 @@ ptscale = term eq "svg" ? 0.6 : 1.0
 pdf = term eq "pdfcairo"
 title_pt = slides ? (pdf ? 22 : 44) : (pdf ? 15 : 24)
 subtitle_pt = slides ? (pdf ? 11 : 22) : (pdf ? 10 : 16)
+# a long title or subtitle shrinks to fit the page's width rather than run
+# off it (a Sans character is at most about 0.6 of its size wide; room_pt
+# the width a title may take), and the subtitle stays smaller than the title
+room_pt = 0.94 * (slides ? (pdf ? 960 : 1920) : (pdf ? 720 : 1600))
+fit_pt(pt, text) = strlen(text) * pt * 0.6 > room_pt ? int(room_pt / (0.6 * strlen(text))) : pt
+title_pt = fit_pt(title_pt, chart_title)
+subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)
+subtitle_pt = subtitle_pt <= 0.8 * title_pt ? subtitle_pt : int(0.8 * title_pt)
 canvas_pt = slides ? (pdf ? 540 : 1080) : (pdf ? (1.3 + n * 2.1) * 72 : (200 + n * panel_px))
 
 # one look per tester, as in spectrum.gp (cosim's styles: the first closed,
@@ -94,7 +102,11 @@ set border 3
 set tics nomirror
 set ylabel (slides ? "" : "request")
 # each panel's key above it, never over its bars or dots
-set key outside top center horizontal noenhanced samplen 1.5 nobox width -4
+# (on a slide, a half-page panel: an entry a line, as in timeline.gp; a row
+# of stall_every_5s's long entries ran past the page's edge and gnuplot
+# warned "difficulty fitting plot titles into key")
+if (slides) { set key outside top center vertical Left reverse noenhanced samplen 1.5 nobox } \
+else { set key outside top center horizontal noenhanced samplen 1.5 nobox width -4 }
 # fixed margins, so the panels line up whatever the names
 set lmargin (slides ? 9 : 14)
 set rmargin (slides ? 2 : 4)
@@ -102,6 +114,12 @@ do for [i=1:n] {
     if (i == 2) { unset label 99; unset label 97 }
     set autoscale xy
     empty = word(counts, i) + 0 == 0
+    # the slowest request sent, kept when the bars are thinned (stats reads
+    # the ranges, so before they are set)
+    slowest = 0
+    if (!empty && word(every, i) + 0 > 1) {
+        stats datafile index (i-1) using ($5 == 0 ? $3 - $6 : NaN) nooutput; slowest = STATS_max
+    }
     if (!empty) { stats datafile index (i-1) using 4 nooutput }
     set xrange [xfrom * 1000 : xto * 1000]
     lo = empty ? 0 : (shared ? rmin : STATS_min)
@@ -116,30 +134,62 @@ do for [i=1:n] {
     tstep = rs / mag >= 5 ? 5 * mag : rs / mag >= 2 ? 2 * mag : mag
     if (slides && hi - lo > 6) { set ytics tstep }
     bh = (hi - lo) / 100.0 > 0.35 ? (hi - lo) / 100.0 : 0.35  # bar half-height: visible in a tall panel
+    # dense markers thinned to what the panel's height shows apart: a 500
+    # ms stall at 1000/s leaves ~500 slots never sent and ~500 synthetic
+    # samples, one a row, that merged into a solid band and a solid
+    # triangle. The plot area's height (px, about: the panel less its key
+    # and tick labels) over the rows it shows gives a row's height; a
+    # hollow circle needs about 12 px, a hatched bar 14 px (10 of bar, 4 of
+    # gap), so every k-th slot is drawn (row divisible by k) and the key
+    # says "1 in k"; a thinned bar's half-height is 0.35 k rows
+    # the key above the panel takes a line an entry on a slide, two entries
+    # a line else
+    entries = 1 + (word(synthetic, i) + 0 > 0) + (exists("from_sent") ? word(from_sent, i) + 0 : 0) \
+              + (word(never, i) + 0 > 0)
+    key_lines = slides ? entries : (entries + 1) / 2
+    plot_px = slides ? (1080 - 250) / rows - 80 - 37 * key_lines - (i > n - cols ? 40 : 0) \
+                     : panel_px - 70 - 27 * key_lines
+    plot_px = plot_px > 40 ? plot_px : 40
+    row_px = plot_px / (hi - lo + 2 * pad)
+    # (one k for both, so each circle sits at the start of its hatched bar)
+    ksy = 14.0 / row_px > 1 ? int(ceil(14.0 / row_px)) : 1
+    knv = ksy
+    bhs = ksy > 1 ? 0.35 * ksy : bh
+    # requests sent, once cosim already thinned them (every > 1: hundreds
+    # in the window, e.g. an open loop queueing through a stall, every one
+    # of them slow): every kb-th row (a multiple of cosim's step) and the
+    # slowest, so the bars stay apart
+    ev = word(every, i) + 0
+    kb = ev > 1 && ksy > ev ? ev * int(ceil(1.0 * ksy / ev)) : ev
+    sent(r, lat) = kb <= ev || int(r) % kb == 0 || lat >= slowest
+    if (kb > ev) { bh = 0.35 * kb }
     if (i == n && !slides) { set xlabel what_bars } else { unset xlabel }
     # a slide's bottom row: its axis named, room below for the shared note
     if (slides && i > n - cols) { set xlabel "time (ms)" offset 0,0.5; set bmargin 4.5 }
-    ev = word(every, i) + 0
     fs = exists("from_sent") ? word(from_sent, i) + 0 : 0
     nv = word(never, i) + 0
     sy = word(synthetic, i) + 0
     name = label(i).(fs ? ": latency from the actual send" : "") \
-           .(ev > 1 ? sprintf(" (1 in %d of %d drawn, and each slow one)", ev, word(seen, i) + 0) : "")
+           .(kb > ev ? sprintf(" (1 in %d of %d drawn, and the slowest)", kb, word(seen, i) + 0) : \
+             ev > 1 ? sprintf(" (1 in %d of %d drawn, and each slow one)", ev, word(seen, i) + 0) : "")
     unset label 1
     if (empty) { set label 1 "no request in this window" at graph 0.5, 0.5 center }
     plot stallsfile index (i-1) using (($1+$2)*500):((hi+lo)/2.0):(($2-$1)*500):((hi-lo)/2.0 + pad) \
              with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
-         datafile index (i-1) using ($5 == 1 ? $1*1000 : NaN):4:($1*1000):($3*1000):($4-bh):($4+bh) \
-             with boxxyerror fs pattern 4 border lc rgb colour(i) \
-             title (sy > 0 ? sprintf("added by the correction: %d", sy) : ""), \
-         datafile index (i-1) using ($5 == 0 ? $6*1000 : NaN):4:($6*1000):($3*1000):($4-bh):($4+bh) \
+         datafile index (i-1) using ($5 == 1 && int($4) % ksy == 0 ? $1*1000 : NaN):4:($1*1000):($3*1000) \
+             :($4-bhs):($4+bhs) with boxxyerror fs pattern 4 border lc rgb colour(i) \
+             title (sy > 0 ? sprintf("added by the correction: %d", sy).(ksy > 1 && sy > ksy ? \
+                    sprintf(" (1 in %d drawn)", ksy) : "") : ""), \
+         datafile index (i-1) using ($5 == 0 && sent($4, $3 - $6) ? $6*1000 : NaN):4:($6*1000):($3*1000):($4-bh):($4+bh) \
              with boxxyerror fs solid 0.8 noborder lc rgb colour(i) title name, \
-         datafile index (i-1) using ($5 == 0 && $6 > $1 ? $1*1000 : NaN):4:($6*1000 - $1*1000):(0) \
+         datafile index (i-1) using ($5 == 0 && $6 > $1 && sent($4, $3 - $6) ? $1*1000 : NaN):4:($6*1000 - $1*1000):(0) \
              with vectors nohead lw 1 lc rgb colour(i) \
              title (fs ? "waited before the send (not in its latency)" : ""), \
-         datafile index (i-1) using ($5 == 0 ? $2*1000 : NaN):4 with points pt 7 ps (1.0 * ptscale) lc rgb "#000000" \
+         datafile index (i-1) using ($5 == 0 && sent($4, $3 - $6) ? $2*1000 : NaN):4 with points pt 7 ps (1.0 * ptscale) lc rgb "#000000" \
              notitle, \
-         datafile index (i-1) using ($5 == 2 ? $1*1000 : NaN):4 with points pt 6 ps (1.3 * ptscale) lw 1.5 \
-             lc rgb colour(i) title (nv > 0 ? sprintf("planned, never sent: %d", nv) : "")
+         datafile index (i-1) using ($5 == 2 && int($4) % knv == 0 ? $1*1000 : NaN):4 with points pt 6 \
+             ps (1.3 * ptscale) lw 1.5 lc rgb colour(i) \
+             title (nv > 0 ? sprintf("planned, never sent: %d", nv).(knv > 1 && nv > knv ? \
+                    sprintf(" (1 in %d drawn)", knv) : "") : "")
 }
 unset multiplot

@@ -23,6 +23,14 @@ pdf = term eq "pdfcairo"
 base_pt = slides ? (pdf ? 16 : 32) : (pdf ? 12 : 20)
 title_pt = int(base_pt * (slides ? 1.45 : 1.25) + 0.5)
 subtitle_pt = int(base_pt * (slides ? 0.7 : 0.75) + 0.5)
+# a long title or subtitle shrinks to fit the page's width rather than run
+# off it (a Sans character is at most about 0.6 of its size wide; room_pt
+# the width a title may take), and the subtitle stays smaller than the title
+room_pt = (slides ? 0.94 : 0.76) * (slides ? (pdf ? 960 : 1920) : (pdf ? 720 : 1600))
+fit_pt(pt, text) = strlen(text) * pt * 0.6 > room_pt ? int(room_pt / (0.6 * strlen(text))) : pt
+title_pt = fit_pt(title_pt, chart_title)
+subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)
+subtitle_pt = subtitle_pt <= 0.8 * title_pt ? subtitle_pt : int(0.8 * title_pt)
 if (term eq "pngcairo") {
     if (slides) { set terminal pngcairo enhanced size 1920,1080 font sprintf("Sans,%d", base_pt) linewidth 3 } \
     else { set terminal pngcairo enhanced size 1600,1000 font sprintf("Sans,%d", base_pt) linewidth 2 }
@@ -98,6 +106,16 @@ set key outside center bottom horizontal Left reverse box noenhanced samplen 3 s
 # on a slide the legend (with each p99) is in two rows under the plot, in
 # place of the end labels, which slide-sized text would push apart
 if (slides) { set key outside center bottom horizontal Left reverse box noenhanced samplen 2 spacing 1.0 width -1 maxrows 2 }
+# the legend at the page's foot, its rows counted, and the bottom margin
+# made to hold the tick labels, the "percentile" axis name and the legend
+# one above the other (gnuplot's own placement set the legend's box over
+# the axis name): a text line is about 1.1 characters at spacing 1.1
+# (two entries a row, as gnuplot lays out these long entries, at most
+# three rows on a chart's page)
+key_rows = (words(testers) + 1) / 2
+key_rows = !slides && key_rows > 3 ? 3 : key_rows
+set key at screen 0.5, screen 0.012 center bottom
+set bmargin ((slides ? 3.0 : 2.6) + key_rows * 1.1 + 1.2)
 
 # One look per tester (cosim's styles: the first closed, paced, corrected,
 # open and partly_open tester are 1..5, a second of a kind 6..8; 0 is the
@@ -143,7 +161,11 @@ if (slides) { set rmargin 6 } else { set rmargin 25 }
 # apart to a text line each (up from the lowest, then down from the top)
 ylo = ylog ? (ymin > lowest ? ymin / 1.5 : lowest) : 0
 yhi = ylog ? ymax * 2 : (ymax > 0 ? ymax * 1.1 : 1)
-gap = 0.05   # a text line, of the plot's height
+# a text line (1.25 of the font's size) as a share of the plot's height
+# (about 0.6 of the page's), at least 0.05: a pdf's 12 pt text on its
+# 450 pt page needs 0.056, so labels 0.05 apart overlapped there
+gap = 1.25 * base_pt / (0.6 * (pdf ? 450 : 1000))
+gap = gap > 0.05 ? gap : 0.05
 array at[nb]
 do for [i=1:nb] {
     at[i] = rank[i] == 0 ? 0 : (ylog ? log(lat[i] / ylo) / log(yhi / ylo) : (lat[i] - ylo) / (yhi - ylo))

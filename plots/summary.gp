@@ -15,6 +15,14 @@ pdf = term eq "pdfcairo"
 base_pt = slides ? (pdf ? 16 : 32) : (pdf ? 12 : 20)
 title_pt = int(base_pt * (slides ? 1.45 : 1.25) + 0.5)
 subtitle_pt = int(base_pt * (slides ? 0.7 : 0.75) + 0.5)
+# a long title or subtitle shrinks to fit the page's width rather than run
+# off it (a Sans character is at most about 0.6 of its size wide; room_pt
+# the width a title may take), and the subtitle stays smaller than the title
+room_pt = (slides ? 0.94 : 0.76) * (slides ? (pdf ? 960 : 1920) : (pdf ? 720 : 1600))
+fit_pt(pt, text) = strlen(text) * pt * 0.6 > room_pt ? int(room_pt / (0.6 * strlen(text))) : pt
+title_pt = fit_pt(title_pt, chart_title)
+subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)
+subtitle_pt = subtitle_pt <= 0.8 * title_pt ? subtitle_pt : int(0.8 * title_pt)
 if (term eq "pngcairo") {
     if (slides) { set terminal pngcairo enhanced size 1920,1080 font sprintf("Sans,%d", base_pt) linewidth 3 } \
     else { set terminal pngcairo enhanced size 1600,1000 font sprintf("Sans,%d", base_pt) linewidth 2 }

@@ -16,18 +16,34 @@
 #   chart_title, testers, labels, styles, ylog, outfile, term
 # Restyle freely: cosim reads this file each time it runs.
 
+# style 'slides' (cosim sweep --style slides): 16:9, 1920 x 1080 px (a
+# 13.33 x 7.5 in PDF, a slide's page), text for the back of a hall; else
+# 1600 x 1000 px (10 x 6.25 in)
+slides = exists("style") && style eq "slides"
+pdf = term eq "pdfcairo"
+base_pt = slides ? (pdf ? 16 : 30) : (pdf ? 12 : 20)
 if (term eq "pngcairo") {
-    set terminal pngcairo enhanced size 1600,1000 font "Sans,20" linewidth 2
+    if (slides) { set terminal pngcairo enhanced size 1920,1080 font sprintf("Sans,%d", base_pt) linewidth 3 } \
+    else { set terminal pngcairo enhanced size 1600,1000 font "Sans,20" linewidth 2 }
 } else {
-    if (term eq "pdfcairo") {
-        set terminal pdfcairo enhanced size 10in,6.25in font "Sans,12" linewidth 2
+    if (pdf) {
+        if (slides) { set terminal pdfcairo enhanced size 13.333in,7.5in font sprintf("Sans,%d", base_pt) linewidth 3 } \
+        else { set terminal pdfcairo enhanced size 10in,6.25in font "Sans,12" linewidth 2 }
     } else {
-        set terminal svg enhanced size 1600,1000 font "Sans,20" linewidth 2 background "white"
+        if (slides) { set terminal svg enhanced size 1920,1080 font sprintf("Sans,%d", base_pt) linewidth 3 \
+                          background "white" } \
+        else { set terminal svg enhanced size 1600,1000 font "Sans,20" linewidth 2 background "white" }
     }
 }
-# the title a size above the rest, the line under it a size below
-big = term eq "pdfcairo" ? ",16" : ",28"
-small = term eq "pdfcairo" ? ",10" : ",17"
+# the title a size above the rest, the line under it a size below (a long
+# title shrinks to the page's width: about 0.6 of its size a character)
+title_pt = slides ? (pdf ? 23 : 44) : (pdf ? 16 : 28)
+small_pt = slides ? (pdf ? 11 : 22) : (pdf ? 10 : 17)
+room_pt = 0.76 * (slides ? (pdf ? 960 : 1920) : (pdf ? 720 : 1600))
+title_pt = strlen(chart_title) * title_pt * 0.6 > room_pt ? int(room_pt / (0.6 * strlen(chart_title))) : title_pt
+small_pt = small_pt <= 0.8 * title_pt ? small_pt : int(0.8 * title_pt)
+big = sprintf(",%d", title_pt)
+small = sprintf(",%d", small_pt)
 set output outfile
 # with one replication every interval is zero: no error bars, and the
 # subtitle says nothing of them

@@ -51,6 +51,14 @@ ptscale = term eq "svg" ? 0.6 : 1.0
 pdf = term eq "pdfcairo"
 title_pt = slides ? (pdf ? 22 : 44) : (pdf ? 15 : 24)
 subtitle_pt = slides ? (pdf ? 11 : 22) : (pdf ? 10 : 16)
+# a long title or subtitle shrinks to fit the page's width rather than run
+# off it (a Sans character is at most about 0.6 of its size wide; room_pt
+# the width a title may take), and the subtitle stays smaller than the title
+room_pt = 0.94 * (slides ? (pdf ? 960 : 1920) : (pdf ? 720 : 1600))
+fit_pt(pt, text) = strlen(text) * pt * 0.6 > room_pt ? int(room_pt / (0.6 * strlen(text))) : pt
+title_pt = fit_pt(title_pt, chart_title)
+subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)
+subtitle_pt = subtitle_pt <= 0.8 * title_pt ? subtitle_pt : int(0.8 * title_pt)
 canvas_pt = slides ? (pdf ? 540 : 1080) : (pdf ? (1.3 + (n + 1) * 2) * 72 : (200 + (n + 1) * panel_px))
 
 # one look per tester, as in spectrum.gp (cosim's styles: the first closed,
@@ -73,8 +81,18 @@ set label 99 chart_subtitle at screen 0.5, screen (1 - 3.0 * title_pt / canvas_p
 set grid xtics ytics lc rgb "#b0b0b0"
 set border 3
 set tics nomirror
-# each panel's key above it, never over its bars or dots
-set key outside top center horizontal noenhanced samplen 1.5 nobox width -4
+# each panel's key above it, never over its bars or dots; on a slide a
+# panel is half the page wide, and a row of long entries (figure_5_3's
+# "closed-loop, corrected: each dot one request (200)" beside "samples the
+# correction added (9)") did not fit it, so gnuplot dropped the key: there
+# an entry a line
+if (slides) { set key outside top center vertical Left reverse noenhanced samplen 1.5 nobox } \
+else { set key outside top center horizontal noenhanced samplen 1.5 nobox width -4 }
+# a slide's bottom row: its panels' time axes named, and the notes on what
+# grey and a backlog point are at the page's foot (under the right-hand
+# panel alone they ran off the page)
+bottom_row(p) = slides && p > (rows - 1) * cols
+xname = byreply ? "reply time (s)" : "intended send time (s)"
 # fixed margins, so the panels line up whatever the names
 set lmargin (slides ? 9 : 14)
 set rmargin (slides ? 2 : 4)
@@ -84,12 +102,43 @@ do for [i=1:n] {
     set ylabel (slides ? "ms" : "latency (ms)")
     if (ylog) { set logscale y; set format y "%g" } else { unset logscale y; set format y "%g" }
     empty = word(counts, i) + 0 == 0
+    # the correction's samples thinned to what the panel's width shows
+    # apart: stall_every_5s's 499, 1 ms apart, are 0.56 px apart on its
+    # 2.5 s axis and drew one thick line. Their mean spacing (stats read
+    # before the ranges are set; every row is valid data, so no stats
+    # fails) in px of the plot's width, and every k-th drawn (by its place
+    # in the block), about 10 px apart
+    ksy = 1
+    if (!empty && word(synthetic, i) + 0 > 1) {
+        stats datafile index (i-1) using ($3 == 1 ? 1 : 0) nooutput
+        nsy = STATS_sum
+        stats datafile index (i-1) using ($3 == 1 ? $1 : xto) nooutput
+        sy_lo = STATS_min
+        stats datafile index (i-1) using ($3 == 1 ? $1 : xfrom) nooutput
+        sy_hi = STATS_max
+        stats datafile index (i-1) using ($3 == 1 ? $2 : 1e300) nooutput
+        lat_lo = STATS_min
+        stats datafile index (i-1) using ($3 == 1 ? $2 : -1e300) nooutput
+        lat_hi = STATS_max
+        stats datafile index (i-1) using 2 nooutput
+        lat_top = STATS_max > 0 ? STATS_max * 1.15 : 1
+        width_px = pdf ? (slides ? 960 / cols : 720) - 100 : (slides ? 1920 / cols : 1600) - 250
+        height_px = pdf ? (slides ? 540 / rows : 144) - 60 : (slides ? 1080 / rows - 150 : panel_px - 100)
+        # apart along the curve: across the width and, on a linear axis,
+        # down the height (figure_5_3's 9 samples are 1 ms apart both ways:
+        # 4 px across its 0.21 s slide panel but 20 px down its 11.5 ms)
+        dx_px = nsy > 1 && xto > xfrom ? (sy_hi - sy_lo) / (nsy - 1) * width_px / (xto - xfrom) : 10
+        dy_px = nsy > 1 && !ylog ? (lat_hi - lat_lo) / (nsy - 1) * height_px / lat_top : 0
+        gap_px = sqrt(dx_px ** 2 + dy_px ** 2)
+        ksy = gap_px > 0 && gap_px < 10 ? int(ceil(10.0 / gap_px)) : 1
+    }
     if (!empty) { stats datafile index (i-1) using 2 nooutput }
     set xrange [xfrom:xto]
     top = empty ? 1 : (STATS_max > 0 ? STATS_max * 1.15 : 1)
     bottom = ylog ? (empty ? 0.001 : (STATS_min > 0 ? STATS_min / 1.5 : 0.001)) : 0
     set yrange [bottom:top]
     unset xlabel
+    if (bottom_row(i)) { set xlabel xname offset 0,0.5; set bmargin 4.5 }
     ex = word(exact, i) + 0
     sy = word(synthetic, i) + 0
     what = ex ? sprintf("%s: each dot one request (%d)", label(i), word(seen, i) + 0) \
@@ -102,8 +151,10 @@ do for [i=1:n] {
              lc rgb colour(i) title what, \
          datafile index (i-1) using 1:($3 == 4 ? $2 : NaN) with lines lw 2 dt 2 lc rgb "#000000" \
              title (ex ? "" : "mean latency of each bin"), \
-         datafile index (i-1) using 1:($3 == 1 ? $2 : NaN) with points pt 6 ps (1.3 * ptscale) lc rgb colour(i) \
-             title (sy > 0 ? sprintf("samples the correction added (%d)", sy) : "")
+         datafile index (i-1) using 1:($3 == 1 && int($0) % ksy == 0 ? $2 : NaN) with points pt 6 \
+             ps (1.3 * ptscale) lc rgb colour(i) \
+             title (sy > 0 ? sprintf("samples the correction added (%d%s)", sy, \
+                    ksy > 1 ? sprintf("; 1 in %d drawn", ksy) : "") : "")
 }
 # the backlog: requests at the server, one line per tester
 unset logscale y
@@ -127,7 +178,15 @@ grey = exists("shaded_all") && shaded_all == 0 ? (shaded_any ? "; grey above: a 
      : "; grey: stall"
 set xlabel (byreply ? "reply time (s): a stall shows as a gap, then a spike" : "intended send time (s)").grey.\
     (binw > 0 ? "\nbacklog: the most requests at the server in each ".binned : "")
-set key outside top center horizontal width 1
+if (slides) {
+    set key outside top center horizontal width 1
+    note = (byreply ? "a stall shows as a gap, then a spike" : "").grey.\
+           (binw > 0 ? "; backlog: the most requests at the server in each ".binned : "")
+    note = note[1:2] eq "; " ? note[3:] : note
+    set label 97 note at screen 0.5, screen 0.03 center font sprintf(",%d", subtitle_pt) noenhanced
+    set xlabel xname offset 0,0.5
+    set bmargin 4.5
+} else { set key outside top center horizontal width 1 }
 plot stallsfile index n using (($1+$2)/2):(0):(($2-$1)/2):(bmax * 1.15) with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
      for [i=1:n] datafile index (n + i - 1) using 1:2 with steps lw 2 dt i lc rgb colour(i) \
          title label(i)

@@ -258,7 +258,8 @@ static void tester_styles(FILE *f, const scenario *s, const char *words)
     fputc('\'', f);
 }
 
-/* "10ms every 1s from 0s; 1000/s; 100s, seed 1, sorted_index rank" */
+/* "10ms every 1s from 0s; 1000/s; 100s, random seed 1, sorted_index rank":
+ * the seed in the subtitle, never the title (a title stays short) */
 static void subtitle(const scenario *s, char *buf, size_t len)
 {
     char a[64], b[512], d[256], rate[64] = "";
@@ -269,7 +270,7 @@ static void subtitle(const scenario *s, char *buf, size_t len)
             break;
         }
     }
-    snprintf(buf, len, "%s; stalls: %s; %s%s, seed %llu, %s rank", dist_describe(&s->service, b, sizeof b),
+    snprintf(buf, len, "%s; stalls: %s; %s%s, random seed %llu, %s rank", dist_describe(&s->service, b, sizeof b),
              scenario_describe_stalls(s, d, sizeof d), rate,
              units_format_duration_exact(s->duration_ns, a, sizeof a), (unsigned long long)s->seed,
              hist_rank_rule_name(s->rank_rule));

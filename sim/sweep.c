@@ -177,13 +177,17 @@ int sweep_has_samples(const sweep *w, size_t p, size_t i)
 /* sweep.csv: one row per point and tester. A field with no value is empty:
  * a _ci95 with one replication, and every latency field (mean_ms .. max_ms
  * and their _ci95) of a point where a replication recorded no sample for
- * the tester (docs/sweeps.md). */
+ * the tester (docs/sweeps.md). With --x-axis utilisation a column rho
+ * after replications: the tester's offered utilisation at the point
+ * (sweep_utilisation; empty for a tester with no rate). */
 int sweep_write_csv(FILE *f, const sweep *w)
 {
     fputs("point", f);
     for (size_t a = 0; a < w->n_axes; a++)
         fprintf(f, ",%s", w->axes[a].key);
     fputs(",tester,kind,replications", f);
+    if (w->rho) /* --x-axis utilisation: the x of the chart, per tester */
+        fputs(",rho", f);
     for (int m = 0; m < SWEEP_N_METRICS; m++) {
         char name[32];
         if (m >= SWEEP_M_P50 && m <= SWEEP_M_P999)
@@ -203,6 +207,13 @@ int sweep_write_csv(FILE *f, const sweep *w)
             for (size_t a = 0; a < w->n_axes; a++)
                 fprintf(f, ",%s", w->axes[a].values[idx[a]]);
             fprintf(f, ",%s,%s,%zu", w->names[i], tester_kind_name(w->kinds[i]), w->reps);
+            if (w->rho) { /* empty for a tester with no rate; 0.8, not 0.80000000000000004 */
+                double rho = w->rho[p * w->n_testers + i];
+                if (rho >= 0)
+                    fprintf(f, ",%.9g", (double)(roundl((long double)rho * 1e9L) / 1e9L));
+                else
+                    fputc(',', f);
+            }
             int samples = sweep_has_samples(w, p, i);
             for (int m = 0; m < SWEEP_N_METRICS; m++) {
                 double mean, ci;

@@ -631,25 +631,27 @@ int timeline_default_windows(const scenario *s, int64_t *tl_from, int64_t *tl_to
         d = (double)end / 1000;
     server_config c = run_server_config(s);
     server *srv;
-    stall_window w = {0, 0}, first = {0, 0};
+    stall_window w = {0, 0}, first = {0, 0}, best = {0, 0};
     int found = 0, any = 0;
     if (server_new(&srv, &c) == 0) {
         int64_t at = 0;
+        /* the longest (the earliest of equals: a periodic stall's first),
+         * so a GC log's Full GC is drawn, not the first 11 ms young pause */
         for (int n = 0; n < 1000 && server_next_window(srv, at, &w) && w.start_ns < end; n++) {
             if (!any) {
                 first = w;
                 any = 1;
             }
-            if ((double)w.start_ns >= 8 * d) {
+            if ((double)w.start_ns >= 8 * d &&
+                (!found || w.end_ns - w.start_ns > best.end_ns - best.start_ns)) {
+                best = w;
                 found = 1;
-                break;
             }
             at = w.end_ns;
         }
         server_free(srv);
     }
-    if (!found && any)
-        w = first;
+    w = found ? best : first;
     if (!any) {
         double mid = (double)end / 2;
         clip(end, mid - 20 * d, mid + 20 * d, bars_from, bars_to);

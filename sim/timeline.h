@@ -145,8 +145,9 @@ size_t timeline_bars_every(const timeline *t, size_t i, size_t max_draw);
  * The default windows of the time charts when neither --window nor
  * chart_window gives one. D is the smallest interval of the testers with a
  * rate (else of the closed ones: users / (mean service + mean think)). The
- * stall is the first stop-the-world window starting at least 8 D into the
- * run (else the first one).
+ * stall is the longest stop-the-world window starting at least 8 D into
+ * the run, the earliest of equally long ones (else the first window; the
+ * first 1000 windows are looked at).
  *  - bars: 8 D before the stall to 40 D after the window's start (about 40
  *    requests of the densest tester), or to 8 D after the queue has
  *    drained when that is later (a long stall: its recovery is drawn);

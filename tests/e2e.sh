@@ -701,6 +701,16 @@ sweep)
         --vary tester.open.rate=100/s..800/s:3 --x-axis utilisation -o "$work/x" --no-plot || fail "utilisation sweep"
     [ "$(grep -v '^#' "$work/x/sweep.dat" | cut -d' ' -f1 | tr '\n' ' ')" = "0.1 0.45 0.8 " ] \
         || fail "utilisation x: $(cat "$work/x/sweep.dat")"
+    # ... and sweep.csv gains rho after replications: the same 0.1, 0.45, 0.8
+    head -1 "$work/x/sweep.csv" | grep -q "^point,tester.open.rate,tester,kind,replications,rho,sent," \
+        || fail "no rho column: $(head -1 "$work/x/sweep.csv")"
+    [ "$(tail -n +2 "$work/x/sweep.csv" | cut -d, -f6 | tr '\n' ' ')" = "0.1 0.45 0.8 " ] \
+        || fail "rho column: $(cat "$work/x/sweep.csv")"
+    head -1 "$work/u/sweep.csv" | grep -q ",rho," && fail "rho column without --x-axis utilisation"
+    # --style slides: the style reads it (a 16:9 page, plots/sweep.gp)
+    "$cosim" sweep scenarios/one_stall.ini --vary tester.open.rate=50/s,60/s --jobs 1 -q -o "$work/sl" \
+        --style slides --no-plot || fail "sweep --style slides"
+    grep -q "^style = 'slides'$" "$work/sl/sweep.gp" || fail "--style slides not in sweep.gp"
     # confidence bars never below zero: 1 s runs, 2 seeds (a wide interval)
     "$cosim" sweep scenarios/mm1_rho08.ini --set scenario.duration=1s --set truth.interval=1s -q --jobs 1 \
         --vary tester.open.rate=100/s..800/s:8 --replications 2 -o "$work/ci" --no-plot || fail "ci sweep"
@@ -729,6 +739,7 @@ sweep)
         sweep $S1 --vary tester.open.rate=50/s,60/s --zip tester.closed.users=1,1.5 -q -o "$work/b"
     expect_exact 2 "cosim: sweep: --format gif: expected png, svg or pdf" sweep $S1 --vary tester.open.rate=50/s,60/s --format gif
     expect_exact 2 "cosim: sweep: --x-axis rate: expected key or utilisation" sweep $S1 --vary tester.open.rate=50/s,60/s --x-axis rate
+    expect_exact 2 "cosim: sweep: --style big: expected default or slides" sweep $S1 --vary tester.open.rate=50/s,60/s --style big
     expect_exact 2 "cosim: sweep: --title: an empty title; give 1 to 100 bytes of text on one line" sweep $S1 --vary tester.open.rate=50/s,60/s --title ""
     expect_exact 2 "cosim: sweep: --x-axis utilisation: no tester of scenarios/pool5_users6.ini has a request rate at point 0 (a closed tester has none); give --x-axis key" \
         sweep scenarios/pool5_users6.ini --vary tester.clients.users=2,3 --x-axis utilisation -q -o "$work/b"

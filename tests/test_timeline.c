@@ -3,6 +3,7 @@
  * with figures worked by hand below. */
 #define _GNU_SOURCE
 #include "timeline.h"
+#include "scenario.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -205,6 +206,38 @@ START_TEST(thinning_keeps_every_kth_and_the_slow_one)
 }
 END_TEST
 
+/* The default windows draw the longest stall, not the first:
+ * scenarios/gc_log.ini's G1 log pauses 11.254 ms from 0.900746 s first,
+ * and its Full GC for 452.667 ms ending at 7.503 s, so from
+ * 7.503 - 0.452667 = 7.050333 s. D = 10 ms (the open loop's 100/s; the
+ * closed loop has no rate), so every pause starts after 8 D = 80 ms; the
+ * Full GC is the longest. rho = 1 ms x 100/s = 0.1, the drain
+ * R = 452.667 x 0.1 / 0.9 = 50.296333 ms, the queue empty at
+ * 7.503 + 0.050296333 = 7.553296333 s.
+ *  bars: 7.050333 - 0.080 = 6.970333 s to
+ *    max(6.970333 + 40 D = 7.370333, 7.553296333 + 8 D = 7.633296333) s
+ *    (the end is a double truncated to ns: +-1 ns);
+ *  timeline: 7.050333 - max(L, 50 D = 0.5 s) = 6.550333 s to
+ *    7.503 + max(3 L = 1.358001, 150 D = 1.5, 1.5 R) = 9.003 s
+ *    (2.452667 s wide, under 2500 D = 25 s). */
+START_TEST(default_window_is_the_longest_stall)
+{
+    char path[1024], err[1024];
+    const char *root = getenv("COSIM_SOURCE_ROOT");
+    snprintf(path, sizeof path, "%s/scenarios/gc_log.ini", root ? root : ".");
+    scenario *s;
+    ck_assert_msg(scenario_load(&s, path, NULL, 0, err, sizeof err) == SCENARIO_OK, "%s", err);
+    int64_t tl_from, tl_to, bars_from, bars_to;
+    ck_assert_int_eq(timeline_default_windows(s, &tl_from, &tl_to, &bars_from, &bars_to), 0);
+    ck_assert_int_eq(bars_from, 6970333000LL);
+    ck_assert_int_ge(bars_to, 7633296333LL - 1);
+    ck_assert_int_le(bars_to, 7633296333LL + 1);
+    ck_assert_int_eq(tl_from, 6550333000LL);
+    ck_assert_int_eq(tl_to, 9003000000LL);
+    scenario_free(s);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("timeline");
@@ -213,6 +246,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, book_rule_adds_one_fewer_on_a_whole_multiple);
     tcase_add_test(tc, open_rows_are_the_index_and_the_backlog_counts_the_queue);
     tcase_add_test(tc, thinning_keeps_every_kth_and_the_slow_one);
+    tcase_add_test(tc, default_window_is_the_longest_stall);
     suite_add_tcase(s, tc);
     return s;
 }
