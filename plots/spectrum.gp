@@ -110,12 +110,8 @@ if (slides) { set key outside center bottom horizontal Left reverse box noenhanc
 # made to hold the tick labels, the "percentile" axis name and the legend
 # one above the other (gnuplot's own placement set the legend's box over
 # the axis name): a text line is about 1.1 characters at spacing 1.1
-# (two entries a row, as gnuplot lays out these long entries, at most
-# three rows on a chart's page)
-key_rows = (words(testers) + 1) / 2
-key_rows = !slides && key_rows > 3 ? 3 : key_rows
+# (counted below, once the entries' texts are known)
 set key at screen 0.5, screen 0.012 center bottom
-set bmargin ((slides ? 3.0 : 2.6) + key_rows * 1.1 + 1.2)
 
 # One look per tester (cosim's styles: the first closed, paced, corrected,
 # open and partly_open tester are 1..5, a second of a kind 6..8; 0 is the
@@ -155,8 +151,25 @@ do for [i=1:nb] {
 ms(v) = v >= 100 ? sprintf("%.0f ms", v) : v >= 10 ? sprintf("%.1f ms", v) : v >= 1 ? sprintf("%.2f ms", v) \
       : sprintf("%.3f ms", v)
 title_of(i) = label(i).": p99 ".ms(p99s[i])
-# the end labels' column: 25 characters
-if (slides) { set rmargin 6 } else { set rmargin 25 }
+# The legend's rows. gnuplot puts as many columns as the longest entry
+# allows (on this page two up to about 24 characters, else one; tried
+# with 3 to 39 characters), then fills ceil(n / columns) rows, at most
+# maxrows (3; 2 on a slide, whose entries are shorter than its width).
+longest_title = 0
+longest_label = 0
+do for [i=1:nb] {
+    longest_title = strlen(title_of(i)) > longest_title ? strlen(title_of(i)) : longest_title
+    longest_label = strlen(label(i)) > longest_label ? strlen(label(i)) : longest_label
+}
+key_maxrows = slides ? 2 : 3
+key_cols = slides || longest_title <= 24 ? 2 : 1
+key_rows = (nb + key_cols - 1) / key_cols
+key_rows = key_rows < key_maxrows ? key_rows : key_maxrows
+set bmargin ((slides ? 3.0 : 2.6) + key_rows * 1.1 + 1.2)
+# the end labels' column: as wide as the longest label (at least 10
+# characters, at most 44 of the page's width)
+end_cols = longest_label + 3 < 10 ? 10 : longest_label + 3 > 44 ? 44 : longest_label + 3
+if (slides) { set rmargin 6 } else { set rmargin end_cols }
 # end labels in a column right of the plot, in the curves' colours, pushed
 # apart to a text line each (up from the lowest, then down from the top)
 ylo = ylog ? (ymin > lowest ? ymin / 1.5 : lowest) : 0
