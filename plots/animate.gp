@@ -15,8 +15,14 @@ frames = 40
 set terminal gif animate delay 15 loop 0 optimize size 1000, (120 + n * 210) font "Sans,10"
 set output outfile
 
-array colours[8] = ["#009E73", "#E69F00", "#0072B2", "#D55E00", "#CC79A7", "#56B4E9", \
-                    "#000000", "#F0E442"]
+# one look per tester, as in spectrum.gp and requests.gp (cosim's styles:
+# the first closed, paced, corrected, open and partly_open tester are
+# 1..5, a second of a kind 6..8), so a tester keeps its colour here too
+array colours[8] = ["#D55E00", "#E69F00", "#0072B2", "#009E73", "#CC79A7", "#56B4E9", "#882255", \
+                    "#999933"]
+style(i) = exists("styles") ? word(styles, i) + 0 : i
+sty(i) = style(i) == 0 ? 1 : (style(i)-1)%8+1
+colour(i) = colours[sty(i)]
 array lo[n]
 array hi[n]
 do for [i=1:n] {
@@ -44,12 +50,12 @@ do for [f=1:frames] {
         plot stallsfile index (i-1) using (($1+$2)*500):((hi[i]+lo[i])/2.0):(($2-$1)*500):((hi[i]-lo[i])/2.0 + 1) \
                  with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
              datafile index (i-1) using ($5 == 1 && $3 <= t ? $1*1000 : NaN):4:($1*1000):($3*1000):($4-bh):($4+bh) \
-                 with boxxyerror fs pattern 4 border lc rgb colours[(i-1)%8+1] notitle, \
+                 with boxxyerror fs pattern 4 border lc rgb colour(i) notitle, \
              datafile index (i-1) using ($5 == 0 && $1 <= t ? $1*1000 : NaN):4:($1*1000):(($3 < t ? $3 : t)*1000):($4-bh):($4+bh) \
-                 with boxxyerror fs solid 0.8 noborder lc rgb colours[(i-1)%8+1] title word(testers, i), \
+                 with boxxyerror fs solid 0.8 noborder lc rgb colour(i) title word(testers, i), \
              datafile index (i-1) using ($5 == 0 && $2 <= t ? $2*1000 : NaN):4 with points pt 7 ps 0.6 lc rgb "#000000" notitle, \
              datafile index (i-1) using ($5 == 2 && $1 <= t ? $1*1000 : NaN):4 with points pt 6 ps 1 \
-                 lc rgb colours[(i-1)%8+1] notitle
+                 lc rgb colour(i) notitle
     }
     unset multiplot
 }

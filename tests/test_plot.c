@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -311,6 +312,144 @@ START_TEST(the_subtitle_counts_a_sessions_requests)
 }
 END_TEST
 
+/* ---- the palette: legible for colour-blind viewers and in greyscale ---- */
+
+/* sRGB (0..255) to linear light (IEC 61966-2-1). */
+static double lin_of(int c)
+{
+    double v = c / 255.0;
+    return v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+}
+
+/* Linear RGB to CIE L*a*b* (D65 white; CIE 15:2004). */
+static void lab_of_linear(const double rgb[3], double lab[3])
+{
+    double x = (0.4124 * rgb[0] + 0.3576 * rgb[1] + 0.1805 * rgb[2]) / 0.95047;
+    double y = 0.2126 * rgb[0] + 0.7152 * rgb[1] + 0.0722 * rgb[2];
+    double z = (0.0193 * rgb[0] + 0.1192 * rgb[1] + 0.9505 * rgb[2]) / 1.08883;
+    double f[3], in[3] = {x, y, z};
+    for (int i = 0; i < 3; i++)
+        f[i] = in[i] > 0.008856 ? cbrt(in[i]) : 7.787 * in[i] + 16.0 / 116.0;
+    lab[0] = 116 * f[1] - 16;
+    lab[1] = 500 * (f[0] - f[1]);
+    lab[2] = 200 * (f[1] - f[2]);
+}
+
+/* What a viewer with deuteranopia sees of an sRGB colour, in L*a*b*:
+ * Machado, Oliveira and Fernandes (2009), "A physiologically-based model
+ * for simulation of color vision deficiency", severity 1.0 matrix, applied
+ * in linear RGB and clipped to [0, 1]. */
+static void deuteranope_lab(const int srgb[3], double lab[3])
+{
+    static const double m[3][3] = {{0.367322, 0.860646, -0.227968},
+                                   {0.280085, 0.672501, 0.047413},
+                                   {-0.011820, 0.042940, 0.968881}};
+    double l[3], o[3];
+    for (int i = 0; i < 3; i++)
+        l[i] = lin_of(srgb[i]);
+    for (int i = 0; i < 3; i++) {
+        o[i] = m[i][0] * l[0] + m[i][1] * l[1] + m[i][2] * l[2];
+        o[i] = o[i] < 0 ? 0 : o[i] > 1 ? 1 : o[i];
+    }
+    lab_of_linear(o, lab);
+}
+
+static double delta_e(const double a[3], const double b[3]) /* CIE76 */
+{
+    return sqrt((a[0] - b[0]) * (a[0] - b[0]) + (a[1] - b[1]) * (a[1] - b[1]) + (a[2] - b[2]) * (a[2] - b[2]));
+}
+
+/* The n "#RRGGBB" colours of the first "array NAME[" line of a chart
+ * script, into rgb; the count. Continuation lines are followed. */
+static int read_array(const char *file, const char *name, char out[][16], int most)
+{
+    char path[PATH_MAX], line[512], want[64];
+    snprintf(path, sizeof path, "%s/plots/%s", getenv("COSIM_SOURCE_ROOT"), file);
+    snprintf(want, sizeof want, "array %s[", name);
+    FILE *f = fopen(path, "r");
+    ck_assert_msg(f != NULL, "cannot open %s", path);
+    int n = 0, in = 0;
+    while (fgets(line, sizeof line, f)) {
+        if (!in && strncmp(line, want, strlen(want)) != 0)
+            continue;
+        char *q = in ? line : strchr(line, '=');
+        in = 1;
+        for (; q && *q; q++) {
+            if (*q == '"' && n < most) {
+                char *e = strchr(q + 1, '"');
+                ck_assert_ptr_nonnull(e);
+                snprintf(out[n++], 16, "%.*s", (int)(e - q - 1), q + 1);
+                q = e;
+            } else if ((*q >= '0' && *q <= '9') && n < most && strcmp(name, "markers") == 0) {
+                snprintf(out[n++], 16, "%ld", strtol(q, &q, 10));
+                q--;
+            }
+        }
+        if (!strstr(line, "\\\n"))
+            break;
+    }
+    fclose(f);
+    return n;
+}
+
+/* Each tester keeps one colour on every chart, and the colours stay apart
+ * for a deuteranope (the commonest colour-vision deficiency): every pair
+ * of the nine styles differs by at least 12 in CIE76 delta E after
+ * Machado's simulation. Worked out beside this test (same formulas, in
+ * Python): the closest pair is the first closed tester's vermillion
+ * #D55E00 against the eighth style's olive #999933, 13.67; closed against
+ * paced (#E69F00), the two warm colours, 18.35. In greyscale closed and
+ * open (#009E73) are one grey (L* 54.2 and 57.7), which is why every
+ * style has its own marker and dash pattern: checked here too. */
+START_TEST(the_palette_reads_for_colour_blind_viewers_and_in_greyscale)
+{
+    char spec[9][16], other[9][16], mk[9][16];
+    int n = read_array("spectrum.gp", "colours", spec, 9);
+    ck_assert_int_eq(n, 9);
+    static const char *const same[] = {"requests.gp", "timeline.gp", "sweep.gp", "animate.gp"};
+    for (size_t k = 0; k < sizeof same / sizeof same[0]; k++) {
+        int m = read_array(same[k], "colours", other, 9);
+        ck_assert_int_eq(m, 8);
+        for (int i = 0; i < 8; i++)
+            ck_assert_msg(strcmp(spec[i], other[i]) == 0, "%s: colour %d is %s, spectrum.gp's %s", same[k], i + 1,
+                          other[i], spec[i]);
+    }
+    double lab[9][3], grey[9];
+    for (int i = 0; i < 9; i++) {
+        int rgb[3];
+        ck_assert_int_eq(sscanf(spec[i], "#%2x%2x%2x", (unsigned *)&rgb[0], (unsigned *)&rgb[1], (unsigned *)&rgb[2]),
+                         3);
+        deuteranope_lab(rgb, lab[i]);
+        double l[3] = {lin_of(rgb[0]), lin_of(rgb[1]), lin_of(rgb[2])}, full[3];
+        lab_of_linear(l, full);
+        grey[i] = full[0];
+    }
+    double least = 1e9;
+    int li = -1, lj = -1;
+    for (int i = 0; i < 9; i++)
+        for (int j = i + 1; j < 9; j++) {
+            double d = delta_e(lab[i], lab[j]);
+            if (d < least) {
+                least = d;
+                li = i;
+                lj = j;
+            }
+        }
+    ck_assert_msg(least >= 12.0, "styles %d and %d are %.2f apart for a deuteranope", li + 1, lj + 1, least);
+    ck_assert_int_eq(li, 0);
+    ck_assert_int_eq(lj, 7);
+    ck_assert_double_eq_tol(least, 13.67, 0.01);
+    ck_assert_double_eq_tol(delta_e(lab[0], lab[1]), 18.35, 0.01);
+    ck_assert_double_lt(fabs(grey[0] - grey[3]), 5.0); /* closed and open: one grey */
+    /* so every style has its own marker (and its own dash pattern, set
+     * as dashtype 11..19 in each script) */
+    ck_assert_int_eq(read_array("spectrum.gp", "markers", mk, 9), 9);
+    for (int i = 0; i < 9; i++)
+        for (int j = i + 1; j < 9; j++)
+            ck_assert_msg(strcmp(mk[i], mk[j]) != 0, "styles %d and %d share marker %s", i + 1, j + 1, mk[i]);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("plot");
@@ -326,6 +465,7 @@ Suite *test_suite(void)
     tcase_add_test(t, a_complete_chart_is_returned_whole);
     tcase_add_test(t, a_batch_draws_each_chart_in_few_processes);
     tcase_add_test(t, a_failed_batch_is_rendered_again_chart_by_chart);
+    tcase_add_test(t, the_palette_reads_for_colour_blind_viewers_and_in_greyscale);
     suite_add_tcase(s, t);
     return s;
 }
