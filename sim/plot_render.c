@@ -15,21 +15,49 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Copy gnuplot's stderr to ours, each line marked "cosim: gnuplot: ";
- * *at_start tells whether the next byte begins a line. */
-static void relay_stderr(const char *buf, size_t n, int *at_start)
+/* gnuplot's stderr, copied to ours a line at a time, each line marked
+ * "cosim: gnuplot: ". Blank lines are dropped, and so is the gif
+ * terminal's "N frames in animation sequence", which it prints on every
+ * --animate run and which reads like a problem. A line longer than the
+ * buffer is copied in pieces. */
+typedef struct relay {
+    char line[256];
+    size_t len;
+    int continued; /* the line's start was copied already */
+} relay;
+
+static void relay_emit(relay *r, int whole)
+{
+    int frames, end = -1;
+    r->line[r->len] = '\0';
+    if (whole && !r->continued && r->len > 0)
+        sscanf(r->line, "%d frames in animation sequence%n", &frames, &end);
+    int noise = whole && !r->continued && (r->len == 0 || end == (int)r->len);
+    if (!noise) {
+        fprintf(stderr, "%s%s%s", r->continued ? "" : "cosim: gnuplot: ", r->line, whole ? "\n" : "");
+    }
+    r->continued = !whole;
+    r->len = 0;
+}
+
+static void relay_stderr(const char *buf, size_t n, relay *r)
 {
     for (size_t i = 0; i < n; i++) {
-        if (*at_start) {
-            if (buf[i] == '\n')
-                continue; /* gnuplot's blank lines */
-            fputs("cosim: gnuplot: ", stderr);
-            *at_start = 0;
+        if (buf[i] == '\n') {
+            relay_emit(r, 1);
+            continue;
         }
-        fputc(buf[i], stderr);
-        if (buf[i] == '\n')
-            *at_start = 1;
+        if (r->len == sizeof r->line - 1)
+            relay_emit(r, 0);
+        r->line[r->len++] = buf[i];
     }
+}
+
+/* The last line, if gnuplot's stderr did not end with a newline. */
+static void relay_end(relay *r)
+{
+    if (r->len || r->continued)
+        relay_emit(r, 1);
 }
 
 static double mono_s(void)
@@ -68,7 +96,7 @@ static int sink_room(sink *s, size_t want)
 
 /* Read every open sink until all are closed (0), the deadline passes (1),
  * or a chart passes PLOT_MAX_CHART_BYTES (2). */
-static int pump(sink *sk, size_t ns, double deadline, int *at_start)
+static int pump(sink *sk, size_t ns, double deadline, relay *rl)
 {
     struct pollfd pf[PLOT_BATCH_MAX + 2];
     size_t open_fds = 0;
@@ -95,7 +123,7 @@ static int pump(sink *sk, size_t ns, double deadline, int *at_start)
             else
                 got = read(sk[i].fd, sk[i].buf + sk[i].n, sk[i].cap - sk[i].n);
             if (got > 0 && sk[i].relay)
-                relay_stderr(e, (size_t)got, at_start);
+                relay_stderr(e, (size_t)got, rl);
             else if (got > 0)
                 sk[i].n += (size_t)got;
             else if (got == 0 || errno != EINTR) {
@@ -227,11 +255,11 @@ plot_render_status plot_render(int dirfd, const char *script, plot_format format
         close(sk[1].fd);
         return PLOT_FAILED;
     }
-    int at_start = 1, timed_out = 0;
+    relay rl = {0};
+    int timed_out = 0;
     double deadline = mono_s() + timeout_s;
-    int pumped = pump(sk, 2, deadline, &at_start);
-    if (!at_start)
-        fputc('\n', stderr);
+    int pumped = pump(sk, 2, deadline, &rl);
+    relay_end(&rl);
     timed_out = pumped == 1;
     /* both pipes closed: gnuplot is ending; give it until the deadline */
     int ws = reap(pid, deadline, pumped != 0, &timed_out);
@@ -296,14 +324,14 @@ static int batch_ok(const plot_job *jobs, const batch_proc *p, const sink *sk, i
 
 /* Hand process p's charts to its jobs (or free them if failed), relay its
  * kept stderr if not failed; close its pipes. */
-static void batch_collect(plot_job *jobs, const batch_proc *p, sink *sk, int failed, int *at_start)
+static void batch_collect(plot_job *jobs, const batch_proc *p, sink *sk, int failed, relay *rl)
 {
     for (size_t j = 0; j <= p->n; j++) {
         if (sk[j].fd >= 0)
             close(sk[j].fd);
         if (j == p->n || failed) {
             if (j == p->n && !failed)
-                relay_stderr(sk[j].buf, sk[j].n, at_start);
+                relay_stderr(sk[j].buf, sk[j].n, rl);
             free(sk[j].buf);
             continue;
         }
@@ -338,9 +366,10 @@ static int batch_try(int dirfd, plot_job *jobs, size_t n, size_t procs, unsigned
             failed = 1;
         ns += p[g].n + 1;
     }
-    int at_start = 1, timed_out = 0;
+    relay rl = {0};
+    int timed_out = 0;
     double deadline = mono_s() + (double)timeout_s * (double)most;
-    int pumped = failed ? 3 : pump(sk, ns, deadline, &at_start);
+    int pumped = failed ? 3 : pump(sk, ns, deadline, &rl);
     for (size_t g = 0; g < procs; g++) {
         if (p[g].pid <= 0)
             continue;
@@ -348,9 +377,8 @@ static int batch_try(int dirfd, plot_job *jobs, size_t n, size_t procs, unsigned
         failed |= timed_out || pumped != 0 || !batch_ok(jobs, &p[g], &sk[s0[g]], ws);
     }
     for (size_t g = 0; g < procs; g++)
-        batch_collect(jobs, &p[g], &sk[s0[g]], failed, &at_start);
-    if (!at_start)
-        fputc('\n', stderr);
+        batch_collect(jobs, &p[g], &sk[s0[g]], failed, &rl);
+    relay_end(&rl);
     return failed ? -1 : 0;
 }
 

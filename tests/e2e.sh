@@ -183,6 +183,15 @@ cli)
     cmp -s "$work/keep2/summary.json" "$work/s2.before" || fail "a failed chart replaced summary.json"
     cmp -s "$work/keep2/spectrum.png" "$work/png.before" || fail "a failed chart removed the old chart"
     ls -A "$work/keep2" | grep -q cosim-staging && fail "a staging folder was left behind"
+    # gnuplot's messages are relayed a line each, marked; blank lines and the
+    # gif terminal's "N frames in animation sequence" (every --animate run) are not
+    cp -r plots "$work/talky"
+    sed -i '1i print "hello from the style"\nprint "40 frames in animation sequence"\nprint ""\nprint "40 frames in animation sequence, or not"' \
+        "$work/talky/summary.gp"
+    "$cosim" -q scenarios/one_stall.ini -o "$work/talky-out" --plots-dir "$work/talky" --animate 2>"$work/err" \
+        || fail "talky style: exit $?"
+    [ "$(cat "$work/err")" = "cosim: gnuplot: hello from the style
+cosim: gnuplot: 40 frames in animation sequence, or not" ] || fail "gnuplot's messages relayed: $(cat "$work/err")"
     # --set overrides and the report names the rank rule it used
     "$cosim" scenarios/one_stall.ini --set scenario.rank_rule=nearest_rank -o "$work/nr" --no-plot \
         >"$work/nr.txt" || fail "--set run"
