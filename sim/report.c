@@ -335,9 +335,7 @@ static void note_overload(FILE *f, const scenario *s, const run_result *r, size_
 {
     const tester_result *t = &r->testers[i];
     const tester_spec *sp = &s->testers[i];
-    double offered = tester_offered_utilisation(sp, &s->service);
-    if (offered > 0) /* per worker */
-        offered /= (double)s->workers;
+    double offered = scenario_utilisation(s, i);
     if (t->overloaded && offered >= 1) {
         fprintf(f, "%swarning: %s offers a utilisation of %.2f (rate x mean service / workers): the "
                    "server cannot keep up, so its latencies grow with the run's length and measure "
@@ -527,9 +525,7 @@ static void json_tester_stats(FILE *f, const scenario *s, const tester_spec *t, 
     fprintf(f, "      \"blocked\": %llu,\n      \"blocked_ns\": %lld,\n", (unsigned long long)x->blocked,
             (long long)x->blocked_ns);
     write_primitives_json(f, t, x);
-    double offered = tester_offered_utilisation(t, &s->service);
-    if (offered > 0) /* per worker */
-        offered /= (double)s->workers;
+    double offered = scenario_utilisation(s, (size_t)(t - s->testers));
     if (offered < 0)
         fputs("      \"offered_utilisation\": null,\n", f);
     else

@@ -462,3 +462,9 @@ char *scenario_describe_stalls(const scenario *s, char *buf, size_t len)
     }
     return buf;
 }
+
+double scenario_utilisation(const scenario *s, size_t i)
+{
+    double u = tester_offered_utilisation(&s->testers[i], &s->service);
+    return u < 0 ? -1 : u / (double)(s->workers ? s->workers : 1);
+}

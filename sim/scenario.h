@@ -214,6 +214,18 @@ int scenario_parse_window(const char *text, int64_t duration_ns, int64_t *from_n
                           size_t whylen);
 
 /**
+ * The offered utilisation of tester i per worker (MODEL.md, "What a run
+ * writes"): rho = lambda E[S] / c, its request rate x the mean service
+ * time (tester_offered_utilisation) over [service] workers c. The one
+ * place the division by c is made: the report's overload warning and
+ * summary.json, the sweep's utilisation axis and the charts' default
+ * window all read it.
+ *
+ * @return rho, or -1 for a tester with no rate (closed).
+ */
+double scenario_utilisation(const scenario *s, size_t i);
+
+/**
  * Print every key a scenario file takes, one a line, tab-separated:
  * section, kinds (empty: every kind), key, type (with its limits or
  * choices), default ("required" if none), example, meaning; a first line

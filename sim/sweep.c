@@ -123,9 +123,7 @@ int sweep_affects(const sweep *w, const char *name)
 
 double sweep_utilisation(const scenario *s, size_t i)
 {
-    /* rho = lambda E[S] / c: per worker, as report.c's offered_utilisation */
-    double u = tester_offered_utilisation(&s->testers[i], &s->service);
-    return u < 0 ? -1 : u / (double)s->workers;
+    return scenario_utilisation(s, i);
 }
 
 double sweep_bar_low(double mean, double ci)

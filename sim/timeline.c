@@ -596,16 +596,17 @@ static double densest_interval_ns(const scenario *s)
 
 /* How long the queue a stall of len_ns builds takes to drain, ns: the
  * requests it holds back, lambda L, served at mu - lambda once it ends,
- * L rho / (1 - rho) with rho the largest offered utilisation of the
- * testers with a rate (tester_offered_utilisation; M/G/1 with a vacation:
- * the backlog falls at the rate mu - lambda). A tester at rho >= 0.95
+ * L rho / (1 - rho) with rho the largest offered utilisation per worker
+ * of the testers with a rate (scenario_utilisation; M/G/c with a vacation:
+ * the backlog falls at the rate c mu - lambda, lambda L / (c mu - lambda)
+ * = L rho / (1 - rho)). A tester at rho >= 0.95
  * never drains within the run: 20 L then (the run's end clips it); no
  * tester with a rate (closed loops): 0. */
 static double drain_ns(const scenario *s, double len_ns)
 {
     double rho = 0;
     for (size_t i = 0; i < s->n_testers; i++)
-        rho = fmax(rho, tester_offered_utilisation(&s->testers[i], &s->service));
+        rho = fmax(rho, scenario_utilisation(s, i));
     return rho >= 0.95 ? 20 * len_ns : len_ns * rho / (1 - rho);
 }
 

@@ -4,6 +4,7 @@
 #define _GNU_SOURCE
 #include "timeline.h"
 #include "scenario.h"
+#include "scenario_text.h"
 
 #include <check.h>
 #include <stdio.h>
@@ -238,6 +239,31 @@ START_TEST(default_window_is_the_longest_stall)
 }
 END_TEST
 
+/* The drain after a stall is worked per worker (M/G/c with a vacation):
+ * 1000/s of a constant 2 ms on 8 workers is rho = 1000 x 0.002 / 8 =
+ * 0.25, so the 200 ms stall at 5 s leaves a queue that drains in
+ * L rho / (1 - rho) = 200 / 3 = 66.666667 ms: stop = 5.266666667 s.
+ * d = 1 ms (1 / rate). Bars: from 5 s - 8 d = 4.992 s to
+ * max(4.992 s + 40 d, stop + 8 d) = 5.274666666 s (cut to whole ns).
+ * Timeline: from 5 s - max(L, 50 d) = 4.8 s to 5.2 s + max(3 L, 150 d,
+ * 1.5 drain) = 5.8 s. Before, rho was taken for one worker (2.0, never
+ * drains: 20 L) and the window ran 4.8 s .. 9.4 s, the stall a sliver. */
+START_TEST(default_window_drains_over_every_worker)
+{
+    scenario *s = load("[scenario]\nduration = 20s\n[service]\ndistribution = constant\ntime = 2ms\n"
+                       "workers = 8\n[stall gc]\nkind = periodic\nperiod = 10s\nlength = 200ms\n"
+                       "first = 5s\n[tester t]\nkind = open\nrate = 1000/s\n");
+    ck_assert_double_eq_tol(scenario_utilisation(s, 0), 0.25, 1e-12);
+    int64_t tl_from, tl_to, bars_from, bars_to;
+    ck_assert_int_eq(timeline_default_windows(s, &tl_from, &tl_to, &bars_from, &bars_to), 0);
+    ck_assert_int_eq(bars_from, 4992000000LL);
+    ck_assert_int_eq(bars_to, 5274666666LL);
+    ck_assert_int_eq(tl_from, 4800000000LL);
+    ck_assert_int_eq(tl_to, 5800000000LL);
+    scenario_free(s);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("timeline");
@@ -247,6 +273,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, open_rows_are_the_index_and_the_backlog_counts_the_queue);
     tcase_add_test(tc, thinning_keeps_every_kth_and_the_slow_one);
     tcase_add_test(tc, default_window_is_the_longest_stall);
+    tcase_add_test(tc, default_window_drains_over_every_worker);
     suite_add_tcase(s, tc);
     return s;
 }
