@@ -63,14 +63,17 @@ static unsigned bit_length(uint64_t v)
     return v ? 64u - (unsigned)__builtin_clzll(v) : 0u;
 }
 
+/* Without a branch: with shift = bitlength(v) - S for v >= 2^S, the index
+ * 2^S + (shift - 1) 2^(S-1) + (v >> shift) - 2^(S-1) simplifies (2^S =
+ * 2 2^(S-1)) to shift 2^(S-1) + (v >> shift). Below 2^S the same formula
+ * with shift = 0 gives v itself, and shift = bitlength(v | (2^S - 1)) - S
+ * is 0 there and bitlength(v) - S above (v | (2^S - 1) is never 0, S >= 1,
+ * so the count of leading zeros is defined). Example, S = 8, v = 1000:
+ * bitlength 10, shift 2, 2 * 128 + 250 = 506. */
 static inline size_t index_of(uint64_t v, unsigned s)
 {
-    if (v < ((uint64_t)1 << s))
-        return (size_t)v;
-    unsigned shift = bit_length(v) - s;
-    uint64_t half = (uint64_t)1 << (s - 1);
-    uint64_t mant = v >> shift; /* in [half, 2*half) */
-    return (size_t)(((uint64_t)1 << s) + (uint64_t)(shift - 1) * half + (mant - half));
+    unsigned shift = 64u - (unsigned)__builtin_clzll(v | (((uint64_t)1 << s) - 1)) - s;
+    return (size_t)(((uint64_t)shift << (s - 1)) + (v >> shift));
 }
 
 size_t hist_index_of(uint64_t v, unsigned s)
