@@ -46,6 +46,8 @@ struct server {
      * walk over the stalls (the common case, and the fast path). */
     int64_t quiet_from, quiet_until;
     int has_request_stalls;
+    int plain;        /* c = 1 and no request stalls: server_submit's fast
+                         path (last_extra stays 0) */
     int oom;
     int endless;      /* the stall windows ran past SERVER_HORIZON_NS */
     int backlog;      /* queued work alone ran past SERVER_HORIZON_NS */
@@ -100,6 +102,7 @@ int server_new(server **out, const server_config *cfg)
     }
     for (size_t i = 0; i < s->n_stalls; i++)
         s->has_request_stalls |= s->stalls[i].kind == STALL_REQUESTS;
+    s->plain = s->workers == 1 && !s->has_request_stalls;
     s->quiet_from = s->quiet_until = 0; /* nothing known yet */
     s->run_end = INT64_MAX;
     int rc = rng_new(&s->rng, cfg->generator, cfg->seed, RNG_SERVICE);
@@ -531,19 +534,39 @@ static int64_t submit_pool(server *s, int64_t arrival_ns, int64_t work, int64_t 
     return reply;
 }
 
+/* server_submit for c = 1 from its start instant, start_ns (work_ns of
+ * which extra_ns is request stalls, already counted in s->k). Out of line:
+ * the walk over the windows is rare, and inlined into the testers' loops
+ * it costs every request registers (bench/instructions.sh). */
+static __attribute__((noinline)) int64_t submit_one(server *s, int64_t start, int64_t work, int64_t extra);
+
 int64_t server_submit(server *s, int64_t arrival_ns)
 {
     int64_t work = dist_draw_ns(&s->service, s->rng);
+    s->k++;
+    if (s->plain) { /* c = 1, no request stalls: the common case */
+        int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at;
+        if (start >= s->quiet_from && work <= s->quiet_until - start && start <= SERVER_HORIZON_NS - work &&
+            start + work <= s->run_end) {
+            s->last_start = start;
+            s->busy_ns += work;
+            return s->free_at = start + work; /* no stall in the way */
+        }
+        return submit_one(s, start, work, 0);
+    }
     int64_t extra = 0;
     if (s->has_request_stalls) {
-        extra = request_extra(s, s->k);
+        extra = request_extra(s, s->k - 1);
         work += extra;
     }
     s->last_extra = extra;
-    s->k++;
     if (s->pool)
         return submit_pool(s, arrival_ns, work, extra);
-    int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at;
+    return submit_one(s, arrival_ns > s->free_at ? arrival_ns : s->free_at, work, extra);
+}
+
+static int64_t submit_one(server *s, int64_t start, int64_t work, int64_t extra)
+{
     s->last_start = start;
     if (start > SERVER_HORIZON_NS - work) { /* checked, never wrapped: the clock stays bounded */
         past_horizon(s, s->stalled_ns);
