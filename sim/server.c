@@ -356,7 +356,7 @@ static int preempt(server *s, size_t which, int64_t done, int64_t work0, int64_t
  * after; none: finish_before_stop). Overlapping windows are handled by the
  * loop (their union stops work); the one that meets the request in service
  * decides. */
-static int64_t work_until(server *s, int64_t t, int64_t work, int64_t extra, int how, walk *o)
+static __attribute__((noinline)) int64_t work_until(server *s, int64_t t, int64_t work, int64_t extra, int how, walk *o)
 {
     stall_window w = {0, 0};
     size_t which = 0;
@@ -455,7 +455,7 @@ static int64_t request_extra(server *s, uint64_t k)
  * it: the time worked within the run is the work of the requests before it
  * (submitted, and what restarts added), plus its work before the end,
  * in_run. Called for every reply after the end; only the first counts. */
-static void note_past_end(server *s, int64_t work, int64_t in_run)
+static __attribute__((noinline)) void note_past_end(server *s, int64_t work, int64_t in_run)
 {
     if (s->past_end)
         return;
@@ -465,7 +465,7 @@ static void note_past_end(server *s, int64_t work, int64_t in_run)
 
 /* After a walk: no window (nor hold) meets [quiet_from, quiet_until), the
  * stretch from `from` to the next window's start, less any hold. */
-static void learn_quiet(server *s, int64_t from)
+static __attribute__((noinline)) void learn_quiet(server *s, int64_t from)
 {
     stall_window w;
     size_t which;

@@ -24,6 +24,11 @@
 #include <errno.h>
 #include <gsl/gsl_rng.h>
 
+/* The loop's rare calls (probes, a dropped arrival or reply, a stall's
+ * span): out of line, so the kinds' flattened loops do not pay for their
+ * registers on every request (bench/instructions.sh). */
+#define TESTER_RARE __attribute__((noinline))
+
 /* A paced user's catch-up limit (catch_up_factor; wrk2's
  * usec_to_next_send): the anchor, the instant of its last send made on
  * schedule, and the requests it sent since (the anchor's included). */
@@ -143,14 +148,14 @@ int tester_loop_need_interval(tester_loop *L);
 
 /* Ground-truth probes due before until (and before the end); see
  * tester_loop.c. */
-void tester_loop_probes(tester_loop *L, int64_t until);
+TESTER_RARE void tester_loop_probes(tester_loop *L, int64_t until);
 
 /* An arrival at t_ns that found every VU of the pool busy: counted (and
  * in its second), and, if the pool may grow and no VU is starting, one
  * more VU starts, free from t_ns + vu_init (k6: an unplanned VU started in
  * the background for later arrivals). Returns 2 (tester_loop_send's
  * "dropped"). */
-int tester_loop_drop_arrival(tester_loop *L, int64_t t_ns);
+TESTER_RARE int tester_loop_drop_arrival(tester_loop *L, int64_t t_ns);
 
 /* The open tester's VU pool (vus, max_vus): vus VUs free at 0, room for
  * max_vus, the drops' seconds. 0 or -ENOMEM. */
@@ -174,7 +179,7 @@ int tester_shared_run(tester_loop *L);
 
 /* A dropped reply's latency, kept aside (the measured value, no
  * backfill). 0 or -ENOMEM. */
-int tester_loop_keep_dropped(tester_loop *L, int64_t latency_ns);
+TESTER_RARE int tester_loop_keep_dropped(tester_loop *L, int64_t latency_ns);
 
 
 /* hist_record and hist_record_corrected, kept out of the kinds' flattened
@@ -249,7 +254,7 @@ static inline void tester_times_sift_down(int64_t *h, size_t n, size_t i)
 /* Keep the request stall rq met (its service span, rq->start_ns to
  * rq->reply_ns) in out->stall_spans, the first TESTER_MAX_STALL_SPANS of
  * them; count every one. 0 or -ENOMEM. */
-int tester_loop_stall_span(tester_result *out, const tester_request *rq);
+TESTER_RARE int tester_loop_stall_span(tester_result *out, const tester_request *rq);
 
 #define TESTER_INLINE static inline __attribute__((always_inline))
 
