@@ -45,6 +45,10 @@ struct server {
     /* No window meets [quiet_from, quiet_until): work laid there needs no
      * walk over the stalls (the common case, and the fast path). */
     int64_t quiet_from, quiet_until;
+    /* The plain fast path's bound: the least of quiet_until, the horizon
+     * and run_end (work ending by it needs no walk, no horizon check and
+     * no past-the-end count). fast_bound() keeps it. */
+    int64_t fast_until;
     int has_request_stalls;
     int plain;        /* c = 1 and no request stalls: server_submit's fast
                          path (last_extra stays 0) */
@@ -69,6 +73,13 @@ struct server {
  * leave no gap its work fits in (a 2 s request under 10 ms every 1 s,
  * restarted, would never end), and the run fails (-ELOOP). */
 #define MAX_RESTARTS 1000000
+
+/* fast_until after a change of quiet_until or run_end. */
+static void fast_bound(server *s)
+{
+    int64_t b = s->quiet_until < SERVER_HORIZON_NS ? s->quiet_until : SERVER_HORIZON_NS;
+    s->fast_until = b < s->run_end ? b : s->run_end;
+}
 
 /* Past the horizon: blame the stalls if they held work back longer than
  * the work itself took (they leave no gap), else the backlog of work. */
@@ -105,6 +116,7 @@ int server_new(server **out, const server_config *cfg)
     s->plain = s->workers == 1 && !s->has_request_stalls;
     s->quiet_from = s->quiet_until = 0; /* nothing known yet */
     s->run_end = INT64_MAX;
+    fast_bound(s);
     int rc = rng_new(&s->rng, cfg->generator, cfg->seed, RNG_SERVICE);
     if (!rc && s->workers > 1 && !(s->pool = calloc(s->workers, sizeof *s->pool)))
         rc = -ENOMEM; /* every worker free at 0 */
@@ -480,6 +492,7 @@ static __attribute__((noinline)) void learn_quiet(server *s, int64_t from)
         else
             s->quiet_until = s->hold_from;
     }
+    fast_bound(s);
 }
 
 /* The root of the pool's heap grew: sift it down. */
@@ -546,8 +559,8 @@ int64_t server_submit(server *s, int64_t arrival_ns)
     s->k++;
     if (s->plain) { /* c = 1, no request stalls: the common case */
         int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at;
-        if (start >= s->quiet_from && work <= s->quiet_until - start && start <= SERVER_HORIZON_NS - work &&
-            start + work <= s->run_end) {
+        /* inside the quiet stretch, before the horizon and the run's end */
+        if (start >= s->quiet_from && work <= s->fast_until - start) {
             s->last_start = start;
             s->busy_ns += work;
             return s->free_at = start + work; /* no stall in the way */
@@ -638,6 +651,7 @@ int64_t server_busy_ns(const server *s)
 void server_set_run_end(server *s, int64_t end_ns)
 {
     s->run_end = end_ns;
+    fast_bound(s);
 }
 
 int64_t server_busy_in_run_ns(const server *s)
