@@ -10,6 +10,8 @@ __extension__ typedef unsigned __int128 u128;
 
 struct hist {
     unsigned sub_bits;
+    unsigned half_bits; /* S - 1 */
+    uint64_t low_mask;  /* 2^S - 1 */
     size_t n_counters;
     uint64_t total;
     int64_t min, max;
@@ -36,6 +38,8 @@ int hist_new(hist **out, unsigned sub_bits)
     if (!h)
         return -ENOMEM;
     h->sub_bits = sub_bits;
+    h->half_bits = sub_bits - 1;
+    h->low_mask = ((uint64_t)1 << sub_bits) - 1;
     h->n_counters = n;
     h->min = INT64_MAX;
     *out = h;
@@ -76,6 +80,15 @@ static inline size_t index_of(uint64_t v, unsigned s)
     return (size_t)(((uint64_t)shift << (s - 1)) + (v >> shift));
 }
 
+/* index_of with S's two constants read from the histogram: shift =
+ * bitlength(v | (2^S - 1)) - S = (63 - clz) - (S - 1), the position of the
+ * highest bit set less S - 1. */
+static inline size_t index_in(const hist *h, uint64_t v)
+{
+    unsigned shift = (unsigned)(63 - __builtin_clzll(v | h->low_mask)) - h->half_bits;
+    return (size_t)(((uint64_t)shift << h->half_bits) + (v >> shift));
+}
+
 size_t hist_index_of(uint64_t v, unsigned s)
 {
     return index_of(v, s);
@@ -97,7 +110,7 @@ void hist_bucket_range(size_t index, unsigned s, uint64_t *low, uint64_t *high)
 
 static inline void add_value(hist *h, uint64_t v, uint64_t n)
 {
-    h->counts[index_of(v, h->sub_bits)] += n;
+    h->counts[index_in(h, v)] += n;
     h->total += n;
     if ((int64_t)v < h->min)
         h->min = (int64_t)v;
@@ -215,7 +228,7 @@ __attribute__((noinline)) int hist_record_series(hist *h, int64_t first_ns, int6
         uint64_t m = d ? (top - x) / d + 1 : left;
         if (m > left)
             m = left;
-        h->counts[index_of(x, h->sub_bits)] += m;
+        h->counts[index_in(h, x)] += m;
         left -= m;
         if (!left)
             break;
