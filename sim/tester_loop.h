@@ -345,11 +345,14 @@ TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t late
 TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, const tester_hot *h,
                                      tester_request *rq)
 {
-    int late = rq->reply_ns > h->end_ns;
-    h->out->in_flight_at_end += late;
-    rq->recorded = !(late && h->drop_in_flight);
-    if (!rq->recorded)
-        return tester_loop_keep_dropped(L, rq->latency_ns);
+    rq->recorded = 1;
+    if (rq->reply_ns > h->end_ns) { /* late: in flight at the end (rare) */
+        h->out->in_flight_at_end++;
+        if (h->drop_in_flight) {
+            rq->recorded = 0;
+            return tester_loop_keep_dropped(L, rq->latency_ns);
+        }
+    }
     if (k->extras && (rq->intended_ns < h->warmup_ns || rq->latency_ns > h->timeout_ns)) {
         /* warm-up first: a sample of the warm-up is not a timeout either */
         if (rq->intended_ns < h->warmup_ns)
