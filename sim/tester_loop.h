@@ -75,6 +75,7 @@ typedef struct tester_loop {
     double mean_gap_ns;        /* timed kinds: D as a real number */
     uint64_t max_requests;     /* UINT64_MAX: no limit */
     uint64_t open_i;           /* open on a fractional grid: the last index */
+    int64_t open_step_ns;      /* open on a whole-ns grid: D (else 0) */
     uint64_t next_id;          /* partly-open: the next session's id */
     int plans;                 /* 1: out->planned is the grid's count */
     int ext;                   /* 1: the spec uses a primitive (requests,
