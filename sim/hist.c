@@ -85,7 +85,7 @@ static inline size_t index_of(uint64_t v, unsigned s)
  * highest bit set less S - 1. */
 static inline size_t index_in(const hist *h, uint64_t v)
 {
-    unsigned shift = (unsigned)(63 - __builtin_clzll(v | h->low_mask)) - h->half_bits;
+    unsigned shift = ((unsigned)__builtin_clzll(v | h->low_mask) ^ 63u) - h->half_bits; /* 63 - clz */
     return (size_t)(((uint64_t)shift << h->half_bits) + (v >> shift));
 }
 
