@@ -30,7 +30,9 @@ struct server {
     stall_state *st;
     gsl_rng *rng;
     uint64_t k;       /* index of the next request */
-    int64_t free_at;  /* c = 1: reply time of the last request submitted */
+    int64_t free_at;  /* the earliest a worker is free: c = 1, the reply
+                         time of the last request submitted; c > 1, pool[0]
+                         (kept by submit_pool) */
     int64_t last_start; /* the first instant of work of the last request */
     int64_t last_extra; /* its request stall's extra work (0: none) */
     int64_t *pool;    /* c > 1: min-heap of the workers' free times (NULL
@@ -544,6 +546,7 @@ static int64_t submit_pool(server *s, int64_t arrival_ns, int64_t work, int64_t 
     s->busy_in_run += in_run;
     s->pool[0] = reply;
     pool_sift_down(s->pool, s->workers);
+    s->free_at = s->pool[0];
     return reply;
 }
 
@@ -640,7 +643,7 @@ uint64_t server_requests(const server *s)
 
 int64_t server_free_at(const server *s)
 {
-    return s->pool ? s->pool[0] : s->free_at;
+    return s->free_at;
 }
 
 int64_t server_busy_ns(const server *s)
