@@ -10,6 +10,8 @@ __extension__ typedef unsigned __int128 u128;
 
 struct hist {
     unsigned sub_bits;
+    unsigned half_bits; /* S - 1 */
+    uint64_t low_mask;  /* 2^S - 1 */
     size_t n_counters;
     uint64_t total;
     int64_t min, max;
@@ -36,6 +38,8 @@ int hist_new(hist **out, unsigned sub_bits)
     if (!h)
         return -ENOMEM;
     h->sub_bits = sub_bits;
+    h->half_bits = sub_bits - 1;
+    h->low_mask = ((uint64_t)1 << sub_bits) - 1;
     h->n_counters = n;
     h->min = INT64_MAX;
     *out = h;
@@ -63,14 +67,26 @@ static unsigned bit_length(uint64_t v)
     return v ? 64u - (unsigned)__builtin_clzll(v) : 0u;
 }
 
+/* Without a branch: with shift = bitlength(v) - S for v >= 2^S, the index
+ * 2^S + (shift - 1) 2^(S-1) + (v >> shift) - 2^(S-1) simplifies (2^S =
+ * 2 2^(S-1)) to shift 2^(S-1) + (v >> shift). Below 2^S the same formula
+ * with shift = 0 gives v itself, and shift = bitlength(v | (2^S - 1)) - S
+ * is 0 there and bitlength(v) - S above (v | (2^S - 1) is never 0, S >= 1,
+ * so the count of leading zeros is defined). Example, S = 8, v = 1000:
+ * bitlength 10, shift 2, 2 * 128 + 250 = 506. */
 static inline size_t index_of(uint64_t v, unsigned s)
 {
-    if (v < ((uint64_t)1 << s))
-        return (size_t)v;
-    unsigned shift = bit_length(v) - s;
-    uint64_t half = (uint64_t)1 << (s - 1);
-    uint64_t mant = v >> shift; /* in [half, 2*half) */
-    return (size_t)(((uint64_t)1 << s) + (uint64_t)(shift - 1) * half + (mant - half));
+    unsigned shift = 64u - (unsigned)__builtin_clzll(v | (((uint64_t)1 << s) - 1)) - s;
+    return (size_t)(((uint64_t)shift << (s - 1)) + (v >> shift));
+}
+
+/* index_of with S's two constants read from the histogram: shift =
+ * bitlength(v | (2^S - 1)) - S = (63 - clz) - (S - 1), the position of the
+ * highest bit set less S - 1. */
+static inline size_t index_in(const hist *h, uint64_t v)
+{
+    unsigned shift = ((unsigned)__builtin_clzll(v | h->low_mask) ^ 63u) - h->half_bits; /* 63 - clz */
+    return (size_t)(((uint64_t)shift << h->half_bits) + (v >> shift));
 }
 
 size_t hist_index_of(uint64_t v, unsigned s)
@@ -94,7 +110,7 @@ void hist_bucket_range(size_t index, unsigned s, uint64_t *low, uint64_t *high)
 
 static inline void add_value(hist *h, uint64_t v, uint64_t n)
 {
-    h->counts[index_of(v, h->sub_bits)] += n;
+    h->counts[index_in(h, v)] += n;
     h->total += n;
     if ((int64_t)v < h->min)
         h->min = (int64_t)v;
@@ -212,7 +228,7 @@ __attribute__((noinline)) int hist_record_series(hist *h, int64_t first_ns, int6
         uint64_t m = d ? (top - x) / d + 1 : left;
         if (m > left)
             m = left;
-        h->counts[index_of(x, h->sub_bits)] += m;
+        h->counts[index_in(h, x)] += m;
         left -= m;
         if (!left)
             break;

@@ -30,7 +30,9 @@ struct server {
     stall_state *st;
     gsl_rng *rng;
     uint64_t k;       /* index of the next request */
-    int64_t free_at;  /* c = 1: reply time of the last request submitted */
+    int64_t free_at;  /* the earliest a worker is free: c = 1, the reply
+                         time of the last request submitted; c > 1, pool[0]
+                         (kept by submit_pool) */
     int64_t last_start; /* the first instant of work of the last request */
     int64_t last_extra; /* its request stall's extra work (0: none) */
     int64_t *pool;    /* c > 1: min-heap of the workers' free times (NULL
@@ -45,7 +47,13 @@ struct server {
     /* No window meets [quiet_from, quiet_until): work laid there needs no
      * walk over the stalls (the common case, and the fast path). */
     int64_t quiet_from, quiet_until;
+    /* The plain fast path's bound: the least of quiet_until, the horizon
+     * and run_end (work ending by it needs no walk, no horizon check and
+     * no past-the-end count). fast_bound() keeps it. */
+    int64_t fast_until;
     int has_request_stalls;
+    int plain;        /* c = 1 and no request stalls: server_submit's fast
+                         path (last_extra stays 0) */
     int oom;
     int endless;      /* the stall windows ran past SERVER_HORIZON_NS */
     int backlog;      /* queued work alone ran past SERVER_HORIZON_NS */
@@ -67,6 +75,13 @@ struct server {
  * leave no gap its work fits in (a 2 s request under 10 ms every 1 s,
  * restarted, would never end), and the run fails (-ELOOP). */
 #define MAX_RESTARTS 1000000
+
+/* fast_until after a change of quiet_until or run_end. */
+static void fast_bound(server *s)
+{
+    int64_t b = s->quiet_until < SERVER_HORIZON_NS ? s->quiet_until : SERVER_HORIZON_NS;
+    s->fast_until = b < s->run_end ? b : s->run_end;
+}
 
 /* Past the horizon: blame the stalls if they held work back longer than
  * the work itself took (they leave no gap), else the backlog of work. */
@@ -100,8 +115,10 @@ int server_new(server **out, const server_config *cfg)
     }
     for (size_t i = 0; i < s->n_stalls; i++)
         s->has_request_stalls |= s->stalls[i].kind == STALL_REQUESTS;
+    s->plain = s->workers == 1 && !s->has_request_stalls;
     s->quiet_from = s->quiet_until = 0; /* nothing known yet */
     s->run_end = INT64_MAX;
+    fast_bound(s);
     int rc = rng_new(&s->rng, cfg->generator, cfg->seed, RNG_SERVICE);
     if (!rc && s->workers > 1 && !(s->pool = calloc(s->workers, sizeof *s->pool)))
         rc = -ENOMEM; /* every worker free at 0 */
@@ -353,7 +370,7 @@ static int preempt(server *s, size_t which, int64_t done, int64_t work0, int64_t
  * after; none: finish_before_stop). Overlapping windows are handled by the
  * loop (their union stops work); the one that meets the request in service
  * decides. */
-static int64_t work_until(server *s, int64_t t, int64_t work, int64_t extra, int how, walk *o)
+static __attribute__((noinline)) int64_t work_until(server *s, int64_t t, int64_t work, int64_t extra, int how, walk *o)
 {
     stall_window w = {0, 0};
     size_t which = 0;
@@ -452,7 +469,7 @@ static int64_t request_extra(server *s, uint64_t k)
  * it: the time worked within the run is the work of the requests before it
  * (submitted, and what restarts added), plus its work before the end,
  * in_run. Called for every reply after the end; only the first counts. */
-static void note_past_end(server *s, int64_t work, int64_t in_run)
+static __attribute__((noinline)) void note_past_end(server *s, int64_t work, int64_t in_run)
 {
     if (s->past_end)
         return;
@@ -462,7 +479,7 @@ static void note_past_end(server *s, int64_t work, int64_t in_run)
 
 /* After a walk: no window (nor hold) meets [quiet_from, quiet_until), the
  * stretch from `from` to the next window's start, less any hold. */
-static void learn_quiet(server *s, int64_t from)
+static __attribute__((noinline)) void learn_quiet(server *s, int64_t from)
 {
     stall_window w;
     size_t which;
@@ -477,6 +494,7 @@ static void learn_quiet(server *s, int64_t from)
         else
             s->quiet_until = s->hold_from;
     }
+    fast_bound(s);
 }
 
 /* The root of the pool's heap grew: sift it down. */
@@ -528,22 +546,43 @@ static int64_t submit_pool(server *s, int64_t arrival_ns, int64_t work, int64_t 
     s->busy_in_run += in_run;
     s->pool[0] = reply;
     pool_sift_down(s->pool, s->workers);
+    s->free_at = s->pool[0];
     return reply;
 }
+
+/* server_submit for c = 1 from its start instant, start_ns (work_ns of
+ * which extra_ns is request stalls, already counted in s->k). Out of line:
+ * the walk over the windows is rare, and inlined into the testers' loops
+ * it costs every request registers (bench/instructions.sh). */
+static __attribute__((noinline)) int64_t submit_one(server *s, int64_t start, int64_t work, int64_t extra);
 
 int64_t server_submit(server *s, int64_t arrival_ns)
 {
     int64_t work = dist_draw_ns(&s->service, s->rng);
+    s->k++;
+    if (s->plain) { /* c = 1, no request stalls: the common case */
+        int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at;
+        /* inside the quiet stretch, before the horizon and the run's end */
+        if (start >= s->quiet_from && work <= s->fast_until - start) {
+            s->last_start = start;
+            s->busy_ns += work;
+            return s->free_at = start + work; /* no stall in the way */
+        }
+        return submit_one(s, start, work, 0);
+    }
     int64_t extra = 0;
     if (s->has_request_stalls) {
-        extra = request_extra(s, s->k);
+        extra = request_extra(s, s->k - 1);
         work += extra;
     }
     s->last_extra = extra;
-    s->k++;
     if (s->pool)
         return submit_pool(s, arrival_ns, work, extra);
-    int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at;
+    return submit_one(s, arrival_ns > s->free_at ? arrival_ns : s->free_at, work, extra);
+}
+
+static int64_t submit_one(server *s, int64_t start, int64_t work, int64_t extra)
+{
     s->last_start = start;
     if (start > SERVER_HORIZON_NS - work) { /* checked, never wrapped: the clock stays bounded */
         past_horizon(s, s->stalled_ns);
@@ -604,7 +643,7 @@ uint64_t server_requests(const server *s)
 
 int64_t server_free_at(const server *s)
 {
-    return s->pool ? s->pool[0] : s->free_at;
+    return s->free_at;
 }
 
 int64_t server_busy_ns(const server *s)
@@ -615,6 +654,7 @@ int64_t server_busy_ns(const server *s)
 void server_set_run_end(server *s, int64_t end_ns)
 {
     s->run_end = end_ns;
+    fast_bound(s);
 }
 
 int64_t server_busy_in_run_ns(const server *s)

@@ -24,6 +24,11 @@
 #include <errno.h>
 #include <gsl/gsl_rng.h>
 
+/* The loop's rare calls (probes, a dropped arrival or reply, a stall's
+ * span): out of line, so the kinds' flattened loops do not pay for their
+ * registers on every request (bench/instructions.sh). */
+#define TESTER_RARE __attribute__((noinline))
+
 /* A paced user's catch-up limit (catch_up_factor; wrk2's
  * usec_to_next_send): the anchor, the instant of its last send made on
  * schedule, and the requests it sent since (the anchor's included). */
@@ -79,6 +84,7 @@ typedef struct tester_loop {
     double mean_gap_ns;        /* timed kinds: D as a real number */
     uint64_t max_requests;     /* UINT64_MAX: no limit */
     uint64_t open_i;           /* open on a fractional grid: the last index */
+    int64_t open_step_ns;      /* open on a whole-ns grid: D (else 0) */
     uint64_t next_id;          /* partly-open: the next session's id */
     int plans;                 /* 1: out->planned is the grid's count */
     int ext;                   /* 1: the spec uses a primitive (requests,
@@ -154,14 +160,14 @@ int tester_loop_need_interval(tester_loop *L);
 
 /* Ground-truth probes due before until (and before the end); see
  * tester_loop.c. */
-void tester_loop_probes(tester_loop *L, int64_t until);
+TESTER_RARE void tester_loop_probes(tester_loop *L, int64_t until);
 
 /* An arrival at t_ns that found every VU of the pool busy: counted (and
  * in its second), and, if the pool may grow and no VU is starting, one
  * more VU starts, free from t_ns + vu_init (k6: an unplanned VU started in
  * the background for later arrivals). Returns 2 (tester_loop_send's
  * "dropped"). */
-int tester_loop_drop_arrival(tester_loop *L, int64_t t_ns);
+TESTER_RARE int tester_loop_drop_arrival(tester_loop *L, int64_t t_ns);
 
 /* The open tester's VU pool (vus, max_vus): vus VUs free at 0, room for
  * max_vus, the drops' seconds. 0 or -ENOMEM. */
@@ -185,7 +191,7 @@ int tester_shared_run(tester_loop *L);
 
 /* A dropped reply's latency, kept aside (the measured value, no
  * backfill). 0 or -ENOMEM. */
-int tester_loop_keep_dropped(tester_loop *L, int64_t latency_ns);
+TESTER_RARE int tester_loop_keep_dropped(tester_loop *L, int64_t latency_ns);
 
 
 /* hist_record and hist_record_corrected, kept out of the kinds' flattened
@@ -260,7 +266,7 @@ static inline void tester_times_sift_down(int64_t *h, size_t n, size_t i)
 /* Keep the request stall rq met (its service span, rq->start_ns to
  * rq->reply_ns) in out->stall_spans, the first TESTER_MAX_STALL_SPANS of
  * them; count every one. 0 or -ENOMEM. */
-int tester_loop_stall_span(tester_result *out, const tester_request *rq);
+TESTER_RARE int tester_loop_stall_span(tester_result *out, const tester_request *rq);
 
 #define TESTER_INLINE static inline __attribute__((always_inline))
 
@@ -351,11 +357,14 @@ TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t late
 TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, const tester_hot *h,
                                      tester_request *rq)
 {
-    int late = rq->reply_ns > h->end_ns;
-    h->out->in_flight_at_end += late;
-    rq->recorded = !(late && h->drop_in_flight);
-    if (!rq->recorded)
-        return tester_loop_keep_dropped(L, rq->latency_ns);
+    rq->recorded = 1;
+    if (rq->reply_ns > h->end_ns) { /* late: in flight at the end (rare) */
+        h->out->in_flight_at_end++;
+        if (h->drop_in_flight) {
+            rq->recorded = 0;
+            return tester_loop_keep_dropped(L, rq->latency_ns);
+        }
+    }
     if (k->extras && (rq->intended_ns < h->warmup_ns || rq->latency_ns > h->timeout_ns)) {
         /* warm-up first: a sample of the warm-up is not a timeout either */
         if (rq->intended_ns < h->warmup_ns)

@@ -35,6 +35,7 @@ static int open_prepare(tester_loop *L)
     if (rc)
         return rc;
     tester_loop_init_users(L, 0); /* t_0 = 0 */
+    L->open_step_ns = spec->interval.den == 1 ? (int64_t)spec->interval.num_ns : 0;
     L->plans = !poisson;
     if (L->plans)
         L->out->planned = units_interval_count_before(spec->interval, 0, L->end_ns);
@@ -49,8 +50,9 @@ static int open_prepare(tester_loop *L)
 TESTER_INLINE int open_next_grid(tester_loop *L, const tester_hot *h, tester_user *u, const tester_request *rq)
 {
     (void)rq;
-    if (h->spec->interval.den == 1)
-        u->next_ns += (int64_t)h->spec->interval.num_ns;
+    (void)h;
+    if (L->open_step_ns)
+        u->next_ns += L->open_step_ns;
     else
         u->next_ns = units_interval_at(h->spec->interval, 0, ++L->open_i);
     u->intended_ns = u->next_ns;
