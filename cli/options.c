@@ -45,7 +45,7 @@ static const char usage_text[] =
     "                         (default all; none for none)\n"
     "      --window A..B      the time window of the timeline and request-bar\n"
     "                         charts, e.g. 0.9s..1.6s (default: the scenario's\n"
-    "                         chart_window, else the whole run and the first stall)\n"
+    "                         chart_window, else around the longest stall)\n"
     "      --latency-axis AX  log (default) or linear latency axis\n"
     "      --replications N   also run seeds SEED+1 .. SEED+N-1: print each tester's\n"
     "                         p50/p99/p99.9 mean and 95% confidence interval and\n"
