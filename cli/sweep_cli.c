@@ -51,7 +51,8 @@ static void usage(FILE *f)
             "      --format FMT       chart format: png (default), svg or pdf\n"
             "      --style STYLE      default, or slides: a 16:9 chart (1920x1080 px, a\n"
             "                         13.33x7.5 in PDF) with text for the back of a hall\n"
-            "      --title TEXT       the chart's title (default: the scenario's)\n"
+            "      --title TEXT       the chart's title (default: Sweep of NAME, the\n"
+            "                         scenario's name; its title describes one point)\n"
             "      --replications N   N seeds per point: the scenario's seed + 0, 1, ... N-1\n"
             "      --jobs J           worker processes (default: the number of cores); the\n"
             "                         outputs do not depend on J\n"
@@ -358,9 +359,11 @@ static void gp_quote(FILE *f, const char *text)
 
 /* The chart's own preamble lines (plot_script.extra): the blocks of
  * sweep.dat (their tester, 1-based in `testers`, and the other keys'
- * values), which testers a varied key affects, what x is, and --title.
- * 0, or -ENOMEM. The caller frees *out. */
-static int chart_preamble(const sweep *w, const sweep_cli *cli, char **out)
+ * values), which testers a varied key affects, what x is, and the title:
+ * --title, else "Sweep of NAME" (the scenario's own title describes one
+ * point: "M/M/1 at 80% load" over loads from 10% to 90% contradicts the
+ * chart). 0, or -ENOMEM. The caller frees *out. */
+static int chart_preamble(const sweep *w, const sweep_cli *cli, const scenario *s, char **out)
 {
     sweep_blocks bl;
     size_t size;
@@ -408,11 +411,11 @@ static int chart_preamble(const sweep *w, const sweep_cli *cli, char **out)
         if (rated && !first)
             fprintf(f, "first_rated = %zu\n", first = i + 1);
     }
-    if (cli->title) {
-        fputs("chart_title = ", f);
-        gp_quote(f, cli->title);
-        fputc('\n', f);
-    }
+    char title[sizeof s->name + 16];
+    snprintf(title, sizeof title, "Sweep of %s", s->name);
+    fputs("chart_title = ", f);
+    gp_quote(f, cli->title ? cli->title : title);
+    fputc('\n', f);
     if (cli->slides) /* --style slides: the style reads it */
         fputs("style = 'slides'\n", f);
     sweep_blocks_free(&bl);
@@ -438,7 +441,7 @@ static int write_chart_files(outdir *d, const sweep *w, const sweep_cli *cli, co
         snprintf(xlabel, sizeof xlabel, "%s%s%s%s", w->axes[0].key, *unit ? " (" : "", unit, *unit ? ")" : "");
     snprintf(outfile, sizeof outfile, "sweep.%s", plot_format_ext(cli->format));
     char *extra = NULL;
-    if (chart_preamble(w, cli, &extra))
+    if (chart_preamble(w, cli, s, &extra))
         return *what = "sweep.gp", -ENOMEM;
     plot_script ps = {"sweep", "sweep.dat", testers, outfile, cli->format, 0, 0, 0, NULL, xlabel, NULL, NULL, extra};
     FILE *f = outdir_create(d, *what = "sweep.dat");

@@ -733,6 +733,9 @@ sweep)
     tail -c 12 "$work/f/sweep.svg" | grep -q "</svg>" || fail "sweep.svg incomplete"
     grep -q "^wrote $work/f/: sweep.csv, sweep.svg$" "$work/f.out" || fail "sweep.svg not reported"
     grep -q "^chart_title = 'It''s a sweep'$" "$work/f/sweep.gp" || fail "--title not in sweep.gp"
+    # without --title: "Sweep of NAME", not the scenario's title (one point's)
+    grep -q "^chart_title = 'Sweep of mm1_rho08'$" "$work/ci/sweep.gp" \
+        || fail "sweep's default title: $(grep chart_title "$work/ci/sweep.gp")"
     "$cosim" sweep scenarios/one_stall.ini --vary tester.open.rate=50/s,60/s --jobs 1 -o "$work/f" --format pdf -q \
         || fail "sweep --format pdf"
     head -c 5 "$work/f/sweep.pdf" | grep -q "%PDF-" && [ ! -e "$work/f/sweep.svg" ] || fail "no sweep.pdf, or the old svg kept"
