@@ -33,6 +33,7 @@ static const char style[] =
     "*,*::before,*::after{box-sizing:border-box}"
     "body{font-family:sans-serif;max-width:70em;margin:1em auto;padding:0 1em;color:#111;background:#fff;"
     "overflow-wrap:break-word}"
+    "dt{font-weight:bold}dd{margin:0 0 .4em 1.5em}"
     "h1{font-size:1.8em}h2{font-size:1.5em;border-top:2px solid #888;padding-top:.5em}"
     ".run{color:#333}.lesson{white-space:pre-wrap;font-family:serif;font-size:1.05em;background:#f6f6f0;"
     "padding:.6em;border-left:4px solid #b8a04a}"
@@ -109,6 +110,35 @@ static void section(FILE *f, const html_section *x, int several)
     fputs("</pre>\n</details>\n</section>\n", f);
 }
 
+/* What a student alone needs to read the page: the testers' words and
+ * what each chart draws. Shown open on the index, folded on a scenario's
+ * own page. */
+static const char guide[] =
+    "<h2>How to read these pages</h2>\n"
+    "<p>Each scenario runs several load testers against the same simulated server, with the same service "
+    "times and the same stalls, and shows what each tester would report.</p>\n"
+    "<dl>\n"
+    "<dt>closed loop</dt><dd>a user sends a request, waits for the reply, then sends the next one. While the "
+    "server is stalled it sends nothing, so it measures one slow request where many users would have waited: "
+    "<em>coordinated omission</em>.</dd>\n"
+    "<dt>paced</dt><dd>a closed loop that keeps a schedule (a request every interval); a request whose "
+    "time passed during a stall is never sent.</dd>\n"
+    "<dt>corrected</dt><dd>a paced tester whose histogram adds, after a slow reply, the samples the "
+    "requests it did not send would have seen (HdrHistogram's correction with the expected interval).</dd>\n"
+    "<dt>open loop</dt><dd>requests go out on their own schedule whatever the replies, and latency counts "
+    "from when each one should have been sent: what users arriving during a stall experience.</dd>\n"
+    "<dt>truth</dt><dd>probes at random instants that never queue: what a user arriving at any moment would "
+    "wait on that load.</dd>\n"
+    "</dl>\n"
+    "<p><strong>Latency by percentile</strong> (spectrum): the x axis adds a nine per step (90%, 99%, 99.9%, "
+    "...), so the rare slow requests, where testers disagree, get as much room as the common ones; the dot on "
+    "each curve is its p99. <strong>Requests</strong>: one row per request, a bar from where the tester starts "
+    "counting its latency to the reply, a dot at the actual send, a hollow circle for a planned request that "
+    "was never sent, a hatched bar for a sample the correction added; grey is a stall. "
+    "<strong>Timeline</strong>: each dot one request's latency against its intended send time, and below, "
+    "how many requests wait at the server. <strong>Summary</strong>: p50, p99 and p99.9 of each tester side "
+    "by side.</p>\n";
+
 int html_write_page(FILE *f, const char *title, const html_section *sec, size_t n, const char *up)
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
@@ -123,6 +153,10 @@ int html_write_page(FILE *f, const char *title, const html_section *sec, size_t 
     fputs("<h1>", f);
     html_escape(f, title);
     fputs("</h1>\n", f);
+    if (up)
+        fprintf(f, "<details class=\"guide\"><summary>How to read this page</summary>\n%s</details>\n", guide);
+    else
+        fprintf(f, "<section class=\"guide\">\n%s</section>\n", guide);
     if (n > 1) {
         fputs("<nav><ol>\n", f);
         for (size_t i = 0; i < n; i++) {

@@ -496,6 +496,12 @@ lecture)
         || fail "lecture exited $?: $(cat "$work/err")"
     grep -qx "wrote $work/L/index.html and a page for the scenario" "$work/out" \
         || fail "lecture: the 'wrote' line for one scenario: $(cat "$work/out")"
+    # a student alone gets the words and the charts explained: on the index
+    # open, on a scenario's page folded
+    grep -q '<section class="guide">' "$work/L/index.html" || fail "lecture: the index has no reading guide"
+    grep -q '<details class="guide"><summary>How to read this page</summary>' "$work/L/one_stall.html" \
+        || fail "lecture: a scenario's page has no reading guide"
+    grep -q '<dt>corrected</dt>' "$work/L/index.html" || fail "lecture: the guide does not say what corrected means"
     for f in index.html one_stall.html one_stall.summary.md one_stall.summary.csv one_stall.spectrum.svg \
         one_stall.timeline.svg one_stall.requests.svg one_stall.summary.svg; do
         [ -s "$work/L/$f" ] || fail "lecture: no $f"
