@@ -101,7 +101,7 @@ golden)
     for c in spectrum timeline requests summary; do
         [ -s "$work/o/$c.gp" ] || fail "no $c.gp"
         grep -q "^testers = 'open closed'" "$work/o/$c.gp" || fail "$c.gp: tester names"
-        grep -qF "chart_title = 'One 500 ms stall on request 90 (seed 002)'" "$work/o/$c.gp" || fail "$c.gp: title"
+        grep -qF "chart_title = 'One 500 ms stall on request 90'" "$work/o/$c.gp" || fail "$c.gp: title"
     done
     grep -q "^xfrom = 0.600000000$" "$work/o/timeline.gp" || fail "timeline.gp: window"
     grep -q "^counts = '90 57'$" "$work/o/timeline.gp" || fail "timeline.gp: counts $(grep counts "$work/o/timeline.gp")"
