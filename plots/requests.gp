@@ -94,7 +94,8 @@ what_bars = "time (ms): bar from where the tester's latency starts to the reply,
             (anyshaded ? "; grey: stall" : "")."\nrows: each request's index in the run (a paced tester's: its slot)"
 # a slide: the grid's panels share one note at the page's foot
 if (slides) { set label 97 what_bars at screen 0.5, screen 0.045 center font sprintf(",%d", subtitle_pt) }
-set multiplot layout rows, cols title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt)
+if (slides) { set multiplot title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt) } \
+else { set multiplot layout rows, cols title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt) }
 set label 99 chart_subtitle at screen 0.5, screen (1 - 3.0 * title_pt / canvas_pt) center noenhanced \
     font sprintf(",%d", subtitle_pt)
 set grid xtics lc rgb "#b0b0b0"
@@ -110,8 +111,35 @@ else { set key outside top center horizontal noenhanced samplen 1.5 nobox width 
 # fixed margins, so the panels line up whatever the names
 set lmargin (slides ? 9 : 14)
 set rmargin (slides ? 2 : 4)
+# a slide's panels placed by hand, as in timeline.gp (gnuplot's layout took
+# each key's lines from its own panel: stall_per_second's corrected panel,
+# under a three-line key, was ~110 px tall beside its neighbours' ~200):
+# every panel the same plot height, a row's keys in a band above it as
+# tall as its longest key (~34 px a line of a 1080 px page), tick labels in
+# a 70 px band under each row, the two-line note at the foot
+key_entries(i) = 1 + (word(synthetic, i) + 0 > 0) + (exists("from_sent") ? word(from_sent, i) + 0 : 0) \
+                 + (word(never, i) + 0 > 0)
+array rkey[rows]
+do for [r=1:rows] { rkey[r] = 1 }
+do for [i=1:n] { r = (i - 1) / cols + 1; rkey[r] = key_entries(i) > rkey[r] ? key_entries(i) : rkey[r] }
+keys_px = 0
+do for [r=1:rows] { keys_px = keys_px + rkey[r] * 34 + 14 }
+sl_top = 170.0 / 1080; sl_foot = 175.0 / 1080; sl_gap = 70.0 / 1080
+sl_plot = (1 - sl_top - sl_foot - keys_px / 1080.0 - (rows - 1) * sl_gap) / rows
+array rtop[rows]
+rtop[1] = 1 - sl_top
+do for [r=2:rows] { rtop[r] = rtop[r-1] - (rkey[r-1] * 34 + 14) / 1080.0 - sl_plot - sl_gap }
+sl_ptop(r) = rtop[r + 1] - (rkey[r + 1] * 34 + 14) / 1080.0
+sl_left(p) = cols == 1 || (p - 1) % cols == 0 ? 0.065 : 0.565
+sl_right(p) = cols == 1 || (p - 1) % cols == 1 ? 0.99 : 0.49
 do for [i=1:n] {
     if (i == 2) { unset label 99; unset label 97 }
+    if (slides) {
+        r = (i - 1) / cols
+        set lmargin at screen sl_left(i); set rmargin at screen sl_right(i)
+        set tmargin at screen sl_ptop(r); set bmargin at screen sl_ptop(r) - sl_plot
+        set key at screen (sl_left(i) + sl_right(i)) / 2, screen rtop[r + 1] - 6 / 1080.0 center top
+    }
     set autoscale xy
     empty = word(counts, i) + 0 == 0
     # the slowest request sent, kept when the bars are thinned (stats reads
@@ -128,10 +156,11 @@ do for [i=1:n] {
     set yrange [hi + pad : lo - pad]
     # a few rows: ticks on real rows only (not on the padding above and below)
     if (hi - lo <= 12) { set ytics lo, (hi - lo <= 6 ? 1 : 2), hi } else { set ytics autofreq }
-    # a slide's short panel: about three row ticks (a step of 1, 2 or 5 x 10^k)
-    rs = (hi - lo) / 3.0
+    # a slide's short panel: three to five row ticks (a step of 1, 2 or 5 x 10^k
+    # at least a quarter of the rows: closed's 280 rows had 50, six labels)
+    rs = (hi - lo) / 4.0
     mag = rs > 0 ? 10 ** floor(log10(rs)) : 1
-    tstep = rs / mag >= 5 ? 5 * mag : rs / mag >= 2 ? 2 * mag : mag
+    tstep = rs / mag > 5 ? 10 * mag : rs / mag > 2 ? 5 * mag : rs / mag > 1 ? 2 * mag : mag
     if (slides && hi - lo > 6) { set ytics tstep }
     bh = (hi - lo) / 100.0 > 0.35 ? (hi - lo) / 100.0 : 0.35  # bar half-height: visible in a tall panel
     # dense markers thinned to what the panel's height shows apart: a 500
@@ -147,8 +176,7 @@ do for [i=1:n] {
     entries = 1 + (word(synthetic, i) + 0 > 0) + (exists("from_sent") ? word(from_sent, i) + 0 : 0) \
               + (word(never, i) + 0 > 0)
     key_lines = slides ? entries : (entries + 1) / 2
-    plot_px = slides ? (1080 - 250) / rows - 80 - 37 * key_lines - (i > n - cols ? 40 : 0) \
-                     : panel_px - 70 - 27 * key_lines
+    plot_px = slides ? sl_plot * 1080 : panel_px - 70 - 27 * key_lines
     plot_px = plot_px > 40 ? plot_px : 40
     row_px = plot_px / (hi - lo + 2 * pad)
     # (one k for both, so each circle sits at the start of its hatched bar)
@@ -165,7 +193,7 @@ do for [i=1:n] {
     if (kb > ev) { bh = 0.35 * kb }
     if (i == n && !slides) { set xlabel what_bars } else { unset xlabel }
     # a slide's bottom row: its axis named, room below for the shared note
-    if (slides && i > n - cols) { set xlabel "time (ms)" offset 0,0.5; set bmargin 4.5 }
+    if (slides && i > n - cols) { set xlabel "time (ms)" offset 0,0.5 }
     fs = exists("from_sent") ? word(from_sent, i) + 0 : 0
     nv = word(never, i) + 0
     sy = word(synthetic, i) + 0
