@@ -45,8 +45,12 @@ if (term eq "pngcairo") {
     }
 }
 set output outfile
-# svg draws points ~1.6 times larger than pngcairo
-ptscale = term eq "svg" ? 0.6 : 1.0
+# gnuplot's svg terminal draws a point of size 1 as wide as 0.75 of the
+# font's size (13.5 px at 18 pt, 24 px at 32 pt: measured, a square of ps
+# 10 was 135 px wide in svg at 18 pt), pngcairo about 6.2 px whatever the
+# font (63 px at ps 10): points scaled by 8.3 / font size in svg, so a
+# lecture page's marker is the size of the png's
+ptscale = term eq "svg" ? 8.3 / base_pt : 1.0
 
 # the curves' last x, read before ranges and log scales alter stats
 stats datafile index 0:(words(testers)-1) using 2 nooutput

@@ -37,6 +37,12 @@ if (term eq "pngcairo") {
     }
 }
 set output outfile
+# gnuplot's svg terminal draws a point of size 1 as wide as 0.75 of the
+# font's size (13.5 px at 18 pt, 24 px at 32 pt: measured, a square of ps
+# 10 was 135 px wide in svg at 18 pt), pngcairo about 6.2 px whatever the
+# font (63 px at ps 10): points scaled by 8.3 / font size in svg, so a
+# lecture page's marker is the size of the png's
+ptscale = term eq "svg" ? 8.3 / base_pt : 1.0
 
 # on a slide the title and subtitle are centred on the page, not the plot
 if (slides) {
@@ -61,7 +67,9 @@ set xtics noenhanced scale 0
 set grid ytics lc rgb "#b0b0b0"
 set border 3
 set tics nomirror
-set key top left noenhanced
+# the key in a row under the tester names: at the top left its "p99.9"
+# sat on the axis' "10" label
+set key outside bottom center horizontal reverse Left noenhanced samplen 1 width 2
 ms(v) = v >= 100 ? sprintf("%.0f", v) : v >= 10 ? sprintf("%.1f", v) : v >= 1 ? sprintf("%.2f", v) \
       : sprintf("%.3f", v)
 array pc[3] = ["#56B4E9", "#E69F00", "#D55E00"]
@@ -75,8 +83,11 @@ if (ylog) {
     set format y "%g"
     floor = lowest / 3
     set yrange [floor : highest * 4]
+    # the key's marker alone, a text line high (drawn with its stem at the
+    # data's 2.5 the three markers overlapped each other)
     plot for [k=1:3] datafile using (xat(k)):(column(k+1)):(floor):(column(k+1)) with yerrorbars \
-             pt pt_[k] ps 2.5 lw 2 lc rgb pc[k] title pname[k], \
+             pt pt_[k] ps (2.5 * ptscale) lw 2 lc rgb pc[k] notitle, \
+         for [k=1:3] keyentry with points pt pt_[k] ps (2 * ptscale) lc rgb pc[k] title pname[k], \
          for [k=1:3] '' using (xat(k)):(column(k+1)):(ms(column(k+1))) with labels offset 0,1.3 \
              font sprintf(",%d", int(base_pt * 0.8 + 0.5)) notitle, \
          '' using 0:(NaN):xtic(1) notitle

@@ -47,8 +47,12 @@ if (term eq "pngcairo") {
     }
 }
 set output outfile
-# gnuplot's svg terminal draws points about 1.6 times larger than pngcairo
-ptscale = term eq "svg" ? 0.6 : 1.0
+# gnuplot's svg terminal draws a point of size 1 as wide as 0.75 of the
+# font's size (13.5 px at 18 pt, 24 px at 32 pt: measured, a square of ps
+# 10 was 135 px wide in svg at 18 pt), pngcairo about 6.2 px whatever the
+# font (63 px at ps 10): points scaled by 8.3 / font size in svg, so a
+# lecture page's marker is the size of the png's
+ptscale = term eq "svg" ? 8.3 / (slides ? 22 : 18) : 1.0
 # title and subtitle sizes (points) and the canvas height in points (a png
 # or svg pixel counts as a point)
 pdf = term eq "pdfcairo"
