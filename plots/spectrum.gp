@@ -9,7 +9,8 @@
 #   testers         the tester names, space separated, in block order (the
 #                   ground truth, when the scenario has one, is "truth")
 #   ylog            1 for a log latency axis (cosim --latency-axis)
-#   bandfile        (with --replications) per tester: x mean_ms low_ms high_ms
+#   bandfile        (with --replications) per tester but the truth: x
+#                   latency_ms low_ms high_ms at the curve's own points
 #   labels, styles  each block's legend text and style (one look per tester)
 #   outfile, term   the chart file and gnuplot terminal
 # Restyle freely: cosim reads this file each time it runs.
@@ -207,8 +208,12 @@ do for [i=1:nb] {
 # the curves are drawn last to first, so that a later tester's solid line
 # (open) never hides an earlier one's dashes where they coincide
 if (exists("bandfile")) {
+    # the band's blocks: the testers', not the truth's (last, style 0),
+    # which has no seeds to spread over (reading its block gnuplot warned
+    # "Skipping data file with no valid points")
+    nband = style(nb) == 0 ? nb - 1 : nb
     set style fill transparent solid 0.2 noborder
-    plot for [i=1:nb] bandfile index (i-1) using 1:3:4 with filledcurves lc rgb colour(i) notitle, \
+    plot for [i=1:nband] bandfile index (i-1) using 1:3:4 with filledcurves lc rgb colour(i) notitle, \
          for [i=nb:1:-1] datafile index (i-1) using 2:3 with linespoints pointinterval -12 pointsize (1.3 * ptscale) \
              pt marker(i) lw 3 dt dash(i) lc rgb colour(i) notitle, \
          for [i=1:nb] keyentry with linespoints pointsize (1.3 * ptscale) pt marker(i) lw 3 dt dash(i) lc rgb colour(i) \
