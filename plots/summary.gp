@@ -76,6 +76,19 @@ array pc[3] = ["#56B4E9", "#E69F00", "#D55E00"]
 array pt_[3] = [7, 5, 9]
 array pname[3] = ["p50", "p99", "p99.9"]
 xat(k) = column(0) + (k - 2) * 0.27
+# value labels a text line apart: neighbours in a group are 0.27 apart,
+# narrower than a label, so two values within a line's height printed on
+# top of each other (slides, closed: "0.160" over "0.187"); a label that
+# would overlap its left neighbour's goes a line above it. A line is 1.2
+# of the label's size (a png's pt is 1.33 px: "0.160" at 26 pt was 96 px
+# wide; an svg's or pdf's is its unit) over a plot about 0.72 of the page
+lab_pt = int(base_pt * 0.8 + 0.5)
+line_frac = 1.2 * lab_pt * (term eq "pngcairo" ? 1.33 : 1) / (0.72 * (pdf ? (slides ? 540 : 450) : (slides ? 1080 : 1000)))
+near(a, b, d) = ylog ? (a > 0 && b > 0 && abs(log10(a / b)) < d) : abs(a - b) < d
+up(a, d) = ylog ? a * 10 ** d : a + d
+lab2(v1, v2, d) = near(v2, v1, d) ? up(v1, d) : v2
+lab3(v1, v2, v3, d) = near(v3, lab2(v1, v2, d), d) ? up(lab2(v1, v2, d), d) : v3
+lab(k, d) = k == 1 ? column(2) : k == 2 ? lab2(column(2), column(3), d) : lab3(column(2), column(3), column(4), d)
 set xrange [-0.6 : *]
 set offsets 0, 0.6, 0, 0
 if (ylog) {
@@ -83,20 +96,22 @@ if (ylog) {
     set format y "%g"
     floor = lowest / 3
     set yrange [floor : highest * 4]
+    dl = line_frac * log10(highest * 4 / floor)   # a text line, in decades
     # the key's marker alone, a text line high (drawn with its stem at the
     # data's 2.5 the three markers overlapped each other)
     plot for [k=1:3] datafile using (xat(k)):(column(k+1)):(floor):(column(k+1)) with yerrorbars \
              pt pt_[k] ps (2.5 * ptscale) lw 2 lc rgb pc[k] notitle, \
          for [k=1:3] keyentry with points pt pt_[k] ps (2 * ptscale) lc rgb pc[k] title pname[k], \
-         for [k=1:3] '' using (xat(k)):(column(k+1)):(ms(column(k+1))) with labels offset 0,1.3 \
-             font sprintf(",%d", int(base_pt * 0.8 + 0.5)) notitle, \
+         for [k=1:3] '' using (xat(k)):(lab(k, dl)):(ms(column(k+1))) with labels offset 0,1.3 \
+             font sprintf(",%d", lab_pt) notitle, \
          '' using 0:(NaN):xtic(1) notitle
 } else {
     set yrange [0 : highest * 1.15]
+    dl = line_frac * highest * 1.15   # a text line, in ms
     set style fill solid 0.85 border rgb "#333333"
     set boxwidth 0.25
     plot for [k=1:3] datafile using (xat(k)):(column(k+1)) with boxes lc rgb pc[k] title pname[k], \
-         for [k=1:3] '' using (xat(k)):(column(k+1)):(ms(column(k+1))) with labels offset 0,0.8 \
-             font sprintf(",%d", int(base_pt * 0.8 + 0.5)) notitle, \
+         for [k=1:3] '' using (xat(k)):(lab(k, dl)):(ms(column(k+1))) with labels offset 0,0.8 \
+             font sprintf(",%d", lab_pt) notitle, \
          '' using 0:(NaN):xtic(1) notitle
 }
