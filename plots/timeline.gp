@@ -243,7 +243,23 @@ if (slides) {
         center top width 1
     if (wide_backlog || cols == 1) { set key horizontal } else { set key vertical }
 } else { set key outside top center horizontal width 1 }
+# each tester's dash as on the spectrum (closed dotted, paced long dashes,
+# corrected dash-dot, open solid, ...), so coinciding lines stay apart,
+# and key samples long enough to show the pattern: the dash was the
+# tester's number (open, 4th, dash-dot), which on the open loop's climb
+# through a stall looked broken while its 1.5-character sample looked solid;
+# drawn last to first, so open's solid line never hides the others' dashes
+set dashtype 11 (2,4)
+set dashtype 12 (14,6)
+set dashtype 13 (10,5,2,5)
+set dashtype 14 solid
+set dashtype 15 (10,4,2,4,2,4)
+set dashtype 16 (20,5,5,5)
+set dashtype 17 (6,3)
+set dashtype 18 (3,3,12,3)
+set key samplen 4
+dash(i) = 10 + sty(i)
 plot stallsfile index n using (($1+$2)/2):(0):(($2-$1)/2):(bmax * 1.15) with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
-     for [i=1:n] datafile index (n + i - 1) using 1:2 with steps lw 2 dt i lc rgb colour(i) \
-         title label(i)
+     for [i=n:1:-1] datafile index (n + i - 1) using 1:2 with steps lw 2 dt dash(i) lc rgb colour(i) notitle, \
+     for [i=1:n] keyentry with lines lw 2 dt dash(i) lc rgb colour(i) title label(i)
 unset multiplot
