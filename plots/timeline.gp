@@ -62,7 +62,10 @@ subtitle_pt = slides ? (pdf ? 11 : 22) : (pdf ? 10 : 16)
 # off it (a Sans character is at most about 0.6 of its size wide; room_pt
 # the width a title may take), and the subtitle stays smaller than the title
 room_pt = 0.94 * (slides ? (pdf ? 960 : 1920) : (pdf ? 720 : 1600))
-fit_pt(pt, text) = strlen(text) * pt * 0.6 > room_pt ? int(room_pt / (0.6 * strlen(text))) : pt
+# (pngcairo draws a pt as 1.33 px: figure_5_2's 67-character title at 44
+# pt ran ~2270 px across a 1920 px slide, both ends cut)
+cw = term eq "pngcairo" ? 0.8 : 0.6
+fit_pt(pt, text) = strlen(text) * pt * cw > room_pt ? int(room_pt / (cw * strlen(text))) : pt
 title_pt = fit_pt(title_pt, chart_title)
 subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)
 subtitle_pt = subtitle_pt <= 0.8 * title_pt ? subtitle_pt : int(0.8 * title_pt)
