@@ -137,7 +137,12 @@ array rtop[rows]
 rtop[1] = 1 - sl_top
 do for [r=2:rows] { rtop[r] = rtop[r-1] - (rkey[r-1] * 34 + 14) / 1080.0 - sl_plot - sl_gap }
 sl_ptop(r) = rtop[r + 1] - (rkey[r + 1] * 34 + 14) / 1080.0
-sl_left(p) = cols == 1 || (p - 1) % cols == 0 ? 0.065 : 0.565
+# the left margin as wide as the longest row number (~19 px a digit at 22
+# pt, and the tick's gap): stall_every_5s's closed rows "238500" were cut
+# at the page's edge in a fixed 125 px
+row_digits = rmax >= 1 ? int(log10(rmax + 0.5)) + 1 : 1
+sl_lm = ((row_digits > 4 ? row_digits : 4) * 19 + 40) / 1920.0
+sl_left(p) = cols == 1 || (p - 1) % cols == 0 ? sl_lm : 0.5 + sl_lm
 sl_right(p) = cols == 1 || (p - 1) % cols == 1 ? 0.99 : 0.49
 do for [i=1:n] {
     if (i == 2) { unset label 99; unset label 97 }
