@@ -48,6 +48,11 @@ set output outfile
 # font (63 px at ps 10): points scaled by 8.3 / font size in svg, so a
 # lecture page's marker is the size of the png's
 ptscale = term eq "svg" ? 8.3 / (slides ? 22 : 18) : 1.0
+# and a hollow point's ring is drawn with a stroke that scales with it:
+# ~0.5 px at the png's size, too faint to see projected. In svg the
+# hollow circles are a ring glyph (U+25CB) in the chart's font instead
+# (~13 px across at 18 pt, its stroke ~1.5 px), in the key too
+ring_pt = term eq "svg" ? "\342\227\213" : 6
 # title and subtitle sizes (points) and the canvas height in points (a png
 # or svg pixel counts as a point)
 pdf = term eq "pdfcairo"
@@ -227,7 +232,7 @@ do for [i=1:n] {
              title (fs ? "waited before the send (not in its latency)" : ""), \
          datafile index (i-1) using ($5 == 0 && sent($4, $3 - $6) ? $2*1000 : NaN):4 with points pt 7 ps (1.0 * ptscale) lc rgb "#000000" \
              notitle, \
-         datafile index (i-1) using ($5 == 2 && int($4) % knv == 0 ? $1*1000 : NaN):4 with points pt 6 \
+         datafile index (i-1) using ($5 == 2 && int($4) % knv == 0 ? $1*1000 : NaN):4 with points pt ring_pt \
              ps (1.3 * ptscale) lw 1.5 lc rgb colour(i) \
              title (nv > 0 ? sprintf("planned, never sent: %d", nv).(knv > 1 && nv > knv ? \
                     sprintf(" (1 in %d drawn)", knv) : "") : "")

@@ -53,6 +53,11 @@ set output outfile
 # font (63 px at ps 10): points scaled by 8.3 / font size in svg, so a
 # lecture page's marker is the size of the png's
 ptscale = term eq "svg" ? 8.3 / (slides ? 22 : 18) : 1.0
+# and a hollow point's ring is drawn with a stroke that scales with it:
+# ~0.5 px at the png's size, too faint to see projected. In svg the
+# hollow circles are a ring glyph (U+25CB) in the chart's font instead
+# (~13 px across at 18 pt, its stroke ~1.5 px), in the key too
+ring_pt = term eq "svg" ? "\342\227\213" : 6
 # title and subtitle sizes (points) and the canvas height in points (a png
 # or svg pixel counts as a point)
 pdf = term eq "pdfcairo"
@@ -180,7 +185,9 @@ do for [i=1:n] {
         dx_px = nsy > 1 && xto > xfrom ? (sy_hi - sy_lo) / (nsy - 1) * width_px / (xto - xfrom) : 10
         dy_px = nsy > 1 && !ylog ? (lat_hi - lat_lo) / (nsy - 1) * height_px / lat_top : 0
         gap_px = sqrt(dx_px ** 2 + dy_px ** 2)
-        ksy = gap_px > 0 && gap_px < 10 ? int(ceil(10.0 / gap_px)) : 1
+        # (svg's ring glyph is ~16 px across on a slide: 18 px apart there)
+        apart_px = term eq "svg" ? 18.0 : 10.0
+        ksy = gap_px > 0 && gap_px < apart_px ? int(ceil(apart_px / gap_px)) : 1
     }
     if (!empty) { stats datafile index (i-1) using 2 nooutput }
     set xrange [xfrom:xto]
@@ -203,7 +210,7 @@ do for [i=1:n] {
              lc rgb colour(i) title what, \
          datafile index (i-1) using 1:($3 == 4 ? $2 : NaN) with lines lw 2 dt 2 lc rgb "#000000" \
              title (ex ? "" : "mean latency of each bin"), \
-         datafile index (i-1) using 1:($3 == 1 && int($0) % ksy == 0 ? $2 : NaN) with points pt 6 \
+         datafile index (i-1) using 1:($3 == 1 && int($0) % ksy == 0 ? $2 : NaN) with points pt ring_pt \
              ps (1.3 * ptscale) lc rgb colour(i) \
              title (sy > 0 ? sprintf("samples the correction added (%d%s)", sy, \
                     ksy > 1 ? sprintf("; 1 in %d drawn", ksy) : "") : "")
