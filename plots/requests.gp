@@ -148,7 +148,7 @@ sl_ptop(r) = rtop[r + 1] - (rkey[r + 1] * 34 + 14) / 1080.0
 row_digits = rmax >= 1 ? int(log10(rmax + 0.5)) + 1 : 1
 sl_lm = ((row_digits > 4 ? row_digits : 4) * 19 + 40) / 1920.0
 sl_left(p) = cols == 1 || (p - 1) % cols == 0 ? sl_lm : 0.5 + sl_lm
-sl_right(p) = cols == 1 || (p - 1) % cols == 1 ? 0.99 : 0.49
+sl_right(p) = cols == 1 || (p - 1) % cols == 1 ? 0.98 : 0.48   # room for the last x label
 do for [i=1:n] {
     if (i == 2) { unset label 99; unset label 97 }
     if (slides) {

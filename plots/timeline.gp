@@ -129,7 +129,7 @@ do for [r=2:rows] { rtop[r] = rtop[r-1] - (rkey[r-1] * 34 + 14) / 1080.0 - sl_pl
 sl_rowtop(r) = rtop[r + 1]
 sl_ptop(r) = rtop[r + 1] - (rkey[r + 1] * 34 + 14) / 1080.0
 # place panel p (1-based; wide: the whole row) and its key
-sl_lm = 0.065; sl_rm = 0.01
+sl_lm = 0.065; sl_rm = 0.02   # room for the last x label ("20" was cut at the edge)
 sl_left(p, wide) = wide || cols == 1 ? sl_lm : ((p - 1) % cols == 0 ? sl_lm : 0.5 + sl_lm)
 sl_right(p, wide) = wide || cols == 1 ? 1 - sl_rm : ((p - 1) % cols == 0 ? 0.5 - sl_rm : 1 - sl_rm)
 # ticks at a step of 1, 2 or 5 x 10^k giving at most four labels on a
