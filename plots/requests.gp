@@ -42,8 +42,17 @@ if (term eq "pngcairo") {
     }
 }
 set output outfile
-# gnuplot's svg terminal draws points about 1.6 times larger than pngcairo
-ptscale = term eq "svg" ? 0.6 : 1.0
+# gnuplot's svg terminal draws a point of size 1 as wide as 0.75 of the
+# font's size (13.5 px at 18 pt, 24 px at 32 pt: measured, a square of ps
+# 10 was 135 px wide in svg at 18 pt), pngcairo about 6.2 px whatever the
+# font (63 px at ps 10): points scaled by 8.3 / font size in svg, so a
+# lecture page's marker is the size of the png's
+ptscale = term eq "svg" ? 8.3 / (slides ? 22 : 18) : 1.0
+# and a hollow point's ring is drawn with a stroke that scales with it:
+# ~0.5 px at the png's size, too faint to see projected. In svg the
+# hollow circles are a ring glyph (U+25CB) in the chart's font instead
+# (~13 px across at 18 pt, its stroke ~1.5 px), in the key too
+ring_pt = term eq "svg" ? "\342\227\213" : 6
 # title and subtitle sizes (points) and the canvas height in points (a png
 # or svg pixel counts as a point)
 pdf = term eq "pdfcairo"
@@ -53,7 +62,10 @@ subtitle_pt = slides ? (pdf ? 11 : 22) : (pdf ? 10 : 16)
 # off it (a Sans character is at most about 0.6 of its size wide; room_pt
 # the width a title may take), and the subtitle stays smaller than the title
 room_pt = 0.94 * (slides ? (pdf ? 960 : 1920) : (pdf ? 720 : 1600))
-fit_pt(pt, text) = strlen(text) * pt * 0.6 > room_pt ? int(room_pt / (0.6 * strlen(text))) : pt
+# (pngcairo draws a pt as 1.33 px: figure_5_2's 67-character title at 44
+# pt ran ~2270 px across a 1920 px slide, both ends cut)
+cw = term eq "pngcairo" ? 0.8 : 0.6
+fit_pt(pt, text) = strlen(text) * pt * cw > room_pt ? int(room_pt / (cw * strlen(text))) : pt
 title_pt = fit_pt(title_pt, chart_title)
 subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)
 subtitle_pt = subtitle_pt <= 0.8 * title_pt ? subtitle_pt : int(0.8 * title_pt)
@@ -94,7 +106,8 @@ what_bars = "time (ms): bar from where the tester's latency starts to the reply,
             (anyshaded ? "; grey: stall" : "")."\nrows: each request's index in the run (a paced tester's: its slot)"
 # a slide: the grid's panels share one note at the page's foot
 if (slides) { set label 97 what_bars at screen 0.5, screen 0.045 center font sprintf(",%d", subtitle_pt) }
-set multiplot layout rows, cols title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt)
+if (slides) { set multiplot title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt) } \
+else { set multiplot layout rows, cols title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt) }
 set label 99 chart_subtitle at screen 0.5, screen (1 - 3.0 * title_pt / canvas_pt) center noenhanced \
     font sprintf(",%d", subtitle_pt)
 set grid xtics lc rgb "#b0b0b0"
@@ -110,8 +123,40 @@ else { set key outside top center horizontal noenhanced samplen 1.5 nobox width 
 # fixed margins, so the panels line up whatever the names
 set lmargin (slides ? 9 : 14)
 set rmargin (slides ? 2 : 4)
+# a slide's panels placed by hand, as in timeline.gp (gnuplot's layout took
+# each key's lines from its own panel: stall_per_second's corrected panel,
+# under a three-line key, was ~110 px tall beside its neighbours' ~200):
+# every panel the same plot height, a row's keys in a band above it as
+# tall as its longest key (~34 px a line of a 1080 px page), tick labels in
+# a 70 px band under each row, the two-line note at the foot
+key_entries(i) = 1 + (word(synthetic, i) + 0 > 0) + (exists("from_sent") ? word(from_sent, i) + 0 : 0) \
+                 + (word(never, i) + 0 > 0)
+array rkey[rows]
+do for [r=1:rows] { rkey[r] = 1 }
+do for [i=1:n] { r = (i - 1) / cols + 1; rkey[r] = key_entries(i) > rkey[r] ? key_entries(i) : rkey[r] }
+keys_px = 0
+do for [r=1:rows] { keys_px = keys_px + rkey[r] * 34 + 14 }
+sl_top = 170.0 / 1080; sl_foot = 175.0 / 1080; sl_gap = 70.0 / 1080
+sl_plot = (1 - sl_top - sl_foot - keys_px / 1080.0 - (rows - 1) * sl_gap) / rows
+array rtop[rows]
+rtop[1] = 1 - sl_top
+do for [r=2:rows] { rtop[r] = rtop[r-1] - (rkey[r-1] * 34 + 14) / 1080.0 - sl_plot - sl_gap }
+sl_ptop(r) = rtop[r + 1] - (rkey[r + 1] * 34 + 14) / 1080.0
+# the left margin as wide as the longest row number (~19 px a digit at 22
+# pt, and the tick's gap): stall_every_5s's closed rows "238500" were cut
+# at the page's edge in a fixed 125 px
+row_digits = rmax >= 1 ? int(log10(rmax + 0.5)) + 1 : 1
+sl_lm = ((row_digits > 4 ? row_digits : 4) * 19 + 40) / 1920.0
+sl_left(p) = cols == 1 || (p - 1) % cols == 0 ? sl_lm : 0.5 + sl_lm
+sl_right(p) = cols == 1 || (p - 1) % cols == 1 ? 0.98 : 0.48   # room for the last x label
 do for [i=1:n] {
     if (i == 2) { unset label 99; unset label 97 }
+    if (slides) {
+        r = (i - 1) / cols
+        set lmargin at screen sl_left(i); set rmargin at screen sl_right(i)
+        set tmargin at screen sl_ptop(r); set bmargin at screen sl_ptop(r) - sl_plot
+        set key at screen (sl_left(i) + sl_right(i)) / 2, screen rtop[r + 1] - 6 / 1080.0 center top
+    }
     set autoscale xy
     empty = word(counts, i) + 0 == 0
     # the slowest request sent, kept when the bars are thinned (stats reads
@@ -128,10 +173,11 @@ do for [i=1:n] {
     set yrange [hi + pad : lo - pad]
     # a few rows: ticks on real rows only (not on the padding above and below)
     if (hi - lo <= 12) { set ytics lo, (hi - lo <= 6 ? 1 : 2), hi } else { set ytics autofreq }
-    # a slide's short panel: about three row ticks (a step of 1, 2 or 5 x 10^k)
-    rs = (hi - lo) / 3.0
+    # a slide's short panel: three to five row ticks (a step of 1, 2 or 5 x 10^k
+    # at least a quarter of the rows: closed's 280 rows had 50, six labels)
+    rs = (hi - lo) / 4.0
     mag = rs > 0 ? 10 ** floor(log10(rs)) : 1
-    tstep = rs / mag >= 5 ? 5 * mag : rs / mag >= 2 ? 2 * mag : mag
+    tstep = rs / mag > 5 ? 10 * mag : rs / mag > 2 ? 5 * mag : rs / mag > 1 ? 2 * mag : mag
     if (slides && hi - lo > 6) { set ytics tstep }
     bh = (hi - lo) / 100.0 > 0.35 ? (hi - lo) / 100.0 : 0.35  # bar half-height: visible in a tall panel
     # dense markers thinned to what the panel's height shows apart: a 500
@@ -147,8 +193,7 @@ do for [i=1:n] {
     entries = 1 + (word(synthetic, i) + 0 > 0) + (exists("from_sent") ? word(from_sent, i) + 0 : 0) \
               + (word(never, i) + 0 > 0)
     key_lines = slides ? entries : (entries + 1) / 2
-    plot_px = slides ? (1080 - 250) / rows - 80 - 37 * key_lines - (i > n - cols ? 40 : 0) \
-                     : panel_px - 70 - 27 * key_lines
+    plot_px = slides ? sl_plot * 1080 : panel_px - 70 - 27 * key_lines
     plot_px = plot_px > 40 ? plot_px : 40
     row_px = plot_px / (hi - lo + 2 * pad)
     # (one k for both, so each circle sits at the start of its hatched bar)
@@ -165,7 +210,7 @@ do for [i=1:n] {
     if (kb > ev) { bh = 0.35 * kb }
     if (i == n && !slides) { set xlabel what_bars } else { unset xlabel }
     # a slide's bottom row: its axis named, room below for the shared note
-    if (slides && i > n - cols) { set xlabel "time (ms)" offset 0,0.5; set bmargin 4.5 }
+    if (slides && i > n - cols) { set xlabel "time (ms)" offset 0,0.5 }
     fs = exists("from_sent") ? word(from_sent, i) + 0 : 0
     nv = word(never, i) + 0
     sy = word(synthetic, i) + 0
@@ -187,7 +232,7 @@ do for [i=1:n] {
              title (fs ? "waited before the send (not in its latency)" : ""), \
          datafile index (i-1) using ($5 == 0 && sent($4, $3 - $6) ? $2*1000 : NaN):4 with points pt 7 ps (1.0 * ptscale) lc rgb "#000000" \
              notitle, \
-         datafile index (i-1) using ($5 == 2 && int($4) % knv == 0 ? $1*1000 : NaN):4 with points pt 6 \
+         datafile index (i-1) using ($5 == 2 && int($4) % knv == 0 ? $1*1000 : NaN):4 with points pt ring_pt \
              ps (1.3 * ptscale) lw 1.5 lc rgb colour(i) \
              title (nv > 0 ? sprintf("planned, never sent: %d", nv).(knv > 1 && nv > knv ? \
                     sprintf(" (1 in %d drawn)", knv) : "") : "")

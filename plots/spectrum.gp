@@ -9,7 +9,8 @@
 #   testers         the tester names, space separated, in block order (the
 #                   ground truth, when the scenario has one, is "truth")
 #   ylog            1 for a log latency axis (cosim --latency-axis)
-#   bandfile        (with --replications) per tester: x mean_ms low_ms high_ms
+#   bandfile        (with --replications) per tester but the truth: x
+#                   latency_ms low_ms high_ms at the curve's own points
 #   labels, styles  each block's legend text and style (one look per tester)
 #   outfile, term   the chart file and gnuplot terminal
 # Restyle freely: cosim reads this file each time it runs.
@@ -27,7 +28,10 @@ subtitle_pt = int(base_pt * (slides ? 0.7 : 0.75) + 0.5)
 # off it (a Sans character is at most about 0.6 of its size wide; room_pt
 # the width a title may take), and the subtitle stays smaller than the title
 room_pt = (slides ? 0.94 : 0.76) * (slides ? (pdf ? 960 : 1920) : (pdf ? 720 : 1600))
-fit_pt(pt, text) = strlen(text) * pt * 0.6 > room_pt ? int(room_pt / (0.6 * strlen(text))) : pt
+# (pngcairo draws a pt as 1.33 px: figure_5_2's 67-character title at 44
+# pt ran ~2270 px across a 1920 px slide, both ends cut)
+cw = term eq "pngcairo" ? 0.8 : 0.6
+fit_pt(pt, text) = strlen(text) * pt * cw > room_pt ? int(room_pt / (cw * strlen(text))) : pt
 title_pt = fit_pt(title_pt, chart_title)
 subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)
 subtitle_pt = subtitle_pt <= 0.8 * title_pt ? subtitle_pt : int(0.8 * title_pt)
@@ -45,8 +49,12 @@ if (term eq "pngcairo") {
     }
 }
 set output outfile
-# svg draws points ~1.6 times larger than pngcairo
-ptscale = term eq "svg" ? 0.6 : 1.0
+# gnuplot's svg terminal draws a point of size 1 as wide as 0.75 of the
+# font's size (13.5 px at 18 pt, 24 px at 32 pt: measured, a square of ps
+# 10 was 135 px wide in svg at 18 pt), pngcairo about 6.2 px whatever the
+# font (63 px at ps 10): points scaled by 8.3 / font size in svg, so a
+# lecture page's marker is the size of the png's
+ptscale = term eq "svg" ? 8.3 / base_pt : 1.0
 
 # the curves' last x, read before ranges and log scales alter stats
 stats datafile index 0:(words(testers)-1) using 2 nooutput
@@ -65,6 +73,20 @@ do for [i=1:nl] {
         stats datafile index (nl+1) using (strcol(3) eq label(i) ? $2 : NaN) nooutput
         lat[i] = STATS_max
     }
+}
+
+# each curve's last point: its largest latency at x = n, the rank of the
+# last of its n requests. A run of fewer than 100 requests (figure_5_2: 6
+# and 10) has no percentile past 1 - 1/n but its largest, so its curve
+# stopped short of its p99 dot (at x = 100, the largest too): a dotted
+# line in its colour carries it there, and a note says why
+array cx[nl]
+array cy[nl]
+do for [i=1:nl] {
+    stats datafile index (i-1) using 2 nooutput
+    cx[i] = STATS_max
+    stats datafile index (i-1) using 3 nooutput
+    cy[i] = STATS_max
 }
 
 # on a slide the title and subtitle are centred on the page, not the plot
@@ -96,6 +118,14 @@ if (ylog) {
     set logscale y
     set format y "%g"
     set yrange [(ymin > lowest ? ymin / 1.5 : lowest) : ymax * 2]
+    # under about two decades (figure_5_2: 0.13 to 9.4 ms) the decades
+    # alone gave a single label, "1": the 2s and 5s labelled too
+    if (ymax * 2 / (ymin > lowest ? ymin / 1.5 : lowest) < 120) {
+        set ytics 10
+        do for [e=-6:6] {
+            set ytics add (sprintf("%g", 2 * 10.0 ** e) 2 * 10.0 ** e, sprintf("%g", 5 * 10.0 ** e) 5 * 10.0 ** e)
+        }
+    }
 } else {
     set yrange [0 : (ymax > 0 ? ymax * 1.1 : 1)]
 }
@@ -200,11 +230,26 @@ do for [i=1:nb] {
         set label (10 + i) label(i) at graph 1, graph at[i] left offset 1,0 noenhanced textcolor rgb colour(i) front
     }
 }
+short = 0
+do for [i=1:nb] {
+    if (cx[i] < 99.5) {
+        set arrow (20 + i) from cx[i], cy[i] to 100, cy[i] nohead dt 3 lw 3 lc rgb colour(i) back
+        short = short + 1
+    }
+}
+if (short > 0) {
+    set label 3 "dotted: of n < 100 requests, every percentile above 1 - 1/n is the largest" \
+        at graph 0.99, graph 0.04 right font sprintf(",%d", int(base_pt * 0.75 + 0.5)) textcolor rgb "#404040" front
+}
 # the curves are drawn last to first, so that a later tester's solid line
 # (open) never hides an earlier one's dashes where they coincide
 if (exists("bandfile")) {
+    # the band's blocks: the testers', not the truth's (last, style 0),
+    # which has no seeds to spread over (reading its block gnuplot warned
+    # "Skipping data file with no valid points")
+    nband = style(nb) == 0 ? nb - 1 : nb
     set style fill transparent solid 0.2 noborder
-    plot for [i=1:nb] bandfile index (i-1) using 1:3:4 with filledcurves lc rgb colour(i) notitle, \
+    plot for [i=1:nband] bandfile index (i-1) using 1:3:4 with filledcurves lc rgb colour(i) notitle, \
          for [i=nb:1:-1] datafile index (i-1) using 2:3 with linespoints pointinterval -12 pointsize (1.3 * ptscale) \
              pt marker(i) lw 3 dt dash(i) lc rgb colour(i) notitle, \
          for [i=1:nb] keyentry with linespoints pointsize (1.3 * ptscale) pt marker(i) lw 3 dt dash(i) lc rgb colour(i) \

@@ -19,7 +19,10 @@ subtitle_pt = int(base_pt * (slides ? 0.7 : 0.75) + 0.5)
 # off it (a Sans character is at most about 0.6 of its size wide; room_pt
 # the width a title may take), and the subtitle stays smaller than the title
 room_pt = (slides ? 0.94 : 0.76) * (slides ? (pdf ? 960 : 1920) : (pdf ? 720 : 1600))
-fit_pt(pt, text) = strlen(text) * pt * 0.6 > room_pt ? int(room_pt / (0.6 * strlen(text))) : pt
+# (pngcairo draws a pt as 1.33 px: figure_5_2's 67-character title at 44
+# pt ran ~2270 px across a 1920 px slide, both ends cut)
+cw = term eq "pngcairo" ? 0.8 : 0.6
+fit_pt(pt, text) = strlen(text) * pt * cw > room_pt ? int(room_pt / (cw * strlen(text))) : pt
 title_pt = fit_pt(title_pt, chart_title)
 subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)
 subtitle_pt = subtitle_pt <= 0.8 * title_pt ? subtitle_pt : int(0.8 * title_pt)
@@ -37,6 +40,12 @@ if (term eq "pngcairo") {
     }
 }
 set output outfile
+# gnuplot's svg terminal draws a point of size 1 as wide as 0.75 of the
+# font's size (13.5 px at 18 pt, 24 px at 32 pt: measured, a square of ps
+# 10 was 135 px wide in svg at 18 pt), pngcairo about 6.2 px whatever the
+# font (63 px at ps 10): points scaled by 8.3 / font size in svg, so a
+# lecture page's marker is the size of the png's
+ptscale = term eq "svg" ? 8.3 / base_pt : 1.0
 
 # on a slide the title and subtitle are centred on the page, not the plot
 if (slides) {
@@ -61,13 +70,28 @@ set xtics noenhanced scale 0
 set grid ytics lc rgb "#b0b0b0"
 set border 3
 set tics nomirror
-set key top left noenhanced
+# the key in a row under the tester names: at the top left its "p99.9"
+# sat on the axis' "10" label
+set key outside bottom center horizontal reverse Left noenhanced samplen 1 width 2
 ms(v) = v >= 100 ? sprintf("%.0f", v) : v >= 10 ? sprintf("%.1f", v) : v >= 1 ? sprintf("%.2f", v) \
       : sprintf("%.3f", v)
 array pc[3] = ["#56B4E9", "#E69F00", "#D55E00"]
 array pt_[3] = [7, 5, 9]
 array pname[3] = ["p50", "p99", "p99.9"]
 xat(k) = column(0) + (k - 2) * 0.27
+# value labels a text line apart: neighbours in a group are 0.27 apart,
+# narrower than a label, so two values within a line's height printed on
+# top of each other (slides, closed: "0.160" over "0.187"); a label that
+# would overlap its left neighbour's goes a line above it. A line is 1.2
+# of the label's size (a png's pt is 1.33 px: "0.160" at 26 pt was 96 px
+# wide; an svg's or pdf's is its unit) over a plot about 0.72 of the page
+lab_pt = int(base_pt * 0.8 + 0.5)
+line_frac = 1.2 * lab_pt * (term eq "pngcairo" ? 1.33 : 1) / (0.72 * (pdf ? (slides ? 540 : 450) : (slides ? 1080 : 1000)))
+near(a, b, d) = ylog ? (a > 0 && b > 0 && abs(log10(a / b)) < d) : abs(a - b) < d
+up(a, d) = ylog ? a * 10 ** d : a + d
+lab2(v1, v2, d) = near(v2, v1, d) ? up(v1, d) : v2
+lab3(v1, v2, v3, d) = near(v3, lab2(v1, v2, d), d) ? up(lab2(v1, v2, d), d) : v3
+lab(k, d) = k == 1 ? column(2) : k == 2 ? lab2(column(2), column(3), d) : lab3(column(2), column(3), column(4), d)
 set xrange [-0.6 : *]
 set offsets 0, 0.6, 0, 0
 if (ylog) {
@@ -75,17 +99,22 @@ if (ylog) {
     set format y "%g"
     floor = lowest / 3
     set yrange [floor : highest * 4]
+    dl = line_frac * log10(highest * 4 / floor)   # a text line, in decades
+    # the key's marker alone, a text line high (drawn with its stem at the
+    # data's 2.5 the three markers overlapped each other)
     plot for [k=1:3] datafile using (xat(k)):(column(k+1)):(floor):(column(k+1)) with yerrorbars \
-             pt pt_[k] ps 2.5 lw 2 lc rgb pc[k] title pname[k], \
-         for [k=1:3] '' using (xat(k)):(column(k+1)):(ms(column(k+1))) with labels offset 0,1.3 \
-             font sprintf(",%d", int(base_pt * 0.8 + 0.5)) notitle, \
+             pt pt_[k] ps (2.5 * ptscale) lw 2 lc rgb pc[k] notitle, \
+         for [k=1:3] keyentry with points pt pt_[k] ps (2 * ptscale) lc rgb pc[k] title pname[k], \
+         for [k=1:3] '' using (xat(k)):(lab(k, dl)):(ms(column(k+1))) with labels offset 0,1.3 \
+             font sprintf(",%d", lab_pt) notitle, \
          '' using 0:(NaN):xtic(1) notitle
 } else {
     set yrange [0 : highest * 1.15]
+    dl = line_frac * highest * 1.15   # a text line, in ms
     set style fill solid 0.85 border rgb "#333333"
     set boxwidth 0.25
     plot for [k=1:3] datafile using (xat(k)):(column(k+1)) with boxes lc rgb pc[k] title pname[k], \
-         for [k=1:3] '' using (xat(k)):(column(k+1)):(ms(column(k+1))) with labels offset 0,0.8 \
-             font sprintf(",%d", int(base_pt * 0.8 + 0.5)) notitle, \
+         for [k=1:3] '' using (xat(k)):(lab(k, dl)):(ms(column(k+1))) with labels offset 0,0.8 \
+             font sprintf(",%d", lab_pt) notitle, \
          '' using 0:(NaN):xtic(1) notitle
 }

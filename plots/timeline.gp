@@ -31,6 +31,9 @@ panel_px = 300
 slides = exists("style") && style eq "slides"
 cols = slides && n + 1 >= 3 ? 2 : 1
 rows = (n + 1 + cols - 1) / cols
+# an odd number of panels in two columns: the backlog spans the last row
+# (in a cell of its own it left the cell beside it empty)
+wide_backlog = cols == 2 && (n + 1) % 2 == 1
 if (term eq "pngcairo") {
     if (slides) { set terminal pngcairo enhanced size 1920,1080 font "Sans,22" linewidth 3 } \
     else { set terminal pngcairo enhanced size 1600, (200 + (n + 1) * panel_px) font "Sans,18" linewidth 2 }
@@ -44,8 +47,17 @@ if (term eq "pngcairo") {
     }
 }
 set output outfile
-# gnuplot's svg terminal draws points about 1.6 times larger than pngcairo
-ptscale = term eq "svg" ? 0.6 : 1.0
+# gnuplot's svg terminal draws a point of size 1 as wide as 0.75 of the
+# font's size (13.5 px at 18 pt, 24 px at 32 pt: measured, a square of ps
+# 10 was 135 px wide in svg at 18 pt), pngcairo about 6.2 px whatever the
+# font (63 px at ps 10): points scaled by 8.3 / font size in svg, so a
+# lecture page's marker is the size of the png's
+ptscale = term eq "svg" ? 8.3 / (slides ? 22 : 18) : 1.0
+# and a hollow point's ring is drawn with a stroke that scales with it:
+# ~0.5 px at the png's size, too faint to see projected. In svg the
+# hollow circles are a ring glyph (U+25CB) in the chart's font instead
+# (~13 px across at 18 pt, its stroke ~1.5 px), in the key too
+ring_pt = term eq "svg" ? "\342\227\213" : 6
 # title and subtitle sizes (points) and the canvas height in points (a png
 # or svg pixel counts as a point)
 pdf = term eq "pdfcairo"
@@ -55,7 +67,10 @@ subtitle_pt = slides ? (pdf ? 11 : 22) : (pdf ? 10 : 16)
 # off it (a Sans character is at most about 0.6 of its size wide; room_pt
 # the width a title may take), and the subtitle stays smaller than the title
 room_pt = 0.94 * (slides ? (pdf ? 960 : 1920) : (pdf ? 720 : 1600))
-fit_pt(pt, text) = strlen(text) * pt * 0.6 > room_pt ? int(room_pt / (0.6 * strlen(text))) : pt
+# (pngcairo draws a pt as 1.33 px: figure_5_2's 67-character title at 44
+# pt ran ~2270 px across a 1920 px slide, both ends cut)
+cw = term eq "pngcairo" ? 0.8 : 0.6
+fit_pt(pt, text) = strlen(text) * pt * cw > room_pt ? int(room_pt / (cw * strlen(text))) : pt
 title_pt = fit_pt(title_pt, chart_title)
 subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)
 subtitle_pt = subtitle_pt <= 0.8 * title_pt ? subtitle_pt : int(0.8 * title_pt)
@@ -75,7 +90,8 @@ label(i) = exists("labels") ? labels[i] : label(i)
 byreply = timeline_by eq "reply"
 # the title larger than the subtitle: the multiplot title keeps room for
 # three lines, the subtitle is a label on the second
-set multiplot layout rows, cols title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt)
+if (slides) { set multiplot title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt) } \
+else { set multiplot layout rows, cols title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt) }
 set label 99 chart_subtitle at screen 0.5, screen (1 - 3.0 * title_pt / canvas_pt) center noenhanced \
     font sprintf(",%d", subtitle_pt)
 set grid xtics ytics lc rgb "#b0b0b0"
@@ -88,6 +104,39 @@ set tics nomirror
 # an entry a line
 if (slides) { set key outside top center vertical Left reverse noenhanced samplen 1.5 nobox } \
 else { set key outside top center horizontal noenhanced samplen 1.5 nobox width -4 }
+# a slide's panels placed by hand (gnuplot's layout took each key's lines
+# from its own panel's height: stall_per_second's backlog panel, under a
+# two-line key in one cell, was ~20 px tall with its tick labels on top of
+# each other, the corrected panel shorter than its neighbours). Every panel
+# gets the same plot height; a row's keys sit in a band above it as tall
+# as its longest key (a line a key entry, ~34 px of a 1080 px page), tick
+# labels in a 70 px band under each row; fractions of the page, so the
+# same for the pdf's 540 pt
+key_lines(i) = 1 + (word(exact, i) + 0 ? 0 : 1) + (word(synthetic, i) + 0 > 0 ? 1 : 0)
+array rkey[rows]
+do for [r=1:rows] { rkey[r] = 1 }
+do for [i=1:n] { r = (i - 1) / cols + 1; rkey[r] = key_lines(i) > rkey[r] ? key_lines(i) : rkey[r] }
+# the backlog's key: a row across the page, a line a tester in a half-width cell
+rkey[rows] = wide_backlog || cols == 1 ? (rkey[rows] > 1 ? rkey[rows] : 1) : (rkey[rows] > n ? rkey[rows] : n)
+keys_px = 0
+do for [r=1:rows] { keys_px = keys_px + rkey[r] * 34 + 14 }
+sl_top = 170.0 / 1080; sl_foot = 140.0 / 1080; sl_gap = 70.0 / 1080
+sl_plot = (1 - sl_top - sl_foot - keys_px / 1080.0 - (rows - 1) * sl_gap) / rows
+# the top of row r's key band (r from 0), and of its plot
+array rtop[rows]
+rtop[1] = 1 - sl_top
+do for [r=2:rows] { rtop[r] = rtop[r-1] - (rkey[r-1] * 34 + 14) / 1080.0 - sl_plot - sl_gap }
+sl_rowtop(r) = rtop[r + 1]
+sl_ptop(r) = rtop[r + 1] - (rkey[r + 1] * 34 + 14) / 1080.0
+# place panel p (1-based; wide: the whole row) and its key
+sl_lm = 0.065; sl_rm = 0.02   # room for the last x label ("20" was cut at the edge)
+sl_left(p, wide) = wide || cols == 1 ? sl_lm : ((p - 1) % cols == 0 ? sl_lm : 0.5 + sl_lm)
+sl_right(p, wide) = wide || cols == 1 ? 1 - sl_rm : ((p - 1) % cols == 0 ? 0.5 - sl_rm : 1 - sl_rm)
+# ticks at a step of 1, 2 or 5 x 10^k giving at most four labels on a
+# slide's short panel (autofreq gave six, 26 px apart, at 22 pt)
+nice_step(range) = range <= 0 ? 1 : (range / 4.0 / 10 ** floor(log10(range / 4.0)) > 5 ? 10 : \
+    range / 4.0 / 10 ** floor(log10(range / 4.0)) > 2 ? 5 : \
+    range / 4.0 / 10 ** floor(log10(range / 4.0)) > 1 ? 2 : 1) * 10 ** floor(log10(range / 4.0))
 # a slide's bottom row: its panels' time axes named, and the notes on what
 # grey and a backlog point are at the page's foot (under the right-hand
 # panel alone they ran off the page)
@@ -98,6 +147,12 @@ set lmargin (slides ? 9 : 14)
 set rmargin (slides ? 2 : 4)
 do for [i=1:n] {
     if (i == 2) { unset label 99; unset label 97 }
+    if (slides) {
+        r = (i - 1) / cols
+        set lmargin at screen sl_left(i, 0); set rmargin at screen sl_right(i, 0)
+        set tmargin at screen sl_ptop(r); set bmargin at screen sl_ptop(r) - sl_plot
+        set key at screen (sl_left(i, 0) + sl_right(i, 0)) / 2, screen sl_rowtop(r) - 6 / 1080.0 center top
+    }
     set autoscale xy
     set ylabel (slides ? "ms" : "latency (ms)")
     if (ylog) { set logscale y; set format y "%g" } else { unset logscale y; set format y "%g" }
@@ -123,22 +178,26 @@ do for [i=1:n] {
         stats datafile index (i-1) using 2 nooutput
         lat_top = STATS_max > 0 ? STATS_max * 1.15 : 1
         width_px = pdf ? (slides ? 960 / cols : 720) - 100 : (slides ? 1920 / cols : 1600) - 250
-        height_px = pdf ? (slides ? 540 / rows : 144) - 60 : (slides ? 1080 / rows - 150 : panel_px - 100)
+        height_px = slides ? sl_plot * (pdf ? 540 : 1080) : (pdf ? 144 - 60 : panel_px - 100)
         # apart along the curve: across the width and, on a linear axis,
         # down the height (figure_5_3's 9 samples are 1 ms apart both ways:
         # 4 px across its 0.21 s slide panel but 20 px down its 11.5 ms)
         dx_px = nsy > 1 && xto > xfrom ? (sy_hi - sy_lo) / (nsy - 1) * width_px / (xto - xfrom) : 10
         dy_px = nsy > 1 && !ylog ? (lat_hi - lat_lo) / (nsy - 1) * height_px / lat_top : 0
         gap_px = sqrt(dx_px ** 2 + dy_px ** 2)
-        ksy = gap_px > 0 && gap_px < 10 ? int(ceil(10.0 / gap_px)) : 1
+        # (svg's ring glyph is ~16 px across on a slide: 18 px apart there)
+        apart_px = term eq "svg" ? 18.0 : 10.0
+        ksy = gap_px > 0 && gap_px < apart_px ? int(ceil(apart_px / gap_px)) : 1
     }
     if (!empty) { stats datafile index (i-1) using 2 nooutput }
     set xrange [xfrom:xto]
     top = empty ? 1 : (STATS_max > 0 ? STATS_max * 1.15 : 1)
     bottom = ylog ? (empty ? 0.001 : (STATS_min > 0 ? STATS_min / 1.5 : 0.001)) : 0
     set yrange [bottom:top]
+    ystep = nice_step(top)
+    if (slides && !ylog) { set ytics ystep } else { set ytics autofreq }
     unset xlabel
-    if (bottom_row(i)) { set xlabel xname offset 0,0.5; set bmargin 4.5 }
+    if (bottom_row(i)) { set xlabel xname offset 0,0.5 }
     ex = word(exact, i) + 0
     sy = word(synthetic, i) + 0
     what = ex ? sprintf("%s: each dot one request (%d)", label(i), word(seen, i) + 0) \
@@ -151,7 +210,7 @@ do for [i=1:n] {
              lc rgb colour(i) title what, \
          datafile index (i-1) using 1:($3 == 4 ? $2 : NaN) with lines lw 2 dt 2 lc rgb "#000000" \
              title (ex ? "" : "mean latency of each bin"), \
-         datafile index (i-1) using 1:($3 == 1 && int($0) % ksy == 0 ? $2 : NaN) with points pt 6 \
+         datafile index (i-1) using 1:($3 == 1 && int($0) % ksy == 0 ? $2 : NaN) with points pt ring_pt \
              ps (1.3 * ptscale) lc rgb colour(i) \
              title (sy > 0 ? sprintf("samples the correction added (%d%s)", sy, \
                     ksy > 1 ? sprintf("; 1 in %d drawn", ksy) : "") : "")
@@ -166,7 +225,9 @@ do for [i=1:n] {
 }
 set yrange [0:bmax * 1.15]
 # whole requests: no 0.5 ticks on a small backlog
-if (bmax <= 6) { set ytics 1 } else { set ytics autofreq }
+ystep = nice_step(bmax * 1.15) >= 1 ? nice_step(bmax * 1.15) : 1
+if (slides) { set ytics ystep } \
+else { if (bmax <= 6) { set ytics 1 } else { set ytics autofreq } }
 set ylabel (slides ? "at the server" : "requests at the server")
 # what a point of the backlog is, and grey only where grey is drawn
 binw = exists("backlog_bin_s") ? backlog_bin_s : 0
@@ -185,9 +246,30 @@ if (slides) {
     note = note[1:2] eq "; " ? note[3:] : note
     set label 97 note at screen 0.5, screen 0.03 center font sprintf(",%d", subtitle_pt) noenhanced
     set xlabel xname offset 0,0.5
-    set bmargin 4.5
+    r = rows - 1
+    set lmargin at screen sl_left(n + 1, wide_backlog); set rmargin at screen sl_right(n + 1, wide_backlog)
+    set tmargin at screen sl_ptop(r); set bmargin at screen sl_ptop(r) - sl_plot
+    set key at screen (sl_left(n + 1, wide_backlog) + sl_right(n + 1, wide_backlog)) / 2, screen sl_rowtop(r) - 6 / 1080.0 \
+        center top width 1
+    if (wide_backlog || cols == 1) { set key horizontal } else { set key vertical }
 } else { set key outside top center horizontal width 1 }
+# each tester's dash as on the spectrum (closed dotted, paced long dashes,
+# corrected dash-dot, open solid, ...), so coinciding lines stay apart,
+# and key samples long enough to show the pattern: the dash was the
+# tester's number (open, 4th, dash-dot), which on the open loop's climb
+# through a stall looked broken while its 1.5-character sample looked solid;
+# drawn last to first, so open's solid line never hides the others' dashes
+set dashtype 11 (2,4)
+set dashtype 12 (14,6)
+set dashtype 13 (10,5,2,5)
+set dashtype 14 solid
+set dashtype 15 (10,4,2,4,2,4)
+set dashtype 16 (20,5,5,5)
+set dashtype 17 (6,3)
+set dashtype 18 (3,3,12,3)
+set key samplen 4
+dash(i) = 10 + sty(i)
 plot stallsfile index n using (($1+$2)/2):(0):(($2-$1)/2):(bmax * 1.15) with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
-     for [i=1:n] datafile index (n + i - 1) using 1:2 with steps lw 2 dt i lc rgb colour(i) \
-         title label(i)
+     for [i=n:1:-1] datafile index (n + i - 1) using 1:2 with steps lw 2 dt dash(i) lc rgb colour(i) notitle, \
+     for [i=1:n] keyentry with lines lw 2 dt dash(i) lc rgb colour(i) title label(i)
 unset multiplot

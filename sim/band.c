@@ -69,30 +69,78 @@ void band_get(const band *b, size_t i, size_t k, double *mean, double *ci)
     stats_mean_t95(&b->v[i * b->n_levels + k], b->seeds, b->n_testers * b->n_levels, mean, ci);
 }
 
+/* The band's relative half-width (ci / mean) at x = 1/(1-p) for tester i,
+ * interpolated in log x between the levels k0 <= k1 that bracket it (k0 =
+ * k1 at a level). */
+static double band_rel_at(const band *b, size_t i, double x, size_t first, size_t last)
+{
+    size_t k = first;
+    while (k < last && 1.0 / (1.0 - levels_nth(LEVELS_BAND, k + 1)->fraction) <= x)
+        k++;
+    double m0, c0, m1, c1;
+    band_get(b, i, k, &m0, &c0);
+    double r0 = m0 > 0 ? c0 / m0 : 0;
+    if (k == last)
+        return r0;
+    band_get(b, i, k + 1, &m1, &c1);
+    double r1 = m1 > 0 ? c1 / m1 : 0;
+    double x0 = 1.0 / (1.0 - levels_nth(LEVELS_BAND, k)->fraction);
+    double x1 = 1.0 / (1.0 - levels_nth(LEVELS_BAND, k + 1)->fraction);
+    double t = (log(x) - log(x0)) / (log(x1) - log(x0));
+    return r0 + (r1 - r0) * (t < 0 ? 0 : t > 1 ? 1 : t);
+}
+
 int band_write(const band *b, FILE *f, const scenario *s, const run_result *r)
 {
-    fprintf(f, "# cosim spectrum band over %u seeds (%llu..%llu): a block per tester;\n"
-               "# columns: 1/(1-p) mean_ms low_ms high_ms (mean -+ 95%% confidence half-width)\n",
-            b->seeds, (unsigned long long)s->seed, (unsigned long long)(s->seed + b->seeds - 1));
+    fprintf(f, "# cosim spectrum band over %u seeds (%llu..%llu): a block per tester drawn;\n"
+               "# columns: 1/(1-p) latency_ms low_ms high_ms: the spectrum's own points\n"
+               "# (this run, seed %llu), -+ the 95%% confidence half-width of the mean over\n"
+               "# the seeds as a share of that mean (interpolated in log x between the\n"
+               "# levels 50%%, 75%%, 90%%, ...), from p50 to the last level every seed reaches\n",
+            b->seeds, (unsigned long long)s->seed, (unsigned long long)(s->seed + b->seeds - 1),
+            (unsigned long long)s->seed);
+    /* the levels past p0 (the minimum: a band from it to p50, its chord
+     * across the curve's climb, drew a wedge from 1 ns to 3 ms at 0-3% on
+     * M/M/1) */
+    size_t first = 0;
+    while (first < b->n_levels && levels_nth(LEVELS_BAND, first)->fraction <= 0)
+        first++;
     size_t block = 0;
     for (size_t i = 0; i < b->n_testers; i++) {
-        if (hist_count(r->testers[i].hist) == 0)
+        const hist *h = r->testers[i].hist;
+        if (hist_count(h) == 0 || s->testers[i].chart_hidden)
             continue; /* the spectrum has no block for it either */
-        if (b->min_count[i] == 0) { /* a seed without samples: no mean to draw */
-            fprintf(f, "%s# tester %s: a seed recorded no sample\nnan nan nan nan\n", block++ ? "\n\n" : "",
-                    s->testers[i].name);
+        /* the last level the fewest samples reach */
+        size_t last = first;
+        while (last + 1 < b->n_levels &&
+               1.0 / (1.0 - levels_nth(LEVELS_BAND, last + 1)->fraction) <= (double)b->min_count[i])
+            last++;
+        if (b->min_count[i] == 0 || first >= b->n_levels ||
+            1.0 / (1.0 - levels_nth(LEVELS_BAND, first)->fraction) > (double)b->min_count[i]) {
+            /* a seed without samples, or too few for p50: no band */
+            fprintf(f, "%s# tester %s: a seed recorded %s\nnan nan nan nan\n", block++ ? "\n\n" : "",
+                    s->testers[i].name, b->min_count[i] == 0 ? "no sample" : "too few samples");
             continue;
         }
         fprintf(f, "%s# tester %s\n", block++ ? "\n\n" : "", s->testers[i].name);
-        for (size_t k = 0; k < b->n_levels; k++) {
-            double p = levels_nth(LEVELS_BAND, k)->fraction;
-            /* only levels below the last sample of the smallest run */
-            if (p > 0 && 1.0 / (1.0 - p) > (double)b->min_count[i])
+        double x_lo = 1.0 / (1.0 - levels_nth(LEVELS_BAND, first)->fraction);
+        double x_hi = 1.0 / (1.0 - levels_nth(LEVELS_BAND, last)->fraction);
+        /* the spectrum's rows (plot.c: the same iteration, so the band's
+         * corners are the curve's and it surrounds the curve between them;
+         * its chords between the levels ran under the curve's bend) */
+        uint64_t n = hist_count(h);
+        hist_iter it;
+        hist_iter_init(&it, h, s->rank_rule, 5);
+        double last_x = 0;
+        while (hist_iter_next(&it)) {
+            double x = it.is_final ? (double)n : 1.0 / (1.0 - it.percentile);
+            if (it.is_final && x <= last_x)
                 break;
-            double m, c;
-            band_get(b, i, k, &m, &c);
-            fprintf(f, "%.2f %.6f %.6f %.6f\n", 1.0 / (1.0 - p), m / 1e6, (m - c) / 1e6,
-                    (m + c) / 1e6);
+            last_x = x;
+            if (x < x_lo * (1 - 1e-9) || x > x_hi * (1 + 1e-9))
+                continue;
+            double v = (double)it.value_ns / 1e6, rel = band_rel_at(b, i, x, first, last);
+            fprintf(f, "%.2f %.6f %.6f %.6f\n", x, v, v * (1 - rel), v * (1 + rel));
         }
     }
     fflush(f);

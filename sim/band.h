@@ -39,9 +39,13 @@ void band_get(const band *b, size_t i, size_t k, double *mean_ns, double *ci_ns)
 unsigned band_seeds(const band *b);
 
 /**
- * The band's chart data: a block per tester (the spectrum's block order),
- * rows "1/(1-p) mean_ms low_ms high_ms" for the levels every seed's samples
- * reach. @return 0 or -EIO.
+ * The band's chart data: a block per tester the spectrum draws (its block
+ * order, the truth excepted), rows "1/(1-p) latency_ms low_ms high_ms" at
+ * the spectrum's own points (r's histogram, iterated as plot.c does) from
+ * p50 to the last level every seed's samples reach, low and high the
+ * latency -+ the 95% half-width as a share of the mean over the seeds
+ * (interpolated in log x between levels), so the band surrounds the curve.
+ * @return 0 or -EIO.
  */
 int band_write(const band *b, FILE *f, const scenario *s, const run_result *r);
 
