@@ -526,6 +526,15 @@ lecture)
     expect_exit 2 "both named 'one_stall'" lecture scenarios/one_stall.ini scenarios/stall_every_5s.ini \
         scenarios/one_stall.ini -o "$work/D"
     grep -q "charts" "$work/out" && fail "lecture: ran scenarios before refusing the clash"
+    # a scenario named index would be the lecture's own index.html (it ran every scenario, then
+    # failed with "index.html: cannot write: File exists", exit 4); names apart only by case clash too
+    cp scenarios/one_stall.ini "$work/index.ini"
+    expect_exact 2 "cosim: lecture: $work/index.ini is named 'index': its page would be the lecture's index.html; give it another [scenario] name" \
+        lecture scenarios/one_stall.ini "$work/index.ini" -o "$work/D"
+    cp scenarios/one_stall.ini "$work/ONE_STALL.ini"
+    expect_exact 2 "cosim: lecture: scenarios/one_stall.ini and $work/ONE_STALL.ini are named 'one_stall' and 'ONE_STALL', which differ only by case: their pages would share a name on a disk blind to case; give one another [scenario] name" \
+        lecture scenarios/one_stall.ini "$work/ONE_STALL.ini" -o "$work/D"
+    [ -e "$work/D" ] && fail "lecture: a page name clash made the folder"
     expect_exit 2 "lecture: --title: a control character (a newline?); give 1 to 200 bytes" \
         lecture scenarios/one_stall.ini -o "$work/D" --title "$(printf 'a\nb')"
     expect_exit 2 "lecture: --title: not valid UTF-8" lecture scenarios/one_stall.ini -o "$work/D" \
