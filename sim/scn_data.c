@@ -88,6 +88,12 @@ static int read_data_file(scn_ctx *c, scn_ini_entry *e, const char *path, scn_da
             break;
         }
         t = scn_ini_trim(t);
+        if (strchr(t, '\r')) { /* the trim took a CRLF's; one left is inside the line */
+            scn_ini_fail(c->p, "%s:%d: a carriage return (\\r) inside a line (line ends of an old Mac file?); save "
+                               "the file with LF or CRLF line ends", path, line);
+            rc = -1;
+            break;
+        }
         if (!*t || *t == '#')
             continue;
         rc = fn(c, path, line, t, arg);
