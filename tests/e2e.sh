@@ -1336,6 +1336,16 @@ input)
         || fail "data files with a byte order mark: $(cat "$work/bom.err")"
     "$cosim" -q --no-plot --charts none -o "$work/bom/ref" tests/data/from_files.ini || fail "from_files: exit $?"
     cmp -s "$work/bom/o/c.hgrm" "$work/bom/ref/c.hgrm" || fail "a byte order mark changed the run"
+    # the same for files read whole (a .hgrm of service times, GC logs): a
+    # spectrum written by cosim, then with a mark, draws the same
+    printf '[scenario]\nduration = 1s\n[service]\ndistribution = histogram\nfile = s.hgrm\nunit = us\n[tester c]\nkind = closed\n' \
+        >"$work/bom/h.ini"
+    cp "$work/bom/ref/c.hgrm" "$work/bom/s.hgrm"
+    "$cosim" -q --no-plot --charts none -o "$work/bom/h1" "$work/bom/h.ini" || fail "histogram service: exit $?"
+    { printf '\357\273\277'; cat "$work/bom/ref/c.hgrm"; } >"$work/bom/s.hgrm"
+    "$cosim" -q --no-plot --charts none -o "$work/bom/h2" "$work/bom/h.ini" 2>"$work/bom.err" \
+        || fail "a .hgrm with a byte order mark: $(cat "$work/bom.err")"
+    cmp -s "$work/bom/h1/c.hgrm" "$work/bom/h2/c.hgrm" || fail "a byte order mark changed the histogram's draws"
     ;;
 *)
     echo "unknown test $test"
