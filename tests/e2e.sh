@@ -227,6 +227,11 @@ cli)
     "$cosim" -q scenarios/one_stall.ini -o "$work/none2" --charts none || fail "--charts none"
     ls "$work/none2" | grep -q '\.gp$' && fail "--charts none wrote a script"
     expect_exit 2 "--charts pie" --charts pie scenarios/one_stall.ini
+    # none mixed with charts, or a chart twice: refused (none,spectrum wrote the spectrum)
+    expect_exact 2 "cosim: --charts none,spectrum: none stands alone (--charts none), not in a list
+cosim: try 'cosim --help'" --charts none,spectrum scenarios/one_stall.ini
+    expect_exact 2 "cosim: --charts spectrum,timeline,spectrum: spectrum is listed twice; name each chart once
+cosim: try 'cosim --help'" --charts spectrum,timeline,spectrum scenarios/one_stall.ini
     # --style slides: the scripts say so and the charts are 16:9, 1920 x
     # 1080 px (the PNG header's width and height, big-endian: 7*256+128,
     # 4*256+56); the default style otherwise
