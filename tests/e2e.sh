@@ -227,6 +227,17 @@ cli)
     "$cosim" -q scenarios/one_stall.ini -o "$work/none2" --charts none || fail "--charts none"
     ls "$work/none2" | grep -q '\.gp$' && fail "--charts none wrote a script"
     expect_exit 2 "--charts pie" --charts pie scenarios/one_stall.ini
+    # a standard output that cannot be written is a failure, exit 4 (a sweep's table, a
+    # lecture's 'wrote' line, --version on a full disk exited 0)
+    if [ -w /dev/full ]; then
+        "$cosim" sweep --no-plot -o "$work/swfull" scenarios/one_stall.ini --vary tester.open.rate=10/s,20/s \
+            >/dev/full 2>"$work/err"
+        [ $? -eq 4 ] || fail "sweep > /dev/full: exit code"
+        [ "$(cat "$work/err")" = "cosim: cannot write to standard output: No space left on device" ] \
+            || fail "sweep > /dev/full: $(cat "$work/err")"
+        "$cosim" --version >/dev/full 2>"$work/err"
+        [ $? -eq 4 ] || fail "--version > /dev/full: exit code"
+    fi
     # none mixed with charts, or a chart twice: refused (none,spectrum wrote the spectrum)
     expect_exact 2 "cosim: --charts none,spectrum: none stands alone (--charts none), not in a list
 cosim: try 'cosim --help'" --charts none,spectrum scenarios/one_stall.ini
