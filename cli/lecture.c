@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -158,10 +159,21 @@ static int load_all(lesson_run *runs, size_t n, const char *plots_dir, int slide
         int exit_code;
         if (!(x->s = options_load_scenario(&o, &exit_code)))
             return exit_code;
+        if (strcasecmp(x->s->name, "index") == 0) {
+            fprintf(stderr, "cosim: lecture: %s is named '%s': its page would be the lecture's index.html; give it "
+                            "another [scenario] name\n", x->path, x->s->name);
+            return COSIM_EXIT_USAGE;
+        }
+        /* case apart too, as tester names: pages are files */
         for (const lesson_run *y = runs; y < x; y++)
-            if (strcmp(y->s->name, x->s->name) == 0) {
-                fprintf(stderr, "cosim: lecture: %s and %s are both named '%s': their pages would share a name; "
-                                "give one a [scenario] name\n", y->path, x->path, x->s->name);
+            if (strcasecmp(y->s->name, x->s->name) == 0) {
+                if (strcmp(y->s->name, x->s->name) == 0)
+                    fprintf(stderr, "cosim: lecture: %s and %s are both named '%s': their pages would share a name; "
+                                    "give one a [scenario] name\n", y->path, x->path, x->s->name);
+                else
+                    fprintf(stderr, "cosim: lecture: %s and %s are named '%s' and '%s', which differ only by case: "
+                                    "their pages would share a name on a disk blind to case; give one another "
+                                    "[scenario] name\n", y->path, x->path, y->s->name, x->s->name);
                 return COSIM_EXIT_USAGE;
             }
     }

@@ -19,6 +19,7 @@
 #include "sweep_cli.h"
 #include "timeline.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -275,12 +276,29 @@ static int run(const options *o)
     return exit_code;
 }
 
+/* The exit code once standard output is flushed: a table, a help text or
+ * a 'wrote' line that could not be written (a full disk, a closed stdout)
+ * is a failure (exit 4), never a silent success. */
+static int flush_stdout(int exit_code)
+{
+    errno = 0;
+    int bad = fflush(stdout) != 0, e = errno;
+    if ((bad || ferror(stdout)) && exit_code == COSIM_EXIT_OK) {
+        if (bad && e)
+            fprintf(stderr, "cosim: cannot write to standard output: %s\n", strerror(e));
+        else
+            fprintf(stderr, "cosim: cannot write to standard output\n");
+        return COSIM_EXIT_OUTPUT;
+    }
+    return exit_code;
+}
+
 int main(int argc, char **argv)
 {
     if (argc > 1 && strcmp(argv[1], "sweep") == 0)
-        return sweep_main(argc - 1, argv + 1);
+        return flush_stdout(sweep_main(argc - 1, argv + 1));
     if (argc > 1 && strcmp(argv[1], "lecture") == 0)
-        return lecture_main(argc - 1, argv + 1);
+        return flush_stdout(lecture_main(argc - 1, argv + 1));
     options o;
     memset(&o, 0, sizeof o);
     rng_init();
@@ -298,5 +316,5 @@ int main(int argc, char **argv)
         exit_code = run(&o);
     }
     options_free(&o);
-    return exit_code;
+    return flush_stdout(exit_code);
 }

@@ -220,6 +220,14 @@ static int opt_charts(options *o, const char *arg)
             fprintf(stderr, " (or none)\n");
             return -1;
         }
+        if (k < 0 && (q != arg || q[n])) { /* none with charts: which was meant? */
+            fprintf(stderr, "cosim: --charts %s: none stands alone (--charts none), not in a list\n", arg);
+            return -1;
+        }
+        if (k >= 0 && (o->charts & (1u << k))) {
+            fprintf(stderr, "cosim: --charts %s: %.*s is listed twice; name each chart once\n", arg, (int)n, q);
+            return -1;
+        }
         if (k >= 0)
             o->charts |= 1u << k;
         if (!q[n])

@@ -344,17 +344,12 @@ int sweep_check_args(int argc, char **argv)
     return rc;
 }
 
-/* text as a gnuplot single-quoted string: a quote doubled, control
- * characters dropped (nothing in it is substituted). */
+/* text as a gnuplot string: plot.c's form (a quote doubled inside
+ * '...' broke the chart when the title began with a quote or held two:
+ * gnuplot reads a leading '' as an empty string) */
 static void gp_quote(FILE *f, const char *text)
 {
-    fputc('\'', f);
-    for (; *text; text++)
-        if (*text == '\'')
-            fputs("''", f);
-        else if ((unsigned char)*text >= 0x20)
-            fputc(*text, f);
-    fputc('\'', f);
+    plot_write_gp_string(f, text);
 }
 
 /* The chart's own preamble lines (plot_script.extra): the blocks of

@@ -4,6 +4,7 @@
 #include "grow.h"
 #include "hlog.h"
 #include "textin.h"
+#include "units.h"
 
 #include <errno.h>
 #include <math.h>
@@ -64,6 +65,13 @@ int gcl_fail(gcl_ctx *c, int rc, size_t line, const char *fmt, ...)
 
 int gcl_add_pause(gcl_ctx *c, int kind, int64_t start, int64_t end, size_t line)
 {
+    /* a stall window of a data file is at most 10^6 s (units.h); a longer
+     * pause is a garbled line, not a pause to clip to the log's start */
+    if (end - start > UNITS_MAX_DURATION_NS) {
+        char len[32];
+        units_format_duration_exact(end - start, len, sizeof len);
+        return gcl_fail(c, -ERANGE, line, "a pause of %s, longer than 1000000s (the longest stall cosim takes)", len);
+    }
     plist *l = &c->list[kind];
     if (l->n == l->cap) {
         raw_pause *np = grow_array(l->p, &l->cap, sizeof *np, 64);

@@ -375,6 +375,11 @@ int outdir_commit(outdir *d, char *err, size_t errlen)
     }
     if (rc && !d->committed)
         od_arm(d);
+    /* an interrupt that came during a commit that completed is dropped:
+     * DIR holds the new outputs, so the run ends as one that succeeded
+     * (exit 130 says DIR was left as it was) */
+    if (d->committed)
+        od_discard_pending_signals();
     sigprocmask(SIG_SETMASK, &old, NULL);
     return rc;
 }

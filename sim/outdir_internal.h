@@ -118,6 +118,9 @@ char *od_escape_line(const char *s);
 
 /* Block the handled signals; *old gets the mask to restore. */
 void od_block_signals(sigset_t *old);
+/* Drop the handled signals pending while blocked (a signal during a
+ * commit that completed: the run is done, so it ends as a success). */
+void od_discard_pending_signals(void);
 
 /* Install the handlers that remove the staging folder (once). */
 void od_install_handlers(void);

@@ -115,6 +115,25 @@ void od_block_signals(sigset_t *old)
     sigprocmask(SIG_BLOCK, &s, old);
 }
 
+void od_discard_pending_signals(void)
+{
+    sigset_t pending;
+    if (sigpending(&pending) != 0)
+        return;
+    for (size_t i = 0; i < N_HANDLED; i++) {
+        if (sigismember(&pending, handled_signals[i]) != 1)
+            continue;
+        /* setting SIG_IGN discards a pending signal (POSIX); the action
+         * in place is put back at once */
+        struct sigaction ign, cur;
+        memset(&ign, 0, sizeof ign);
+        ign.sa_handler = SIG_IGN;
+        sigemptyset(&ign.sa_mask);
+        if (sigaction(handled_signals[i], &ign, &cur) == 0)
+            sigaction(handled_signals[i], &cur, NULL);
+    }
+}
+
 /* A folder still open when the process exits (an early return that missed
  * outdir_close) is closed: its staging folder removed, nothing committed. */
 static void close_at_exit(void)

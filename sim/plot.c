@@ -204,6 +204,11 @@ static void gp_string(FILE *f, const char *s)
         fputs("''", f);
 }
 
+void plot_write_gp_string(FILE *f, const char *text)
+{
+    gp_string(f, text);
+}
+
 /* "NAME = 'VALUE'" on a line of its own, when there is a value. */
 static void gp_var(FILE *f, const char *name, const char *value)
 {

@@ -95,6 +95,11 @@ typedef struct plot_script {
  */
 int plot_write_script(FILE *f, const scenario *s, const char *style_path, const plot_script *ps);
 
+/** Write text as a gnuplot string expression (single-quoted pieces joined
+ * to sprintf('%c',39) for each quote; control characters dropped), safe
+ * for any text: nothing in it is substituted or expanded. */
+void plot_write_gp_string(FILE *f, const char *text);
+
 /**
  * The spectrum's blocks: names (testers with samples, then "truth" if any)
  * and slots (each one's position in the scenario, 1-based, 0 for the

@@ -1,6 +1,7 @@
 /* scn_data.c - reading a scenario's data files. */
 #include "scn_data.h"
 #include "grow.h"
+#include "textin.h"
 #include "units.h"
 
 #include <stdio.h>
@@ -70,7 +71,29 @@ static int read_data_file(scn_ctx *c, scn_ini_entry *e, const char *path, scn_da
             break;
         line++;
         buf[n] = '\0';
-        char *t = scn_ini_trim(buf);
+        char *t = buf;
+        if (line == 1 && n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
+            t += 3; /* a UTF-8 byte order mark (Excel's "CSV UTF-8"): skip it, as in a scenario */
+        size_t bad_at;
+        if (!textin_utf8_valid(t, &bad_at)) {
+            scn_ini_fail(c->p, "%s:%d: not valid UTF-8 (byte 0x%02x at column %zu); save the file as UTF-8", path,
+                         line, (unsigned char)t[bad_at], (size_t)(t - buf) + bad_at + 1);
+            rc = -1;
+            break;
+        }
+        if (strstr(t, "\xEF\xBB\xBF")) {
+            scn_ini_fail(c->p, "%s:%d: a byte order mark (U+FEFF) inside the file (two files joined?); remove it",
+                         path, line);
+            rc = -1;
+            break;
+        }
+        t = scn_ini_trim(t);
+        if (strchr(t, '\r')) { /* the trim took a CRLF's; one left is inside the line */
+            scn_ini_fail(c->p, "%s:%d: a carriage return (\\r) inside a line (line ends of an old Mac file?); save "
+                               "the file with LF or CRLF line ends", path, line);
+            rc = -1;
+            break;
+        }
         if (!*t || *t == '#')
             continue;
         rc = fn(c, path, line, t, arg);

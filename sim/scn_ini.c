@@ -349,6 +349,16 @@ static int classify_line(scn_ini *p, const char *line)
                 scn_ini_fail(p, "%s:%d: a section header needs its closing ']', e.g. [tester open]", p->path, p->line);
             return -1;
         }
+        /* after the ']': blanks, then nothing or a ';' comment (inih drops
+         * the rest, so '[scenario] seed = 5' lost its key silently) */
+        const char *after = close + 1;
+        while (after < end && (*after == ' ' || *after == '\t'))
+            after++;
+        if (after < end && *after != ';') {
+            scn_ini_fail(p, "%s:%d: text after the section header's ']' ('%.*s'); put each key = value on a line "
+                            "of its own", p->path, p->line, (int)(end - after > 40 ? 40 : end - after), after);
+            return -1;
+        }
         size_t len = (size_t)(close - s - 1);
         char *name = malloc(len + 1);
         if (!name) {
@@ -405,6 +415,16 @@ static char *reader(char *str, int num, void *stream)
             scn_ini_fail(p, "%s:%d: not a text file (byte 0x%02x); a scenario is an INI text file",
                  p->path, p->line + 1, c);
             return NULL;
+        }
+        if (c == '\r') { /* only in a CRLF line end: alone it hides the line break */
+            int d = getc(p->f);
+            if (d != EOF)
+                ungetc(d, p->f);
+            if (d != '\n' && d != EOF) {
+                scn_ini_fail(p, "%s:%d: a carriage return (\\r) inside a line (line ends of an old Mac file?); "
+                                "save the file with LF or CRLF line ends", p->path, p->line + 1);
+                return NULL;
+            }
         }
         str[n++] = (char)c;
         if (c == '\n')

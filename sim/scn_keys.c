@@ -388,6 +388,20 @@ int scn_keys_check_unused(scn_ctx *c)
         if (e->used || e->removed)
             continue;
         char w[SCENARIO_PATH_MAX + 64], takes[512];
+        /* a near miss of any key of this kind, those the takes list leaves
+         * out included ('pipelin', 'stager'), is named; not a key of
+         * another kind ('late' in a closed tester is no typo of 'label') */
+        int other_kind = 0;
+        for (size_t r = 0; r < scn_keys_n; r++)
+            other_kind |= scn_keys[r].section == c->sec->type && strcmp(scn_keys[r].name, e->key) == 0;
+        for (size_t r = 0; r < scn_keys_n && !other_kind; r++) {
+            const scn_key *k = &scn_keys[r];
+            if (k->section != c->sec->type || !row_has_kind(k, c->kind) || scn_keys_edit_distance(e->key, k->name) > 2)
+                continue;
+            scn_ini_fail(c->p, "%s: [%s] unknown key '%s'; did you mean '%s'?", scn_keys_where(c, e, w, sizeof w),
+                         c->p->sec[e->sec].name, e->key, k->name);
+            return -1;
+        }
         scn_ini_fail(c->p, "%s: [%s] unknown key '%s'; %s", scn_keys_where(c, e, w, sizeof w),
                      c->p->sec[e->sec].name, e->key, scn_keys_takes(c, takes, sizeof takes));
         return -1;

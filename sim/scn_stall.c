@@ -269,23 +269,29 @@ int scn_stall_read(scn_ctx *c, const char *name)
         c->kind_name = stall_kind_name(st->kind);
         if (read_kind(c, st) < 0)
             return -1;
-        /* a stall that would only start after the run ends never happens:
-         * a mistake (a duration cut by --set, or a unit slip), refused */
-        const char *key = st->kind == STALL_PERIODIC ? "first" : "windows";
-        int64_t start = st->kind == STALL_PERIODIC ? st->first_ns
-                        : st->kind == STALL_WINDOWS && st->n_windows ? st->windows[0].start_ns : -1;
-        if (start >= s->duration_ns && s->duration_ns > 0) {
-            char a[64], b[64], m[192];
-            snprintf(m, sizeof m, "the stall starts at %s, after the run ends (duration = %s): it would never "
-                     "happen", units_format_duration_exact(start, a, sizeof a),
-                     units_format_duration_exact(s->duration_ns, b, sizeof b));
-            scn_ini_entry *e = scn_keys_get(c, key);
-            if (e)
-                scn_keys_bad_value(c, e, m);
-            else
-                scn_keys_section_fail(c, "%s", m);
-            return -1;
-        }
+    }
+    /* a stall that would only start after the run ends never happens: a
+     * mistake (a duration cut by --set, a unit slip, a log's offset or
+     * pauses past the run), refused */
+    const char *key = st->kind == STALL_PERIODIC ? "first" : "windows";
+    if (form)
+        key = v != SCN_STALL_FORM_FILE && scn_keys_get(c, "offset") ? "offset" : "file";
+    int64_t start = st->kind == STALL_PERIODIC ? st->first_ns
+                    : st->kind == STALL_WINDOWS && st->n_windows ? st->windows[0].start_ns : -1;
+    if (start >= s->duration_ns && s->duration_ns > 0) {
+        char a[64], b[64], m[256];
+        snprintf(m, sizeof m, "the stall starts at %s, after the run ends (duration = %s): it would never happen%s",
+                 units_format_duration_exact(start, a, sizeof a),
+                 units_format_duration_exact(s->duration_ns, b, sizeof b),
+                 !form ? ""
+                 : v == SCN_STALL_FORM_FILE ? " (its first window)"
+                                            : " (the log's first pause kept, moved by offset)");
+        scn_ini_entry *e = scn_keys_get(c, key);
+        if (e)
+            scn_keys_bad_value(c, e, m);
+        else
+            scn_keys_section_fail(c, "%s", m);
+        return -1;
     }
     /* what a window does to the request in service (a requests stall has
      * no window: the key is unknown there) */

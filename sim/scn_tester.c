@@ -78,12 +78,16 @@ static int check_user_interval(scn_ctx *c, tester_spec *t)
     if (units_interval_mul(t->interval, t->users, &du) == 0 && du.num_ns / du.den <= (uint64_t)INT64_MAX)
         return 0;
     scn_ini_entry *e = scn_keys_get(c, "users");
-    char msg[256], iv[48];
-    scn_ini_entry *ie = scn_keys_get(c, "rate") ? scn_keys_get(c, "rate") : scn_keys_get(c, "interval");
-    snprintf(iv, sizeof iv, "%s", ie ? ie->value : "?");
-    snprintf(msg, sizeof msg, "each user would send every %llu x %s, past the clock's range (2^63 ns, "
-                              "about 292 years); give fewer users or a shorter interval",
-             (unsigned long long)t->users, iv);
+    char msg[256];
+    scn_ini_entry *re = scn_keys_get(c, "rate"), *ie = scn_keys_get(c, "interval");
+    if (re) /* a rate is no interval: 'every 1000000 x 0.000001/s' read as a tiny step */
+        snprintf(msg, sizeof msg, "each user would send at %s / %llu, less than once in 2^63 ns (the clock's "
+                                  "range, about 292 years); give fewer users or a higher rate",
+                 re->value, (unsigned long long)t->users);
+    else
+        snprintf(msg, sizeof msg, "each user would send every %llu x %s, past the clock's range (2^63 ns, "
+                                  "about 292 years); give fewer users or a shorter interval",
+                 (unsigned long long)t->users, ie ? ie->value : "?");
     if (e)
         scn_keys_bad_value(c, e, msg);
     else

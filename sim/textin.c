@@ -68,6 +68,25 @@ int textin_read_file(const char *path, char **out, size_t *out_len, char *err, s
         snprintf(err, errlen, "%s: not a text file (it holds a NUL byte)", path);
         return -EINVAL;
     }
+    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte order mark: skipped */
+        len -= 3;
+        memmove(buf, buf + 3, len);
+    }
+    /* a carriage return ends a line only before a '\n' (CRLF); alone it
+     * would glue two lines into one, and a line's record would be lost */
+    for (const char *cr = memchr(buf, '\r', len); cr; cr = memchr(cr + 1, '\r', len - (size_t)(cr + 1 - buf))) {
+        if (cr + 1 < buf + len && cr[1] != '\n') {
+            size_t line = 1;
+            for (const char *q = buf; q < cr; q++)
+                line += *q == '\n';
+            free(buf);
+            snprintf(err, errlen, "%s:%zu: a carriage return (\\r) inside a line (line ends of an old Mac file?); "
+                     "save the file with LF or CRLF line ends", path, line);
+            return -EINVAL;
+        }
+        if (cr + 1 >= buf + len)
+            break;
+    }
     buf[len] = '\0';
     *out = buf;
     *out_len = len;

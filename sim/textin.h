@@ -24,7 +24,9 @@
  * @param err     on error, receives "PATH: reason"
  * @return 0; -errno when the file cannot be opened or read; -EISDIR for a
  *         folder; -EFBIG past TEXTIN_MAX_BYTES; -EINVAL for a file holding
- *         a NUL byte (binary, or UTF-16).
+ *         a NUL byte (binary, or UTF-16) or a carriage return not followed
+ *         by '\n' ("PATH:LINE: ..."). A leading UTF-8 byte order mark is
+ *         dropped from *out.
  */
 int textin_read_file(const char *path, char **out, size_t *out_len, char *err, size_t errlen);
 

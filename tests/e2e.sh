@@ -236,6 +236,22 @@ cosim: gnuplot: 40 frames in animation sequence, or not" ] || fail "gnuplot's me
     "$cosim" -q scenarios/one_stall.ini -o "$work/none2" --charts none || fail "--charts none"
     ls "$work/none2" | grep -q '\.gp$' && fail "--charts none wrote a script"
     expect_exit 2 "--charts pie" --charts pie scenarios/one_stall.ini
+    # a standard output that cannot be written is a failure, exit 4 (a sweep's table, a
+    # lecture's 'wrote' line, --version on a full disk exited 0)
+    if [ -w /dev/full ]; then
+        "$cosim" sweep --no-plot -o "$work/swfull" scenarios/one_stall.ini --vary tester.open.rate=10/s,20/s \
+            >/dev/full 2>"$work/err"
+        [ $? -eq 4 ] || fail "sweep > /dev/full: exit code"
+        [ "$(cat "$work/err")" = "cosim: cannot write to standard output: No space left on device" ] \
+            || fail "sweep > /dev/full: $(cat "$work/err")"
+        "$cosim" --version >/dev/full 2>"$work/err"
+        [ $? -eq 4 ] || fail "--version > /dev/full: exit code"
+    fi
+    # none mixed with charts, or a chart twice: refused (none,spectrum wrote the spectrum)
+    expect_exact 2 "cosim: --charts none,spectrum: none stands alone (--charts none), not in a list
+cosim: try 'cosim --help'" --charts none,spectrum scenarios/one_stall.ini
+    expect_exact 2 "cosim: --charts spectrum,timeline,spectrum: spectrum is listed twice; name each chart once
+cosim: try 'cosim --help'" --charts spectrum,timeline,spectrum scenarios/one_stall.ini
     # --style slides: the scripts say so and the charts are 16:9, 1920 x
     # 1080 px (the PNG header's width and height, big-endian: 7*256+128,
     # 4*256+56); the default style otherwise
@@ -541,6 +557,15 @@ lecture)
     expect_exit 2 "both named 'one_stall'" lecture scenarios/one_stall.ini scenarios/stall_every_5s.ini \
         scenarios/one_stall.ini -o "$work/D"
     grep -q "charts" "$work/out" && fail "lecture: ran scenarios before refusing the clash"
+    # a scenario named index would be the lecture's own index.html (it ran every scenario, then
+    # failed with "index.html: cannot write: File exists", exit 4); names apart only by case clash too
+    cp scenarios/one_stall.ini "$work/index.ini"
+    expect_exact 2 "cosim: lecture: $work/index.ini is named 'index': its page would be the lecture's index.html; give it another [scenario] name" \
+        lecture scenarios/one_stall.ini "$work/index.ini" -o "$work/D"
+    cp scenarios/one_stall.ini "$work/ONE_STALL.ini"
+    expect_exact 2 "cosim: lecture: scenarios/one_stall.ini and $work/ONE_STALL.ini are named 'one_stall' and 'ONE_STALL', which differ only by case: their pages would share a name on a disk blind to case; give one another [scenario] name" \
+        lecture scenarios/one_stall.ini "$work/ONE_STALL.ini" -o "$work/D"
+    [ -e "$work/D" ] && fail "lecture: a page name clash made the folder"
     expect_exit 2 "lecture: --title: a control character (a newline?); give 1 to 200 bytes" \
         lecture scenarios/one_stall.ini -o "$work/D" --title "$(printf 'a\nb')"
     expect_exit 2 "lecture: --title: not valid UTF-8" lecture scenarios/one_stall.ini -o "$work/D" \
@@ -656,6 +681,13 @@ sweep)
     # 450/s and 800/s (utilisation 0.1, 0.45, 0.8) over 2000 s each:
     # mean within 2%, p99 within 3%.
     cd "$root" || exit 1
+    # a --title that begins with a quote or holds two in a row renders (the sweep doubled quotes
+    # inside '...', which gnuplot reads as an empty string then a syntax error: exit 4)
+    if command -v gnuplot >/dev/null; then
+        "$cosim" sweep -q scenarios/one_stall.ini --vary tester.open.rate=10/s,20/s -o "$work/qt" \
+            --title "'quoted' title, it''s" 2>"$work/qt.err" || fail "sweep --title with quotes: $(cat "$work/qt.err")"
+        [ -s "$work/qt/sweep.png" ] || fail "sweep --title with quotes: no chart"
+    fi
     args=(scenarios/mm1_rho08.ini --vary tester.open.rate=100/s..800/s:3 --set scenario.duration=2000s
           --set truth.interval=1s -q)
     "$cosim" sweep "${args[@]}" --jobs 1 -o "$work/j1" || fail "sweep --jobs 1: exit $?"
@@ -738,7 +770,7 @@ sweep)
     [ -s "$work/f/sweep.svg" ] && [ ! -e "$work/f/sweep.png" ] || fail "no sweep.svg (or a sweep.png)"
     tail -c 12 "$work/f/sweep.svg" | grep -q "</svg>" || fail "sweep.svg incomplete"
     grep -q "^wrote $work/f/: sweep.csv, sweep.svg$" "$work/f.out" || fail "sweep.svg not reported"
-    grep -q "^chart_title = 'It''s a sweep'$" "$work/f/sweep.gp" || fail "--title not in sweep.gp"
+    grep -qF "chart_title = 'It'.sprintf('%c',39).'s a sweep'" "$work/f/sweep.gp" || fail "--title not in sweep.gp"
     # without --title: "Sweep of NAME", not the scenario's title (one point's)
     grep -q "^chart_title = 'Sweep of mm1_rho08'$" "$work/ci/sweep.gp" \
         || fail "sweep's default title: $(grep chart_title "$work/ci/sweep.gp")"
@@ -1346,6 +1378,26 @@ input)
     n=$(grep "^testers = " "$work/wide/sweep.gp" | tr ' ' '\n' | grep -c '^.\?t[0-9]')
     [ "$n" -eq 64 ] || fail "the sweep chart names $n of 64 testers"
     grep -q "t73xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx'$" "$work/wide/sweep.gp" || fail "the last tester is cut"
+    # data files saved by Excel as "CSV UTF-8" begin with a byte order mark:
+    # skipped as in a scenario, so the outputs are those without it
+    mkdir "$work/bom"
+    cp tests/data/from_files.ini "$work/bom/"
+    { printf '\357\273\277'; cat tests/data/service_times.txt; } >"$work/bom/service_times.txt"
+    { printf '\357\273\277'; cat tests/data/pauses.csv; } >"$work/bom/pauses.csv"
+    "$cosim" -q --no-plot --charts none -o "$work/bom/o" "$work/bom/from_files.ini" 2>"$work/bom.err" \
+        || fail "data files with a byte order mark: $(cat "$work/bom.err")"
+    "$cosim" -q --no-plot --charts none -o "$work/bom/ref" tests/data/from_files.ini || fail "from_files: exit $?"
+    cmp -s "$work/bom/o/c.hgrm" "$work/bom/ref/c.hgrm" || fail "a byte order mark changed the run"
+    # the same for files read whole (a .hgrm of service times, GC logs): a
+    # spectrum written by cosim, then with a mark, draws the same
+    printf '[scenario]\nduration = 1s\n[service]\ndistribution = histogram\nfile = s.hgrm\nunit = us\n[tester c]\nkind = closed\n' \
+        >"$work/bom/h.ini"
+    cp "$work/bom/ref/c.hgrm" "$work/bom/s.hgrm"
+    "$cosim" -q --no-plot --charts none -o "$work/bom/h1" "$work/bom/h.ini" || fail "histogram service: exit $?"
+    { printf '\357\273\277'; cat "$work/bom/ref/c.hgrm"; } >"$work/bom/s.hgrm"
+    "$cosim" -q --no-plot --charts none -o "$work/bom/h2" "$work/bom/h.ini" 2>"$work/bom.err" \
+        || fail "a .hgrm with a byte order mark: $(cat "$work/bom.err")"
+    cmp -s "$work/bom/h1/c.hgrm" "$work/bom/h2/c.hgrm" || fail "a byte order mark changed the histogram's draws"
     ;;
 *)
     echo "unknown test $test"

@@ -562,6 +562,36 @@ START_TEST(a_signal_removes_the_staging_folder)
 }
 END_TEST
 
+static void interrupt_now(void)
+{
+    raise(SIGINT);
+}
+
+/* A SIGINT that comes during a commit (here: just before the exchange,
+ * while the signals are blocked) is dropped once the commit completes: the
+ * folder holds the new outputs, so the run ends as a success (it died with
+ * SIGINT, exit 130 "DIR left as it was", with the new files in place). */
+START_TEST(a_signal_during_a_commit_that_completes_is_dropped)
+{
+    const char *files[] = {"open.hgrm", "1\n", NULL};
+    ck_assert_int_eq(run_files("out", NULL, files), 0);
+    pid_t child = fork();
+    if (child == 0) {
+        const char *second[] = {"open.hgrm", "2\n", NULL};
+        before_exchange = interrupt_now;
+        int rc = run_files("out", NULL, second);
+        _exit(rc ? 1 : 0);
+    }
+    int ws;
+    ck_assert_int_eq(waitpid(child, &ws, 0), child);
+    ck_assert(WIFEXITED(ws));
+    ck_assert_int_eq(WEXITSTATUS(ws), 0);
+    ck_assert_str_eq(get("out/open.hgrm"), "2\n");
+    ck_assert_str_eq(listing("out"), ".cosim-manifest open.hgrm");
+    ck_assert_str_eq(listing("."), "out");
+}
+END_TEST
+
 START_TEST(an_exit_without_close_removes_the_staging_folder)
 {
     pid_t child = fork();
@@ -807,6 +837,7 @@ Suite *test_suite(void)
     tcase_add_test(t, a_default_folder_of_another_scenario_is_refused);
     tcase_add_test(t, default_names_are_never_cut);
     tcase_add_test(t, a_signal_removes_the_staging_folder);
+    tcase_add_test(t, a_signal_during_a_commit_that_completes_is_dropped);
     tcase_add_test(t, a_folder_that_is_a_file_or_a_dangling_link_is_refused);
     tcase_add_test(t, an_exit_without_close_removes_the_staging_folder);
     tcase_add_test(t, without_rename_exchange_the_files_are_replaced_one_by_one);

@@ -328,8 +328,8 @@ START_TEST(paced_user_interval_overflow)
                  "past the clock's range", NULL);
     /* 10^13 ns x 10^6 = 10^19 ns: fits 64 bits, not the int64 clock */
     expect_error(GOOD_HEAD "[tester p]\nkind = corrected\nrate = 0.0001/s\nusers = 1000000\nlate = next_slot\n",
-                 SCENARIO_EINVALID, "t.ini:9: [tester p] users = 1000000: each user would send every 1000000 x "
-                 "0.0001/s", NULL);
+                 SCENARIO_EINVALID, "t.ini:9: [tester p] users = 1000000: each user would send at 0.0001/s / "
+                 "1000000, less than once in 2^63 ns", NULL);
     /* just inside: 1000000s x 9223 = 9.223e18 ns < 2^63 */
     scenario *s;
     ck_assert_msg(load_text(GOOD_HEAD "[tester p]\nkind = paced\ninterval = 1000000s\nusers = 9223\n"
