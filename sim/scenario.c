@@ -366,8 +366,17 @@ int scenario_list_keys(FILE *f)
     return scn_keys_list(f);
 }
 
+static scenario_error load_stream(scenario **out, FILE *f, const char *path, const char *const *sets,
+                                  size_t n_sets, unsigned flags, char *err, size_t errlen);
+
 scenario_error scenario_load(scenario **out, const char *path, const char *const *sets,
                              size_t n_sets, char *err, size_t errlen)
+{
+    return scenario_load_flags(out, path, sets, n_sets, 0, err, errlen);
+}
+
+scenario_error scenario_load_flags(scenario **out, const char *path, const char *const *sets, size_t n_sets,
+                                   unsigned flags, char *err, size_t errlen)
 {
     *out = NULL;
     err[0] = '\0';
@@ -382,7 +391,7 @@ scenario_error scenario_load(scenario **out, const char *path, const char *const
             snprintf(err, errlen, "%s: cannot read the scenario: %s", path, strerror(errnum));
         return SCENARIO_EFILE;
     }
-    scenario_error rc = scenario_load_stream(out, f, path, sets, n_sets, err, errlen);
+    scenario_error rc = load_stream(out, f, path, sets, n_sets, flags, err, errlen);
     fclose(f);
     return rc;
 }
@@ -404,10 +413,17 @@ static void set_defaults(scenario *s, const char *path)
 scenario_error scenario_load_stream(scenario **out, FILE *f, const char *path, const char *const *sets,
                                     size_t n_sets, char *err, size_t errlen)
 {
+    return load_stream(out, f, path, sets, n_sets, 0, err, errlen);
+}
+
+static scenario_error load_stream(scenario **out, FILE *f, const char *path, const char *const *sets,
+                                  size_t n_sets, unsigned flags, char *err, size_t errlen)
+{
     *out = NULL;
     err[0] = '\0';
     scn_ini p;
     scn_ini_read(&p, f, path, err, errlen);
+    p.load_flags = flags;
     scenario *s = calloc(1, sizeof *s);
     scenario_error rc = SCENARIO_OK;
     if (!s)

@@ -176,6 +176,20 @@ typedef enum scenario_error {
 scenario_error scenario_load(scenario **out, const char *path, const char *const *sets,
                              size_t n_sets, char *err, size_t errlen);
 
+/** Flags of scenario_load_flags. */
+enum {
+    /** For a sweep, which draws no time charts: [scenario] chart_window is
+     * still read (a malformed one is refused) but not held against the
+     * run's duration, and dropped (chart_window_from/to stay 0). */
+    SCENARIO_LOAD_SWEEP = 1u,
+};
+
+/**
+ * scenario_load with flags (SCENARIO_LOAD_*; 0 is scenario_load).
+ */
+scenario_error scenario_load_flags(scenario **out, const char *path, const char *const *sets, size_t n_sets,
+                                   unsigned flags, char *err, size_t errlen);
+
 /**
  * scenario_load from an open stream (read to its end, not closed). path is
  * the name used in messages and the folder data files are found in.

@@ -89,6 +89,7 @@ typedef struct scn_ini {
     size_t errlen;
     int failed;          /**< an error message is set */
     int oom;
+    unsigned load_flags; /**< SCENARIO_LOAD_* of the caller (set after scn_ini_read) */
 } scn_ini;
 
 /**

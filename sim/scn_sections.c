@@ -52,12 +52,17 @@ static int get_run_keys(scn_ctx *c, scenario *s)
     if (scn_keys_count(c, "max_requests", &s->max_requests) < 0)
         return -1;
     if ((e = scn_keys_get(c, "chart_window"))) {
+        /* a sweep draws no time charts: the window's form is checked, not
+         * its place in the run (a --vary of duration may shorten it) */
+        int sweep = (c->p->load_flags & SCENARIO_LOAD_SWEEP) != 0;
         char why[160];
-        if (scenario_parse_window(e->value, s->duration_ns, &s->chart_window_from, &s->chart_window_to, why,
-                                  sizeof why)) {
+        if (scenario_parse_window(e->value, sweep ? INT64_MAX : s->duration_ns, &s->chart_window_from,
+                                  &s->chart_window_to, why, sizeof why)) {
             scn_keys_bad_value(c, e, why);
             return -1;
         }
+        if (sweep)
+            s->chart_window_from = s->chart_window_to = 0;
     }
     return 0;
 }

@@ -151,7 +151,7 @@ scenario_error sweep_load_task(const sweep *w, size_t t, scenario **out, char *e
         snprintf(bufs[SWEEP_MAX_AXES], sizeof bufs[0], "scenario.seed=%llu", (unsigned long long)(w->seed + r));
         sets[n++] = bufs[SWEEP_MAX_AXES];
     }
-    return scenario_load(out, w->path, sets, n, err, errlen);
+    return scenario_load_flags(out, w->path, sets, n, SCENARIO_LOAD_SWEEP, err, errlen);
 }
 
 /* mean and the half-width of its 95% confidence interval over the reps */
@@ -350,7 +350,8 @@ int sweep_load_failure(const sweep *w, size_t t, scenario_error se, const char *
      * not the sweep's values' */
     scenario *s;
     char berr[1024];
-    scenario_error bse = scenario_load(&s, w->path, w->user_sets, w->n_user_sets, berr, sizeof berr);
+    scenario_error bse = scenario_load_flags(&s, w->path, w->user_sets, w->n_user_sets,
+                                             SCENARIO_LOAD_SWEEP, berr, sizeof berr);
     if (bse != SCENARIO_OK)
         return (int)cosim_exit_of_scenario(bse);
     scenario_free(s);
@@ -366,7 +367,8 @@ int sweep_load_failure(const sweep *w, size_t t, scenario_error se, const char *
             sets[k] = w->user_sets[k];
         snprintf(set, sizeof set, "%s=%s", w->axes[a].key, w->axes[a].values[idx[a]]);
         sets[w->n_user_sets] = set;
-        scenario_error ase = scenario_load(&s, w->path, sets, w->n_user_sets + 1, aerr, sizeof aerr);
+        scenario_error ase = scenario_load_flags(&s, w->path, sets, w->n_user_sets + 1, SCENARIO_LOAD_SWEEP, aerr,
+                                                 sizeof aerr);
         if (ase == SCENARIO_OK) {
             scenario_free(s);
             continue;
@@ -453,7 +455,8 @@ int sweep_check_points(sweep *w, scenario **last)
     scenario *s;
     *last = NULL;
     if (!w->seed_set) { /* the base seed of the replications: the scenario's */
-        scenario_error se = scenario_load(&s, w->path, w->user_sets, w->n_user_sets, err, sizeof err);
+        scenario_error se = scenario_load_flags(&s, w->path, w->user_sets, w->n_user_sets,
+                                                 SCENARIO_LOAD_SWEEP, err, sizeof err);
         if (se != SCENARIO_OK) {
             fprintf(stderr, "cosim: %s\n", err);
             return (int)cosim_exit_of_scenario(se);

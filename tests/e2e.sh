@@ -794,6 +794,16 @@ sweep)
     expect_exact 2 "cosim: sweep: --x-axis utilisation: no tester of scenarios/pool5_users6.ini has a request rate at point 0 (a closed tester has none); give --x-axis key" \
         sweep scenarios/pool5_users6.ini --vary tester.clients.users=2,3 --x-axis utilisation -q -o "$work/b"
     [ -e "$work/b" ] && fail "a refused sweep wrote its folder"
+    # chart_window = 0.6s..1.5s lies past a 0.5 s run: a sweep draws no time
+    # charts, so it runs (2 points x 2 testers = 4 rows); a plain run still refuses it
+    "$cosim" sweep $S1 --vary scenario.duration=0.5s,2s -q -o "$work/cw" --no-plot 2>"$work/cw.err" \
+        || fail "sweep of duration refused for chart_window: $(cat "$work/cw.err")"
+    [ "$(tail -n +2 "$work/cw/sweep.csv" | wc -l)" -eq 4 ] || fail "chart_window sweep: not 2 points x 2 testers"
+    expect_exact 3 "cosim: scenarios/one_stall.ini:25: [scenario] chart_window = 0.6s..1.5s: the window starts at 600ms, at or after the end of the run (duration 500ms): the time charts would be empty; give a window inside 0s..500ms" \
+        $S1 --set scenario.duration=0.5s -o "$work/cwr"
+    # ... and its form is still checked in a sweep
+    expect_exact 3 "cosim: --set scenario.chart_window=2s..1s: [scenario] chart_window = 2s..1s: the window 2s..1s ends before it starts" \
+        sweep $S1 --vary scenario.duration=0.5s,2s --set scenario.chart_window=2s..1s -q -o "$work/b"
     ;;
 outdir)
     # The output-folder contract (docs/decisions.md): cosim replaces or
