@@ -317,7 +317,7 @@ static int parse_sweep_args(sweep *w, sweep_cli *cli, int argc, char **argv)
     w->path = argv[optind];
     w->user_sets = cli->sets;
     char err[400];
-    if (sweep_size(w, err, sizeof err)) {
+    if (sweep_size(w, err, sizeof err) || sweep_check_repeats(w, err, sizeof err)) {
         fprintf(stderr, "cosim: sweep: %s\n", err);
         return -1;
     }

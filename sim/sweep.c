@@ -69,6 +69,44 @@ int sweep_add_axis(sweep *w, const char *text, int zipped, char *err, size_t err
     return 0;
 }
 
+/* value i and value j of axis a are the same number (or, not numbers, the same text) */
+static int same_value(const sweep_axis *a, size_t i, size_t j)
+{
+    long double x, y;
+    if (sweep_value_number(a->values[i], &x) || sweep_value_number(a->values[j], &y))
+        return strcmp(a->values[i], a->values[j]) == 0;
+    return x == y;
+}
+
+int sweep_check_repeats(const sweep *w, char *err, size_t errlen)
+{
+    for (size_t lead = 0; lead < w->n_axes; lead++) {
+        if (w->axes[lead].zipped)
+            continue;
+        size_t end = lead + 1; /* the zips of this --vary: lead + 1 .. end - 1 */
+        while (end < w->n_axes && w->axes[end].zipped)
+            end++;
+        const sweep_axis *l = &w->axes[lead];
+        for (size_t j = 1; j < l->n_values; j++)
+            for (size_t i = 0; i < j; i++) {
+                size_t a = lead;
+                while (a < end && same_value(&w->axes[a], i, j))
+                    a++;
+                if (a < end)
+                    continue;
+                int n = snprintf(err, errlen, "--vary %s: value %zu of %zu, %s, repeats value %zu (%s)", l->key,
+                                 j + 1, l->n_values, l->values[j], i + 1, l->values[i]);
+                for (a = lead + 1; a < end && n >= 0 && (size_t)n < errlen; a++)
+                    n += snprintf(err + n, errlen - (size_t)n, "%s --zip %s=%s", a == lead + 1 ? ", and so does" : ",",
+                                  w->axes[a].key, w->axes[a].values[j]);
+                if (n >= 0 && (size_t)n < errlen)
+                    snprintf(err + n, errlen - (size_t)n, ": two identical points; give each value once");
+                return -EINVAL;
+            }
+    }
+    return 0;
+}
+
 int sweep_size(sweep *w, char *err, size_t errlen)
 {
     w->n_points = 1;

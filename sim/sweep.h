@@ -124,6 +124,18 @@ int sweep_add_axis(sweep *w, const char *text, int zipped, char *err, size_t err
 int sweep_size(sweep *w, char *err, size_t errlen);
 
 /**
+ * Refuse two identical points: within one --vary and the --zip keys that
+ * move with it, values i and j equal (as numbers: 10/s and 10.0/s) in every
+ * key. "--vary a=1,1 --zip b=5,6" is two points, so it passes.
+ *
+ * @param err  the message naming the key, the value that repeats and the
+ *             value it repeats, e.g. "--vary tester.open.rate: value 2 of
+ *             2, 10/s, repeats value 1 (10/s); ..."
+ * @return 0 or -EINVAL.
+ */
+int sweep_check_repeats(const sweep *w, char *err, size_t errlen);
+
+/**
  * Whether the varied keys can change tester `name`'s runs: each tester runs
  * on its own server (run.h), so a key of section [tester NAME'] changes only
  * NAME'; [truth] and [expect NAME'] keys change no tester (the truth has

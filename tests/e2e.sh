@@ -794,6 +794,20 @@ sweep)
     expect_exact 2 "cosim: sweep: --x-axis utilisation: no tester of scenarios/pool5_users6.ini has a request rate at point 0 (a closed tester has none); give --x-axis key" \
         sweep scenarios/pool5_users6.ini --vary tester.clients.users=2,3 --x-axis utilisation -q -o "$work/b"
     [ -e "$work/b" ] && fail "a refused sweep wrote its folder"
+    # two identical points: a repeated --vary value (10.0/s is 10/s), unless a --zip tells them apart
+    expect_exact 2 "cosim: sweep: --vary tester.open.rate: value 2 of 2, 10/s, repeats value 1 (10/s): two identical points; give each value once" \
+        sweep $S1 --vary tester.open.rate=10/s,10/s -q -o "$work/b"
+    expect_exact 2 "cosim: sweep: --vary tester.open.rate: value 3 of 3, 10.0/s, repeats value 1 (10/s): two identical points; give each value once" \
+        sweep $S1 --vary tester.open.rate=10/s,20/s,10.0/s -q -o "$work/b"
+    expect_exact 2 "cosim: sweep: --vary tester.open.rate: value 3 of 3, 10/s, repeats value 1 (10/s), and so does --zip tester.closed.users=1, --zip stall.request90.extra=1ms: two identical points; give each value once" \
+        sweep $S1 --vary tester.open.rate=10/s,20/s,10/s --zip tester.closed.users=1,2,1 --zip stall.request90.extra=1ms,2ms,1ms -q -o "$work/b"
+    [ -e "$work/b" ] && fail "a sweep of identical points wrote its folder"
+    # ... the zip makes them two points (2 x 2 testers = 4 rows), and a zip may repeat a value
+    "$cosim" sweep $S1 --vary tester.open.rate=10/s,10/s --zip tester.closed.users=1,2 -q --no-plot -o "$work/rz" \
+        || fail "a --vary repeat told apart by a --zip was refused"
+    [ "$(tail -n +2 "$work/rz/sweep.csv" | wc -l)" -eq 4 ] || fail "repeat with zip: not 2 points x 2 testers"
+    "$cosim" sweep $S1 --vary tester.open.rate=10/s,20/s --zip tester.closed.users=1,1 -q --no-plot -o "$work/rz2" \
+        || fail "a --zip repeating a value was refused"
     # chart_window = 0.6s..1.5s lies past a 0.5 s run: a sweep draws no time
     # charts, so it runs (2 points x 2 testers = 4 rows); a plain run still refuses it
     "$cosim" sweep $S1 --vary scenario.duration=0.5s,2s -q -o "$work/cw" --no-plot 2>"$work/cw.err" \
