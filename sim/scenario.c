@@ -16,6 +16,7 @@
 #include "scn_dist.h"
 #include "scn_ini.h"
 #include "scn_keys.h"
+#include "scn_profile.h"
 #include "scn_sections.h"
 #include "scn_stall.h"
 #include "scn_tester.h"
@@ -231,6 +232,55 @@ static int check_max_requests(scn_ctx *c, const sections *found)
     return 0;
 }
 
+/* Refuse a paced tester's stagger that starts some users at or after the
+ * run's end: they would never send, and the tester would offer less than
+ * its rate with nothing but `planned` to show it. User u starts at
+ * (u mod per) x stagger, per = users / threads, so the users of index
+ * k >= ceil(duration / stagger) in each thread never start; the largest
+ * stagger that fits is floor((duration - 1 ns) / (per - 1)). */
+static int check_stagger_fits(scn_ctx *c, const sections *found)
+{
+    const scenario *s = c->s;
+    for (size_t i = 0; i < s->n_testers; i++) {
+        const tester_spec *t = &s->testers[i];
+        uint64_t threads = t->threads > 1 ? t->threads : 1, per = t->users / threads;
+        if (!t->has_stagger || t->stagger_ns == 0 || per < 2 ||
+            (int64_t)(per - 1) * t->stagger_ns < s->duration_ns) /* fits: checked for overflow when read */
+            continue;
+        uint64_t first = (uint64_t)((s->duration_ns + t->stagger_ns - 1) / t->stagger_ns);
+        uint64_t never = (per - first) * threads;
+        char st[32], d[32], fit[32], why[400], per_thread[96] = "";
+        units_format_duration_exact(t->stagger_ns, st, sizeof st);
+        units_format_duration_exact(s->duration_ns, d, sizeof d);
+        units_format_duration_exact((s->duration_ns - 1) / (int64_t)(per - 1), fit, sizeof fit);
+        if (threads > 1)
+            snprintf(per_thread, sizeof per_thread, " (%llu users in each of %llu threads)",
+                     (unsigned long long)per, (unsigned long long)threads);
+        enter(c, found->tester[i]);
+        /* a profile that fixes stagger (wrk2's 5 ms): the users or the duration must give */
+        const scn_ini_entry *pe = scn_keys_get(c, "profile");
+        const scn_profile *pr = pe ? scn_profile_find(pe->value) : NULL;
+        const char *fixed_by = NULL;
+        for (const scn_profile_setting *ps = pr ? pr->set : NULL; ps && ps->key; ps++)
+            if (ps->fixed == 1 && strcmp(ps->key, "stagger") == 0)
+                fixed_by = pr->name;
+        if (fixed_by)
+            snprintf(why, sizeof why,
+                     "%llu of the %llu users%s would start at or after the end of the run (duration %s) and never "
+                     "send; profile %s fixes stagger, so give at most %llu users%s or a longer duration",
+                     (unsigned long long)never, (unsigned long long)t->users, per_thread, d, fixed_by,
+                     (unsigned long long)(first * threads), threads > 1 ? " (a multiple of threads)" : "");
+        else
+            snprintf(why, sizeof why,
+                     "%llu of the %llu users%s would start at or after the end of the run (duration %s) and never "
+                     "send; give stagger at most %s, fewer users or a longer duration",
+                     (unsigned long long)never, (unsigned long long)t->users, per_thread, d, fit);
+        scn_keys_bad_value(c, scn_keys_get(c, "stagger"), why);
+        return -1;
+    }
+    return 0;
+}
+
 /* [truth] and [expect NAME], after the testers they name; then a key
  * nothing asked for (every section checks its own; a guard). */
 static int read_late_sections(scn_ctx *c)
@@ -260,7 +310,8 @@ static int interpret(scn_ini *p, scenario *s)
     sections found = {0};
     if (allocate(p, s, &found) < 0 || read_sections(&c, &found) < 0 || check_required(p, &found) < 0)
         return -1;
-    if (check_stalls_leave_gaps(&c) < 0 || check_max_requests(&c, &found) < 0)
+    if (check_stalls_leave_gaps(&c) < 0 || check_stagger_fits(&c, &found) < 0 ||
+        check_max_requests(&c, &found) < 0)
         return -1;
     return read_late_sections(&c);
 }
