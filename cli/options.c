@@ -8,6 +8,7 @@
 #include "textin.h"
 #include "units.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -386,10 +387,49 @@ int options_parse(int argc, char **argv, options *o)
     return 0;
 }
 
+/* --plots-dir DIR holds, as regular files, the style of every chart the
+ * run will draw (choose_charts' list: --charts, else all; none for --check
+ * alone; animate.gp with --animate and the requests chart): the user asked
+ * for that folder, so a missing style is an error, not a dropped chart.
+ * 0, or -1 after a message. */
+static int check_plots_dir(const options *o)
+{
+    if (!o->plots_dir)
+        return 0;
+    unsigned want = o->charts_set ? o->charts : (1u << N_CHARTS) - 1;
+    if (o->check && !o->output)
+        want = 0;
+    for (size_t k = 0; k <= N_CHARTS; k++) {
+        if (k < N_CHARTS ? !(want & (1u << k)) : !(o->animate && (want & (1u << CHART_REQUESTS))))
+            continue;
+        char file[64], path[MAX_DIR_PATH + 80];
+        snprintf(file, sizeof file, "%s.gp", k < N_CHARTS ? chart_kinds[k].name : "animate");
+        snprintf(path, sizeof path, "%s/%s", o->plots_dir, file);
+        const char *what;
+        int errnum;
+        FILE *f = scenario_open_regular(path, &what, &errnum);
+        if (f) {
+            fclose(f);
+            continue;
+        }
+        char why[160];
+        snprintf(why, sizeof why, "%s", what ? what : errnum == ENOENT ? "is missing" : strerror(errnum));
+        fprintf(stderr, "cosim: --plots-dir %s: the chart style %s %s; give a folder that holds %s (a copy of "
+                        "plots/)%s\n", o->plots_dir, path, why, file,
+                k < N_CHARTS ? ", or leave the chart out with --charts" : "");
+        return -1;
+    }
+    return 0;
+}
+
 scenario *options_load_scenario(const options *o, int *exit_code)
 {
     char err[SCENARIO_PATH_MAX + 4096]; /* a long path is named whole */
     scenario *s = NULL;
+    if (check_plots_dir(o)) {
+        *exit_code = COSIM_EXIT_USAGE;
+        return NULL;
+    }
     scenario_error se = scenario_load(&s, o->scenario, o->sets, o->n_sets, err, sizeof err);
     if (se != SCENARIO_OK) {
         fprintf(stderr, "cosim: %s\n", err);

@@ -68,8 +68,9 @@ int options_parse(int argc, char **argv, options *o);
 void options_free(options *o);
 
 /**
- * Read the scenario the options name and check the options that depend on
- * it: --window inside the run, --check with something to check.
+ * Check --plots-dir (it holds the style of every chart to draw, exit 2),
+ * then read the scenario the options name and check the options that
+ * depend on it: --window inside the run, --check with something to check.
  *
  * @param o          parsed options
  * @param exit_code  set on failure (exitcode.h: 2, 3, 1 or 5)

@@ -155,6 +155,22 @@ cli)
     [ -e "$work/x" ] && fail "a failed scenario created its output folder"
     expect_exit 2 "--seed -1: expected a whole number" --seed -1 scenarios/one_stall.ini
     expect_exit 2 "--plots-dir /nonexistent: not a folder" --plots-dir /nonexistent scenarios/one_stall.ini
+    # a --plots-dir that lacks a chart's style (missing, a folder, a FIFO): exit 2 before the run, naming
+    # the file, and no output folder; a chart left out with --charts needs no style
+    cp -r plots "$work/nostyle" && rm "$work/nostyle/spectrum.gp" "$work/nostyle/animate.gp"
+    nsmsg="cosim: --plots-dir $work/nostyle: the chart style $work/nostyle/spectrum.gp"
+    nshint="; give a folder that holds spectrum.gp (a copy of plots/), or leave the chart out with --charts"
+    expect_exact 2 "$nsmsg is missing$nshint" -q scenarios/one_stall.ini -o "$work/ns" --plots-dir "$work/nostyle"
+    mkdir "$work/nostyle/spectrum.gp"
+    expect_exact 2 "$nsmsg is a directory$nshint" -q scenarios/one_stall.ini -o "$work/ns" --plots-dir "$work/nostyle"
+    rmdir "$work/nostyle/spectrum.gp" && mkfifo "$work/nostyle/spectrum.gp"
+    expect_exact 2 "$nsmsg is a FIFO (named pipe), not a regular file$nshint" -q scenarios/one_stall.ini \
+        -o "$work/ns" --plots-dir "$work/nostyle"
+    [ -e "$work/ns" ] && fail "a --plots-dir without a style wrote its folder"
+    "$cosim" -q scenarios/one_stall.ini -o "$work/ns" --plots-dir "$work/nostyle" --charts timeline --no-plot \
+        2>"$work/err" || fail "--charts without the missing style: exit $? $(cat "$work/err")"
+    expect_exact 2 "cosim: --plots-dir $work/nostyle: the chart style $work/nostyle/animate.gp is missing; give a folder that holds animate.gp (a copy of plots/)" \
+        -q scenarios/one_stall.ini -o "$work/ns2" --plots-dir "$work/nostyle" --charts requests --animate --no-plot
     expect_exit 2 "[scenario] seed is already set" --seed 1 --set scenario.seed=2 scenarios/one_stall.ini
     printf '[scenario]\nduration = 2s\n[service]\ndistribution = constant\ntime = 7\n' >"$work/bad.ini"
     expect_exit 3 "bad.ini:5: [service] time = 7: a duration needs a unit" "$work/bad.ini"
