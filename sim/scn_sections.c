@@ -144,6 +144,34 @@ int scn_sections_truth(scn_ctx *c)
 }
 
 /* One line of an [expect] section into x. 0 or -1 (message set). */
+/* The figure an unknown [expect] key most likely meant, or NULL: the
+ * nearest metric name within 2 edits (scn_keys_edit_distance, as for the
+ * other sections' keys: 'recordd', 'p50' aside), or a percentile written
+ * with a capital or without its p ('P99', '99.9'), into buf. */
+static const char *expect_near_miss(const char *key, char *buf, size_t len)
+{
+    const char *best = NULL;
+    size_t best_d = 3;
+    for (size_t i = 0; i < expect_metric_names.n; i++) {
+        const char *name = expect_metric_names.names[i];
+        size_t d = name ? scn_keys_edit_distance(key, name) : 99;
+        if (d < best_d) {
+            best_d = d;
+            best = name;
+        }
+    }
+    if (best)
+        return best;
+    expect_item y;
+    const char *why;
+    if (key[0] == 'P' || (key[0] >= '0' && key[0] <= '9')) {
+        snprintf(buf, len, "p%s", key + (key[0] == 'P'));
+        if (expect_parse_key(buf, &y, &why) == 0 && y.metric == EXPECT_PERCENTILE)
+            return buf;
+    }
+    return NULL;
+}
+
 static int read_expect_line(scn_ctx *c, scn_ini_entry *e, expect_item *x)
 {
     char w[SCENARIO_PATH_MAX + 64], why[256];
@@ -155,9 +183,14 @@ static int read_expect_line(scn_ctx *c, scn_ini_entry *e, expect_item *x)
         return -1;
     }
     if (rc) {
-        char takes[512];
-        scn_ini_fail(c->p, "%s: [%s] unknown key '%s'; %s", scn_keys_where(c, e, w, sizeof w), c->sec->name, e->key,
-                     scn_keys_takes(c, takes, sizeof takes));
+        char takes[512], near[SCENARIO_KEY_MAX + 2];
+        const char *guess = expect_near_miss(e->key, near, sizeof near);
+        if (guess)
+            scn_ini_fail(c->p, "%s: [%s] unknown key '%s'; did you mean '%s'?", scn_keys_where(c, e, w, sizeof w),
+                         c->sec->name, e->key, guess);
+        else
+            scn_ini_fail(c->p, "%s: [%s] unknown key '%s'; %s", scn_keys_where(c, e, w, sizeof w), c->sec->name,
+                         e->key, scn_keys_takes(c, takes, sizeof takes));
         return -1;
     }
     rc = expect_parse_value(e->value, expect_metric_is_duration(x->metric), x, why, sizeof why);
