@@ -36,6 +36,9 @@ typedef struct track {
     int grid;               /* paced, corrected: slots floor(i D) */
     units_interval iv;
     int64_t end_ns;         /* slots before it are planned */
+    uint64_t first_slot;    /* the first planned: users with Go's ticker
+                               (late = ticker: tester_paced.c ticker_start
+                               skips each user's slot at its start), else 0 */
     int64_t expected_ns;    /* corrected: the correction's D; 0 none */
     hist_correction rule;
     point *syn;             /* synthetic samples kept: intended = time, latency = value */
@@ -94,6 +97,7 @@ int timeline_set_tester(timeline *t, size_t i, const tester_spec *spec, int64_t 
     k->grid = 1;
     k->iv = spec->interval;
     k->end_ns = end_ns;
+    k->first_slot = spec->late == TESTER_LATE_TICKER ? spec->users : 0;
     if (spec->kind == TESTER_CORRECTED) {
         /* as tester_paced.c's paced_prepare: each user's own interval */
         k->expected_ns = spec->expected_interval_ns > 0 ? spec->expected_interval_ns
@@ -364,6 +368,8 @@ static void window_slots(const timeline *t, const track *k, uint64_t *s0, uint64
     int64_t to = t->to < k->end_ns ? t->to : k->end_ns;
     *s0 = units_interval_count_before(k->iv, 0, t->from);
     *s1 = to > t->from ? units_interval_count_before(k->iv, 0, to) : *s0;
+    if (*s0 < k->first_slot)
+        *s0 = *s1 < k->first_slot ? *s1 : k->first_slot;
 }
 
 /* Most slots a window may have for never-sent markers (a bitmap each). */

@@ -444,6 +444,12 @@ chart-data)
     [ "$(kinds "$r" corrected 2)" -eq 10 ] || fail "stall_per_second: corrected never sent $(kinds "$r" corrected 2), want 10"
     [ "$(kinds "$r" corrected 1)" -eq 9 ] || fail "stall_per_second: synthetic $(kinds "$r" corrected 1), want 9"
     [ "$(kinds "$r" paced 1)" -eq 0 ] || fail "stall_per_second: paced has synthetic samples"
+    # hey -q (Go's ticker): the first tick is one period after the start,
+    # so slot 0 is not planned; of the 9 planned (10..90 ms) only tick 50
+    # is dropped (scenarios/tools/hey_q.ini): one never-sent row, slot 5
+    "$cosim" -q scenarios/tools/hey_q.ini -o "$work/hq" --no-plot || fail "hey_q exited $?"
+    [ "$(awk '!/^#/ && $5 == 2' "$work/hq/requests.dat")" = "0.050000000 nan nan 5 2 nan" ] \
+        || fail "hey_q: never-sent rows: $(awk '!/^#/ && $5 == 2' "$work/hq/requests.dat")"
     # one_stall: the stalled request reads row 90 in both panels (sent at
     # 0.9 s by the open loop, answered at 1.407 s)
     r=$work/one_stall/requests.dat
