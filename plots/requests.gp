@@ -172,13 +172,25 @@ do for [i=1:n] {
     pad = (hi - lo) / 25.0 > 1 ? (hi - lo) / 25.0 : 1   # the first and last rows clear of the axes
     set yrange [hi + pad : lo - pad]
     # a few rows: ticks on real rows only (not on the padding above and below)
-    if (hi - lo <= 12) { set ytics lo, (hi - lo <= 6 ? 1 : 2), hi } else { set ytics autofreq }
-    # a slide's short panel: three to five row ticks (a step of 1, 2 or 5 x 10^k
-    # at least a quarter of the rows: closed's 280 rows had 50, six labels)
+    # more rows: three to five row ticks (a step of 1, 2 or 5 x 10^k at
+    # least a quarter of the rows: closed's 280 rows had 50, six labels),
+    # printed whole (gnuplot's default format wrote mm1_rho08's rows near
+    # 3.2 million as "3.1989x10^6" three times over)
     rs = (hi - lo) / 4.0
     mag = rs > 0 ? 10 ** floor(log10(rs)) : 1
     tstep = rs / mag > 5 ? 10 * mag : rs / mag > 2 ? 5 * mag : rs / mag > 1 ? 2 * mag : mag
+    tstep = tstep >= 1 ? tstep : 1
+    if (hi - lo <= 12) { set ytics lo, (hi - lo <= 6 ? 1 : 2), hi } else { set ytics tstep }
     if (slides && hi - lo > 6) { set ytics tstep }
+    set format y "%.0f"
+    # time ticks likewise: four to six on a step of 1, 2 or 5 x 10^k ms,
+    # whole ms when the step is (mm1_rho08's window 4000 s into the run
+    # had "3.99998x10^6" under each tick)
+    xs = (xto - xfrom) * 1000 / (slides && cols > 1 ? 4.0 : 5.0)
+    xmag = xs > 0 ? 10 ** floor(log10(xs)) : 1
+    xstep = xs / xmag > 5 ? 10 * xmag : xs / xmag > 2 ? 5 * xmag : xs / xmag > 1 ? 2 * xmag : xmag
+    set xtics xstep
+    if (xstep >= 1) { set format x "%.0f" } else { set format x "%g" }
     bh = (hi - lo) / 100.0 > 0.35 ? (hi - lo) / 100.0 : 0.35  # bar half-height: visible in a tall panel
     # dense markers thinned to what the panel's height shows apart: a 500
     # ms stall at 1000/s leaves ~500 slots never sent and ~500 synthetic
