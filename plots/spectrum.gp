@@ -172,7 +172,16 @@ dash(i) = 10 + sty(i)
 nb = words(testers)
 # the p99 line, and on each curve its p99 marked and given in the legend
 set arrow 1 from 100, graph 0 to 100, graph 1 nohead dt (4,6) lc rgb "#606060" lw 1.5 back
-set label 2 "p99" at 100, graph 1 offset 0.5,-0.8 left textcolor rgb "#404040" front
+# its name at the line's foot, inside the plot, on an opaque white box: at
+# the top it sat on stall_every_5s's open and corrected curves (~450 ms on
+# a slide), and when the axis ends at 99% (figure_5_2, hey_q, memtier) it
+# stood in the right margin like a series' name, or across the frame
+# (k6_constant_arrival_rate). Right of the line, or left of it when the
+# line is in the last fifth of the axis (xend: the curves' last x)
+set style textbox 1 opaque fillcolor rgb "#ffffff" noborder margins 1.5,1.5
+p99_left = xend > 1.5 && log(100) / log(xend) > 0.8
+if (p99_left) { set label 2 "p99" at 100, graph 0 offset -0.6,0.9 right textcolor rgb "#404040" boxed bs 1 front } \
+else { set label 2 "p99" at 100, graph 0 offset 0.6,0.9 left textcolor rgb "#404040" boxed bs 1 front }
 array p99s[nb]
 do for [i=1:nb] {
     stats datafile index nb every ::(i-1)::(i-1) using 2 nooutput
