@@ -1,7 +1,7 @@
 # The book's Figure 5.2: for a short window around a stall, one bar per
 # request from where its tester's latency starts to its reply (the
 # intended send, or for latency_from = sent the actual send, the wait
-# before it a thin line), a dot where it was really sent; one panel per tester, stalls shaded. A paced tester's slots
+# before it a thin dashed line), a dot where it was really sent; one panel per tester, stalls shaded. A paced tester's slots
 # never sent are hollow circles at their intended time; the samples a
 # corrected tester adds are hatched bars (the correction fills the gap the
 # paced tester left; the open loop queues).
@@ -191,7 +191,6 @@ do for [i=1:n] {
     xstep = xs / xmag > 5 ? 10 * xmag : xs / xmag > 2 ? 5 * xmag : xs / xmag > 1 ? 2 * xmag : xmag
     set xtics xstep
     if (xstep >= 1) { set format x "%.0f" } else { set format x "%g" }
-    bh = (hi - lo) / 100.0 > 0.35 ? (hi - lo) / 100.0 : 0.35  # bar half-height: visible in a tall panel
     # dense markers thinned to what the panel's height shows apart: a 500
     # ms stall at 1000/s leaves ~500 slots never sent and ~500 synthetic
     # samples, one a row, that merged into a solid band and a solid
@@ -208,6 +207,14 @@ do for [i=1:n] {
     plot_px = slides ? sl_plot * 1080 : panel_px - 70 - 27 * key_lines
     plot_px = plot_px > 40 ? plot_px : 40
     row_px = plot_px / (hi - lo + 2 * pad)
+    # bar half-height: visible in a tall panel, and at least 5 px (a 10 px
+    # bar, about a thinned bar's): stall_every_5s's paced panel of ~540
+    # rows in ~150 px drew its one slow request, 2500 -> 3000 ms, as a
+    # 2-3 px bar that read as one of the thin "waited" lines (those now
+    # dashed, and drawn under the bars: row 2501's wait, 2501 -> 3000 ms,
+    # lies 0.3 px from that bar)
+    bh = (hi - lo) / 100.0 > 0.35 ? (hi - lo) / 100.0 : 0.35
+    bh = bh * row_px >= 5 ? bh : 5.0 / row_px
     # (one k for both, so each circle sits at the start of its hatched bar)
     ksy = 14.0 / row_px > 1 ? int(ceil(14.0 / row_px)) : 1
     knv = ksy
@@ -237,11 +244,11 @@ do for [i=1:n] {
              :($4-bhs):($4+bhs) with boxxyerror fs pattern 4 border lc rgb colour(i) \
              title (sy > 0 ? sprintf("added by the correction: %d", sy).(ksy > 1 && sy > ksy ? \
                     sprintf(" (1 in %d drawn)", ksy) : "") : ""), \
+         datafile index (i-1) using ($5 == 0 && $6 > $1 && sent($4, $3 - $6) ? $1*1000 : NaN):4:($6*1000 - $1*1000):(0) \
+             with vectors nohead lw 1 dt (4,4) lc rgb colour(i) \
+             title (fs ? "waited before the send (not in its latency)" : ""), \
          datafile index (i-1) using ($5 == 0 && sent($4, $3 - $6) ? $6*1000 : NaN):4:($6*1000):($3*1000):($4-bh):($4+bh) \
              with boxxyerror fs solid 0.8 noborder lc rgb colour(i) title name, \
-         datafile index (i-1) using ($5 == 0 && $6 > $1 && sent($4, $3 - $6) ? $1*1000 : NaN):4:($6*1000 - $1*1000):(0) \
-             with vectors nohead lw 1 lc rgb colour(i) \
-             title (fs ? "waited before the send (not in its latency)" : ""), \
          datafile index (i-1) using ($5 == 0 && sent($4, $3 - $6) ? $2*1000 : NaN):4 with points pt 7 ps (1.0 * ptscale) lc rgb "#000000" \
              notitle, \
          datafile index (i-1) using ($5 == 2 && int($4) % knv == 0 ? $1*1000 : NaN):4 with points pt ring_pt \
