@@ -224,10 +224,21 @@ do for [i=1:n] {
     bmax = STATS_max > bmax ? STATS_max : bmax
 }
 set yrange [0:bmax * 1.15]
-# whole requests: no 0.5 ticks on a small backlog
-ystep = nice_step(bmax * 1.15) >= 1 ? nice_step(bmax * 1.15) : 1
-if (slides) { set ytics ystep } \
-else { if (bmax <= 6) { set ytics 1 } else { set ytics autofreq } }
+# whole requests (no 0.5 ticks on a small backlog), as many labels as the
+# panel's height holds a label's height and a half apart (~24 px a line at
+# 18 pt, ~29 px at a slide's 22 pt; a pdf's panel in proportion), at most
+# 5: the first step of 1, 2, 5 x 10^k that labels no more (gatling_ramp's
+# 0..9 in steps of 1 on its ~170 px panel overlapped; now 0 and 5, and
+# figure_5_3's and stall_per_second's 0..12 by 2 now 0, 5, 10)
+bplot_px = slides ? sl_plot * 1080 : panel_px - 130
+bmaxlab = int(bplot_px / (1.5 * (slides ? 29 : 24)))
+bmaxlab = bmaxlab < 2 ? 2 : bmaxlab > 5 ? 5 : bmaxlab
+ystep = 1; bk = 0
+while (floor(bmax * 1.15 / ystep) + 1 > bmaxlab) {
+    bk = bk + 1
+    ystep = (bk % 3 == 0 ? 1 : bk % 3 == 1 ? 2 : 5) * 10 ** (bk / 3)
+}
+set ytics ystep
 set ylabel (slides ? "at the server" : "requests at the server")
 # what a point of the backlog is, and grey only where grey is drawn
 binw = exists("backlog_bin_s") ? backlog_bin_s : 0
