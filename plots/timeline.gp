@@ -74,6 +74,28 @@ fit_pt(pt, text) = strlen(text) * pt * cw > room_pt ? int(room_pt / (cw * strlen
 title_pt = fit_pt(title_pt, chart_title)
 subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)
 subtitle_pt = subtitle_pt <= 0.8 * title_pt ? subtitle_pt : int(0.8 * title_pt)
+# on a slide one subtitle size on all four charts (22 pt, a pdf's 11): a
+# subtitle too long for the page at that size is wrapped to two lines at
+# the "; " (else the space) nearest its middle, not shrunk (fit_pt took
+# stall_every_5s's 118 characters to 19 pt, others' further)
+if (slides) {
+    subtitle_pt = pdf ? 11 : 22
+    if (strlen(chart_subtitle) * subtitle_pt * cw > room_pt) {
+        sub_mid = strlen(chart_subtitle) / 2; sub_at = 0
+        do for [k=2:strlen(chart_subtitle)-2] {
+            if (chart_subtitle[k:k+1] eq "; " && (sub_at == 0 || abs(k - sub_mid) < abs(sub_at - sub_mid))) { sub_at = k }
+        }
+        if (sub_at == 0) {
+            do for [k=2:strlen(chart_subtitle)-2] {
+                if (chart_subtitle[k:k] eq " " && (sub_at == 0 || abs(k - sub_mid) < abs(sub_at - sub_mid))) { sub_at = k }
+            }
+        }
+        if (sub_at > 0) {
+            sub_semi = chart_subtitle[sub_at:sub_at] eq ";"
+            chart_subtitle = chart_subtitle[1:(sub_semi ? sub_at : sub_at - 1)]."\n".chart_subtitle[sub_at+(sub_semi ? 2 : 1):]
+        }
+    }
+}
 canvas_pt = slides ? (pdf ? 540 : 1080) : (pdf ? (1.3 + (n + 1) * 2) * 72 : (200 + (n + 1) * panel_px))
 
 # one look per tester, as in spectrum.gp (cosim's styles: the first closed,
