@@ -1,7 +1,7 @@
 # The book's Figure 5.2: for a short window around a stall, one bar per
 # request from where its tester's latency starts to its reply (the
 # intended send, or for latency_from = sent the actual send, the wait
-# before it a thin line), a dot where it was really sent; one panel per tester, stalls shaded. A paced tester's slots
+# before it a thin dashed line), a dot where it was really sent; one panel per tester, stalls shaded. A paced tester's slots
 # never sent are hollow circles at their intended time; the samples a
 # corrected tester adds are hatched bars (the correction fills the gap the
 # paced tester left; the open loop queues).
@@ -69,6 +69,28 @@ fit_pt(pt, text) = strlen(text) * pt * cw > room_pt ? int(room_pt / (cw * strlen
 title_pt = fit_pt(title_pt, chart_title)
 subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)
 subtitle_pt = subtitle_pt <= 0.8 * title_pt ? subtitle_pt : int(0.8 * title_pt)
+# on a slide one subtitle size on all four charts (22 pt, a pdf's 11): a
+# subtitle too long for the page at that size is wrapped to two lines at
+# the "; " (else the space) nearest its middle, not shrunk (fit_pt took
+# stall_every_5s's 118 characters to 19 pt, others' further)
+if (slides) {
+    subtitle_pt = pdf ? 11 : 22
+    if (strlen(chart_subtitle) * subtitle_pt * cw > room_pt) {
+        sub_mid = strlen(chart_subtitle) / 2; sub_at = 0
+        do for [k=2:strlen(chart_subtitle)-2] {
+            if (chart_subtitle[k:k+1] eq "; " && (sub_at == 0 || abs(k - sub_mid) < abs(sub_at - sub_mid))) { sub_at = k }
+        }
+        if (sub_at == 0) {
+            do for [k=2:strlen(chart_subtitle)-2] {
+                if (chart_subtitle[k:k] eq " " && (sub_at == 0 || abs(k - sub_mid) < abs(sub_at - sub_mid))) { sub_at = k }
+            }
+        }
+        if (sub_at > 0) {
+            sub_semi = chart_subtitle[sub_at:sub_at] eq ";"
+            chart_subtitle = chart_subtitle[1:(sub_semi ? sub_at : sub_at - 1)]."\n".chart_subtitle[sub_at+(sub_semi ? 2 : 1):]
+        }
+    }
+}
 canvas_pt = slides ? (pdf ? 540 : 1080) : (pdf ? (1.3 + n * 2.1) * 72 : (200 + n * panel_px))
 
 # one look per tester, as in spectrum.gp (cosim's styles: the first closed,
@@ -172,14 +194,25 @@ do for [i=1:n] {
     pad = (hi - lo) / 25.0 > 1 ? (hi - lo) / 25.0 : 1   # the first and last rows clear of the axes
     set yrange [hi + pad : lo - pad]
     # a few rows: ticks on real rows only (not on the padding above and below)
-    if (hi - lo <= 12) { set ytics lo, (hi - lo <= 6 ? 1 : 2), hi } else { set ytics autofreq }
-    # a slide's short panel: three to five row ticks (a step of 1, 2 or 5 x 10^k
-    # at least a quarter of the rows: closed's 280 rows had 50, six labels)
+    # more rows: three to five row ticks (a step of 1, 2 or 5 x 10^k at
+    # least a quarter of the rows: closed's 280 rows had 50, six labels),
+    # printed whole (gnuplot's default format wrote mm1_rho08's rows near
+    # 3.2 million as "3.1989x10^6" three times over)
     rs = (hi - lo) / 4.0
     mag = rs > 0 ? 10 ** floor(log10(rs)) : 1
     tstep = rs / mag > 5 ? 10 * mag : rs / mag > 2 ? 5 * mag : rs / mag > 1 ? 2 * mag : mag
+    tstep = tstep >= 1 ? tstep : 1
+    if (hi - lo <= 12) { set ytics lo, (hi - lo <= 6 ? 1 : 2), hi } else { set ytics tstep }
     if (slides && hi - lo > 6) { set ytics tstep }
-    bh = (hi - lo) / 100.0 > 0.35 ? (hi - lo) / 100.0 : 0.35  # bar half-height: visible in a tall panel
+    set format y "%.0f"
+    # time ticks likewise: four to six on a step of 1, 2 or 5 x 10^k ms,
+    # whole ms when the step is (mm1_rho08's window 4000 s into the run
+    # had "3.99998x10^6" under each tick)
+    xs = (xto - xfrom) * 1000 / (slides && cols > 1 ? 4.0 : 5.0)
+    xmag = xs > 0 ? 10 ** floor(log10(xs)) : 1
+    xstep = xs / xmag > 5 ? 10 * xmag : xs / xmag > 2 ? 5 * xmag : xs / xmag > 1 ? 2 * xmag : xmag
+    set xtics xstep
+    if (xstep >= 1) { set format x "%.0f" } else { set format x "%g" }
     # dense markers thinned to what the panel's height shows apart: a 500
     # ms stall at 1000/s leaves ~500 slots never sent and ~500 synthetic
     # samples, one a row, that merged into a solid band and a solid
@@ -196,6 +229,14 @@ do for [i=1:n] {
     plot_px = slides ? sl_plot * 1080 : panel_px - 70 - 27 * key_lines
     plot_px = plot_px > 40 ? plot_px : 40
     row_px = plot_px / (hi - lo + 2 * pad)
+    # bar half-height: visible in a tall panel, and at least 5 px (a 10 px
+    # bar, about a thinned bar's): stall_every_5s's paced panel of ~540
+    # rows in ~150 px drew its one slow request, 2500 -> 3000 ms, as a
+    # 2-3 px bar that read as one of the thin "waited" lines (those now
+    # dashed, and drawn under the bars: row 2501's wait, 2501 -> 3000 ms,
+    # lies 0.3 px from that bar)
+    bh = (hi - lo) / 100.0 > 0.35 ? (hi - lo) / 100.0 : 0.35
+    bh = bh * row_px >= 5 ? bh : 5.0 / row_px
     # (one k for both, so each circle sits at the start of its hatched bar)
     ksy = 14.0 / row_px > 1 ? int(ceil(14.0 / row_px)) : 1
     knv = ksy
@@ -225,11 +266,11 @@ do for [i=1:n] {
              :($4-bhs):($4+bhs) with boxxyerror fs pattern 4 border lc rgb colour(i) \
              title (sy > 0 ? sprintf("added by the correction: %d", sy).(ksy > 1 && sy > ksy ? \
                     sprintf(" (1 in %d drawn)", ksy) : "") : ""), \
+         datafile index (i-1) using ($5 == 0 && $6 > $1 && sent($4, $3 - $6) ? $1*1000 : NaN):4:($6*1000 - $1*1000):(0) \
+             with vectors nohead lw 1 dt (4,4) lc rgb colour(i) \
+             title (fs ? "waited before the send (not in its latency)" : ""), \
          datafile index (i-1) using ($5 == 0 && sent($4, $3 - $6) ? $6*1000 : NaN):4:($6*1000):($3*1000):($4-bh):($4+bh) \
              with boxxyerror fs solid 0.8 noborder lc rgb colour(i) title name, \
-         datafile index (i-1) using ($5 == 0 && $6 > $1 && sent($4, $3 - $6) ? $1*1000 : NaN):4:($6*1000 - $1*1000):(0) \
-             with vectors nohead lw 1 lc rgb colour(i) \
-             title (fs ? "waited before the send (not in its latency)" : ""), \
          datafile index (i-1) using ($5 == 0 && sent($4, $3 - $6) ? $2*1000 : NaN):4 with points pt 7 ps (1.0 * ptscale) lc rgb "#000000" \
              notitle, \
          datafile index (i-1) using ($5 == 2 && int($4) % knv == 0 ? $1*1000 : NaN):4 with points pt ring_pt \

@@ -35,6 +35,28 @@ fit_pt(pt, text) = strlen(text) * pt * cw > room_pt ? int(room_pt / (cw * strlen
 title_pt = fit_pt(title_pt, chart_title)
 subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)
 subtitle_pt = subtitle_pt <= 0.8 * title_pt ? subtitle_pt : int(0.8 * title_pt)
+# on a slide one subtitle size on all four charts (22 pt, a pdf's 11): a
+# subtitle too long for the page at that size is wrapped to two lines at
+# the "; " (else the space) nearest its middle, not shrunk (fit_pt took
+# stall_every_5s's 118 characters to 19 pt, others' further)
+if (slides) {
+    subtitle_pt = pdf ? 11 : 22
+    if (strlen(chart_subtitle) * subtitle_pt * cw > room_pt) {
+        sub_mid = strlen(chart_subtitle) / 2; sub_at = 0
+        do for [k=2:strlen(chart_subtitle)-2] {
+            if (chart_subtitle[k:k+1] eq "; " && (sub_at == 0 || abs(k - sub_mid) < abs(sub_at - sub_mid))) { sub_at = k }
+        }
+        if (sub_at == 0) {
+            do for [k=2:strlen(chart_subtitle)-2] {
+                if (chart_subtitle[k:k] eq " " && (sub_at == 0 || abs(k - sub_mid) < abs(sub_at - sub_mid))) { sub_at = k }
+            }
+        }
+        if (sub_at > 0) {
+            sub_semi = chart_subtitle[sub_at:sub_at] eq ";"
+            chart_subtitle = chart_subtitle[1:(sub_semi ? sub_at : sub_at - 1)]."\n".chart_subtitle[sub_at+(sub_semi ? 2 : 1):]
+        }
+    }
+}
 if (term eq "pngcairo") {
     if (slides) { set terminal pngcairo enhanced size 1920,1080 font sprintf("Sans,%d", base_pt) linewidth 3 } \
     else { set terminal pngcairo enhanced size 1600,1000 font sprintf("Sans,%d", base_pt) linewidth 2 }
@@ -92,8 +114,11 @@ do for [i=1:nl] {
 # on a slide the title and subtitle are centred on the page, not the plot
 if (slides) {
     set label 98 chart_title at screen 0.5, screen 0.95 center noenhanced font sprintf(",%d", title_pt)
-    set label 1 chart_subtitle at screen 0.5, screen 0.885 center noenhanced font sprintf(",%d", subtitle_pt)
-    set tmargin at screen 0.85
+    # (a wrapped subtitle's second line falls below the position: both
+    # lines raised, clear of the plot's top at 0.85)
+    set label 1 chart_subtitle at screen 0.5, screen (strstrt(chart_subtitle, "\n") > 0 ? 0.905 : 0.885) center \
+        noenhanced font sprintf(",%d", subtitle_pt)
+    set tmargin at screen (strstrt(chart_subtitle, "\n") > 0 ? 0.83 : 0.85)
 } else {
     set title chart_title noenhanced offset 0,1.2 font sprintf(",%d", title_pt)
     set label 1 chart_subtitle at graph 0.5, graph 1.04 center font sprintf(",%d", subtitle_pt) noenhanced
@@ -172,7 +197,16 @@ dash(i) = 10 + sty(i)
 nb = words(testers)
 # the p99 line, and on each curve its p99 marked and given in the legend
 set arrow 1 from 100, graph 0 to 100, graph 1 nohead dt (4,6) lc rgb "#606060" lw 1.5 back
-set label 2 "p99" at 100, graph 1 offset 0.5,-0.8 left textcolor rgb "#404040" front
+# its name at the line's foot, inside the plot, on an opaque white box: at
+# the top it sat on stall_every_5s's open and corrected curves (~450 ms on
+# a slide), and when the axis ends at 99% (figure_5_2, hey_q, memtier) it
+# stood in the right margin like a series' name, or across the frame
+# (k6_constant_arrival_rate). Right of the line, or left of it when the
+# line is in the last fifth of the axis (xend: the curves' last x)
+set style textbox 1 opaque fillcolor rgb "#ffffff" noborder margins 1.5,1.5
+p99_left = xend > 1.5 && log(100) / log(xend) > 0.8
+if (p99_left) { set label 2 "p99" at 100, graph 0 offset -0.6,0.9 right textcolor rgb "#404040" boxed bs 1 front } \
+else { set label 2 "p99" at 100, graph 0 offset 0.6,0.9 left textcolor rgb "#404040" boxed bs 1 front }
 array p99s[nb]
 do for [i=1:nb] {
     stats datafile index nb every ::(i-1)::(i-1) using 2 nooutput
@@ -237,9 +271,12 @@ do for [i=1:nb] {
         short = short + 1
     }
 }
+# the note a second, smaller line of the axis's name, in the bottom margin
+# (at graph 0.99, 0.04 it lay over stall_range's, hey_q's, gatling_open's,
+# memtier's and wrk2_threads's curves and grid), the margin a line taller
 if (short > 0) {
-    set label 3 "dotted: of n < 100 requests, every percentile above 1 - 1/n is the largest" \
-        at graph 0.99, graph 0.04 right font sprintf(",%d", int(base_pt * 0.75 + 0.5)) textcolor rgb "#404040" front
+    set xlabel "percentile\n{/*0.75 fewer than 100 requests: past the dotted line every percentile is the largest value}"
+    set bmargin ((slides ? 3.0 : 2.6) + key_rows * 1.1 + 1.2 + 1.0)
 }
 # the curves are drawn last to first, so that a later tester's solid line
 # (open) never hides an earlier one's dashes where they coincide

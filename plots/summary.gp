@@ -26,6 +26,28 @@ fit_pt(pt, text) = strlen(text) * pt * cw > room_pt ? int(room_pt / (cw * strlen
 title_pt = fit_pt(title_pt, chart_title)
 subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)
 subtitle_pt = subtitle_pt <= 0.8 * title_pt ? subtitle_pt : int(0.8 * title_pt)
+# on a slide one subtitle size on all four charts (22 pt, a pdf's 11): a
+# subtitle too long for the page at that size is wrapped to two lines at
+# the "; " (else the space) nearest its middle, not shrunk (fit_pt took
+# stall_every_5s's 118 characters to 19 pt, others' further)
+if (slides) {
+    subtitle_pt = pdf ? 11 : 22
+    if (strlen(chart_subtitle) * subtitle_pt * cw > room_pt) {
+        sub_mid = strlen(chart_subtitle) / 2; sub_at = 0
+        do for [k=2:strlen(chart_subtitle)-2] {
+            if (chart_subtitle[k:k+1] eq "; " && (sub_at == 0 || abs(k - sub_mid) < abs(sub_at - sub_mid))) { sub_at = k }
+        }
+        if (sub_at == 0) {
+            do for [k=2:strlen(chart_subtitle)-2] {
+                if (chart_subtitle[k:k] eq " " && (sub_at == 0 || abs(k - sub_mid) < abs(sub_at - sub_mid))) { sub_at = k }
+            }
+        }
+        if (sub_at > 0) {
+            sub_semi = chart_subtitle[sub_at:sub_at] eq ";"
+            chart_subtitle = chart_subtitle[1:(sub_semi ? sub_at : sub_at - 1)]."\n".chart_subtitle[sub_at+(sub_semi ? 2 : 1):]
+        }
+    }
+}
 if (term eq "pngcairo") {
     if (slides) { set terminal pngcairo enhanced size 1920,1080 font sprintf("Sans,%d", base_pt) linewidth 3 } \
     else { set terminal pngcairo enhanced size 1600,1000 font sprintf("Sans,%d", base_pt) linewidth 2 }
@@ -50,8 +72,11 @@ ptscale = term eq "svg" ? 8.3 / base_pt : 1.0
 # on a slide the title and subtitle are centred on the page, not the plot
 if (slides) {
     set label 98 chart_title at screen 0.5, screen 0.95 center noenhanced font sprintf(",%d", title_pt)
-    set label 1 chart_subtitle at screen 0.5, screen 0.885 center noenhanced font sprintf(",%d", subtitle_pt)
-    set tmargin at screen 0.85
+    # (a wrapped subtitle's second line falls below the position: both
+    # lines raised, clear of the plot's top at 0.85)
+    set label 1 chart_subtitle at screen 0.5, screen (strstrt(chart_subtitle, "\n") > 0 ? 0.905 : 0.885) center \
+        noenhanced font sprintf(",%d", subtitle_pt)
+    set tmargin at screen (strstrt(chart_subtitle, "\n") > 0 ? 0.83 : 0.85)
 } else {
     set title chart_title noenhanced offset 0,1.2 font sprintf(",%d", title_pt)
     set label 1 chart_subtitle at graph 0.5, graph 1.04 center font sprintf(",%d", subtitle_pt) noenhanced

@@ -74,6 +74,28 @@ fit_pt(pt, text) = strlen(text) * pt * cw > room_pt ? int(room_pt / (cw * strlen
 title_pt = fit_pt(title_pt, chart_title)
 subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)
 subtitle_pt = subtitle_pt <= 0.8 * title_pt ? subtitle_pt : int(0.8 * title_pt)
+# on a slide one subtitle size on all four charts (22 pt, a pdf's 11): a
+# subtitle too long for the page at that size is wrapped to two lines at
+# the "; " (else the space) nearest its middle, not shrunk (fit_pt took
+# stall_every_5s's 118 characters to 19 pt, others' further)
+if (slides) {
+    subtitle_pt = pdf ? 11 : 22
+    if (strlen(chart_subtitle) * subtitle_pt * cw > room_pt) {
+        sub_mid = strlen(chart_subtitle) / 2; sub_at = 0
+        do for [k=2:strlen(chart_subtitle)-2] {
+            if (chart_subtitle[k:k+1] eq "; " && (sub_at == 0 || abs(k - sub_mid) < abs(sub_at - sub_mid))) { sub_at = k }
+        }
+        if (sub_at == 0) {
+            do for [k=2:strlen(chart_subtitle)-2] {
+                if (chart_subtitle[k:k] eq " " && (sub_at == 0 || abs(k - sub_mid) < abs(sub_at - sub_mid))) { sub_at = k }
+            }
+        }
+        if (sub_at > 0) {
+            sub_semi = chart_subtitle[sub_at:sub_at] eq ";"
+            chart_subtitle = chart_subtitle[1:(sub_semi ? sub_at : sub_at - 1)]."\n".chart_subtitle[sub_at+(sub_semi ? 2 : 1):]
+        }
+    }
+}
 canvas_pt = slides ? (pdf ? 540 : 1080) : (pdf ? (1.3 + (n + 1) * 2) * 72 : (200 + (n + 1) * panel_px))
 
 # one look per tester, as in spectrum.gp (cosim's styles: the first closed,
@@ -151,7 +173,11 @@ do for [i=1:n] {
         r = (i - 1) / cols
         set lmargin at screen sl_left(i, 0); set rmargin at screen sl_right(i, 0)
         set tmargin at screen sl_ptop(r); set bmargin at screen sl_ptop(r) - sl_plot
-        set key at screen (sl_left(i, 0) + sl_right(i, 0)) / 2, screen sl_rowtop(r) - 6 / 1080.0 center top
+        # the key from the panel's left edge (over its axis name), not
+        # centred: stall_every_5s's "closed: largest latency of each bin
+        # (191090 requests)", ~790 px with its sample, centred on a ~830
+        # px plot ran past the page's left edge
+        set key at screen sl_left(i, 0) - 0.03, screen sl_rowtop(r) - 6 / 1080.0 left top
     }
     set autoscale xy
     set ylabel (slides ? "ms" : "latency (ms)")
@@ -224,10 +250,21 @@ do for [i=1:n] {
     bmax = STATS_max > bmax ? STATS_max : bmax
 }
 set yrange [0:bmax * 1.15]
-# whole requests: no 0.5 ticks on a small backlog
-ystep = nice_step(bmax * 1.15) >= 1 ? nice_step(bmax * 1.15) : 1
-if (slides) { set ytics ystep } \
-else { if (bmax <= 6) { set ytics 1 } else { set ytics autofreq } }
+# whole requests (no 0.5 ticks on a small backlog), as many labels as the
+# panel's height holds a label's height and a half apart (~24 px a line at
+# 18 pt, ~29 px at a slide's 22 pt; a pdf's panel in proportion), at most
+# 5: the first step of 1, 2, 5 x 10^k that labels no more (gatling_ramp's
+# 0..9 in steps of 1 on its ~170 px panel overlapped; now 0 and 5, and
+# figure_5_3's and stall_per_second's 0..12 by 2 now 0, 5, 10)
+bplot_px = slides ? sl_plot * 1080 : panel_px - 130
+bmaxlab = int(bplot_px / (1.5 * (slides ? 29 : 24)))
+bmaxlab = bmaxlab < 2 ? 2 : bmaxlab > 5 ? 5 : bmaxlab
+ystep = 1; bk = 0
+while (floor(bmax * 1.15 / ystep) + 1 > bmaxlab) {
+    bk = bk + 1
+    ystep = (bk % 3 == 0 ? 1 : bk % 3 == 1 ? 2 : 5) * 10 ** (bk / 3)
+}
+set ytics ystep
 set ylabel (slides ? "at the server" : "requests at the server")
 # what a point of the backlog is, and grey only where grey is drawn
 binw = exists("backlog_bin_s") ? backlog_bin_s : 0

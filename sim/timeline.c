@@ -49,9 +49,31 @@ typedef struct track {
 struct timeline {
     size_t n_testers, max_points;
     int64_t from, to, bin_width;
+    /* the backlog's own grid: bl_width a round 1, 2 or 5 x 10^k ns, at
+     * least bin_width, so bl_bins <= max_points (its sums per bin) */
+    int64_t bl_width;
+    size_t bl_bins;
     int by_reply;
     track *tracks;
 };
+
+/* The smallest 1, 2 or 5 x 10^k ns at least x_ns (x_ns >= 1): a bin
+ * width printed plainly ("50 ms", not "32.175 ms"). */
+static int64_t round_up_125(int64_t x_ns)
+{
+    int64_t p = 1;
+    for (;;) {
+        if (p >= x_ns)
+            return p;
+        if (2 * p >= x_ns)
+            return 2 * p;
+        if (5 * p >= x_ns)
+            return 5 * p;
+        if (p > INT64_MAX / 100)
+            return x_ns;
+        p *= 10;
+    }
+}
 
 int timeline_new(timeline **out, size_t n_testers, int64_t from_ns, int64_t to_ns, size_t max_points)
 {
@@ -68,6 +90,8 @@ int timeline_new(timeline **out, size_t n_testers, int64_t from_ns, int64_t to_n
     /* ceil(span / bins): every instant of the window falls in a bin */
     uint64_t span = (uint64_t)to_ns - (uint64_t)from_ns;
     t->bin_width = (int64_t)(span / max_points + (span % max_points != 0));
+    t->bl_width = round_up_125(t->bin_width);
+    t->bl_bins = (size_t)((span + (uint64_t)t->bl_width - 1) / (uint64_t)t->bl_width);
     t->tracks = calloc(n_testers ? n_testers : 1, sizeof *t->tracks);
     if (!t->tracks) {
         free(t);
@@ -142,6 +166,15 @@ static size_t bin_of(const timeline *t, int64_t at)
     return b < t->max_points ? (size_t)b : t->max_points - 1;
 }
 
+/* The same on the backlog's grid (bl_width wide, bl_bins of them). */
+static size_t bl_of(const timeline *t, int64_t at)
+{
+    if (at <= t->from)
+        return 0;
+    uint64_t b = ((uint64_t)at - (uint64_t)t->from) / (uint64_t)t->bl_width;
+    return b < t->bl_bins ? (size_t)b : t->bl_bins - 1;
+}
+
 /* Pop the min-heap's smallest reply. */
 static void pend_pop(track *k)
 {
@@ -192,15 +225,15 @@ static void backlog_add(const timeline *t, track *k, const point *p)
     if (p->sent_ns <= t->from)
         k->level0++;
     else if (p->sent_ns < t->to)
-        k->bin_delta[bin_of(t, p->sent_ns)]++;
+        k->bin_delta[bl_of(t, p->sent_ns)]++;
     if (p->reply_ns < t->to)
-        k->bin_delta[bin_of(t, p->reply_ns)]--;
+        k->bin_delta[bl_of(t, p->reply_ns)]--;
     while (k->n_pend && k->pend[0] <= p->sent_ns)
         pend_pop(k);
     if (pend_push(k, p->reply_ns))
         return; /* no memory: this bin's peak may read low */
     if (p->sent_ns >= t->from && p->sent_ns < t->to) {
-        int64_t *pk = &k->bin_peak[bin_of(t, p->sent_ns)];
+        int64_t *pk = &k->bin_peak[bl_of(t, p->sent_ns)];
         if ((int64_t)k->n_pend > *pk)
             *pk = (int64_t)k->n_pend;
     }
@@ -409,10 +442,13 @@ uint64_t timeline_never_sent(const timeline *t, size_t i)
     return never;
 }
 
-/* How many of the timeline's bins make one bin of the backlog: enough
- * that a bin holds two requests of the sparsest tester (at one request a
- * bin, a level going 1, 0, 1 between requests drew a comb), and at least
- * 20 bins, at most the timeline's. */
+/* How many bins of the backlog's grid make one bin of the backlog as
+ * written: enough that a bin holds two requests of the sparsest tester (at
+ * one request a bin, a level going 1, 0, 1 between requests drew a comb),
+ * and at least 20 bins, at most the grid's; then widened to the first
+ * width of 1, 2 or 5 x 10^k ns that is a whole number of the grid's bins
+ * (one_stall's 32.175 ms, 3.5 ms x 9 + ..., became 50 ms: a width that
+ * reads plainly, and one that does not beat against a round send rate). */
 static size_t backlog_factor(const timeline *t)
 {
     uint64_t fewest = 0;
@@ -422,14 +458,18 @@ static size_t backlog_factor(const timeline *t)
     uint64_t bins = fewest / 2;
     if (bins < 20)
         bins = 20;
-    if (bins > t->max_points)
-        bins = t->max_points;
-    return (size_t)((t->max_points + bins - 1) / bins);
+    if (bins > t->bl_bins)
+        bins = t->bl_bins;
+    size_t f = (t->bl_bins + bins - 1) / bins;
+    int64_t want = (int64_t)f * t->bl_width;
+    for (int64_t w = round_up_125(want);; w = round_up_125(w + 1))
+        if (w % t->bl_width == 0 || w / t->bl_width >= (int64_t)t->bl_bins)
+            return w / t->bl_width > 0 ? (size_t)(w / t->bl_width) : 1;
 }
 
 int64_t timeline_backlog_bin_ns(const timeline *t)
 {
-    return (int64_t)backlog_factor(t) * t->bin_width;
+    return (int64_t)backlog_factor(t) * t->bl_width;
 }
 
 /* Tester k's backlog over the window, rows "bin_start_s requests": the
@@ -438,18 +478,18 @@ int64_t timeline_backlog_bin_ns(const timeline *t)
 static void write_backlog(const timeline *t, const track *k, size_t factor, FILE *f)
 {
     int64_t level = k->level0;
-    for (size_t b = 0; b < t->max_points; b += factor) {
-        int64_t start = t->from + (int64_t)b * t->bin_width;
+    for (size_t b = 0; b < t->bl_bins; b += factor) {
+        int64_t start = t->from + (int64_t)b * t->bl_width;
         if (start >= t->to)
             break;
         int64_t peak = level;
-        for (size_t j = b; j < b + factor && j < t->max_points; j++) {
+        for (size_t j = b; j < b + factor && j < t->bl_bins; j++) {
             if (k->bin_peak[j] > peak)
                 peak = k->bin_peak[j];
             level += k->bin_delta[j];
         }
         fprintf(f, "%.9f %lld\n", (double)start / 1e9, (long long)peak);
-        if (b + factor >= t->max_points || start + (int64_t)factor * t->bin_width >= t->to)
+        if (b + factor >= t->bl_bins || start + (int64_t)factor * t->bl_width >= t->to)
             fprintf(f, "%.9f %lld\n", (double)t->to / 1e9, (long long)peak);
     }
 }
@@ -494,7 +534,7 @@ int timeline_write_points(const timeline *t, FILE *f, const char *const *names)
     size_t factor = backlog_factor(t);
     for (size_t i = 0; i < t->n_testers; i++) {
         fprintf(f, "\n\n# backlog %s: the most requests at the server in each bin of %.6f s\n", names[i],
-                (double)factor * (double)t->bin_width / 1e9);
+                (double)factor * (double)t->bl_width / 1e9);
         write_backlog(t, &t->tracks[i], factor, f);
     }
     fflush(f);

@@ -111,14 +111,15 @@ uint64_t timeline_never_sent(const timeline *t, size_t i);
  * one block per tester for the backlog: rows "bin_start_s requests", the
  * most requests sent and not yet answered at any instant of each bin (bins
  * holding two requests of the window's sparsest tester, 20 to max_points
- * of them), and a last row at the window's end. Blocks are
+ * of them, widened to a round 1, 2 or 5 x 10^k ns), and a last row at
+ * the window's end. Blocks are
  * separated by two blank lines.
  * @return 0, -EIO or -ENOMEM.
  */
 int timeline_write_points(const timeline *t, FILE *f, const char *const *names);
 
-/** The width of the backlog's bins in timeline_write_points, ns (known
- *  once every request is observed). */
+/** The width of the backlog's bins in timeline_write_points, ns: 1, 2 or
+ *  5 x 10^k (known once every request is observed). */
 int64_t timeline_backlog_bin_ns(const timeline *t);
 
 /**

@@ -78,12 +78,15 @@ golden)
     for c in spectrum timeline requests summary stalls; do
         diff -u "tests/golden/one_stall.$c.dat" "$work/o/$c.dat" || fail "$c.dat differs"
     done
-    # the backlog, the most requests at the server in each 32.175 ms bin:
-    # open's from 1.3722 s holds 51 just after the send at 1.40 s (requests
-    # 90..140, none answered: 90 ends at 1.407 s); from 1.43655 s, 50 after
-    # the send at 1.44 s (90..94 answered at 1.407 + 7j s: 95..144)
-    grep -q '^1.372200000 51$' "$work/o/timeline.dat" || fail "timeline.dat: open's backlog peak"
-    grep -q '^1.436550000 50$' "$work/o/timeline.dat" || fail "timeline.dat: open's backlog draining"
+    # the backlog, the most requests at the server in each 50 ms bin (a
+    # round width; it was 32.175 ms): open sends request j at 10j ms, those
+    # sent in the stall (90..139) wait, 90 ends at 1.407 s and one more each
+    # 7 ms. From 1.35 s: 50 just after the send at 1.39 s (90..139); from
+    # 1.40 s: 51 just after the send at 1.40 s (90..140, 90 not yet
+    # answered); from 1.45 s: 49 (90..96 answered by 1.449 s, 97..145)
+    grep -q '^1.350000000 50$' "$work/o/timeline.dat" || fail "timeline.dat: open's backlog in the stall"
+    grep -q '^1.400000000 51$' "$work/o/timeline.dat" || fail "timeline.dat: open's backlog peak"
+    grep -q '^1.450000000 49$' "$work/o/timeline.dat" || fail "timeline.dat: open's backlog draining"
     # the spectrum marks each tester's p99 with the report's value (seed 002:
     # open 504.0 ms = 504.004607 at the bucket's edge, closed 7.0 ms)
     grep -qx '100 504.004607 "504.0 ms"' "$work/o/spectrum.dat" || fail "spectrum.dat: open's p99 mark"

@@ -178,6 +178,41 @@ START_TEST(open_rows_are_the_index_and_the_backlog_counts_the_queue)
 }
 END_TEST
 
+START_TEST(backlog_bins_are_round)
+{
+    /* a 1 s window in at most 37 points: the timeline's bins are
+     * ceil(10^9 / 37) = 27027028 ns, the backlog's grid the next 1, 2 or
+     * 5 x 10^k ns, 50 ms (20 bins). 10 requests seen: 20 bins wanted (at
+     * least 20; two a bin would be 5), one grid bin each: 50 ms, where the
+     * timeline's own bins, ceil(37 / 20) = 2 of them, gave 54.054056 ms.
+     * Open every 100 ms from 0, each 1 ms, but request 5 (at 500 ms)
+     * answered at 720 ms: [500, 550) holds 1 and [550, 600) 1 (5 alone),
+     * [600, 650) 2 (5, 6 just after 6's send), [650, 700) 1 (6 answered
+     * at 601), [700, 750) 2 (7 sent at 700, 5 answered at 720), [750,
+     * 800) 0 (7 answered at 701). */
+    timeline *t;
+    ck_assert_int_eq(timeline_new(&t, 1, 0, 1000 * MS, 37), 0);
+    for (uint64_t k = 0; k < 10; k++) {
+        int64_t at = (int64_t)k * 100 * MS;
+        int64_t reply = k == 5 ? 720 * MS : at + MS;
+        tester_request rq = {k, 0, at, at, at, reply, reply - at, 1, 0};
+        { tester_gate g = {0, 0, 0}; timeline_observe(t, 0, &rq, &g); }
+    }
+    ck_assert_int_eq(timeline_backlog_bin_ns(t), 50 * MS);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    const char *names[] = {"open"};
+    ck_assert_int_eq(timeline_write_points(t, f, names), 0);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "# backlog open: the most requests at the server in each bin of 0.050000 s\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "0.500000000 1\n0.550000000 1\n0.600000000 2\n0.650000000 1\n"
+                                      "0.700000000 2\n0.750000000 0\n"));
+    free(buf);
+    timeline_free(t);
+}
+END_TEST
+
 START_TEST(thinning_keeps_every_kth_and_the_slow_one)
 {
     /* 300 closed requests back to back, 1 ms each but request 151's 50 ms:
@@ -271,6 +306,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, paced_never_sent_and_corrected_synthetic_by_hand);
     tcase_add_test(tc, book_rule_adds_one_fewer_on_a_whole_multiple);
     tcase_add_test(tc, open_rows_are_the_index_and_the_backlog_counts_the_queue);
+    tcase_add_test(tc, backlog_bins_are_round);
     tcase_add_test(tc, thinning_keeps_every_kth_and_the_slow_one);
     tcase_add_test(tc, default_window_is_the_longest_stall);
     tcase_add_test(tc, default_window_drains_over_every_worker);
