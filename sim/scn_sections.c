@@ -145,8 +145,9 @@ int scn_sections_truth(scn_ctx *c)
 
 /* One line of an [expect] section into x. 0 or -1 (message set). */
 /* The figure an unknown [expect] key most likely meant, or NULL: the
- * nearest metric name within 2 edits (scn_keys_edit_distance, as for the
- * other sections' keys: 'recordd', 'p50' aside), or a percentile written
+ * nearest metric name within 2 edits and fewer edits than the key's length
+ * (scn_keys_edit_distance, as for the other sections' keys: 'recordd',
+ * 'p50' aside; a one-letter 'x' suggests nothing), or a percentile written
  * with a capital or without its p ('P99', '99.9'), into buf. */
 static const char *expect_near_miss(const char *key, char *buf, size_t len)
 {
@@ -155,7 +156,7 @@ static const char *expect_near_miss(const char *key, char *buf, size_t len)
     for (size_t i = 0; i < expect_metric_names.n; i++) {
         const char *name = expect_metric_names.names[i];
         size_t d = name ? scn_keys_edit_distance(key, name) : 99;
-        if (d < best_d) {
+        if (d < best_d && d < strlen(key)) { /* 'x' is no typo of 'max' */
             best_d = d;
             best = name;
         }
