@@ -302,7 +302,24 @@ typedef struct tester_hot {
     gsl_rng *think;       /* NULL: no think time */
     tester_observer observer;
     void *ctx;
+    /* paced and corrected: a user whose idx is below slot_lim has its
+     * next slot at anchor + (idx + U) slot_step_ns, exactly (a whole-ns D,
+     * no overflow: (idx + U) D <= INT64_MAX - end_ns, and a sending user's
+     * anchor lies in [0, end_ns)); 0 for any other D (tester_paced.c) */
+    uint64_t slot_lim;
+    uint64_t slot_step_ns;
 } tester_hot;
+
+/* tester_hot's slot_lim for interval d, n_users users and the duration
+ * end_ns (>= 0): the first idx whose next slot idx + U might pass
+ * (INT64_MAX - end_ns) / D, or 0 (never fast) for a fractional D. */
+TESTER_INLINE uint64_t tester_loop_slot_lim(units_interval d, uint64_t n_users, int64_t end_ns)
+{
+    if (d.den != 1 || d.num_ns == 0 || end_ns < 0)
+        return 0;
+    uint64_t m = (uint64_t)(INT64_MAX - end_ns) / d.num_ns; /* the largest safe index */
+    return m >= n_users ? m - n_users + 1 : 0;
+}
 
 TESTER_INLINE tester_hot tester_loop_hot(const tester_loop *L, const tester_strategy *k)
 {
@@ -317,6 +334,8 @@ TESTER_INLINE tester_hot tester_loop_hot(const tester_loop *L, const tester_stra
         .warmup_ns = L->spec->warmup_ns,
         .timeout_ns = L->spec->timeout_ns > 0 ? L->spec->timeout_ns : INT64_MAX,
         .requests = L->spec->requests ? L->spec->requests : UINT64_MAX,
+        .slot_lim = tester_loop_slot_lim(L->spec->interval, L->n_users, L->end_ns),
+        .slot_step_ns = L->spec->interval.num_ns,
     };
     return h;
 }
