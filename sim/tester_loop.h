@@ -102,6 +102,9 @@ typedef struct tester_loop {
     int64_t shared_gap_ns;     /* schedule = shared: its interval D, whole ns */
     struct tester_ramp *ramp;  /* open with stages: the arrival schedule
                                   (tester_ramp.c; freed by the run) */
+    int64_t as_measured_ns;    /* corrected: a latency up to this is recorded
+                                  as measured (expected_ns; -1 once the
+                                  added values reach 2^63) */
 } tester_loop;
 
 typedef struct tester_hot tester_hot;
@@ -343,7 +346,7 @@ TESTER_INLINE tester_hot tester_loop_hot(const tester_loop *L, const tester_stra
 /* A corrected record of latency_ns (hist_record_corrected): the added
  * values count against max_requests with the requests sent. 0, or
  * -EOVERFLOW (with out->refused_*) when they would pass it. */
-TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t latency_ns)
+TESTER_INLINE int tester_loop_record_corrected(tester_loop *L, const tester_hot *h, int64_t latency_ns)
 {
     tester_result *out = h->out;
     /* A reply within the expected interval adds no value (both rules add
@@ -351,8 +354,10 @@ TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t late
      * kinds, with no call into the correction (hist_record_corrected
      * would record just the same). Its check that the histogram's count
      * stays below 2^64 holds here: the count is at most sent + added,
-     * and sent is far below 2^63 (whole requests simulated one by one). */
-    if (latency_ns <= h->expected_ns && out->added < (UINT64_C(1) << 63)) {
+     * and sent is far below 2^63 (whole requests simulated one by one).
+     * L->as_measured_ns holds both tests: expected_ns while added < 2^63,
+     * then -1 (set below, where added grows). */
+    if (latency_ns <= L->as_measured_ns) {
         tester_loop_hist_record(h->hist, latency_ns);
         out->over_threshold += latency_ns > h->threshold_ns;
         return 0;
@@ -368,6 +373,8 @@ TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t late
         return -EOVERFLOW;
     }
     out->added += added;
+    if (out->added >= (UINT64_C(1) << 63))
+        L->as_measured_ns = -1;
     return 0;
 }
 
@@ -396,7 +403,7 @@ TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, c
     if (h->out->wait) /* queue_wait = record */
         tester_loop_hist_record(h->out->wait, rq->start_ns - rq->sent_ns);
     if (k->corrects)
-        return tester_loop_record_corrected(h, rq->latency_ns);
+        return tester_loop_record_corrected(L, h, rq->latency_ns);
     tester_loop_hist_record(h->hist, rq->latency_ns);
     h->out->over_threshold += rq->latency_ns > h->threshold_ns;
     return 0;
@@ -463,6 +470,8 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
     tester_result *out = h.out;
     tester_gate gate = {0, 0, 0}; /* empty: the observer sees every request until it widens it */
     int rc;
+    if (k->corrects)
+        L->as_measured_ns = out->added < (UINT64_C(1) << 63) ? h.expected_ns : -1;
     for (;;) {
         tester_user *users = k->source ? L->users : h.users;
         size_t n_users = k->source ? L->n_users : h.n_users;
