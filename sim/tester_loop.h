@@ -135,6 +135,8 @@ typedef struct tester_strategy {
     /* 1: the arrivals are served by a pool of VUs (open with vus); an
      * arrival that finds none free is dropped. */
     int pool;
+    /* 1: exactly one user, always (open's one schedule): no heap to keep. */
+    int one_user;
     /* When user u, whose request rq just got its reply, sends next (sets
      * u->next_ns and u->intended_ns); h holds the run's constants. 1 if
      * the user left the heap (a session that ends), else 0. Kinds with a
@@ -474,7 +476,7 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
         L->as_measured_ns = out->added < (UINT64_C(1) << 63) ? h.expected_ns : -1;
     for (;;) {
         tester_user *users = k->source ? L->users : h.users;
-        size_t n_users = k->source ? L->n_users : h.n_users;
+        size_t n_users = k->one_user ? 1 : k->source ? L->n_users : h.n_users;
         if (n_users == 0 || users[0].next_ns >= h.end_ns)
             return 0;
         if (k->source && (rc = k->source(L)) != 0) {
