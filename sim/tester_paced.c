@@ -290,6 +290,24 @@ static const tester_strategy corrected_from_intended = {
     .from_intended = 1, .corrects = 1, .next_send = paced_next,
 };
 
+/* The plain rows when every user has a connection of its own (no
+ * `connections` below the users: L->n_conns = 0), the common case: the
+ * loop then tests no connection per request. */
+static const tester_strategy paced_own_conns = {
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .next_send = paced_next,
+};
+static const tester_strategy paced_from_intended_own_conns = {
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .from_intended = 1, .next_send = paced_next,
+};
+static const tester_strategy corrected_own_conns = {
+    .kind = TESTER_CORRECTED, .prepare = paced_prepare, .run = corrected_run, .corrects = 1,
+    .next_send = paced_next,
+};
+static const tester_strategy corrected_from_intended_own_conns = {
+    .kind = TESTER_CORRECTED, .prepare = paced_prepare, .run = corrected_run, .from_intended = 1, .corrects = 1,
+    .next_send = paced_next,
+};
+
 /* The primitives' rows (think time, ticker, catch-up limit, requests,
  * warmup, timeout), so the plain ones test none of them. */
 static const tester_strategy paced_ext = {
@@ -316,6 +334,9 @@ TESTER_LOOP_FN int paced_run(tester_loop *L)
     if (L->ext)
         return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_ext)
                                               : tester_loop_run(L, &paced_ext);
+    if (!L->n_conns)
+        return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_own_conns)
+                                              : tester_loop_run(L, &paced_own_conns);
     return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended)
                                           : tester_loop_run(L, &tester_paced_strategy);
 }
@@ -325,6 +346,9 @@ TESTER_LOOP_FN int corrected_run(tester_loop *L)
     if (L->ext)
         return L->spec->latency_from_intended ? tester_loop_run(L, &corrected_from_intended_ext)
                                               : tester_loop_run(L, &corrected_ext);
+    if (!L->n_conns)
+        return L->spec->latency_from_intended ? tester_loop_run(L, &corrected_from_intended_own_conns)
+                                              : tester_loop_run(L, &corrected_own_conns);
     return L->spec->latency_from_intended ? tester_loop_run(L, &corrected_from_intended)
                                           : tester_loop_run(L, &tester_corrected_strategy);
 }
