@@ -39,7 +39,7 @@ static const tester_strategy closed_ext = {
 /* The plain row when every user has a connection of its own (L->n_conns
  * = 0), the common case: the loop then tests no connection per request. */
 static const tester_strategy closed_own_conns = {
-    .kind = TESTER_CLOSED, .prepare = closed_prepare, .run = closed_run, .next_send = closed_next,
+    .kind = TESTER_CLOSED, .prepare = closed_prepare, .run = closed_run, .on_time = 1, .next_send = closed_next,
 };
 
 TESTER_LOOP_FN int closed_run(tester_loop *L)

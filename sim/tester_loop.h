@@ -137,6 +137,10 @@ typedef struct tester_strategy {
     int pool;
     /* 1: exactly one user, always (open's one schedule): no heap to keep. */
     int one_user;
+    /* 1: every request is sent at its intended time (next_send sets
+     * next_ns = intended_ns and no connection is waited for): open, and
+     * closed with a connection per user. */
+    int on_time;
     /* When user u, whose request rq just got its reply, sends next (sets
      * u->next_ns and u->intended_ns); h holds the run's constants. 1 if
      * the user left the heap (a session that ends), else 0. Kinds with a
@@ -437,7 +441,7 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
         tester_loop_probes(L, rq->sent_ns);
     /* no backlog: sent on schedule to an idle server (or one in a window
      * with nothing queued) */
-    if (rq->sent_ns == rq->intended_ns && server_free_at(h->srv) <= rq->sent_ns)
+    if ((k->on_time || rq->sent_ns == rq->intended_ns) && server_free_at(h->srv) <= rq->sent_ns)
         out->last_clear_ns = rq->intended_ns;
     rq->reply_ns = server_submit(h->srv, rq->sent_ns);
     rq->start_ns = server_last_start_ns(h->srv);

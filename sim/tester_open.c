@@ -98,31 +98,31 @@ TESTER_INLINE int open_next_poisson_ext(tester_loop *L, const tester_hot *h, tes
 static int open_run(tester_loop *L);
 
 const tester_strategy tester_open_strategy = {
-    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .from_intended = 1,
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .on_time = 1, .from_intended = 1,
     .next_send = open_next_grid,
 };
 
 /* The Poisson variant: the same loop with the other next_send. */
 static const tester_strategy open_poisson = {
-    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .from_intended = 1,
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .on_time = 1, .from_intended = 1,
     .next_send = open_next_poisson,
 };
 
 /* The primitives' rows: with and without a VU pool. */
 static const tester_strategy open_ext = {
-    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .from_intended = 1, .extras = 1,
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .on_time = 1, .from_intended = 1, .extras = 1,
     .next_send = open_next_grid_ext,
 };
 static const tester_strategy open_poisson_ext = {
-    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .from_intended = 1, .extras = 1,
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .on_time = 1, .from_intended = 1, .extras = 1,
     .next_send = open_next_poisson_ext,
 };
 static const tester_strategy open_grid_pool = {
-    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .from_intended = 1, .extras = 1, .pool = 1,
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .on_time = 1, .from_intended = 1, .extras = 1, .pool = 1,
     .next_send = open_next_grid_ext,
 };
 static const tester_strategy open_poisson_pool = {
-    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .from_intended = 1, .extras = 1, .pool = 1,
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .on_time = 1, .from_intended = 1, .extras = 1, .pool = 1,
     .next_send = open_next_poisson_ext,
 };
 
