@@ -556,7 +556,7 @@ static int64_t submit_pool(server *s, int64_t arrival_ns, int64_t work, int64_t 
  * it costs every request registers (bench/instructions.sh). */
 static __attribute__((noinline)) int64_t submit_one(server *s, int64_t start, int64_t work, int64_t extra);
 
-int64_t server_submit(server *s, int64_t arrival_ns)
+int64_t server_submit_spans(server *s, int64_t arrival_ns, int64_t *start_ns, int64_t *extra_ns)
 {
     int64_t work = dist_draw_ns(&s->service, s->rng);
     s->k++;
@@ -566,9 +566,14 @@ int64_t server_submit(server *s, int64_t arrival_ns)
         if (start >= s->quiet_from && work <= s->fast_until - start) {
             s->last_start = start;
             s->busy_ns += work;
+            *start_ns = start; /* known here: the loop reads no field of the server */
+            *extra_ns = 0;
             return s->free_at = start + work; /* no stall in the way */
         }
-        return submit_one(s, start, work, 0);
+        int64_t reply = submit_one(s, start, work, 0);
+        *start_ns = s->last_start;
+        *extra_ns = s->last_extra;
+        return reply;
     }
     int64_t extra = 0;
     if (s->has_request_stalls) {
@@ -576,9 +581,17 @@ int64_t server_submit(server *s, int64_t arrival_ns)
         work += extra;
     }
     s->last_extra = extra;
-    if (s->pool)
-        return submit_pool(s, arrival_ns, work, extra);
-    return submit_one(s, arrival_ns > s->free_at ? arrival_ns : s->free_at, work, extra);
+    int64_t reply = s->pool ? submit_pool(s, arrival_ns, work, extra)
+                            : submit_one(s, arrival_ns > s->free_at ? arrival_ns : s->free_at, work, extra);
+    *start_ns = s->last_start;
+    *extra_ns = s->last_extra;
+    return reply;
+}
+
+int64_t server_submit(server *s, int64_t arrival_ns)
+{
+    int64_t start_ns, extra_ns;
+    return server_submit_spans(s, arrival_ns, &start_ns, &extra_ns);
 }
 
 static int64_t submit_one(server *s, int64_t start, int64_t work, int64_t extra)

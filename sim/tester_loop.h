@@ -443,9 +443,7 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
      * with nothing queued) */
     if ((k->on_time || rq->sent_ns == rq->intended_ns) && server_free_at(h->srv) <= rq->sent_ns)
         out->last_clear_ns = rq->intended_ns;
-    rq->reply_ns = server_submit(h->srv, rq->sent_ns);
-    rq->start_ns = server_last_start_ns(h->srv);
-    rq->stall_extra_ns = server_last_extra_ns(h->srv);
+    rq->reply_ns = server_submit_spans(h->srv, rq->sent_ns, &rq->start_ns, &rq->stall_extra_ns);
     int rc;
     if (rq->stall_extra_ns > 0 && (rc = tester_loop_stall_span(out, rq)) != 0)
         return rc;
