@@ -424,8 +424,8 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
                                    const tester_user *u, tester_request *rq)
 {
     tester_result *out = h->out;
-    rq->index = out->sent;
-    rq->user = u->id;
+    /* rq->index and rq->user: set where they are read (a stall span, the
+     * observer), not on every request */
     rq->intended_ns = u->intended_ns;
     rq->sent_ns = u->next_ns;
     if (k->connections && h->n_conns && h->conns[0] > rq->sent_ns) { /* every connection is busy: wait */
@@ -445,8 +445,11 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
         out->last_clear_ns = rq->intended_ns;
     rq->reply_ns = server_submit_spans(h->srv, rq->sent_ns, &rq->start_ns, &rq->stall_extra_ns);
     int rc;
-    if (rq->stall_extra_ns > 0 && (rc = tester_loop_stall_span(out, rq)) != 0)
-        return rc;
+    if (rq->stall_extra_ns > 0) {
+        rq->index = out->sent;
+        if ((rc = tester_loop_stall_span(out, rq)) != 0)
+            return rc;
+    }
     if (rq->reply_ns > h->end_ns && (rc = server_failed(h->srv))) /* e.g. a backlog past the clock's limit */
         return rc;
     if ((k->connections && h->n_conns) || k->pool) {
@@ -505,8 +508,11 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
             return rc > 0 ? 0 : rc;
         if ((rc = tester_loop_record(L, k, &h, &rq)) != 0)
             return rc;
-        if (h.observer && tester_gate_shows(&gate, rq.intended_ns, rq.latency_ns))
+        if (h.observer && tester_gate_shows(&gate, rq.intended_ns, rq.latency_ns)) {
+            rq.index = out->sent - 1; /* counted by tester_loop_send */
+            rq.user = u->id;
             h.observer(h.ctx, &rq, &gate);
+        }
         if (k->next_send(L, &h, u, &rq))
             continue; /* the user left the heap */
         if (n_users > 1)
