@@ -365,7 +365,8 @@ TESTER_INLINE int tester_loop_record_corrected(tester_loop *L, const tester_hot 
      * then -1 (set below, where added grows). */
     if (latency_ns <= L->as_measured_ns) {
         tester_loop_hist_record(h->hist, latency_ns);
-        out->over_threshold += latency_ns > h->threshold_ns;
+        if (__builtin_expect(latency_ns > h->threshold_ns, 0)) /* a branch: rarely taken */
+            out->over_threshold++;
         return 0;
     }
     /* the added values count against max_requests with the requests sent
@@ -411,7 +412,8 @@ TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, c
     if (k->corrects)
         return tester_loop_record_corrected(L, h, rq->latency_ns);
     tester_loop_hist_record(h->hist, rq->latency_ns);
-    h->out->over_threshold += rq->latency_ns > h->threshold_ns;
+    if (__builtin_expect(rq->latency_ns > h->threshold_ns, 0)) /* a branch: rarely taken */
+        h->out->over_threshold++;
     return 0;
 }
 
