@@ -448,8 +448,9 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
     rq->reply_ns = server_submit_spans(h->srv, rq->sent_ns, &rq->start_ns, &rq->stall_extra_ns);
     int rc;
     if (rq->stall_extra_ns > 0) {
-        rq->index = out->sent;
-        if ((rc = tester_loop_stall_span(out, rq)) != 0)
+        tester_request copy = *rq; /* rq itself never escapes: its fields may stay in registers */
+        copy.index = out->sent;
+        if ((rc = tester_loop_stall_span(out, &copy)) != 0)
             return rc;
     }
     if (rq->reply_ns > h->end_ns && (rc = server_failed(h->srv))) /* e.g. a backlog past the clock's limit */
@@ -511,9 +512,10 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
         if ((rc = tester_loop_record(L, k, &h, &rq)) != 0)
             return rc;
         if (h.observer && tester_gate_shows(&gate, rq.intended_ns, rq.latency_ns)) {
-            rq.index = out->sent - 1; /* counted by tester_loop_send */
-            rq.user = u->id;
-            h.observer(h.ctx, &rq, &gate);
+            tester_request shown = rq; /* a copy: rq never escapes */
+            shown.index = out->sent - 1; /* counted by tester_loop_send */
+            shown.user = u->id;
+            h.observer(h.ctx, &shown, &gate);
         }
         if (k->next_send(L, &h, u, &rq))
             continue; /* the user left the heap */
