@@ -446,7 +446,7 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
     /* no backlog: sent on schedule to an idle server (or one in a window
      * with nothing queued) */
     if ((k->on_time || rq->sent_ns == rq->intended_ns) && server_free_at(h->srv) <= rq->sent_ns)
-        out->last_clear_ns = rq->intended_ns;
+        out->last_clear_ns = k->on_time ? rq->sent_ns : rq->intended_ns; /* the same here */
     rq->reply_ns = server_submit_spans(h->srv, rq->sent_ns, &rq->start_ns, &rq->stall_extra_ns);
     int rc;
     if (rq->stall_extra_ns > 0) {
