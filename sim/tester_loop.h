@@ -141,6 +141,10 @@ typedef struct tester_strategy {
      * next_ns = intended_ns and no connection is waited for): open, and
      * closed with a connection per user. */
     int on_time;
+    /* 1: the kind sends at most max_requests (the run checked it before:
+     * open's whole grid of out->planned sends), so the loop does not
+     * count against it per request. */
+    int within_max;
     /* When user u, whose request rq just got its reply, sends next (sets
      * u->next_ns and u->intended_ns); h holds the run's constants. 1 if
      * the user left the heap (a session that ends), else 0. Kinds with a
@@ -498,7 +502,7 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
         }
         tester_user *u = &users[0];
         /* the correction's values count too */
-        if (out->sent + (k->corrects ? out->added : 0) >= h.max_requests)
+        if (!k->within_max && out->sent + (k->corrects ? out->added : 0) >= h.max_requests)
             return -E2BIG;
         if (k->extras && out->sent >= h.requests)
             return 0; /* requests = N: the run's count is reached */

@@ -118,6 +118,13 @@ static const tester_strategy open_whole = {
     .next_send = open_next_whole,
 };
 
+/* The same when the grid's requests (out->planned, every one sent) are at
+ * most max_requests: the limit cannot be reached. */
+static const tester_strategy open_whole_within_max = {
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .on_time = 1, .from_intended = 1,
+    .within_max = 1, .next_send = open_next_whole,
+};
+
 /* The Poisson variant: the same loop with the other next_send. */
 static const tester_strategy open_poisson = {
     .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .on_time = 1, .from_intended = 1,
@@ -148,7 +155,8 @@ TESTER_LOOP_FN int open_run(tester_loop *L)
         return tester_ramp_run(L);
     if (!L->ext)
         return L->arrivals       ? tester_loop_run(L, &open_poisson)
-               : L->open_step_ns ? tester_loop_run(L, &open_whole)
+               : L->open_step_ns ? (L->out->planned <= L->max_requests ? tester_loop_run(L, &open_whole_within_max)
+                                                                       : tester_loop_run(L, &open_whole))
                                  : tester_loop_run(L, &tester_open_strategy);
     if (L->spec->vus)
         return L->arrivals ? tester_loop_run(L, &open_poisson_pool) : tester_loop_run(L, &open_grid_pool);
