@@ -52,6 +52,9 @@ struct server {
      * and run_end (work ending by it needs no walk, no horizon check and
      * no past-the-end count). fast_bound() keeps it. */
     int64_t fast_until;
+    /* ... and where it begins: quiet_from for a plain server, INT64_MAX
+     * (never) for the others, so the fast path tests no flag */
+    int64_t fast_from;
     int has_request_stalls;
     int plain;        /* c = 1 and no request stalls: server_submit's fast
                          path (last_extra stays 0) */
@@ -82,6 +85,7 @@ static void fast_bound(server *s)
 {
     int64_t b = s->quiet_until < SERVER_HORIZON_NS ? s->quiet_until : SERVER_HORIZON_NS;
     s->fast_until = b < s->run_end ? b : s->run_end;
+    s->fast_from = s->plain ? s->quiet_from : INT64_MAX;
 }
 
 /* Past the horizon: blame the stalls if they held work back longer than
@@ -566,16 +570,18 @@ int64_t server_submit_spans(server *s, int64_t arrival_ns, int64_t *start_ns, in
                    : s->service.kind == DIST_CONSTANT ? s->service.a_ns
                                                       : dist_draw_ns(&s->service, s->rng);
     s->k++;
-    if (s->plain) { /* c = 1, no request stalls: the common case */
-        int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at;
-        /* inside the quiet stretch, before the horizon and the run's end */
-        if (start >= s->quiet_from && work <= s->fast_until - start) {
-            s->last_start = start;
-            s->busy_ns += work;
-            *start_ns = start; /* known here: the loop reads no field of the server */
-            *extra_ns = 0;
-            return s->free_at = start + work; /* no stall in the way */
-        }
+    int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at;
+    /* c = 1, no request stalls (fast_from is INT64_MAX otherwise), inside
+     * the quiet stretch, before the horizon and the run's end: the common
+     * case */
+    if (start >= s->fast_from && work <= s->fast_until - start) {
+        s->last_start = start;
+        s->busy_ns += work;
+        *start_ns = start; /* known here: the loop reads no field of the server */
+        *extra_ns = 0;
+        return s->free_at = start + work; /* no stall in the way */
+    }
+    if (s->plain) {
         int64_t reply = submit_one(s, start, work, 0);
         *start_ns = s->last_start;
         *extra_ns = s->last_extra;
