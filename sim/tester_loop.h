@@ -105,6 +105,8 @@ typedef struct tester_loop {
     int64_t as_measured_ns;    /* corrected: a latency up to this is recorded
                                   as measured (expected_ns; -1 once the
                                   added values reach 2^63) */
+    uint64_t max_sent;         /* corrected: max_requests less the added
+                                  values (sent + added <= max_requests) */
 } tester_loop;
 
 typedef struct tester_hot tester_hot;
@@ -386,6 +388,7 @@ TESTER_INLINE int tester_loop_record_corrected(tester_loop *L, const tester_hot 
         return -EOVERFLOW;
     }
     out->added += added;
+    L->max_sent = h->max_requests - out->added;
     if (out->added >= (UINT64_C(1) << 63))
         L->as_measured_ns = -1;
     return 0;
@@ -488,8 +491,10 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
     if (!h.observer) /* no observer: a gate that shows nothing (intended < end <= INT64_MAX), so no test of h.observer */
         tester_gate_skip_all(&gate);
     int rc;
-    if (k->corrects)
+    if (k->corrects) {
         L->as_measured_ns = out->added < (UINT64_C(1) << 63) ? h.expected_ns : -1;
+        L->max_sent = h.max_requests - out->added;
+    }
     for (;;) {
         tester_user *users = k->source ? L->users : h.users;
         size_t n_users = k->one_user ? 1 : k->source ? L->n_users : h.n_users;
@@ -502,7 +507,7 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
         }
         tester_user *u = &users[0];
         /* the correction's values count too */
-        if (!k->within_max && out->sent + (k->corrects ? out->added : 0) >= h.max_requests)
+        if (!k->within_max && out->sent >= (k->corrects ? L->max_sent : h.max_requests))
             return -E2BIG;
         if (k->extras && out->sent >= h.requests)
             return 0; /* requests = N: the run's count is reached */
