@@ -437,7 +437,7 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
     tester_result *out = h->out;
     /* rq->index and rq->user: set where they are read (a stall span, the
      * observer), not on every request */
-    rq->intended_ns = u->intended_ns;
+    rq->intended_ns = k->on_time ? u->next_ns : u->intended_ns; /* the same when on time */
     rq->sent_ns = u->next_ns;
     if (k->connections && h->n_conns && h->conns[0] > rq->sent_ns) { /* every connection is busy: wait */
         if (h->conns[0] >= h->end_ns)
