@@ -139,8 +139,9 @@ typedef struct tester_strategy {
     int pool;
     /* 1: exactly one user, always (open's one schedule): no heap to keep. */
     int one_user;
-    /* 1: every request is sent at its intended time (next_send sets
-     * next_ns = intended_ns and no connection is waited for): open, and
+    /* 1: every request is sent at its intended time (no connection is
+     * waited for, and the intended time is next_ns: the loop reads no
+     * user's intended_ns, which next_send may leave as it is): open, and
      * closed with a connection per user. */
     int on_time;
     /* 1: the kind sends at most max_requests (the run checked it before:
