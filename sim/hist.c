@@ -144,7 +144,11 @@ void hist_record(hist *h, int64_t value_ns)
         h->min = (int64_t)v;
     if ((int64_t)v > h->max)
         h->max = (int64_t)v;
-    h->sum += v;
+    /* the sum in its two 64-bit halves: as a 128-bit addition of v, gcc
+     * sign-extended v through the stack */
+    uint64_t lo = (uint64_t)h->sum, hi = (uint64_t)(h->sum >> 64);
+    hi += __builtin_add_overflow(lo, v, &lo);
+    h->sum = (u128)hi << 64 | lo;
     u128 sq = (u128)v * v, before = h->sumsq_lo; /* v < 2^63: v^2 < 2^126 */
     h->sumsq_lo += sq;
     h->sumsq_hi += h->sumsq_lo < before;
