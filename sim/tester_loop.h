@@ -210,11 +210,12 @@ int tester_shared_run(tester_loop *L);
 TESTER_RARE int tester_loop_keep_dropped(tester_loop *L, int64_t latency_ns);
 
 
-/* hist_record and hist_record_corrected, kept out of the corrected
- * kind's flattened loop: inlined there they cost more instructions per
- * request than the call (bench/instructions.sh). The other kinds inline
- * hist_record (fewer since their loops keep no connection test and no
- * request in memory: 3 to 7 a request). */
+/* hist_record and hist_record_corrected out of line, for the rare
+ * records (the queue wait, the correction's series): inlined into the
+ * kinds' flattened loops they would cost registers on every request. The
+ * latency's own record is hist_record inlined (since the loops keep no
+ * connection test and no request in memory it costs fewer instructions
+ * than the call: bench/instructions.sh). */
 __attribute__((noinline)) void tester_loop_hist_record(hist *h, int64_t value_ns);
 __attribute__((noinline)) uint64_t tester_loop_hist_corrected(hist *h, int64_t value_ns, int64_t interval_ns,
                                                               hist_correction rule, int64_t over_ns, uint64_t *over);
@@ -373,7 +374,7 @@ TESTER_INLINE int tester_loop_record_corrected(tester_loop *L, const tester_hot 
      * L->as_measured_ns holds both tests: expected_ns while added < 2^63,
      * then -1 (set below, where added grows). */
     if (latency_ns <= L->as_measured_ns) {
-        tester_loop_hist_record(h->hist, latency_ns);
+        hist_record(h->hist, latency_ns);
         if (__builtin_expect(latency_ns > h->threshold_ns, 0)) /* a branch: rarely taken */
             out->over_threshold++;
         return 0;
