@@ -87,13 +87,18 @@ static int64_t to_ns(double v)
     return (int64_t)(v + 0.5); /* v > 0: rounds half up, as llround, faster */
 }
 
+int64_t dist_lognormal_ns(double median_ns, double sigma, gsl_rng *r)
+{
+    /* median exp(sigma Z) = exp(ln median + sigma Z), without a log per draw */
+    return to_ns(median_ns * exp(gsl_ran_gaussian_ziggurat(r, sigma)));
+}
+
 int64_t dist_draw_ns(const dist_spec *s, gsl_rng *r)
 {
     /* The common service times first, each one compare, before the
      * switch's bounds check and indirect jump (bench/instructions.sh). */
     if (s->kind == DIST_LOGNORMAL)
-        /* median exp(sigma Z) = exp(ln median + sigma Z), without a log per draw */
-        return to_ns((double)s->a_ns * exp(gsl_ran_gaussian_ziggurat(r, s->shape)));
+        return dist_lognormal_ns((double)s->a_ns, s->shape, r);
     if (s->kind == DIST_CONSTANT)
         return s->a_ns;
     switch (s->kind) {
@@ -104,8 +109,7 @@ int64_t dist_draw_ns(const dist_spec *s, gsl_rng *r)
     case DIST_EXPONENTIAL:
         return to_ns(gsl_ran_exponential(r, (double)s->a_ns));
     case DIST_LOGNORMAL:
-        /* median exp(sigma Z) = exp(ln median + sigma Z), without a log per draw */
-        return to_ns((double)s->a_ns * exp(gsl_ran_gaussian_ziggurat(r, s->shape)));
+        return dist_lognormal_ns((double)s->a_ns, s->shape, r);
     case DIST_NORMAL: {
         double v;
         do

@@ -63,6 +63,14 @@ int dist_check(const dist_spec *spec, const char **why);
  */
 int64_t dist_draw_ns(const dist_spec *spec, gsl_rng *rng);
 
+/**
+ * A lognormal draw of median median_ns (ns, as a double) and sigma: what
+ * dist_draw_ns draws for a lognormal spec with median_ns = (double)a_ns
+ * and sigma = shape (the server keeps the median as a double, converted
+ * once). Rounded to whole ns, at most UNITS_MAX_DURATION_NS.
+ */
+int64_t dist_lognormal_ns(double median_ns, double sigma, gsl_rng *rng);
+
 /** The distribution's mean in ns (infinite Pareto means give INFINITY). */
 double dist_mean_ns(const dist_spec *spec);
 

@@ -25,6 +25,7 @@ typedef struct stall_state {
 
 struct server {
     dist_spec service;
+    double median_ns; /* lognormal service: its median as a double */
     const stall_spec *stalls;
     size_t n_stalls;
     stall_state *st;
@@ -51,6 +52,9 @@ struct server {
      * and run_end (work ending by it needs no walk, no horizon check and
      * no past-the-end count). fast_bound() keeps it. */
     int64_t fast_until;
+    /* ... and where it begins: quiet_from for a plain server, INT64_MAX
+     * (never) for the others, so the fast path tests no flag */
+    int64_t fast_from;
     int has_request_stalls;
     int plain;        /* c = 1 and no request stalls: server_submit's fast
                          path (last_extra stays 0) */
@@ -81,6 +85,7 @@ static void fast_bound(server *s)
 {
     int64_t b = s->quiet_until < SERVER_HORIZON_NS ? s->quiet_until : SERVER_HORIZON_NS;
     s->fast_until = b < s->run_end ? b : s->run_end;
+    s->fast_from = s->plain ? s->quiet_from : INT64_MAX;
 }
 
 /* Past the horizon: blame the stalls if they held work back longer than
@@ -100,6 +105,7 @@ int server_new(server **out, const server_config *cfg)
     if (!s)
         return -ENOMEM;
     s->service = cfg->service;
+    s->median_ns = (double)cfg->service.a_ns;
     s->workers = cfg->workers ? cfg->workers : 1;
     if (s->workers > SERVER_MAX_WORKERS) {
         free(s);
@@ -556,19 +562,30 @@ static int64_t submit_pool(server *s, int64_t arrival_ns, int64_t work, int64_t 
  * it costs every request registers (bench/instructions.sh). */
 static __attribute__((noinline)) int64_t submit_one(server *s, int64_t start, int64_t work, int64_t extra);
 
-int64_t server_submit(server *s, int64_t arrival_ns)
+int64_t server_submit_spans(server *s, int64_t arrival_ns, int64_t *start_ns, int64_t *extra_ns)
 {
-    int64_t work = dist_draw_ns(&s->service, s->rng);
+    /* dist_draw_ns's two common kinds first, the lognormal's median
+     * converted to a double once (server_new) */
+    int64_t work = s->service.kind == DIST_LOGNORMAL  ? dist_lognormal_ns(s->median_ns, s->service.shape, s->rng)
+                   : s->service.kind == DIST_CONSTANT ? s->service.a_ns
+                                                      : dist_draw_ns(&s->service, s->rng);
     s->k++;
-    if (s->plain) { /* c = 1, no request stalls: the common case */
-        int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at;
-        /* inside the quiet stretch, before the horizon and the run's end */
-        if (start >= s->quiet_from && work <= s->fast_until - start) {
-            s->last_start = start;
-            s->busy_ns += work;
-            return s->free_at = start + work; /* no stall in the way */
-        }
-        return submit_one(s, start, work, 0);
+    int64_t start = arrival_ns > s->free_at ? arrival_ns : s->free_at;
+    /* c = 1, no request stalls (fast_from is INT64_MAX otherwise), inside
+     * the quiet stretch, before the horizon and the run's end: the common
+     * case */
+    if (start >= s->fast_from && work <= s->fast_until - start) {
+        s->last_start = start;
+        s->busy_ns += work;
+        *start_ns = start; /* known here: the loop reads no field of the server */
+        *extra_ns = 0;
+        return s->free_at = start + work; /* no stall in the way */
+    }
+    if (s->plain) {
+        int64_t reply = submit_one(s, start, work, 0);
+        *start_ns = s->last_start;
+        *extra_ns = s->last_extra;
+        return reply;
     }
     int64_t extra = 0;
     if (s->has_request_stalls) {
@@ -576,9 +593,17 @@ int64_t server_submit(server *s, int64_t arrival_ns)
         work += extra;
     }
     s->last_extra = extra;
-    if (s->pool)
-        return submit_pool(s, arrival_ns, work, extra);
-    return submit_one(s, arrival_ns > s->free_at ? arrival_ns : s->free_at, work, extra);
+    int64_t reply = s->pool ? submit_pool(s, arrival_ns, work, extra)
+                            : submit_one(s, arrival_ns > s->free_at ? arrival_ns : s->free_at, work, extra);
+    *start_ns = s->last_start;
+    *extra_ns = s->last_extra;
+    return reply;
+}
+
+int64_t server_submit(server *s, int64_t arrival_ns)
+{
+    int64_t start_ns, extra_ns;
+    return server_submit_spans(s, arrival_ns, &start_ns, &extra_ns);
 }
 
 static int64_t submit_one(server *s, int64_t start, int64_t work, int64_t extra)

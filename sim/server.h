@@ -75,6 +75,15 @@ void server_free(server *s);
 int64_t server_submit(server *s, int64_t arrival_ns);
 
 /**
+ * server_submit, with server_last_start_ns and server_last_extra_ns of the
+ * request in *start_ns and *extra_ns (the engine's per-request call: on
+ * the common path they come from registers, not from the server).
+ *
+ * @return the reply time in ns.
+ */
+int64_t server_submit_spans(server *s, int64_t arrival_ns, int64_t *start_ns, int64_t *extra_ns);
+
+/**
  * The instant the work of the request submitted last began, ns: its queue
  * wait is this minus its arrival (the time a worker, or a stall window, held
  * it back), and its service span the reply minus this (its work, and the

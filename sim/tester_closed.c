@@ -36,9 +36,17 @@ static const tester_strategy closed_ext = {
     .next_send = closed_next,
 };
 
+/* The plain row when every user has a connection of its own (L->n_conns
+ * = 0), the common case: the loop then tests no connection per request. */
+static const tester_strategy closed_own_conns = {
+    .kind = TESTER_CLOSED, .prepare = closed_prepare, .run = closed_run, .on_time = 1, .next_send = closed_next,
+};
+
 TESTER_LOOP_FN int closed_run(tester_loop *L)
 {
     if (L->spec->quota)
         return tester_quota_run(L);
-    return L->ext ? tester_loop_run(L, &closed_ext) : tester_loop_run(L, &tester_closed_strategy);
+    if (L->ext)
+        return tester_loop_run(L, &closed_ext);
+    return L->n_conns ? tester_loop_run(L, &tester_closed_strategy) : tester_loop_run(L, &closed_own_conns);
 }

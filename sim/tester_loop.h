@@ -102,6 +102,11 @@ typedef struct tester_loop {
     int64_t shared_gap_ns;     /* schedule = shared: its interval D, whole ns */
     struct tester_ramp *ramp;  /* open with stages: the arrival schedule
                                   (tester_ramp.c; freed by the run) */
+    int64_t as_measured_ns;    /* corrected: a latency up to this is recorded
+                                  as measured (expected_ns; -1 once the
+                                  added values reach 2^63) */
+    uint64_t max_sent;         /* corrected: max_requests less the added
+                                  values (sent + added <= max_requests) */
 } tester_loop;
 
 typedef struct tester_hot tester_hot;
@@ -132,6 +137,17 @@ typedef struct tester_strategy {
     /* 1: the arrivals are served by a pool of VUs (open with vus); an
      * arrival that finds none free is dropped. */
     int pool;
+    /* 1: exactly one user, always (open's one schedule): no heap to keep. */
+    int one_user;
+    /* 1: every request is sent at its intended time (no connection is
+     * waited for, and the intended time is next_ns: the loop reads no
+     * user's intended_ns, which next_send may leave as it is): open, and
+     * closed with a connection per user. */
+    int on_time;
+    /* 1: the kind sends at most max_requests (the run checked it before:
+     * open's whole grid of out->planned sends), so the loop does not
+     * count against it per request. */
+    int within_max;
     /* When user u, whose request rq just got its reply, sends next (sets
      * u->next_ns and u->intended_ns); h holds the run's constants. 1 if
      * the user left the heap (a session that ends), else 0. Kinds with a
@@ -194,9 +210,12 @@ int tester_shared_run(tester_loop *L);
 TESTER_RARE int tester_loop_keep_dropped(tester_loop *L, int64_t latency_ns);
 
 
-/* hist_record and hist_record_corrected, kept out of the kinds' flattened
- * loops: inlined there they cost more instructions per request than the
- * call (bench/instructions.sh). */
+/* hist_record and hist_record_corrected out of line, for the rare
+ * records (the queue wait, the correction's series): inlined into the
+ * kinds' flattened loops they would cost registers on every request. The
+ * latency's own record is hist_record inlined (since the loops keep no
+ * connection test and no request in memory it costs fewer instructions
+ * than the call: bench/instructions.sh). */
 __attribute__((noinline)) void tester_loop_hist_record(hist *h, int64_t value_ns);
 __attribute__((noinline)) uint64_t tester_loop_hist_corrected(hist *h, int64_t value_ns, int64_t interval_ns,
                                                               hist_correction rule, int64_t over_ns, uint64_t *over);
@@ -302,7 +321,24 @@ typedef struct tester_hot {
     gsl_rng *think;       /* NULL: no think time */
     tester_observer observer;
     void *ctx;
+    /* paced and corrected: a user whose idx is below slot_lim has its
+     * next slot at anchor + (idx + U) slot_step_ns, exactly (a whole-ns D,
+     * no overflow: (idx + U) D <= INT64_MAX - end_ns, and a sending user's
+     * anchor lies in [0, end_ns)); 0 for any other D (tester_paced.c) */
+    uint64_t slot_lim;
+    uint64_t slot_step_ns;
 } tester_hot;
+
+/* tester_hot's slot_lim for interval d, n_users users and the duration
+ * end_ns (>= 0): the first idx whose next slot idx + U might pass
+ * (INT64_MAX - end_ns) / D, or 0 (never fast) for a fractional D. */
+TESTER_INLINE uint64_t tester_loop_slot_lim(units_interval d, uint64_t n_users, int64_t end_ns)
+{
+    if (d.den != 1 || d.num_ns == 0 || end_ns < 0)
+        return 0;
+    uint64_t m = (uint64_t)(INT64_MAX - end_ns) / d.num_ns; /* the largest safe index */
+    return m >= n_users ? m - n_users + 1 : 0;
+}
 
 TESTER_INLINE tester_hot tester_loop_hot(const tester_loop *L, const tester_strategy *k)
 {
@@ -317,6 +353,8 @@ TESTER_INLINE tester_hot tester_loop_hot(const tester_loop *L, const tester_stra
         .warmup_ns = L->spec->warmup_ns,
         .timeout_ns = L->spec->timeout_ns > 0 ? L->spec->timeout_ns : INT64_MAX,
         .requests = L->spec->requests ? L->spec->requests : UINT64_MAX,
+        .slot_lim = tester_loop_slot_lim(L->spec->interval, L->n_users, L->end_ns),
+        .slot_step_ns = L->spec->interval.num_ns,
     };
     return h;
 }
@@ -324,7 +362,7 @@ TESTER_INLINE tester_hot tester_loop_hot(const tester_loop *L, const tester_stra
 /* A corrected record of latency_ns (hist_record_corrected): the added
  * values count against max_requests with the requests sent. 0, or
  * -EOVERFLOW (with out->refused_*) when they would pass it. */
-TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t latency_ns)
+TESTER_INLINE int tester_loop_record_corrected(tester_loop *L, const tester_hot *h, int64_t latency_ns)
 {
     tester_result *out = h->out;
     /* A reply within the expected interval adds no value (both rules add
@@ -332,10 +370,13 @@ TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t late
      * kinds, with no call into the correction (hist_record_corrected
      * would record just the same). Its check that the histogram's count
      * stays below 2^64 holds here: the count is at most sent + added,
-     * and sent is far below 2^63 (whole requests simulated one by one). */
-    if (latency_ns <= h->expected_ns && out->added < (UINT64_C(1) << 63)) {
-        tester_loop_hist_record(h->hist, latency_ns);
-        out->over_threshold += latency_ns > h->threshold_ns;
+     * and sent is far below 2^63 (whole requests simulated one by one).
+     * L->as_measured_ns holds both tests: expected_ns while added < 2^63,
+     * then -1 (set below, where added grows). */
+    if (latency_ns <= L->as_measured_ns) {
+        hist_record(h->hist, latency_ns);
+        if (__builtin_expect(latency_ns > h->threshold_ns, 0)) /* a branch: rarely taken */
+            out->over_threshold++;
         return 0;
     }
     /* the added values count against max_requests with the requests sent
@@ -349,6 +390,9 @@ TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t late
         return -EOVERFLOW;
     }
     out->added += added;
+    L->max_sent = h->max_requests - out->added;
+    if (out->added >= (UINT64_C(1) << 63))
+        L->as_measured_ns = -1;
     return 0;
 }
 
@@ -377,9 +421,10 @@ TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, c
     if (h->out->wait) /* queue_wait = record */
         tester_loop_hist_record(h->out->wait, rq->start_ns - rq->sent_ns);
     if (k->corrects)
-        return tester_loop_record_corrected(h, rq->latency_ns);
-    tester_loop_hist_record(h->hist, rq->latency_ns);
-    h->out->over_threshold += rq->latency_ns > h->threshold_ns;
+        return tester_loop_record_corrected(L, h, rq->latency_ns);
+    hist_record(h->hist, rq->latency_ns);
+    if (__builtin_expect(rq->latency_ns > h->threshold_ns, 0)) /* a branch: rarely taken */
+        h->out->over_threshold++;
     return 0;
 }
 
@@ -392,9 +437,9 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
                                    const tester_user *u, tester_request *rq)
 {
     tester_result *out = h->out;
-    rq->index = out->sent;
-    rq->user = u->id;
-    rq->intended_ns = u->intended_ns;
+    /* rq->index and rq->user: set where they are read (a stall span, the
+     * observer), not on every request */
+    rq->intended_ns = k->on_time ? u->next_ns : u->intended_ns; /* the same when on time */
     rq->sent_ns = u->next_ns;
     if (k->connections && h->n_conns && h->conns[0] > rq->sent_ns) { /* every connection is busy: wait */
         if (h->conns[0] >= h->end_ns)
@@ -409,14 +454,16 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
         tester_loop_probes(L, rq->sent_ns);
     /* no backlog: sent on schedule to an idle server (or one in a window
      * with nothing queued) */
-    if (rq->sent_ns == rq->intended_ns && server_free_at(h->srv) <= rq->sent_ns)
-        out->last_clear_ns = rq->intended_ns;
-    rq->reply_ns = server_submit(h->srv, rq->sent_ns);
-    rq->start_ns = server_last_start_ns(h->srv);
-    rq->stall_extra_ns = server_last_extra_ns(h->srv);
+    if ((k->on_time || rq->sent_ns == rq->intended_ns) && server_free_at(h->srv) <= rq->sent_ns)
+        out->last_clear_ns = k->on_time ? rq->sent_ns : rq->intended_ns; /* the same here */
+    rq->reply_ns = server_submit_spans(h->srv, rq->sent_ns, &rq->start_ns, &rq->stall_extra_ns);
     int rc;
-    if (rq->stall_extra_ns > 0 && (rc = tester_loop_stall_span(out, rq)) != 0)
-        return rc;
+    if (rq->stall_extra_ns > 0) {
+        tester_request copy = *rq; /* rq itself never escapes: its fields may stay in registers */
+        copy.index = out->sent;
+        if ((rc = tester_loop_stall_span(out, &copy)) != 0)
+            return rc;
+    }
     if (rq->reply_ns > h->end_ns && (rc = server_failed(h->srv))) /* e.g. a backlog past the clock's limit */
         return rc;
     if ((k->connections && h->n_conns) || k->pool) {
@@ -443,10 +490,16 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
     const tester_hot h = tester_loop_hot(L, k);
     tester_result *out = h.out;
     tester_gate gate = {0, 0, 0}; /* empty: the observer sees every request until it widens it */
+    if (!h.observer) /* no observer: a gate that shows nothing (intended < end <= INT64_MAX), so no test of h.observer */
+        tester_gate_skip_all(&gate);
     int rc;
+    if (k->corrects) {
+        L->as_measured_ns = out->added < (UINT64_C(1) << 63) ? h.expected_ns : -1;
+        L->max_sent = h.max_requests - out->added;
+    }
     for (;;) {
         tester_user *users = k->source ? L->users : h.users;
-        size_t n_users = k->source ? L->n_users : h.n_users;
+        size_t n_users = k->one_user ? 1 : k->source ? L->n_users : h.n_users;
         if (n_users == 0 || users[0].next_ns >= h.end_ns)
             return 0;
         if (k->source && (rc = k->source(L)) != 0) {
@@ -456,7 +509,7 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
         }
         tester_user *u = &users[0];
         /* the correction's values count too */
-        if (out->sent + (k->corrects ? out->added : 0) >= h.max_requests)
+        if (!k->within_max && out->sent >= (k->corrects ? L->max_sent : h.max_requests))
             return -E2BIG;
         if (k->extras && out->sent >= h.requests)
             return 0; /* requests = N: the run's count is reached */
@@ -473,8 +526,12 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
             return rc > 0 ? 0 : rc;
         if ((rc = tester_loop_record(L, k, &h, &rq)) != 0)
             return rc;
-        if (h.observer && tester_gate_shows(&gate, rq.intended_ns, rq.latency_ns))
-            h.observer(h.ctx, &rq, &gate);
+        if (tester_gate_shows(&gate, rq.intended_ns, rq.latency_ns)) {
+            tester_request shown = rq; /* a copy: rq never escapes */
+            shown.index = out->sent - 1; /* counted by tester_loop_send */
+            shown.user = u->id;
+            h.observer(h.ctx, &shown, &gate);
+        }
         if (k->next_send(L, &h, u, &rq))
             continue; /* the user left the heap */
         if (n_users > 1)

@@ -59,6 +59,15 @@ TESTER_INLINE int open_next_grid(tester_loop *L, const tester_hot *h, tester_use
     return 0;
 }
 
+/* The grid of a whole-ns D (L->open_step_ns > 0): i D, added up. */
+TESTER_INLINE int open_next_whole(tester_loop *L, const tester_hot *h, tester_user *u, const tester_request *rq)
+{
+    (void)rq;
+    (void)h;
+    u->next_ns += L->open_step_ns; /* on_time: the loop reads no intended_ns */
+    return 0;
+}
+
 /* Poisson arrivals: exponential gaps of mean D after the last send. */
 TESTER_INLINE int open_next_poisson(tester_loop *L, const tester_hot *h, tester_user *u, const tester_request *rq)
 {
@@ -98,31 +107,44 @@ TESTER_INLINE int open_next_poisson_ext(tester_loop *L, const tester_hot *h, tes
 static int open_run(tester_loop *L);
 
 const tester_strategy tester_open_strategy = {
-    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .from_intended = 1,
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .on_time = 1, .from_intended = 1,
     .next_send = open_next_grid,
+};
+
+/* A whole-ns D: the same loop, its next send one addition. */
+static const tester_strategy open_whole = {
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .on_time = 1, .from_intended = 1,
+    .next_send = open_next_whole,
+};
+
+/* The same when the grid's requests (out->planned, every one sent) are at
+ * most max_requests: the limit cannot be reached. */
+static const tester_strategy open_whole_within_max = {
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .on_time = 1, .from_intended = 1,
+    .within_max = 1, .next_send = open_next_whole,
 };
 
 /* The Poisson variant: the same loop with the other next_send. */
 static const tester_strategy open_poisson = {
-    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .from_intended = 1,
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .on_time = 1, .from_intended = 1,
     .next_send = open_next_poisson,
 };
 
 /* The primitives' rows: with and without a VU pool. */
 static const tester_strategy open_ext = {
-    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .from_intended = 1, .extras = 1,
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .on_time = 1, .from_intended = 1, .extras = 1,
     .next_send = open_next_grid_ext,
 };
 static const tester_strategy open_poisson_ext = {
-    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .from_intended = 1, .extras = 1,
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .on_time = 1, .from_intended = 1, .extras = 1,
     .next_send = open_next_poisson_ext,
 };
 static const tester_strategy open_grid_pool = {
-    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .from_intended = 1, .extras = 1, .pool = 1,
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .on_time = 1, .from_intended = 1, .extras = 1, .pool = 1,
     .next_send = open_next_grid_ext,
 };
 static const tester_strategy open_poisson_pool = {
-    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .from_intended = 1, .extras = 1, .pool = 1,
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .on_time = 1, .from_intended = 1, .extras = 1, .pool = 1,
     .next_send = open_next_poisson_ext,
 };
 
@@ -131,7 +153,10 @@ TESTER_LOOP_FN int open_run(tester_loop *L)
     if (L->spec->n_stages)
         return tester_ramp_run(L);
     if (!L->ext)
-        return L->arrivals ? tester_loop_run(L, &open_poisson) : tester_loop_run(L, &tester_open_strategy);
+        return L->arrivals       ? tester_loop_run(L, &open_poisson)
+               : L->open_step_ns ? (L->out->planned <= L->max_requests ? tester_loop_run(L, &open_whole_within_max)
+                                                                       : tester_loop_run(L, &open_whole))
+                                 : tester_loop_run(L, &tester_open_strategy);
     if (L->spec->vus)
         return L->arrivals ? tester_loop_run(L, &open_poisson_pool) : tester_loop_run(L, &open_grid_pool);
     return L->arrivals ? tester_loop_run(L, &open_poisson_ext) : tester_loop_run(L, &open_ext);

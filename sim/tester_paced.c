@@ -136,11 +136,17 @@ static uint64_t next_slot_index(const tester_user *u, units_interval d, uint64_t
 TESTER_INLINE int paced_next(tester_loop *L, const tester_hot *h, tester_user *u, const tester_request *rq)
 {
     (void)L;
-    const units_interval d = h->spec->interval;
     const uint64_t n_users = h->n_users;
     const int64_t reply_ns = rq->reply_ns;
-    uint64_t i1 = next_index(u->idx, n_users);
-    int64_t t1 = units_interval_at(d, u->anchor_ns, i1);
+    uint64_t i1;
+    int64_t t1;
+    if (u->idx < h->slot_lim) { /* a whole-ns D far from overflow: units_interval_at's value, in two steps */
+        i1 = u->idx + n_users;
+        t1 = u->anchor_ns + (int64_t)(i1 * h->slot_step_ns);
+    } else {
+        i1 = next_index(u->idx, n_users);
+        t1 = units_interval_at(h->spec->interval, u->anchor_ns, i1);
+    }
     if (reply_ns <= t1) { /* on time: the next slot */
         u->idx = i1;
         u->next_ns = u->intended_ns = t1;
@@ -154,8 +160,8 @@ TESTER_INLINE int paced_next(tester_loop *L, const tester_hot *h, tester_user *u
         u->idx = 0;
         break;
     case TESTER_LATE_NEXT_SLOT:
-        u->idx = next_slot_index(u, d, n_users, i1, reply_ns);
-        u->next_ns = u->intended_ns = units_interval_at(d, u->anchor_ns, u->idx);
+        u->idx = next_slot_index(u, h->spec->interval, n_users, i1, reply_ns);
+        u->next_ns = u->intended_ns = units_interval_at(h->spec->interval, u->anchor_ns, u->idx);
         break;
     case TESTER_LATE_CATCH_UP: /* send now for the slot missed; the grid is kept */
     case TESTER_LATE_TICKER:   /* (ticker_next handles it; never here) */
@@ -284,6 +290,24 @@ static const tester_strategy corrected_from_intended = {
     .from_intended = 1, .corrects = 1, .next_send = paced_next,
 };
 
+/* The plain rows when every user has a connection of its own (no
+ * `connections` below the users: L->n_conns = 0), the common case: the
+ * loop then tests no connection per request. */
+static const tester_strategy paced_own_conns = {
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .next_send = paced_next,
+};
+static const tester_strategy paced_from_intended_own_conns = {
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .from_intended = 1, .next_send = paced_next,
+};
+static const tester_strategy corrected_own_conns = {
+    .kind = TESTER_CORRECTED, .prepare = paced_prepare, .run = corrected_run, .corrects = 1,
+    .next_send = paced_next,
+};
+static const tester_strategy corrected_from_intended_own_conns = {
+    .kind = TESTER_CORRECTED, .prepare = paced_prepare, .run = corrected_run, .from_intended = 1, .corrects = 1,
+    .next_send = paced_next,
+};
+
 /* The primitives' rows (think time, ticker, catch-up limit, requests,
  * warmup, timeout), so the plain ones test none of them. */
 static const tester_strategy paced_ext = {
@@ -310,6 +334,9 @@ TESTER_LOOP_FN int paced_run(tester_loop *L)
     if (L->ext)
         return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_ext)
                                               : tester_loop_run(L, &paced_ext);
+    if (!L->n_conns)
+        return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_own_conns)
+                                              : tester_loop_run(L, &paced_own_conns);
     return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended)
                                           : tester_loop_run(L, &tester_paced_strategy);
 }
@@ -319,6 +346,9 @@ TESTER_LOOP_FN int corrected_run(tester_loop *L)
     if (L->ext)
         return L->spec->latency_from_intended ? tester_loop_run(L, &corrected_from_intended_ext)
                                               : tester_loop_run(L, &corrected_ext);
+    if (!L->n_conns)
+        return L->spec->latency_from_intended ? tester_loop_run(L, &corrected_from_intended_own_conns)
+                                              : tester_loop_run(L, &corrected_own_conns);
     return L->spec->latency_from_intended ? tester_loop_run(L, &corrected_from_intended)
                                           : tester_loop_run(L, &tester_corrected_strategy);
 }

@@ -99,6 +99,24 @@ START_TEST(draws)
 }
 END_TEST
 
+/* dist_lognormal_ns(median, sigma) is dist_draw_ns of the lognormal spec
+ * (the server's call): two generators of seed 1 give the same 1000 draws;
+ * sigma 0 gives the median itself (e^0 = 1); a median of 0 gives 0. */
+START_TEST(lognormal_draw_is_the_spec_draw)
+{
+    gsl_rng *a = gsl_rng_alloc(gsl_rng_mt19937), *b = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(a, 1);
+    gsl_rng_set(b, 1);
+    dist_spec d = {.kind = DIST_LOGNORMAL, .a_ns = 100000, .shape = 0.2};
+    for (int i = 0; i < 1000; i++)
+        ck_assert_int_eq(dist_lognormal_ns(100000.0, 0.2, a), dist_draw_ns(&d, b));
+    ck_assert_int_eq(dist_lognormal_ns(100000.0, 0, a), 100000);
+    ck_assert_int_eq(dist_lognormal_ns(0, 0.2, a), 0);
+    gsl_rng_free(a);
+    gsl_rng_free(b);
+}
+END_TEST
+
 /* distribution = histogram: 1 sample at 1000 ns, 3 in [1001, 2000] ns (a
  * .hgrm's rows 1000 and 2000 with TotalCount 1 and 4). */
 START_TEST(histogram)
@@ -137,6 +155,7 @@ Suite *test_suite(void)
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, names_round_trip);
     tcase_add_test(tc, checks);
+    tcase_add_test(tc, lognormal_draw_is_the_spec_draw);
     tcase_add_test(tc, means);
     tcase_add_test(tc, draws);
     tcase_add_test(tc, histogram);

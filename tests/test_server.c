@@ -43,6 +43,45 @@ START_TEST(request_in_service_across_window_start)
 }
 END_TEST
 
+/* server_submit_spans gives each request's start and extra work with its
+ * reply: window [10, 20) ms, 5 ms of work. Arrival 5: starts at 5, ends
+ * 10 (the fast path); arrival 12: waits for the window, starts at 20,
+ * ends 25 (the walk); arrival 13: behind it, starts at 25, ends 30. No
+ * request stall: extra 0 each time; the same as server_last_start_ns.
+ * Then with request stalls, the extra work each request reports. */
+START_TEST(submit_spans_gives_start_and_extra)
+{
+    stall_window w = {10 * MS, 20 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    server *s = make(&st, 1, 5 * MS);
+    static const int64_t arrive[] = {5 * MS, 12 * MS, 13 * MS}, start[] = {5 * MS, 20 * MS, 25 * MS},
+                         reply[] = {10 * MS, 25 * MS, 30 * MS};
+    for (size_t i = 0; i < 3; i++) {
+        int64_t st_ns = -1, extra_ns = -1;
+        ck_assert_int_eq(server_submit_spans(s, arrive[i], &st_ns, &extra_ns), reply[i]);
+        ck_assert_int_eq(st_ns, start[i]);
+        ck_assert_int_eq(st_ns, server_last_start_ns(s));
+        ck_assert_int_eq(extra_ns, 0);
+    }
+    server_free(s);
+    /* request stalls (request_stalls below: requests 2, 3 and 5 get 10 ms
+     * more, 1 ms of work, all sent at 0): starts 0, 1, 2, 13, 24, 25 ms,
+     * extra 0, 0, 10, 10, 0, 10 ms */
+    stall_range r[2] = {{2, 3}, {5, 5}};
+    stall_spec rs = {.kind = STALL_REQUESTS, .ranges = r, .n_ranges = 2, .extra_ns = 10 * MS};
+    s = make(&rs, 1, 1 * MS);
+    static const int64_t want[] = {1, 2, 13, 24, 25, 36}, from[] = {0, 1, 2, 13, 24, 25},
+                         extra[] = {0, 0, 10, 10, 0, 10};
+    for (size_t k = 0; k < 6; k++) {
+        int64_t st_ns = -1, extra_ns = -1;
+        ck_assert_int_eq(server_submit_spans(s, 0, &st_ns, &extra_ns), want[k] * MS);
+        ck_assert_int_eq(st_ns, from[k] * MS);
+        ck_assert_int_eq(extra_ns, extra[k] * MS);
+    }
+    server_free(s);
+}
+END_TEST
+
 /* Arrivals inside a window queue until its end; a request whose work ends
  * exactly at a window's start is done at that instant. */
 START_TEST(arrival_in_window_waits_for_its_end)
@@ -822,6 +861,7 @@ Suite *test_suite(void)
     tcase_set_timeout(tc, 120); /* Erlang C's 10^6 requests per seed under the sanitizers */
     tcase_add_test(tc, request_in_service_across_window_start);
     tcase_add_test(tc, arrival_in_window_waits_for_its_end);
+    tcase_add_test(tc, submit_spans_gives_start_and_extra);
     tcase_add_test(tc, periodic_windows);
     tcase_add_test(tc, overlapping_stalls_union);
     tcase_add_test(tc, request_stalls);

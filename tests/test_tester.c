@@ -671,6 +671,18 @@ START_TEST(limits_and_observer)
     ck_assert_uint_eq(r.sent, 10000);
     tester_result_free(&r);
     tester_result_free(&r); /* idempotent */
+    /* open on a whole-ns grid, 1 ms for 10 ms: 10 planned (0..9 ms). At
+     * max_requests 10 they are all sent (the loop that counts none against
+     * the limit); at 9 the tenth is refused: -E2BIG */
+    t = spec(TESTER_OPEN, MS, 0);
+    c.duration_ns = 10 * MS;
+    c.max_requests = 10;
+    ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &r), 0);
+    ck_assert_uint_eq(r.planned, 10);
+    ck_assert_uint_eq(r.sent, 10);
+    tester_result_free(&r);
+    c.max_requests = 9;
+    ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &r), -E2BIG);
 }
 END_TEST
 

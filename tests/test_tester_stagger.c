@@ -185,6 +185,33 @@ START_TEST(wrk2_threads_stagger_their_own_connections)
 }
 END_TEST
 
+/* The paced next slot near the clock's limit (tester_paced.c: a whole-ns D
+ * takes anchor + (idx + U) D while (idx + U) D <= INT64_MAX - end, else
+ * units_interval_at, which saturates at INT64_MAX). A 1 s run, 1 ms
+ * service, D = 2^62 ns: INT64_MAX - end = 2^63 - 1 - 10^9 holds 1 D, not
+ * 2. One user: its next slot 1 D = 2^62 is taken in two steps. Two
+ * users: user 0's next is idx 2, 2 D = 2^63, past INT64_MAX (two steps
+ * would wrap to INT64_MIN: late, and from_now would send again at
+ * 1 ms): INT64_MAX. Either way
+ * only user 0's slot 0 lies before the end: planned 1, sent 1, at 0,
+ * 1 ms. */
+START_TEST(paced_slots_near_the_clock_limit)
+{
+    for (uint64_t users = 1; users <= 2; users++) {
+        tester_spec t = paced(users, 1, TESTER_LATE_FROM_NOW);
+        t.interval.num_ns = UINT64_C(1) << 62;
+        log_obs log;
+        tester_result r = run_logged(&t, MS, 1000 * MS, &log);
+        ck_assert_uint_eq(r.planned, 1);
+        ck_assert_uint_eq(r.sent, 1);
+        ck_assert_uint_eq(log.n, 1);
+        ck_assert_int_eq(log.rq[0].sent_ns, 0);
+        ck_assert_int_eq(log.rq[0].latency_ns, MS);
+        tester_result_free(&r);
+    }
+}
+END_TEST
+
 Suite *test_suite(void);
 
 Suite *test_suite(void)
@@ -195,6 +222,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, stagger_gives_each_user_its_own_clock);
     tcase_add_test(tc, hey_workers_tick_together);
     tcase_add_test(tc, wrk2_threads_stagger_their_own_connections);
+    tcase_add_test(tc, paced_slots_near_the_clock_limit);
     suite_add_tcase(s, tc);
     return s;
 }
