@@ -128,15 +128,10 @@ int band_write(const band *b, FILE *f, const scenario *s, const run_result *r)
         /* the spectrum's rows (plot.c: the same iteration, so the band's
          * corners are the curve's and it surrounds the curve between them;
          * its chords between the levels ran under the curve's bend) */
-        uint64_t n = hist_count(h);
         hist_iter it;
         hist_iter_init(&it, h, s->rank_rule, 5);
-        double last_x = 0;
-        while (hist_iter_next(&it)) {
-            double x = it.is_final ? (double)n : 1.0 / (1.0 - it.percentile);
-            if (it.is_final && x <= last_x)
-                break;
-            last_x = x;
+        double last_x = 0, x;
+        while (hist_iter_next_spectrum(&it, &last_x, &x)) {
             if (x < x_lo * (1 - 1e-9) || x > x_hi * (1 + 1e-9))
                 continue;
             double v = (double)it.value_ns / 1e6, rel = band_rel_at(b, i, x, first, last);

@@ -586,3 +586,14 @@ int hist_correction_parse(const char *name, hist_correction *out)
     *out = (hist_correction)i;
     return 0;
 }
+
+int hist_iter_next_spectrum(hist_iter *it, double *last_x, double *x)
+{
+    if (!hist_iter_next(it))
+        return 0;
+    *x = it->is_final ? (double)hist_count(it->h) : 1.0 / (1.0 - it->percentile);
+    if (it->is_final && *x <= *last_x)
+        return 0;
+    *last_x = *x;
+    return 1;
+}

@@ -251,4 +251,16 @@ void hist_iter_init(hist_iter *it, const hist *h, hist_rank_rule rule, unsigned 
 /** Advance to the next row. @return 1 with a row in *it, 0 at the end. */
 int hist_iter_next(hist_iter *it);
 
+/**
+ * Advance to the next row of a spectrum chart (the spectrum and its
+ * replication band draw the same rows): as hist_iter_next, with *x the
+ * row's place on the "one more nine a step" axis, 1 / (1 - p), or the
+ * count n for the closing 100% row; a closing row that would not lie
+ * right of the row before it (p already reached 1 - 1/n) ends the rows.
+ *
+ * @param last_x  the previous row's x (0 before the first); updated
+ * @return 1 with a row in *it and *x, 0 at the end.
+ */
+int hist_iter_next_spectrum(hist_iter *it, double *last_x, double *x);
+
 #endif

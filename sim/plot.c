@@ -155,14 +155,10 @@ int plot_write_spectrum_data(FILE *f, const scenario *s, const run_result *r)
         fprintf(f, "%s# tester %s\n", block++ ? "\n\n" : "", i < r->n ? s->testers[i].name : "truth");
         hist_iter it;
         hist_iter_init(&it, h, s->rank_rule, 5);
-        double last_x = 0;
-        while (hist_iter_next(&it)) {
-            double x = it.is_final ? (double)n : 1.0 / (1.0 - it.percentile);
-            if (it.is_final && x <= last_x)
-                break;
+        double last_x = 0, x;
+        while (hist_iter_next_spectrum(&it, &last_x, &x)) {
             fprintf(f, "%.12f %.2f %.6f %llu\n", it.is_final ? 1.0 - 1.0 / (double)n : it.percentile,
                     x, (double)it.value_ns / 1e6, (unsigned long long)it.total_count);
-            last_x = x;
         }
     }
     if (block > 0)
