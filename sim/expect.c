@@ -229,8 +229,12 @@ size_t expect_check(FILE *out, FILE *err, const scenario *s, const run_result *r
             snprintf(g, sizeof g, "no samples");
         else
             fmt_value(x, got, g, sizeof g);
+        /* an exact percentile passes within its bucket: say so, or "exact"
+         * beside two different numbers reads as a contradiction */
+        int same_bucket = ok && x->tol == EXPECT_EXACT && x->metric == EXPECT_PERCENTILE && got != x->value;
         if (!none && x->value != 0 && got != x->value)
-            snprintf(dev, sizeof dev, " (%+.1f%%)", ((double)got / (double)x->value - 1) * 100);
+            snprintf(dev, sizeof dev, " (%+.1f%%%s)", ((double)got / (double)x->value - 1) * 100,
+                     same_bucket ? ": the same bucket" : "");
         fprintf(out, "%-*s  %-17s %-22s %-12s %s%s\n", (int)w, s->testers[x->tester].name, x->key, e,
                 g, ok ? "ok" : "MISS", dev);
         if (!ok) {

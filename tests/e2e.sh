@@ -358,6 +358,11 @@ check-all)
     done
     [ "$n" -ge 5 ] || fail "only $n scenarios"
     [ -e out ] && [ -n "$(find out -newer "$work" 2>/dev/null)" ] && fail "--check wrote into out/"
+    # an exact percentile passes within its bucket, and says so: gc_log's
+    # open p99 is 363.667 ms, read as 363.9 ms (its bucket's upper edge)
+    "$cosim" --check -q scenarios/gc_log.ini | grep -qx \
+        'open    p99               363.7 ms exact         363.9 ms     ok (+0.1%: the same bucket)' \
+        || fail "gc_log: the exact p99's verdict does not name its bucket"
     ;;
 check-tools)
     # every tool profile's scenario (scenarios/tools/) passes --check with
