@@ -301,7 +301,7 @@ do for [i=1:n] {
          datafile index (i-1) using ($5 == 0 && sent($4, $3 - $6) && waited($2, $6, $7) ? $7*1000 : NaN):4 \
              :(wstart($2, $6)*1000):($7*1000):($4-bh):($4+bh) \
              with boxxyerror fs solid 0.3 border lc rgb colour(i) lc rgb colour(i) \
-             title (qd[i] ? "    queued at the server".(sh ? "" : " (waiting for a worker)") : ""), \
+             title (qd[i] ? (slides ? "" : "    ")."queued at the server".(sh ? "" : " (waiting for a worker)") : ""), \
          datafile index (i-1) using ($5 == 0 && sent($4, $3 - $6) ? $2*1000 : NaN):4 with points pt 7 ps (1.0 * ptscale) lc rgb "#000000" \
              notitle, \
          datafile index (i-1) using ($5 == 2 && int($4) % knv == 0 ? $1*1000 : NaN):4 with points pt ring_pt \
