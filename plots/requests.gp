@@ -8,8 +8,11 @@
 #
 # This is the style cosim appends to the generated requests.gp. It expects:
 #   datafile        one block per tester: intended_s sent_s reply_s row kind
-#                   start_s (kind 0 sent, 1 synthetic, 2 never sent; start_s
-#                   where the tester's latency starts)
+#                   start_s service_s (kind 0 sent, 1 synthetic, 2 never
+#                   sent; start_s where the tester's latency starts,
+#                   service_s where its service started: a bar is drawn
+#                   light from the send (or start_s, when later) to
+#                   service_s, the time it queued at the server)
 #   stallsfile      start_s end_s of each stall: one block per tester (its
 #                   windows and the request stalls its requests met)
 #   counts          the number of requests of each block, space separated
@@ -120,6 +123,20 @@ do for [i=1:n] {
 # hundreds of rows beside an open one's tens (gc_log) get an axis each
 minspan = exists("minspan") ? (minspan > 1 ? minspan : 1) : 1
 shared = (rmax - rmin) <= 3 * minspan
+# the queue wait of a request sent: from its send (or where its latency
+# starts, when later) to its service's start; qd[i] 1 when some request of
+# tester i waited (pool5_users6's ten 2 s transactions: a second for a free
+# worker, then a second of service; one_stall's open loop behind request 90)
+wstart(s2, s6) = s2 > s6 ? s2 : s6
+waited(s2, s6, s7) = s7 > wstart(s2, s6)
+array qd[n]
+do for [i=1:n] {
+    qd[i] = 0
+    if (word(counts, i) + 0 > 0) {
+        stats datafile index (i-1) using (($5 == 0 && waited($2, $6, $7)) ? 1 : 0) nooutput
+        qd[i] = STATS_max > 0
+    }
+}
 # the title larger than the subtitle: the multiplot title keeps room for
 # three lines, the subtitle is a label on the second
 anyshaded = 0
@@ -151,7 +168,7 @@ set rmargin (slides ? 2 : 4)
 # every panel the same plot height, a row's keys in a band above it as
 # tall as its longest key (~34 px a line of a 1080 px page), tick labels in
 # a 70 px band under each row, the two-line note at the foot
-key_entries(i) = 1 + (word(synthetic, i) + 0 > 0) + (exists("from_sent") ? word(from_sent, i) + 0 : 0) \
+key_entries(i) = 1 + qd[i] + (word(synthetic, i) + 0 > 0) + (exists("from_sent") ? word(from_sent, i) + 0 : 0) \
                  + (word(never, i) + 0 > 0)
 array rkey[rows]
 do for [r=1:rows] { rkey[r] = 1 }
@@ -223,7 +240,7 @@ do for [i=1:n] {
     # says "1 in k"; a thinned bar's half-height is 0.35 k rows
     # the key above the panel takes a line an entry on a slide, two entries
     # a line else
-    entries = 1 + (word(synthetic, i) + 0 > 0) + (exists("from_sent") ? word(from_sent, i) + 0 : 0) \
+    entries = 1 + qd[i] + (word(synthetic, i) + 0 > 0) + (exists("from_sent") ? word(from_sent, i) + 0 : 0) \
               + (word(never, i) + 0 > 0)
     key_lines = slides ? entries : (entries + 1) / 2
     plot_px = slides ? sl_plot * 1080 : panel_px - 70 - 27 * key_lines
@@ -237,6 +254,10 @@ do for [i=1:n] {
     # lies 0.3 px from that bar)
     bh = (hi - lo) / 100.0 > 0.35 ? (hi - lo) / 100.0 : 0.35
     bh = bh * row_px >= 5 ? bh : 5.0 / row_px
+    # but rows apart when a bar of 0.8 row is still 4 px tall: 5 px bars on
+    # pool5_users6's ~6 px rows overlapped, and each 2 s bar's light queue
+    # wait lay under the next row's bar
+    bh = bh > 0.4 && 0.8 * row_px >= 4 ? 0.4 : bh
     # (one k for both, so each circle sits at the start of its hatched bar)
     ksy = 14.0 / row_px > 1 ? int(ceil(14.0 / row_px)) : 1
     knv = ksy
@@ -253,6 +274,9 @@ do for [i=1:n] {
     # a slide's bottom row: its axis named, room below for the shared note
     if (slides && i > n - cols) { set xlabel "time (ms)" offset 0,0.5 }
     fs = exists("from_sent") ? word(from_sent, i) + 0 : 0
+    # a panel without stalls queues only for a busy worker (pool5_users6);
+    # with one, a request may wait for the stall window's end instead
+    sh = exists("shaded") ? word(shaded, i) + 0 : 1
     nv = word(never, i) + 0
     sy = word(synthetic, i) + 0
     name = label(i).(fs ? ": latency from the actual send" : "") \
@@ -269,8 +293,15 @@ do for [i=1:n] {
          datafile index (i-1) using ($5 == 0 && $6 > $1 && sent($4, $3 - $6) ? $1*1000 : NaN):4:($6*1000 - $1*1000):(0) \
              with vectors nohead lw 1 dt (4,4) lc rgb colour(i) \
              title (fs ? "waited before the send (not in its latency)" : ""), \
-         datafile index (i-1) using ($5 == 0 && sent($4, $3 - $6) ? $6*1000 : NaN):4:($6*1000):($3*1000):($4-bh):($4+bh) \
+         datafile index (i-1) using ($5 == 0 && sent($4, $3 - $6) && $2 > $6 ? $6*1000 : NaN):4:($6*1000):($2*1000) \
+             :($4-bh):($4+bh) with boxxyerror fs solid 0.8 noborder lc rgb colour(i) notitle, \
+         datafile index (i-1) using ($5 == 0 && sent($4, $3 - $6) ? $3*1000 : NaN):4 \
+             :((waited($2, $6, $7) ? $7 : wstart($2, $6))*1000):($3*1000):($4-bh):($4+bh) \
              with boxxyerror fs solid 0.8 noborder lc rgb colour(i) title name, \
+         datafile index (i-1) using ($5 == 0 && sent($4, $3 - $6) && waited($2, $6, $7) ? $7*1000 : NaN):4 \
+             :(wstart($2, $6)*1000):($7*1000):($4-bh):($4+bh) \
+             with boxxyerror fs solid 0.3 border lc rgb colour(i) lc rgb colour(i) \
+             title (qd[i] ? (slides ? "" : "    ")."queued at the server".(sh ? "" : " (waiting for a worker)") : ""), \
          datafile index (i-1) using ($5 == 0 && sent($4, $3 - $6) ? $2*1000 : NaN):4 with points pt 7 ps (1.0 * ptscale) lc rgb "#000000" \
              notitle, \
          datafile index (i-1) using ($5 == 2 && int($4) % knv == 0 ? $1*1000 : NaN):4 with points pt ring_pt \

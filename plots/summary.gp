@@ -1,8 +1,10 @@
 # p50, p99 and p99.9 of every tester side by side (the truth last, when the
-# scenario has one): the figures a report would quote.
+# scenario has one), and the mean: the figures a report would quote.
+# (compensation's lesson is its mean, about 98 vs 118 ms; mm1_rho08's
+# title quotes the mean.)
 #
 # This is the style cosim appends to the generated summary.gp. It expects:
-#   datafile        rows: tester p50_ms p99_ms p99.9_ms
+#   datafile        rows: tester p50_ms p99_ms p99.9_ms mean_ms
 #   chart_title, chart_subtitle, ylog, outfile, term
 # Restyle freely: cosim reads this file each time it runs.
 
@@ -86,6 +88,10 @@ stats datafile using 2 nooutput
 lowest = STATS_min
 stats datafile using 4 nooutput
 highest = STATS_max
+# the mean may lie under the p50 or (a rare huge reply) over the p99.9
+stats datafile using 5 nooutput
+lowest = STATS_min < lowest ? STATS_min : lowest
+highest = STATS_max > highest ? STATS_max : highest
 # each tester a group of three: p50, p99, p99.9, each labelled with its
 # value (the point of the slide: "0.16 vs 1.07 vs 1.89 ms"). On a log axis
 # a bar's length means nothing, so there the values are points on stems
@@ -103,7 +109,9 @@ ms(v) = v >= 100 ? sprintf("%.0f", v) : v >= 10 ? sprintf("%.1f", v) : v >= 1 ? 
 array pc[3] = ["#56B4E9", "#E69F00", "#D55E00"]
 array pt_[3] = [7, 5, 9]
 array pname[3] = ["p50", "p99", "p99.9"]
-xat(k) = column(0) + (k - 2) * 0.27
+# a group of four slots: p50, p99, p99.9, then the mean (a black diamond,
+# not a bar: it is not a percentile), 0.22 apart
+xat(k) = column(0) + (k - 2.5) * 0.22
 # value labels a text line apart: neighbours in a group are 0.27 apart,
 # narrower than a label, so two values within a line's height printed on
 # top of each other (slides, closed: "0.160" over "0.187"); a label that
@@ -117,6 +125,13 @@ up(a, d) = ylog ? a * 10 ** d : a + d
 lab2(v1, v2, d) = near(v2, v1, d) ? up(v1, d) : v2
 lab3(v1, v2, v3, d) = near(v3, lab2(v1, v2, d), d) ? up(lab2(v1, v2, d), d) : v3
 lab(k, d) = k == 1 ? column(2) : k == 2 ? lab2(column(2), column(3), d) : lab3(column(2), column(3), column(4), d)
+# the mean's label above its diamond, or below it when the p99.9's label
+# (its left neighbour) is within a line of it
+mean_below(d) = near(column(5), lab(3, d), d)
+down(a, d) = ylog ? a / 10 ** d : a - d
+# (one labels plot, its y moved two lines down when below: a second
+# labels plot with every row NaN crashed gnuplot 5.4 on one tester)
+mean_lab(d) = mean_below(d) ? down(column(5), 2 * d) : column(5)
 set xrange [-0.6 : *]
 set offsets 0, 0.6, 0, 0
 if (ylog) {
@@ -132,14 +147,23 @@ if (ylog) {
          for [k=1:3] keyentry with points pt pt_[k] ps (2 * ptscale) lc rgb pc[k] title pname[k], \
          for [k=1:3] '' using (xat(k)):(lab(k, dl)):(ms(column(k+1))) with labels offset 0,1.3 \
              font sprintf(",%d", lab_pt) notitle, \
+         '' using (xat(4)):5:(floor):5 with yerrorbars pt 13 ps (2.5 * ptscale) lw 1 dt 2 lc rgb "#000000" notitle, \
+         keyentry with points pt 13 ps (2 * ptscale) lc rgb "#000000" title "mean", \
+         '' using (xat(4)):(mean_lab(dl)):(ms(column(5))) with labels offset 0,1.3 \
+             font sprintf(",%d", lab_pt) notitle, \
          '' using 0:(NaN):xtic(1) notitle
 } else {
     set yrange [0 : highest * 1.15]
     dl = line_frac * highest * 1.15   # a text line, in ms
     set style fill solid 0.85 border rgb "#333333"
-    set boxwidth 0.25
+    set boxwidth 0.2
+    # the mean: a diamond in the group's fourth slot with its value (a
+    # dashed line across the bars at its height crossed the p50's label)
     plot for [k=1:3] datafile using (xat(k)):(column(k+1)) with boxes lc rgb pc[k] title pname[k], \
          for [k=1:3] '' using (xat(k)):(lab(k, dl)):(ms(column(k+1))) with labels offset 0,0.8 \
+             font sprintf(",%d", lab_pt) notitle, \
+         '' using (xat(4)):5 with points pt 13 ps (2.5 * ptscale) lc rgb "#000000" title "mean", \
+         '' using (xat(4)):(mean_lab(dl)):(ms(column(5))) with labels offset 0,1.3 \
              font sprintf(",%d", lab_pt) notitle, \
          '' using 0:(NaN):xtic(1) notitle
 }

@@ -117,6 +117,22 @@ else { set multiplot layout rows, cols title chart_title."\n\n" noenhanced font 
 set label 99 chart_subtitle at screen 0.5, screen (1 - 3.0 * title_pt / canvas_pt) center noenhanced \
     font sprintf(",%d", subtitle_pt)
 set grid xtics ytics lc rgb "#b0b0b0"
+# a window under 1 s has its time axis labelled in ms, as the requests
+# chart's (figure_5_2's 10 ms window read "0.002 ... 0.01" s): the data stay
+# in seconds, the ticks are placed by hand on a step of 1, 2 or 5 x 10^k ms,
+# four to six of them, and written in ms
+in_ms = xto - xfrom < 1
+tunit = in_ms ? "ms" : "s"
+if (in_ms) {
+    xs_ms = (xto - xfrom) * 1000 / 5.0
+    xmag_ms = 10 ** floor(log10(xs_ms))
+    xstep_ms = xs_ms / xmag_ms > 5 ? 10 * xmag_ms : xs_ms / xmag_ms > 2 ? 5 * xmag_ms : \
+               xs_ms / xmag_ms > 1 ? 2 * xmag_ms : xmag_ms
+    set xtics ()
+    do for [k=int(ceil(xfrom * 1000 / xstep_ms - 1e-9)):int(floor(xto * 1000 / xstep_ms + 1e-9))] {
+        set xtics add (sprintf("%g", k * xstep_ms) k * xstep_ms / 1000.0)
+    }
+}
 set border 3
 set tics nomirror
 # each panel's key above it, never over its bars or dots; on a slide a
@@ -163,7 +179,7 @@ nice_step(range) = range <= 0 ? 1 : (range / 4.0 / 10 ** floor(log10(range / 4.0
 # grey and a backlog point are at the page's foot (under the right-hand
 # panel alone they ran off the page)
 bottom_row(p) = slides && p > (rows - 1) * cols
-xname = byreply ? "reply time (s)" : "intended send time (s)"
+xname = byreply ? "reply time (".tunit.")" : "intended send time (".tunit.")"
 # fixed margins, so the panels line up whatever the names
 set lmargin (slides ? 9 : 14)
 set rmargin (slides ? 2 : 4)
@@ -274,7 +290,7 @@ shaded_any = 0
 do for [i=1:n] { shaded_any = shaded_any || (exists("shaded") ? word(shaded, i) + 0 : 1) }
 grey = exists("shaded_all") && shaded_all == 0 ? (shaded_any ? "; grey above: a stalled request in service" : "") \
      : "; grey: stall"
-set xlabel (byreply ? "reply time (s): a stall shows as a gap, then a spike" : "intended send time (s)").grey.\
+set xlabel (byreply ? "reply time (".tunit."): a stall shows as a gap, then a spike" : "intended send time (".tunit.")").grey.\
     (binw > 0 ? "\nbacklog: the most requests at the server in each ".binned : "")
 if (slides) {
     set key outside top center horizontal width 1

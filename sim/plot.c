@@ -429,7 +429,7 @@ int plot_first_stall(const scenario *s, int64_t *from_ns, int64_t *to_ns)
 
 int plot_write_summary_data(FILE *f, const scenario *s, const run_result *r)
 {
-    fputs("# cosim summary: columns: \"tester label\" p50_ms p99_ms p99.9_ms\n", f);
+    fputs("# cosim summary: columns: \"tester label\" p50_ms p99_ms p99.9_ms mean_ms\n", f);
     for (size_t i = 0; i <= r->n; i++) {
         const hist *h = i < r->n ? r->testers[i].hist : r->truth;
         if (i == r->n && !r->has_truth)
@@ -444,7 +444,7 @@ int plot_write_summary_data(FILE *f, const scenario *s, const run_result *r)
         size_t k = 0;
         for (const level *l; (l = levels_nth(LEVELS_HEADLINE, k)) != NULL; k++)
             fprintf(f, " %.6f", (double)levels_value(h, s->rank_rule, l) / 1e6);
-        fputc('\n', f);
+        fprintf(f, " %.6f\n", hist_mean(h) / 1e6); /* last: the percentiles keep their columns */
     }
     fflush(f);
     return ferror(f) ? -EIO : 0;

@@ -138,8 +138,9 @@ long plot_stalls_shaded(const scenario *s, const run_result *r, size_t i, int64_
  */
 int plot_first_stall(const scenario *s, int64_t *from_ns, int64_t *to_ns);
 
-/** The summary bars' data: "tester p50_ms p99_ms p99.9_ms" per tester with
- *  samples (and the truth). @return 0 or -EIO. */
+/** The summary bars' data: "tester p50_ms p99_ms p99.9_ms mean_ms" per tester with
+ *  samples (and the truth); mean_ms the histogram's mean (hist_mean) in ms,
+ *  last so the percentiles keep their columns. @return 0 or -EIO. */
 int plot_write_summary_data(FILE *f, const scenario *s, const run_result *r);
 
 /** Outcome of plot_render. */

@@ -13,6 +13,9 @@ typedef struct point {
     int64_t intended_ns, sent_ns, reply_ns, latency_ns;
     uint64_t index;  /* the request's index in the run */
     int recorded;
+    int64_t work_ns; /* its service's start (tester_request.start_ns): work_ns
+                        - sent_ns its wait for a worker or a stall; 0 for a
+                        synthetic sample (not written) */
 } point;
 
 typedef struct track {
@@ -293,7 +296,7 @@ static void add_synthetic(const timeline *t, track *k, const tester_request *rq)
         k->syn_total++;
         if (k->n_syn < t->max_points) {
             int64_t at = base + (int64_t)j * d;
-            point p = {at, at, rq->reply_ns, v - (int64_t)j * d, rq->index, 1};
+            point p = {at, at, rq->reply_ns, v - (int64_t)j * d, rq->index, 1, 0};
             k->syn[k->n_syn++] = p;
         }
     }
@@ -329,7 +332,7 @@ void timeline_observe(timeline *t, size_t i, const tester_request *rq, tester_ga
     track *k = &t->tracks[i];
     if (k->expected_ns > 0 && rq->recorded && rq->reply_ns > t->from)
         add_synthetic(t, k, rq);
-    point p = {rq->intended_ns, rq->sent_ns, rq->reply_ns, rq->latency_ns, rq->index, rq->recorded};
+    point p = {rq->intended_ns, rq->sent_ns, rq->reply_ns, rq->latency_ns, rq->index, rq->recorded, rq->start_ns};
     backlog_add(t, k, &p);
     if (rq->intended_ns < t->from)
         return; /* only its backlog (still at the server when the window opens) */
@@ -572,7 +575,7 @@ static void write_never_sent(const timeline *t, const track *k, FILE *f)
     unsigned char *c = claimed_slots(t, k, &s0, &n);
     for (uint64_t j = 0; j < n; j++)
         if (!c[j])
-            fprintf(f, "%.9f nan nan %llu 2 nan\n", (double)units_interval_at(k->iv, 0, s0 + j) / 1e9,
+            fprintf(f, "%.9f nan nan %llu 2 nan nan\n", (double)units_interval_at(k->iv, 0, s0 + j) / 1e9,
                     (unsigned long long)(s0 + j));
     free(c);
 }
@@ -580,12 +583,14 @@ static void write_never_sent(const timeline *t, const track *k, FILE *f)
 int timeline_write_bars(const timeline *t, FILE *f, const char *const *names, size_t max_draw)
 {
     fprintf(f, "# cosim request bars: one block per tester; columns:\n"
-               "# intended_s sent_s reply_s row kind start_s; row: the request's index in\n"
+               "# intended_s sent_s reply_s row kind start_s service_s; row: the request's index in\n"
                "# the run (from 0, in send order), or for a paced or corrected tester its\n"
                "# slot i on the grid floor(i D); kind 0: a request sent, 1: a sample the\n"
                "# correction added (bar from its time to the reply), 2: a slot never sent;\n"
                "# start_s: where the tester's latency starts (reply - latency: the intended\n"
-               "# or, latency_from = sent, the actual send)\n");
+               "# or, latency_from = sent, the actual send); service_s: when its service\n"
+               "# began (from start_s to it: its wait for a worker, or a stall; nan for\n"
+               "# rows 1 and 2)\n");
     for (size_t i = 0; i < t->n_testers; i++) {
         const track *k = &t->tracks[i];
         size_t every = timeline_bars_every(t, i, max_draw);
@@ -595,7 +600,7 @@ int timeline_write_bars(const timeline *t, FILE *f, const char *const *names, si
             fprintf(f, "# thinned: every %zu-th of %zu requests, and every one slower than 5x the "
                        "fastest\n", every, k->n);
         if (k->bin_max || k->n == 0) {
-            fprintf(f, "nan nan nan nan nan nan\n");
+            fprintf(f, "nan nan nan nan nan nan nan\n");
             continue;
         }
         int64_t slow = fastest(k);
@@ -605,12 +610,12 @@ int timeline_write_bars(const timeline *t, FILE *f, const char *const *names, si
             uint64_t row = row_of(k, p);
             if (every > 1 && row % every != 0 && p->latency_ns <= slow)
                 continue;
-            fprintf(f, "%.9f %.9f %.9f %llu 0 %.9f\n", (double)p->intended_ns / 1e9, (double)p->sent_ns / 1e9,
+            fprintf(f, "%.9f %.9f %.9f %llu 0 %.9f %.9f\n", (double)p->intended_ns / 1e9, (double)p->sent_ns / 1e9,
                     (double)p->reply_ns / 1e9, (unsigned long long)row,
-                    (double)(p->reply_ns - p->latency_ns) / 1e9);
+                    (double)(p->reply_ns - p->latency_ns) / 1e9, (double)p->work_ns / 1e9);
         }
         for (size_t j = 0; j < k->n_syn; j++)
-            fprintf(f, "%.9f nan %.9f %llu 1 %.9f\n", (double)k->syn[j].intended_ns / 1e9,
+            fprintf(f, "%.9f nan %.9f %llu 1 %.9f nan\n", (double)k->syn[j].intended_ns / 1e9,
                     (double)k->syn[j].reply_ns / 1e9, (unsigned long long)row_of(k, &k->syn[j]),
                     (double)k->syn[j].intended_ns / 1e9);
         write_never_sent(t, k, f);

@@ -124,12 +124,14 @@ int64_t timeline_backlog_bin_ns(const timeline *t);
 
 /**
  * The request bars' data: one block per tester kept exactly, rows
- * "intended_s sent_s reply_s row kind start_s": row is the request's index in the
+ * "intended_s sent_s reply_s row kind start_s service_s": row is the request's index in the
  * run (from 0, in send order), or for a tester with a grid its slot i
  * (intended time floor(i D)), so never-sent slots keep their rows; kind a
  * timeline_row_kind (a never-sent row has sent_s and reply_s nan, a
  * synthetic one sent_s nan); start_s is reply - latency, where the
- * tester's latency starts (its intended or its actual send). A tester with more than max_draw requests is
+ * tester's latency starts (its intended or its actual send); service_s
+ * when its service began (tester_request.start_ns: from start_s to it the
+ * request waited for a worker or a stall window; nan for kinds 1 and 2). A tester with more than max_draw requests is
  * thinned: every k-th request is written, with every request slower than
  * 5 times the fastest (a comment says so). Testers that were binned get an
  * empty block. @return 0, -EIO or -ENOMEM.

@@ -456,12 +456,16 @@ chart-data)
     # so slot 0 is not planned; of the 9 planned (10..90 ms) only tick 50
     # is dropped (scenarios/tools/hey_q.ini): one never-sent row, slot 5
     "$cosim" -q scenarios/tools/hey_q.ini -o "$work/hq" --no-plot || fail "hey_q exited $?"
-    [ "$(awk '!/^#/ && $5 == 2' "$work/hq/requests.dat")" = "0.050000000 nan nan 5 2 nan" ] \
+    [ "$(awk '!/^#/ && $5 == 2' "$work/hq/requests.dat")" = "0.050000000 nan nan 5 2 nan nan" ] \
         || fail "hey_q: never-sent rows: $(awk '!/^#/ && $5 == 2' "$work/hq/requests.dat")"
     # one_stall: the stalled request reads row 90 in both panels (sent at
     # 0.9 s by the open loop, answered at 1.407 s)
     r=$work/one_stall/requests.dat
-    grep -q '^0.900000000 0.900000000 1.407000000 90 0 0.900000000$' "$r" || fail "one_stall: open's request 90"
+    grep -q '^0.900000000 0.900000000 1.407000000 90 0 0.900000000 0.900000000$' "$r" || fail "one_stall: open's request 90"
+    # the last column, its service's start: 90 is served from 0.9 s (the
+    # stall comes within its service); 91, sent at 0.91 s, waits for it and
+    # starts at 1.407 s (its 7 ms end at 1.414 s)
+    grep -q '^0.910000000 0.910000000 1.414000000 91 0 0.910000000 1.407000000$' "$r" || fail "one_stall: open's request 91"
     # a stall tied to a request is shaded where the engine ran it: the
     # stalled request's service, open's request 90 from 0.9 s to 1.407 s,
     # closed's (back to back at 7 ms: request 90 starts at 0.63 s) to

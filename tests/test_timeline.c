@@ -107,7 +107,7 @@ START_TEST(paced_never_sent_and_corrected_synthetic_by_hand)
     /* synthetic at 40 .. 120 ms: slots 4..12, sum 72 */
     ck_assert_uint_eq(rows_of_kind(buf, 1, TIMELINE_SYNTHETIC, &sum), 9);
     ck_assert_uint_eq(sum, 72);
-    ck_assert_ptr_nonnull(strstr(buf, "0.040000000 nan 0.131000000 4 1 0.040000000\n")); /* 91 ms, from 40 ms */
+    ck_assert_ptr_nonnull(strstr(buf, "0.040000000 nan 0.131000000 4 1 0.040000000 nan\n")); /* 91 ms, from 40 ms */
     free(buf);
     timeline_free(t);
 }
@@ -147,9 +147,12 @@ START_TEST(open_rows_are_the_index_and_the_backlog_counts_the_queue)
     for (uint64_t k = 0; k < 20; k++) {
         int64_t at = (int64_t)k * 10 * MS;
         int64_t reply = k >= 3 && k <= 12 ? (131 + (int64_t)k - 3) * MS : at + MS;
-        if (k == 13)
+        int64_t work = at;
+        if (k == 13) {
             reply = 141 * MS; /* queued behind 12, which ends at 140 ms */
-        tester_request rq = {k, 0, at, at, at, reply, reply - at, 1, 0};
+            work = 140 * MS;  /* its 1 ms of service starts then */
+        }
+        tester_request rq = {k, 0, at, at, work, reply, reply - at, 1, 0};
         { tester_gate g = {0, 0, 0}; timeline_observe(t, 0, &rq, &g); }
     }
     ck_assert_uint_eq(timeline_never_sent(t, 0), 0);
@@ -160,7 +163,10 @@ START_TEST(open_rows_are_the_index_and_the_backlog_counts_the_queue)
     ck_assert_int_eq(timeline_write_bars(t, f, names, 60), 0);
     fclose(f);
     /* row 9 = request 9; its latency starts at its intended send (open) */
-    ck_assert_ptr_nonnull(strstr(buf, "0.090000000 0.090000000 0.137000000 9 0 0.090000000\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "0.090000000 0.090000000 0.137000000 9 0 0.090000000 0.090000000\n"));
+    /* the last column, its service's start: request 13 sent at 130 ms
+     * waited 10 ms for 12 to finish, served from 140 ms to 141 ms */
+    ck_assert_ptr_nonnull(strstr(buf, "0.130000000 0.130000000 0.141000000 13 0 0.130000000 0.140000000\n"));
     ck_assert_int_eq(timeline_from_sent(t, 0), 0);
     free(buf);
     buf = NULL;
