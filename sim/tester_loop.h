@@ -90,7 +90,9 @@ typedef struct tester_loop {
     int ext;                   /* 1: the spec uses a primitive (requests,
                                   warmup, timeout, a paced think time, the
                                   ticker, a catch-up limit, a VU pool, a
-                                  batch): the kind runs its ext strategy */
+                                  batch) or the run takes probes or records
+                                  queue waits: the kind runs its ext
+                                  strategy */
     struct tester_catch_up *catch_up; /* catch_up_factor: per user id */
     units_interval catch_up_gap; /* catch_up_factor: U D / factor */
     struct tester_pipe *pipe;  /* quota with pipeline > 1: per connection
@@ -131,8 +133,10 @@ typedef struct tester_strategy {
     int from_intended;
     /* 1: record with the correction (corrected); 0: as measured. */
     int corrects;
-    /* 1: the primitives of tester_spec (requests, warmup, timeout) are
-     * tested per request; 0 for the plain rows, which test none. */
+    /* 1: the primitives of tester_spec (requests, warmup, timeout), the
+     * probes and the queue-wait record are tested per request; 0 for the
+     * plain rows, which test none (a run with probes or queue_wait =
+     * record takes its kind's ext row: L->ext). */
     int extras;
     /* 1: the arrivals are served by a pool of VUs (open with vus); an
      * arrival that finds none free is dropped. */
@@ -418,7 +422,7 @@ TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, c
         rq->recorded = 0;
         return 0;
     }
-    if (h->out->wait) /* queue_wait = record */
+    if (k->extras && h->out->wait) /* queue_wait = record (the plain rows have none: L->ext) */
         tester_loop_hist_record(h->out->wait, rq->start_ns - rq->sent_ns);
     if (k->corrects)
         return tester_loop_record_corrected(L, h, rq->latency_ns);
@@ -450,7 +454,7 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
     }
     if (k->pool && h->conns[0] > rq->sent_ns) /* no VU free: the arrival is dropped */
         return tester_loop_drop_arrival(L, rq->sent_ns);
-    if (h->truth)
+    if (k->extras && h->truth) /* the plain rows have no probes (L->ext) */
         tester_loop_probes(L, rq->sent_ns);
     /* no backlog: sent on schedule to an idle server (or one in a window
      * with nothing queued) */
