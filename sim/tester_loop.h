@@ -477,8 +477,6 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
     out->sent++;
     out->last_reply_ns = rq->reply_ns;
     rq->latency_ns = rq->reply_ns - (k->from_intended ? rq->intended_ns : rq->sent_ns);
-    if (out->latency_mid_ns < 0 && rq->intended_ns >= h->mid_ns)
-        out->latency_mid_ns = rq->latency_ns;
     out->latency_last_ns = rq->latency_ns;
     return 0;
 }
@@ -496,6 +494,11 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
     tester_gate gate = {0, 0, 0}; /* empty: the observer sees every request until it widens it */
     if (!h.observer) /* no observer: a gate that shows nothing (intended < end <= INT64_MAX), so no test of h.observer */
         tester_gate_skip_all(&gate);
+    /* out->latency_mid_ns is taken from the first request intended at or
+     * after mid_ns while it is unset (< 0): mid_from holds both tests
+     * (mid_ns, then INT64_MAX, which no intended time reaches) in one
+     * comparison with a local */
+    int64_t mid_from = out->latency_mid_ns < 0 ? h.mid_ns : INT64_MAX;
     int rc;
     if (k->corrects) {
         L->as_measured_ns = out->added < (UINT64_C(1) << 63) ? h.expected_ns : -1;
@@ -528,6 +531,11 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
         }
         if (rc != 0)
             return rc > 0 ? 0 : rc;
+        if (__builtin_expect(rq.intended_ns >= mid_from, 0)) {
+            out->latency_mid_ns = rq.latency_ns;
+            if (rq.latency_ns >= 0) /* set: later requests leave it */
+                mid_from = INT64_MAX;
+        }
         if ((rc = tester_loop_record(L, k, &h, &rq)) != 0)
             return rc;
         if (tester_gate_shows(&gate, rq.intended_ns, rq.latency_ns)) {
