@@ -363,6 +363,18 @@ TESTER_INLINE tester_hot tester_loop_hot(const tester_loop *L, const tester_stra
     return h;
 }
 
+/* Record a request's latency_ns in to. plain (a constant): the kind's plain row,
+ * whose latency is never negative (its reply comes no earlier than its
+ * send, which comes no earlier than its intended time: a plain row sends
+ * on schedule or later), so no clamp to 0 is needed. */
+TESTER_INLINE void tester_loop_hist_latency(hist *to, int64_t latency_ns, int plain)
+{
+    if (plain)
+        hist_record_nonneg(to, latency_ns);
+    else
+        hist_record(to, latency_ns);
+}
+
 /* A corrected record of latency_ns (hist_record_corrected): the added
  * values count against max_requests with the requests sent. 0, or
  * -EOVERFLOW (with out->refused_*) when they would pass it. */
@@ -378,7 +390,7 @@ TESTER_INLINE int tester_loop_record_corrected(tester_loop *L, const tester_hot 
      * L->as_measured_ns holds both tests: expected_ns while added < 2^63,
      * then -1 (set below, where added grows). */
     if (latency_ns <= L->as_measured_ns) {
-        hist_record(h->hist, latency_ns);
+        tester_loop_hist_latency(h->hist, latency_ns, 0);
         if (__builtin_expect(latency_ns > h->threshold_ns, 0)) /* a branch: rarely taken */
             out->over_threshold++;
         return 0;
@@ -426,7 +438,7 @@ TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, c
         tester_loop_hist_record(h->out->wait, rq->start_ns - rq->sent_ns);
     if (k->corrects)
         return tester_loop_record_corrected(L, h, rq->latency_ns);
-    hist_record(h->hist, rq->latency_ns);
+    tester_loop_hist_latency(h->hist, rq->latency_ns, !k->extras);
     if (__builtin_expect(rq->latency_ns > h->threshold_ns, 0)) /* a branch: rarely taken */
         h->out->over_threshold++;
     return 0;
