@@ -376,9 +376,10 @@ TESTER_INLINE void tester_loop_hist_latency(hist *to, int64_t latency_ns, int pl
 }
 
 /* A corrected record of latency_ns (hist_record_corrected): the added
- * values count against max_requests with the requests sent. 0, or
+ * values count against max_requests with the requests sent. plain: as
+ * for tester_loop_hist_latency. 0, or
  * -EOVERFLOW (with out->refused_*) when they would pass it. */
-TESTER_INLINE int tester_loop_record_corrected(tester_loop *L, const tester_hot *h, int64_t latency_ns)
+TESTER_INLINE int tester_loop_record_corrected(tester_loop *L, const tester_hot *h, int64_t latency_ns, int plain)
 {
     tester_result *out = h->out;
     /* A reply within the expected interval adds no value (both rules add
@@ -390,7 +391,7 @@ TESTER_INLINE int tester_loop_record_corrected(tester_loop *L, const tester_hot 
      * L->as_measured_ns holds both tests: expected_ns while added < 2^63,
      * then -1 (set below, where added grows). */
     if (latency_ns <= L->as_measured_ns) {
-        tester_loop_hist_latency(h->hist, latency_ns, 0);
+        tester_loop_hist_latency(h->hist, latency_ns, plain);
         if (__builtin_expect(latency_ns > h->threshold_ns, 0)) /* a branch: rarely taken */
             out->over_threshold++;
         return 0;
@@ -437,7 +438,7 @@ TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, c
     if (k->extras && h->out->wait) /* queue_wait = record (the plain rows have none: L->ext) */
         tester_loop_hist_record(h->out->wait, rq->start_ns - rq->sent_ns);
     if (k->corrects)
-        return tester_loop_record_corrected(L, h, rq->latency_ns);
+        return tester_loop_record_corrected(L, h, rq->latency_ns, !k->extras);
     tester_loop_hist_latency(h->hist, rq->latency_ns, !k->extras);
     if (__builtin_expect(rq->latency_ns > h->threshold_ns, 0)) /* a branch: rarely taken */
         h->out->over_threshold++;
