@@ -419,7 +419,8 @@ TESTER_INLINE int tester_loop_record_corrected(tester_loop *L, const tester_hot 
 TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, const tester_hot *h,
                                      tester_request *rq, uint64_t sent)
 {
-    rq->recorded = 1;
+    if (k->extras) /* the plain rows' is set where it is read (the observer's copy) */
+        rq->recorded = 1;
     if (rq->reply_ns > h->end_ns) { /* late: in flight at the end (rare) */
         h->out->in_flight_at_end++;
         if (h->drop_in_flight) {
@@ -556,6 +557,8 @@ TESTER_INLINE int tester_loop_run_counted(tester_loop *L, const tester_strategy 
         if (tester_gate_shows(&gate, rq.intended_ns, rq.latency_ns)) {
             tester_request shown = rq; /* a copy: rq never escapes */
             shown.index = *sent - 1; /* counted by tester_loop_send */
+            if (!k->extras) /* a plain row records every request but a late one dropped */
+                shown.recorded = !(rq.reply_ns > h.end_ns && h.drop_in_flight);
             shown.user = u->id;
             h.observer(h.ctx, &shown, &gate);
         }
