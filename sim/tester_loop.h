@@ -507,7 +507,7 @@ TESTER_INLINE int tester_loop_run_counted(tester_loop *L, const tester_strategy 
 {
     const tester_hot h = tester_loop_hot(L, k);
     tester_result *out = h.out;
-    tester_gate gate = {0, 0, 0}; /* empty: the observer sees every request until it widens it */
+    tester_gate gate = {0, 0, 0, 0}; /* empty: the observer sees every request until it widens it */
     if (!h.observer) /* no observer: a gate that shows nothing (intended < end <= INT64_MAX), so no test of h.observer */
         tester_gate_skip_all(&gate);
     /* out->latency_mid_ns is taken from the first request intended at or
