@@ -104,10 +104,17 @@ typedef struct tester_loop {
     int64_t shared_gap_ns;     /* schedule = shared: its interval D, whole ns */
     struct tester_ramp *ramp;  /* open with stages: the arrival schedule
                                   (tester_ramp.c; freed by the run) */
-    int64_t as_measured_ns;    /* corrected: a latency up to this is recorded
-                                  as measured (expected_ns; -1 once the
-                                  added values reach 2^63) */
 } tester_loop;
+
+/* Corrected's bounds, locals of the loop (tester_loop_run_counted), changed
+ * only where the added values grow (tester_loop_record_corrected). */
+typedef struct tester_correct_bounds {
+    uint64_t max_sent;      /* max_requests less the added values (sent +
+                               added <= max_requests) */
+    int64_t as_measured_ns; /* a latency up to this is recorded as measured
+                               (expected_ns; -1 once the added values reach
+                               2^63) */
+} tester_correct_bounds;
 
 typedef struct tester_hot tester_hot;
 
@@ -375,11 +382,11 @@ TESTER_INLINE void tester_loop_hist_latency(hist *to, int64_t latency_ns, int pl
 
 /* A corrected record of latency_ns (hist_record_corrected): the added
  * values count against max_requests with the requests sent (sent, the
- * run's count so far; *max_sent, the loop's bound on it, lowered as they
- * grow). plain: as for tester_loop_hist_latency. 0, or
- * -EOVERFLOW (with out->refused_*) when they would pass it. */
-TESTER_INLINE int tester_loop_record_corrected(tester_loop *L, const tester_hot *h, int64_t latency_ns, int plain,
-                                               uint64_t sent, uint64_t *max_sent)
+ * run's count so far; b, the loop's bounds, lowered as they grow).
+ * plain: as for tester_loop_hist_latency. 0, or -EOVERFLOW (with
+ * out->refused_*) when they would pass it. */
+TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t latency_ns, int plain,
+                                               uint64_t sent, tester_correct_bounds *b)
 {
     tester_result *out = h->out;
     /* A reply within the expected interval adds no value (both rules add
@@ -388,9 +395,9 @@ TESTER_INLINE int tester_loop_record_corrected(tester_loop *L, const tester_hot 
      * would record just the same). Its check that the histogram's count
      * stays below 2^64 holds here: the count is at most sent + added,
      * and sent is far below 2^63 (whole requests simulated one by one).
-     * L->as_measured_ns holds both tests: expected_ns while added < 2^63,
+     * b->as_measured_ns holds both tests: expected_ns while added < 2^63,
      * then -1 (set below, where added grows). */
-    if (latency_ns <= L->as_measured_ns) {
+    if (latency_ns <= b->as_measured_ns) {
         tester_loop_hist_latency(h->hist, latency_ns, plain);
         if (__builtin_expect(latency_ns > h->threshold_ns, 0)) /* a branch: rarely taken */
             out->over_threshold++;
@@ -407,16 +414,16 @@ TESTER_INLINE int tester_loop_record_corrected(tester_loop *L, const tester_hot 
         return -EOVERFLOW;
     }
     out->added += added;
-    *max_sent = h->max_requests - out->added;
+    b->max_sent = h->max_requests - out->added;
     if (out->added >= (UINT64_C(1) << 63))
-        L->as_measured_ns = -1;
+        b->as_measured_ns = -1;
     return 0;
 }
 
 /* Record what request rq measured: with the kind's correction or as is, or
  * aside when it is dropped at the end of the run. 0 or a negative errno. */
 TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, const tester_hot *h,
-                                     tester_request *rq, uint64_t sent, uint64_t *max_sent)
+                                     tester_request *rq, uint64_t sent, tester_correct_bounds *b)
 {
     if (k->extras) /* the plain rows' is set where it is read (the observer's copy) */
         rq->recorded = 1;
@@ -439,7 +446,7 @@ TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, c
     if (k->extras && h->out->wait) /* queue_wait = record (the plain rows have none: L->ext) */
         tester_loop_hist_record(h->out->wait, rq->start_ns - rq->sent_ns);
     if (k->corrects)
-        return tester_loop_record_corrected(L, h, rq->latency_ns, !k->extras, sent, max_sent);
+        return tester_loop_record_corrected(h, rq->latency_ns, !k->extras, sent, b);
     tester_loop_hist_latency(h->hist, rq->latency_ns, !k->extras);
     if (__builtin_expect(rq->latency_ns > h->threshold_ns, 0)) /* a branch: rarely taken */
         h->out->over_threshold++;
@@ -515,12 +522,8 @@ TESTER_INLINE int tester_loop_run_counted(tester_loop *L, const tester_strategy 
      * comparison with a local */
     int64_t mid_from = out->latency_mid_ns < 0 ? h.mid_ns : INT64_MAX;
     int rc;
-    if (k->corrects) {
-        L->as_measured_ns = out->added < (UINT64_C(1) << 63) ? h.expected_ns : -1;
-    }
-    /* corrected: max_requests less the added values, changed only where
-     * they grow (tester_loop_record_corrected): a local of the run */
-    uint64_t max_sent = h.max_requests - out->added;
+    tester_correct_bounds bounds = {h.max_requests - out->added,
+                                    out->added < (UINT64_C(1) << 63) ? h.expected_ns : -1};
     for (;;) {
         tester_user *users = k->source ? L->users : h.users;
         size_t n_users = k->one_user ? 1 : k->source ? L->n_users : h.n_users;
@@ -533,7 +536,7 @@ TESTER_INLINE int tester_loop_run_counted(tester_loop *L, const tester_strategy 
         }
         tester_user *u = &users[0];
         /* the correction's values count too */
-        if (!k->within_max && *sent >= (k->corrects ? max_sent : h.max_requests))
+        if (!k->within_max && *sent >= (k->corrects ? bounds.max_sent : h.max_requests))
             return -E2BIG;
         if (k->extras && *sent >= h.requests)
             return 0; /* requests = N: the run's count is reached */
@@ -553,7 +556,7 @@ TESTER_INLINE int tester_loop_run_counted(tester_loop *L, const tester_strategy 
             if (rq.latency_ns >= 0) /* set: later requests leave it */
                 mid_from = INT64_MAX;
         }
-        if ((rc = tester_loop_record(L, k, &h, &rq, *sent, &max_sent)) != 0)
+        if ((rc = tester_loop_record(L, k, &h, &rq, *sent, &bounds)) != 0)
             return rc;
         if (tester_gate_shows(&gate, rq.intended_ns, rq.latency_ns)) {
             tester_request shown = rq; /* a copy: rq never escapes */
