@@ -135,9 +135,14 @@ static inline void add_value(hist *h, uint64_t v, uint64_t n)
 
 void hist_record(hist *h, int64_t value_ns)
 {
+    hist_record_nonneg(h, value_ns < 0 ? 0 : value_ns);
+}
+
+void hist_record_nonneg(hist *h, int64_t value_ns)
+{
     /* add_value for n = 1, written out: inlined into the testers' loops,
      * the 128-bit product v * n of add_value went through the stack */
-    uint64_t v = value_ns < 0 ? 0 : (uint64_t)value_ns;
+    uint64_t v = (uint64_t)value_ns;
     h->counts[index_in(h, v)]++;
     h->total++;
     if ((int64_t)v < h->min)

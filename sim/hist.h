@@ -75,6 +75,11 @@ void hist_bucket_range(size_t index, unsigned sub_bits, uint64_t *low_ns, uint64
 /** Record one value (negative values are recorded as 0). Never allocates. */
 void hist_record(hist *h, int64_t value_ns);
 
+/** Record one value known to be in [0, INT64_MAX] (hist_record without
+ *  its clamp of negative values to 0: the testers' plain loops, whose
+ *  latencies are a reply minus an earlier send). Never allocates. */
+void hist_record_nonneg(hist *h, int64_t value_ns);
+
 /** Record count copies of value_ns. */
 void hist_record_n(hist *h, int64_t value_ns, uint64_t count);
 

@@ -258,6 +258,10 @@ typedef struct tester_stall_span {
  *  not once per request (O(points drawn), not O(requests)). */
 typedef struct tester_gate {
     int64_t skip_from_ns, skip_to_ns, skip_latency_max_ns;
+    uint64_t skip_span_ns; /**< skip_to_ns - skip_from_ns as unsigned, kept by
+                                tester_gate_skip_all and tester_gate_narrow
+                                (0 in the empty gate {0, 0, 0, 0}) so
+                                tester_gate_shows reads it, not both ends */
 } tester_gate;
 
 /** Set g to skip every request (the start of an observer that narrows it
@@ -267,6 +271,7 @@ static inline void tester_gate_skip_all(tester_gate *g)
     g->skip_from_ns = INT64_MIN;
     g->skip_to_ns = INT64_MAX;
     g->skip_latency_max_ns = INT64_MAX;
+    g->skip_span_ns = UINT64_MAX; /* INT64_MAX - INT64_MIN */
 }
 
 /** Narrow g to the requests also skipped by [from_ns, to_ns) with latency
@@ -283,6 +288,7 @@ static inline void tester_gate_narrow(tester_gate *g, int64_t from_ns, int64_t t
         g->skip_latency_max_ns = latency_max_ns;
     if (g->skip_from_ns >= g->skip_to_ns)
         g->skip_from_ns = g->skip_to_ns = 0; /* nothing skipped */
+    g->skip_span_ns = (uint64_t)g->skip_to_ns - (uint64_t)g->skip_from_ns;
 }
 
 /** 1 when the observer must see a request intended at intended_ns with
@@ -290,8 +296,7 @@ static inline void tester_gate_narrow(tester_gate *g, int64_t from_ns, int64_t t
  *  or above the skipped latencies. */
 static inline int tester_gate_shows(const tester_gate *g, int64_t intended_ns, int64_t latency_ns)
 {
-    return (uint64_t)intended_ns - (uint64_t)g->skip_from_ns >=
-               (uint64_t)g->skip_to_ns - (uint64_t)g->skip_from_ns ||
+    return (uint64_t)intended_ns - (uint64_t)g->skip_from_ns >= g->skip_span_ns ||
            latency_ns > g->skip_latency_max_ns;
 }
 

@@ -90,7 +90,9 @@ typedef struct tester_loop {
     int ext;                   /* 1: the spec uses a primitive (requests,
                                   warmup, timeout, a paced think time, the
                                   ticker, a catch-up limit, a VU pool, a
-                                  batch): the kind runs its ext strategy */
+                                  batch) or the run takes probes or records
+                                  queue waits: the kind runs its ext
+                                  strategy */
     struct tester_catch_up *catch_up; /* catch_up_factor: per user id */
     units_interval catch_up_gap; /* catch_up_factor: U D / factor */
     struct tester_pipe *pipe;  /* quota with pipeline > 1: per connection
@@ -102,12 +104,17 @@ typedef struct tester_loop {
     int64_t shared_gap_ns;     /* schedule = shared: its interval D, whole ns */
     struct tester_ramp *ramp;  /* open with stages: the arrival schedule
                                   (tester_ramp.c; freed by the run) */
-    int64_t as_measured_ns;    /* corrected: a latency up to this is recorded
-                                  as measured (expected_ns; -1 once the
-                                  added values reach 2^63) */
-    uint64_t max_sent;         /* corrected: max_requests less the added
-                                  values (sent + added <= max_requests) */
 } tester_loop;
+
+/* Corrected's bounds, locals of the loop (tester_loop_run_counted), changed
+ * only where the added values grow (tester_loop_record_corrected). */
+typedef struct tester_correct_bounds {
+    uint64_t max_sent;      /* max_requests less the added values (sent +
+                               added <= max_requests) */
+    int64_t as_measured_ns; /* a latency up to this is recorded as measured
+                               (expected_ns; -1 once the added values reach
+                               2^63) */
+} tester_correct_bounds;
 
 typedef struct tester_hot tester_hot;
 
@@ -131,8 +138,10 @@ typedef struct tester_strategy {
     int from_intended;
     /* 1: record with the correction (corrected); 0: as measured. */
     int corrects;
-    /* 1: the primitives of tester_spec (requests, warmup, timeout) are
-     * tested per request; 0 for the plain rows, which test none. */
+    /* 1: the primitives of tester_spec (requests, warmup, timeout), the
+     * probes and the queue-wait record are tested per request; 0 for the
+     * plain rows, which test none (a run with probes or queue_wait =
+     * record takes its kind's ext row: L->ext). */
     int extras;
     /* 1: the arrivals are served by a pool of VUs (open with vus); an
      * arrival that finds none free is dropped. */
@@ -359,10 +368,25 @@ TESTER_INLINE tester_hot tester_loop_hot(const tester_loop *L, const tester_stra
     return h;
 }
 
+/* Record a request's latency_ns in to. plain (a constant): the kind's plain row,
+ * whose latency is never negative (its reply comes no earlier than its
+ * send, which comes no earlier than its intended time: a plain row sends
+ * on schedule or later), so no clamp to 0 is needed. */
+TESTER_INLINE void tester_loop_hist_latency(hist *to, int64_t latency_ns, int plain)
+{
+    if (plain)
+        hist_record_nonneg(to, latency_ns);
+    else
+        hist_record(to, latency_ns);
+}
+
 /* A corrected record of latency_ns (hist_record_corrected): the added
- * values count against max_requests with the requests sent. 0, or
- * -EOVERFLOW (with out->refused_*) when they would pass it. */
-TESTER_INLINE int tester_loop_record_corrected(tester_loop *L, const tester_hot *h, int64_t latency_ns)
+ * values count against max_requests with the requests sent (sent, the
+ * run's count so far; b, the loop's bounds, lowered as they grow).
+ * plain: as for tester_loop_hist_latency. 0, or -EOVERFLOW (with
+ * out->refused_*) when they would pass it. */
+TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t latency_ns, int plain,
+                                               uint64_t sent, tester_correct_bounds *b)
 {
     tester_result *out = h->out;
     /* A reply within the expected interval adds no value (both rules add
@@ -371,10 +395,10 @@ TESTER_INLINE int tester_loop_record_corrected(tester_loop *L, const tester_hot 
      * would record just the same). Its check that the histogram's count
      * stays below 2^64 holds here: the count is at most sent + added,
      * and sent is far below 2^63 (whole requests simulated one by one).
-     * L->as_measured_ns holds both tests: expected_ns while added < 2^63,
+     * b->as_measured_ns holds both tests: expected_ns while added < 2^63,
      * then -1 (set below, where added grows). */
-    if (latency_ns <= L->as_measured_ns) {
-        hist_record(h->hist, latency_ns);
+    if (latency_ns <= b->as_measured_ns) {
+        tester_loop_hist_latency(h->hist, latency_ns, plain);
         if (__builtin_expect(latency_ns > h->threshold_ns, 0)) /* a branch: rarely taken */
             out->over_threshold++;
         return 0;
@@ -382,7 +406,7 @@ TESTER_INLINE int tester_loop_record_corrected(tester_loop *L, const tester_hot 
     /* the added values count against max_requests with the requests sent
      * (sent + added <= max_requests holds here) */
     uint64_t added = hist_correction_count(latency_ns, h->expected_ns, h->correction);
-    if (added > h->max_requests - out->sent - out->added ||
+    if (added > h->max_requests - sent - out->added ||
         !tester_loop_hist_corrected(h->hist, latency_ns, h->expected_ns, h->correction, h->threshold_ns,
                                     &out->over_threshold)) {
         out->refused_latency_ns = latency_ns;
@@ -390,18 +414,19 @@ TESTER_INLINE int tester_loop_record_corrected(tester_loop *L, const tester_hot 
         return -EOVERFLOW;
     }
     out->added += added;
-    L->max_sent = h->max_requests - out->added;
+    b->max_sent = h->max_requests - out->added;
     if (out->added >= (UINT64_C(1) << 63))
-        L->as_measured_ns = -1;
+        b->as_measured_ns = -1;
     return 0;
 }
 
 /* Record what request rq measured: with the kind's correction or as is, or
  * aside when it is dropped at the end of the run. 0 or a negative errno. */
 TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, const tester_hot *h,
-                                     tester_request *rq)
+                                     tester_request *rq, uint64_t sent, tester_correct_bounds *b)
 {
-    rq->recorded = 1;
+    if (k->extras) /* the plain rows' is set where it is read (the observer's copy) */
+        rq->recorded = 1;
     if (rq->reply_ns > h->end_ns) { /* late: in flight at the end (rare) */
         h->out->in_flight_at_end++;
         if (h->drop_in_flight) {
@@ -418,23 +443,24 @@ TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, c
         rq->recorded = 0;
         return 0;
     }
-    if (h->out->wait) /* queue_wait = record */
+    if (k->extras && h->out->wait) /* queue_wait = record (the plain rows have none: L->ext) */
         tester_loop_hist_record(h->out->wait, rq->start_ns - rq->sent_ns);
     if (k->corrects)
-        return tester_loop_record_corrected(L, h, rq->latency_ns);
-    hist_record(h->hist, rq->latency_ns);
+        return tester_loop_record_corrected(h, rq->latency_ns, !k->extras, sent, b);
+    tester_loop_hist_latency(h->hist, rq->latency_ns, !k->extras);
     if (__builtin_expect(rq->latency_ns > h->threshold_ns, 0)) /* a branch: rarely taken */
         h->out->over_threshold++;
     return 0;
 }
 
-/* Send user u's request: wait for a connection if the kind shares them,
+/* Send user u's request (*sent: the run's count, out->sent kept in a local
+ * by tester_loop_run): wait for a connection if the kind shares them,
  * take the probes due by then, submit it and measure it. 1 when no
  * connection frees before the end (nobody sends again), 2 when a VU pool
  * had no VU free (the arrival dropped), 0 sent, or a negative errno (the
  * server's failure). */
 TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, const tester_hot *h,
-                                   const tester_user *u, tester_request *rq)
+                                   const tester_user *u, tester_request *rq, uint64_t *sent)
 {
     tester_result *out = h->out;
     /* rq->index and rq->user: set where they are read (a stall span, the
@@ -450,7 +476,7 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
     }
     if (k->pool && h->conns[0] > rq->sent_ns) /* no VU free: the arrival is dropped */
         return tester_loop_drop_arrival(L, rq->sent_ns);
-    if (h->truth)
+    if (k->extras && h->truth) /* the plain rows have no probes (L->ext) */
         tester_loop_probes(L, rq->sent_ns);
     /* no backlog: sent on schedule to an idle server (or one in a window
      * with nothing queued) */
@@ -460,7 +486,7 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
     int rc;
     if (rq->stall_extra_ns > 0) {
         tester_request copy = *rq; /* rq itself never escapes: its fields may stay in registers */
-        copy.index = out->sent;
+        copy.index = *sent;
         if ((rc = tester_loop_stall_span(out, &copy)) != 0)
             return rc;
     }
@@ -470,11 +496,9 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
         h->conns[0] = rq->reply_ns;
         tester_times_sift_down(h->conns, k->pool ? L->n_conns : h->n_conns, 0);
     }
-    out->sent++;
+    ++*sent;
     out->last_reply_ns = rq->reply_ns;
     rq->latency_ns = rq->reply_ns - (k->from_intended ? rq->intended_ns : rq->sent_ns);
-    if (out->latency_mid_ns < 0 && rq->intended_ns >= h->mid_ns)
-        out->latency_mid_ns = rq->latency_ns;
     out->latency_last_ns = rq->latency_ns;
     return 0;
 }
@@ -485,18 +509,21 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
  * Kinds whose users come and go (k->source) keep the heap in L; the others
  * in locals. 0, or a negative errno (-E2BIG past max_requests, the hooks'
  * errors). */
-TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
+TESTER_INLINE int tester_loop_run_counted(tester_loop *L, const tester_strategy *k, uint64_t *sent)
 {
     const tester_hot h = tester_loop_hot(L, k);
     tester_result *out = h.out;
-    tester_gate gate = {0, 0, 0}; /* empty: the observer sees every request until it widens it */
+    tester_gate gate = {0, 0, 0, 0}; /* empty: the observer sees every request until it widens it */
     if (!h.observer) /* no observer: a gate that shows nothing (intended < end <= INT64_MAX), so no test of h.observer */
         tester_gate_skip_all(&gate);
+    /* out->latency_mid_ns is taken from the first request intended at or
+     * after mid_ns while it is unset (< 0): mid_from holds both tests
+     * (mid_ns, then INT64_MAX, which no intended time reaches) in one
+     * comparison with a local */
+    int64_t mid_from = out->latency_mid_ns < 0 ? h.mid_ns : INT64_MAX;
     int rc;
-    if (k->corrects) {
-        L->as_measured_ns = out->added < (UINT64_C(1) << 63) ? h.expected_ns : -1;
-        L->max_sent = h.max_requests - out->added;
-    }
+    tester_correct_bounds bounds = {h.max_requests - out->added,
+                                    out->added < (UINT64_C(1) << 63) ? h.expected_ns : -1};
     for (;;) {
         tester_user *users = k->source ? L->users : h.users;
         size_t n_users = k->one_user ? 1 : k->source ? L->n_users : h.n_users;
@@ -509,12 +536,12 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
         }
         tester_user *u = &users[0];
         /* the correction's values count too */
-        if (!k->within_max && out->sent >= (k->corrects ? L->max_sent : h.max_requests))
+        if (!k->within_max && *sent >= (k->corrects ? bounds.max_sent : h.max_requests))
             return -E2BIG;
-        if (k->extras && out->sent >= h.requests)
+        if (k->extras && *sent >= h.requests)
             return 0; /* requests = N: the run's count is reached */
         tester_request rq;
-        if ((rc = tester_loop_send(L, k, &h, u, &rq)) == 2) {
+        if ((rc = tester_loop_send(L, k, &h, u, &rq, sent)) == 2) {
             rq.sent_ns = rq.reply_ns = rq.intended_ns; /* the next arrival is drawn from it */
             if (k->next_send(L, &h, u, &rq))
                 continue;
@@ -524,11 +551,18 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
         }
         if (rc != 0)
             return rc > 0 ? 0 : rc;
-        if ((rc = tester_loop_record(L, k, &h, &rq)) != 0)
+        if (__builtin_expect(rq.intended_ns >= mid_from, 0)) {
+            out->latency_mid_ns = rq.latency_ns;
+            if (rq.latency_ns >= 0) /* set: later requests leave it */
+                mid_from = INT64_MAX;
+        }
+        if ((rc = tester_loop_record(L, k, &h, &rq, *sent, &bounds)) != 0)
             return rc;
         if (tester_gate_shows(&gate, rq.intended_ns, rq.latency_ns)) {
             tester_request shown = rq; /* a copy: rq never escapes */
-            shown.index = out->sent - 1; /* counted by tester_loop_send */
+            shown.index = *sent - 1; /* counted by tester_loop_send */
+            if (!k->extras) /* a plain row records every request but a late one dropped */
+                shown.recorded = !(rq.reply_ns > h.end_ns && h.drop_in_flight);
             shown.user = u->id;
             h.observer(h.ctx, &shown, &gate);
         }
@@ -537,6 +571,22 @@ TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
         if (n_users > 1)
             tester_heap_sift_down(users, n_users, 0);
     }
+}
+
+/* The event loop for strategy k (tester_loop_run_counted). A kind with one
+ * user (open) keeps out->sent in a local for the run, written back at its
+ * end: no load and store of it per request (neither the hooks nor the rare
+ * calls read it). The others count in out->sent itself: with their heap
+ * of users they have no register to spare for it (the local cost them
+ * 2 to 4 instructions a request, bench/instructions.sh). */
+TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
+{
+    if (!k->one_user)
+        return tester_loop_run_counted(L, k, &L->out->sent);
+    uint64_t sent = L->out->sent;
+    int rc = tester_loop_run_counted(L, k, &sent);
+    L->out->sent = sent;
+    return rc;
 }
 
 #endif

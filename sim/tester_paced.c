@@ -308,6 +308,29 @@ static const tester_strategy corrected_from_intended_own_conns = {
     .next_send = paced_next,
 };
 
+/* The plain paced rows when the grid's instants before the end (out->planned)
+ * are at most max_requests: a plain paced user sends at most once for each
+ * of its slots before the end (on time at the slot; late for one slot,
+ * catch_up and next_slot moving on past it, from_now restarting its grid
+ * at the send, after that slot, so its m-th later send comes after its
+ * m-th later slot), so the limit cannot be reached and is not tested per
+ * request (as open's open_whole_within_max). */
+static const tester_strategy paced_within_max = {
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .connections = 1, .within_max = 1,
+    .next_send = paced_next,
+};
+static const tester_strategy paced_from_intended_within_max = {
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .connections = 1, .from_intended = 1,
+    .within_max = 1, .next_send = paced_next,
+};
+static const tester_strategy paced_own_conns_within_max = {
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .within_max = 1, .next_send = paced_next,
+};
+static const tester_strategy paced_from_intended_own_conns_within_max = {
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .from_intended = 1, .within_max = 1,
+    .next_send = paced_next,
+};
+
 /* The primitives' rows (think time, ticker, catch-up limit, requests,
  * warmup, timeout), so the plain ones test none of them. */
 static const tester_strategy paced_ext = {
@@ -334,6 +357,13 @@ TESTER_LOOP_FN int paced_run(tester_loop *L)
     if (L->ext)
         return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_ext)
                                               : tester_loop_run(L, &paced_ext);
+    if (L->out->planned <= L->max_requests) {
+        if (!L->n_conns)
+            return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_own_conns_within_max)
+                                                  : tester_loop_run(L, &paced_own_conns_within_max);
+        return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_within_max)
+                                              : tester_loop_run(L, &paced_within_max);
+    }
     if (!L->n_conns)
         return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_own_conns)
                                               : tester_loop_run(L, &paced_own_conns);

@@ -24,6 +24,28 @@ START_TEST(index_of_1000_is_506)
 }
 END_TEST
 
+/* hist_record_nonneg records exactly what hist_record does for values >= 0:
+ * 0, 1000 and INT64_MAX give the same histogram either way, whose mean is
+ * (0 + 1000 + 2^63 - 1) / 3 = (2^63 + 999) / 3, 3074457345618259135.33...
+ * (printed as a double: 2^63 / 3 rounded, 0x1p63 / 3). */
+START_TEST(record_nonneg_is_record)
+{
+    hist *a, *b;
+    ck_assert_int_eq(hist_new(&a, 8), 0);
+    ck_assert_int_eq(hist_new(&b, 8), 0);
+    const int64_t v[] = {0, 1000, INT64_MAX};
+    for (size_t i = 0; i < 3; i++) {
+        hist_record(a, v[i]);
+        hist_record_nonneg(b, v[i]);
+    }
+    ck_assert(hist_equal(a, b));
+    ck_assert_uint_eq(hist_count(b), 3);
+    ck_assert_double_eq_tol(hist_mean(b), 0x1p63 / 3, 1e3);
+    hist_free(a);
+    hist_free(b);
+}
+END_TEST
+
 /* Book, section 5.3 and Exercise 5.3: 256 + 56*128 = 7,424 counters for
  * S = 8; 1024 + 53*512 + 512 = 28,672 for S = 10. */
 START_TEST(counter_counts)
@@ -643,6 +665,7 @@ Suite *test_suite(void)
     TCase *tc = tcase_create("hist");
     tcase_set_timeout(tc, 120); /* the one-by-one references under the sanitizers */
     tcase_add_test(tc, index_of_1000_is_506);
+    tcase_add_test(tc, record_nonneg_is_record);
     tcase_add_test(tc, counter_counts);
     tcase_add_test(tc, buckets_tile_and_bound_width);
     tcase_add_test(tc, correction_9ms_at_2ms_adds_7_5_3);

@@ -683,6 +683,17 @@ START_TEST(limits_and_observer)
     tester_result_free(&r);
     c.max_requests = 9;
     ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &r), -E2BIG);
+    /* paced the same way (one user, 1 ms slots, 1 us service): 10 planned,
+     * all sent at max_requests 10 (the within_max loop, no test per
+     * request), the tenth refused at 9 */
+    t = spec(TESTER_PACED, MS, 0);
+    c.max_requests = 10;
+    ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &r), 0);
+    ck_assert_uint_eq(r.planned, 10);
+    ck_assert_uint_eq(r.sent, 10);
+    tester_result_free(&r);
+    c.max_requests = 9;
+    ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &r), -E2BIG);
 }
 END_TEST
 

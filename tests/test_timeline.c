@@ -32,7 +32,7 @@ static void feed(timeline *t, size_t tester)
         int64_t at = slots[k] * 10 * MS;
         int64_t reply = slots[k] == 3 ? 131 * MS : at + MS;
         tester_request rq = {k, 0, at, at, slots[k] == 3 ? 130 * MS : at, reply, reply - at, 1, 0};
-        { tester_gate g = {0, 0, 0}; timeline_observe(t, tester, &rq, &g); }
+        { tester_gate g = {0, 0, 0, 0}; timeline_observe(t, tester, &rq, &g); }
     }
 }
 
@@ -123,7 +123,7 @@ START_TEST(book_rule_adds_one_fewer_on_a_whole_multiple)
     c.correction = HIST_CORRECT_BOOK;
     ck_assert_int_eq(timeline_set_tester(t, 0, &c, 1000 * MS), 0);
     tester_request rq = {0, 0, 0, 0, 0, 100 * MS, 100 * MS, 1, 0};
-    { tester_gate g = {0, 0, 0}; timeline_observe(t, 0, &rq, &g); }
+    { tester_gate g = {0, 0, 0, 0}; timeline_observe(t, 0, &rq, &g); }
     ck_assert_uint_eq(timeline_synthetic(t, 0, NULL), 8);
     timeline_free(t);
 }
@@ -153,7 +153,7 @@ START_TEST(open_rows_are_the_index_and_the_backlog_counts_the_queue)
             work = 140 * MS;  /* its 1 ms of service starts then */
         }
         tester_request rq = {k, 0, at, at, work, reply, reply - at, 1, 0};
-        { tester_gate g = {0, 0, 0}; timeline_observe(t, 0, &rq, &g); }
+        { tester_gate g = {0, 0, 0, 0}; timeline_observe(t, 0, &rq, &g); }
     }
     ck_assert_uint_eq(timeline_never_sent(t, 0), 0);
     char *buf = NULL;
@@ -202,7 +202,7 @@ START_TEST(backlog_bins_are_round)
         int64_t at = (int64_t)k * 100 * MS;
         int64_t reply = k == 5 ? 720 * MS : at + MS;
         tester_request rq = {k, 0, at, at, at, reply, reply - at, 1, 0};
-        { tester_gate g = {0, 0, 0}; timeline_observe(t, 0, &rq, &g); }
+        { tester_gate g = {0, 0, 0, 0}; timeline_observe(t, 0, &rq, &g); }
     }
     ck_assert_int_eq(timeline_backlog_bin_ns(t), 50 * MS);
     char *buf = NULL;
@@ -230,7 +230,7 @@ START_TEST(thinning_keeps_every_kth_and_the_slow_one)
     for (uint64_t k = 0; k < 300; k++) {
         int64_t lat = k == 151 ? 50 * MS : MS;
         tester_request rq = {k, 0, at, at, at, at + lat, lat, 1, 0};
-        { tester_gate g = {0, 0, 0}; timeline_observe(t, 0, &rq, &g); }
+        { tester_gate g = {0, 0, 0, 0}; timeline_observe(t, 0, &rq, &g); }
         at += lat;
     }
     ck_assert_uint_eq(timeline_bars_every(t, 0, 60), 5);
