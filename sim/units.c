@@ -422,7 +422,7 @@ char *units_format_duration_exact(int64_t ns, char *buf, size_t len)
                 snprintf(buf, len, "%lld%s", (long long)whole, u[i].name);
             } else {
                 /* decimals: strip trailing zeros of the fraction */
-                char f[16];
+                char f[24]; /* room for any int64 (the fraction has at most 9 digits) */
                 int width = i == 0 ? 9 : i == 1 ? 6 : 3;
                 snprintf(f, sizeof f, "%0*lld", width, (long long)frac);
                 for (int k = (int)strlen(f) - 1; k > 0 && f[k] == '0'; k--)
