@@ -71,9 +71,7 @@ static int read_data_file(scn_ctx *c, scn_ini_entry *e, const char *path, scn_da
             break;
         line++;
         buf[n] = '\0';
-        char *t = buf;
-        if (line == 1 && n >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0)
-            t += 3; /* a UTF-8 byte order mark (Excel's "CSV UTF-8"): skip it, as in a scenario */
+        char *t = buf + (line == 1 ? textin_bom_len(buf, n) : 0); /* a byte order mark skipped */
         size_t bad_at;
         if (!textin_utf8_valid(t, &bad_at)) {
             scn_ini_fail(c->p, "%s:%d: not valid UTF-8 (byte 0x%02x at column %zu); save the file as UTF-8", path,
@@ -89,8 +87,7 @@ static int read_data_file(scn_ctx *c, scn_ini_entry *e, const char *path, scn_da
         }
         t = scn_ini_trim(t);
         if (strchr(t, '\r')) { /* the trim took a CRLF's; one left is inside the line */
-            scn_ini_fail(c->p, "%s:%d: a carriage return (\\r) inside a line (line ends of an old Mac file?); save "
-                               "the file with LF or CRLF line ends", path, line);
+            scn_ini_fail(c->p, "%s:%d: " TEXTIN_CR_INSIDE_LINE, path, line);
             rc = -1;
             break;
         }

@@ -421,8 +421,7 @@ static char *reader(char *str, int num, void *stream)
             if (d != EOF)
                 ungetc(d, p->f);
             if (d != '\n' && d != EOF) {
-                scn_ini_fail(p, "%s:%d: a carriage return (\\r) inside a line (line ends of an old Mac file?); "
-                                "save the file with LF or CRLF line ends", p->path, p->line + 1);
+                scn_ini_fail(p, "%s:%d: " TEXTIN_CR_INSIDE_LINE, p->path, p->line + 1);
                 return NULL;
             }
         }
@@ -444,9 +443,9 @@ static char *reader(char *str, int num, void *stream)
         scn_ini_fail(p, "%s:%d: line longer than %d characters", p->path, p->line, num - 2);
         return NULL;
     }
-    if (p->line == 1 && (unsigned char)str[0] == 0xEF && (unsigned char)str[1] == 0xBB &&
-        (unsigned char)str[2] == 0xBF)
-        memmove(str, str + 3, (size_t)n - 2); /* a UTF-8 byte order mark: skip it */
+    size_t bom = p->line == 1 ? textin_bom_len(str, (size_t)n) : 0; /* a byte order mark: skipped */
+    if (bom)
+        memmove(str, str + bom, (size_t)n + 1 - bom);
     size_t bad_at;
     if (!textin_utf8_valid(str, &bad_at)) {
         scn_ini_fail(p, "%s:%d: not valid UTF-8 (byte 0x%02x at column %zu); save the file as UTF-8",

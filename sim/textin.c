@@ -68,9 +68,10 @@ int textin_read_file(const char *path, char **out, size_t *out_len, char *err, s
         snprintf(err, errlen, "%s: not a text file (it holds a NUL byte)", path);
         return -EINVAL;
     }
-    if (len >= 3 && memcmp(buf, "\xEF\xBB\xBF", 3) == 0) { /* a UTF-8 byte order mark: skipped */
-        len -= 3;
-        memmove(buf, buf + 3, len);
+    size_t bom = textin_bom_len(buf, len); /* a UTF-8 byte order mark: skipped */
+    if (bom) {
+        len -= bom;
+        memmove(buf, buf + bom, len);
     }
     /* a carriage return ends a line only before a '\n' (CRLF); alone it
      * would glue two lines into one, and a line's record would be lost */
@@ -80,8 +81,7 @@ int textin_read_file(const char *path, char **out, size_t *out_len, char *err, s
             for (const char *q = buf; q < cr; q++)
                 line += *q == '\n';
             free(buf);
-            snprintf(err, errlen, "%s:%zu: a carriage return (\\r) inside a line (line ends of an old Mac file?); "
-                     "save the file with LF or CRLF line ends", path, line);
+            snprintf(err, errlen, "%s:%zu: " TEXTIN_CR_INSIDE_LINE, path, line);
             return -EINVAL;
         }
         if (cr + 1 >= buf + len)
@@ -215,4 +215,9 @@ int textin_utf8_valid(const char *str, size_t *bad)
         i += n + 1;
     }
     return 1;
+}
+
+size_t textin_bom_len(const char *s, size_t n)
+{
+    return n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
 }

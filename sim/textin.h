@@ -77,6 +77,19 @@ int textin_starts(const char *s, size_t n, const char *prefix);
 /** Pointer to the first occurrence of needle in s[0..n), or NULL. */
 const char *textin_find(const char *s, size_t n, const char *needle);
 
+/** The message for a lone carriage return (one not before a '\n'): it
+ *  would glue two lines into one. Every text reader says the same. */
+#define TEXTIN_CR_INSIDE_LINE                                                                                       \
+    "a carriage return (\\r) inside a line (line ends of an old Mac file?); save the file with LF or CRLF line " \
+    "ends"
+
+/**
+ * The length of a UTF-8 byte order mark at the start of s (n bytes): 3,
+ * or 0 when there is none. Readers skip one at a file's start (Excel's
+ * "CSV UTF-8" and Windows editors write it).
+ */
+size_t textin_bom_len(const char *s, size_t n);
+
 /**
  * Whether str is valid UTF-8 (RFC 3629: no overlong form, no surrogate,
  * nothing past U+10FFFF).
