@@ -260,10 +260,7 @@ static int check_stagger_fits(scn_ctx *c, const sections *found)
         /* a profile that fixes stagger (wrk2's 5 ms): the users or the duration must give */
         const scn_ini_entry *pe = scn_keys_get(c, "profile");
         const scn_profile *pr = pe ? scn_profile_find(pe->value) : NULL;
-        const char *fixed_by = NULL;
-        for (const scn_profile_setting *ps = pr ? pr->set : NULL; ps && ps->key; ps++)
-            if (ps->fixed == 1 && strcmp(ps->key, "stagger") == 0)
-                fixed_by = pr->name;
+        const char *fixed_by = scn_profile_fixes(pr, "stagger") ? pr->name : NULL;
         if (fixed_by)
             snprintf(why, sizeof why,
                      "%llu of the %llu users%s would start at or after the end of the run (duration %s) and never "

@@ -129,6 +129,14 @@ const scn_profile *scn_profile_find(const char *name)
     return NULL;
 }
 
+int scn_profile_fixes(const scn_profile *p, const char *key)
+{
+    for (const scn_profile_setting *s = p ? p->set : NULL; s && s->key; s++)
+        if (s->fixed == F && strcmp(s->key, key) == 0)
+            return 1;
+    return 0;
+}
+
 /* Refuse an unknown profile: the nearest name within 3 edits, else all. */
 static void unknown_profile(scn_ctx *c, scn_ini_entry *e)
 {

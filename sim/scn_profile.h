@@ -49,6 +49,10 @@ extern const names_table scn_profile_names;
 /** The profile named name, or NULL. */
 const scn_profile *scn_profile_find(const char *name);
 
+/** Whether profile p (NULL: none) fixes key (the tool's behaviour, which
+ *  the section may not change). @return 1 or 0. */
+int scn_profile_fixes(const scn_profile *p, const char *key);
+
 /**
  * Apply the section's `profile` key, if any (and not "none"), before its keys are read:
  * each setting the section lacks is added as if written on the profile's
