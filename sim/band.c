@@ -69,13 +69,19 @@ void band_get(const band *b, size_t i, size_t k, double *mean, double *ci)
     stats_mean_t95(&b->v[i * b->n_levels + k], b->seeds, b->n_testers * b->n_levels, mean, ci);
 }
 
+/* Band level k's place on the spectrum's axis, x = 1 / (1 - p). */
+static double level_x(size_t k)
+{
+    return 1.0 / (1.0 - levels_nth(LEVELS_BAND, k)->fraction);
+}
+
 /* The band's relative half-width (ci / mean) at x = 1/(1-p) for tester i,
  * interpolated in log x between the levels k0 <= k1 that bracket it (k0 =
  * k1 at a level). */
 static double band_rel_at(const band *b, size_t i, double x, size_t first, size_t last)
 {
     size_t k = first;
-    while (k < last && 1.0 / (1.0 - levels_nth(LEVELS_BAND, k + 1)->fraction) <= x)
+    while (k < last && level_x(k + 1) <= x)
         k++;
     double m0, c0, m1, c1;
     band_get(b, i, k, &m0, &c0);
@@ -84,8 +90,8 @@ static double band_rel_at(const band *b, size_t i, double x, size_t first, size_
         return r0;
     band_get(b, i, k + 1, &m1, &c1);
     double r1 = m1 > 0 ? c1 / m1 : 0;
-    double x0 = 1.0 / (1.0 - levels_nth(LEVELS_BAND, k)->fraction);
-    double x1 = 1.0 / (1.0 - levels_nth(LEVELS_BAND, k + 1)->fraction);
+    double x0 = level_x(k);
+    double x1 = level_x(k + 1);
     double t = (log(x) - log(x0)) / (log(x1) - log(x0));
     return r0 + (r1 - r0) * (t < 0 ? 0 : t > 1 ? 1 : t);
 }
@@ -113,18 +119,18 @@ int band_write(const band *b, FILE *f, const scenario *s, const run_result *r)
         /* the last level the fewest samples reach */
         size_t last = first;
         while (last + 1 < b->n_levels &&
-               1.0 / (1.0 - levels_nth(LEVELS_BAND, last + 1)->fraction) <= (double)b->min_count[i])
+               level_x(last + 1) <= (double)b->min_count[i])
             last++;
         if (b->min_count[i] == 0 || first >= b->n_levels ||
-            1.0 / (1.0 - levels_nth(LEVELS_BAND, first)->fraction) > (double)b->min_count[i]) {
+            level_x(first) > (double)b->min_count[i]) {
             /* a seed without samples, or too few for p50: no band */
             fprintf(f, "%s# tester %s: a seed recorded %s\nnan nan nan nan\n", block++ ? "\n\n" : "",
                     s->testers[i].name, b->min_count[i] == 0 ? "no sample" : "too few samples");
             continue;
         }
         fprintf(f, "%s# tester %s\n", block++ ? "\n\n" : "", s->testers[i].name);
-        double x_lo = 1.0 / (1.0 - levels_nth(LEVELS_BAND, first)->fraction);
-        double x_hi = 1.0 / (1.0 - levels_nth(LEVELS_BAND, last)->fraction);
+        double x_lo = level_x(first);
+        double x_hi = level_x(last);
         /* the spectrum's rows (plot.c: the same iteration, so the band's
          * corners are the curve's and it surrounds the curve between them;
          * its chords between the levels ran under the curve's bend) */
