@@ -131,9 +131,7 @@ int check_job(const options *o, const scenario *s, chart_data *cd)
  * stall (timeline_default_windows). */
 void choose_charts(const options *o, const scenario *s, chart_data *cd)
 {
-    unsigned want = o->charts_set ? o->charts : (1u << N_CHARTS) - 1; /* default: every chart */
-    if (o->check && !o->output)
-        want = 0;
+    unsigned want = options_charts_wanted(o);
     for (size_t k = 0; k < N_CHARTS; k++) {
         if (!(want & (1u << k)))
             continue;

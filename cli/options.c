@@ -388,17 +388,15 @@ int options_parse(int argc, char **argv, options *o)
 }
 
 /* --plots-dir DIR holds, as regular files, the style of every chart the
- * run will draw (choose_charts' list: --charts, else all; none for --check
- * alone; animate.gp with --animate and the requests chart): the user asked
+ * run will draw (options_charts_wanted; animate.gp with --animate and the
+ * requests chart): the user asked
  * for that folder, so a missing style is an error, not a dropped chart.
  * 0, or -1 after a message. */
 static int check_plots_dir(const options *o)
 {
     if (!o->plots_dir)
         return 0;
-    unsigned want = o->charts_set ? o->charts : (1u << N_CHARTS) - 1;
-    if (o->check && !o->output)
-        want = 0;
+    unsigned want = options_charts_wanted(o);
     for (size_t k = 0; k <= N_CHARTS; k++) {
         if (k < N_CHARTS ? !(want & (1u << k)) : !(o->animate && (want & (1u << CHART_REQUESTS))))
             continue;
@@ -470,4 +468,11 @@ const char *options_title_problem(const char *title, size_t max_bytes)
     if (!textin_utf8_valid(title, &bad))
         return "not valid UTF-8";
     return NULL;
+}
+
+unsigned options_charts_wanted(const options *o)
+{
+    if (o->check && !o->output)
+        return 0;
+    return o->charts_set ? o->charts : (1u << N_CHARTS) - 1; /* default: every chart */
 }

@@ -79,6 +79,12 @@ void options_free(options *o);
 scenario *options_load_scenario(const options *o, int *exit_code);
 
 /**
+ * The charts a run draws, a bit per chart_kinds row: --charts, else every
+ * chart; none for --check without -o (a check writes no folder).
+ */
+unsigned options_charts_wanted(const options *o);
+
+/**
  * What is wrong with a --title (sweep, lecture): empty, longer than
  * max_bytes, a control character, not UTF-8 (a title lands in SVG and
  * HTML, where a stray byte breaks the page).
