@@ -344,14 +344,6 @@ int sweep_check_args(int argc, char **argv)
     return rc;
 }
 
-/* text as a gnuplot string: plot.c's form (a quote doubled inside
- * '...' broke the chart when the title began with a quote or held two:
- * gnuplot reads a leading '' as an empty string) */
-static void gp_quote(FILE *f, const char *text)
-{
-    plot_write_gp_string(f, text);
-}
-
 /* The chart's own preamble lines (plot_script.extra): the blocks of
  * sweep.dat (their tester, 1-based in `testers`, and the other keys'
  * values), which testers a varied key affects, what x is, and the title:
@@ -376,7 +368,7 @@ static int chart_preamble(const sweep *w, const sweep_cli *cli, const scenario *
         char combo[1200];
         fprintf(f, "block_tester[%zu] = %zu; block_combo[%zu] = %zu; block_text[%zu] = ", b + 1, bl.tester[b] + 1,
                 b + 1, bl.combo[b], b + 1);
-        gp_quote(f, sweep_combo_text(w, bl.combo[b], combo, sizeof combo));
+        plot_write_gp_string(f, sweep_combo_text(w, bl.combo[b], combo, sizeof combo));
         fputc('\n', f);
     }
     fprintf(f, "array affected[%zu]\n", w->n_testers);
@@ -392,7 +384,7 @@ static int chart_preamble(const sweep *w, const sweep_cli *cli, const scenario *
                          w->axes[a].key, a && last ? ")" : "");
         used += n > 0 && (size_t)n < sizeof moves - used ? (size_t)n : 0;
     }
-    gp_quote(f, moves);
+    plot_write_gp_string(f, moves);
     fprintf(f, "\nxutil = %d\nreplications = %zu\n", w->x == SWEEP_X_UTILISATION, w->reps);
     /* with x the utilisation: which testers have a rate (the others are
      * drawn at the first rated tester's, sweep_write_chart_data) */
@@ -409,7 +401,7 @@ static int chart_preamble(const sweep *w, const sweep_cli *cli, const scenario *
     char title[sizeof s->name + 16];
     snprintf(title, sizeof title, "Sweep of %s", s->name);
     fputs("chart_title = ", f);
-    gp_quote(f, cli->title ? cli->title : title);
+    plot_write_gp_string(f, cli->title ? cli->title : title);
     fputc('\n', f);
     if (cli->slides) /* --style slides: the style reads it */
         fputs("style = 'slides'\n", f);
