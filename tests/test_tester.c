@@ -673,27 +673,21 @@ START_TEST(limits_and_observer)
     tester_result_free(&r); /* idempotent */
     /* open on a whole-ns grid, 1 ms for 10 ms: 10 planned (0..9 ms). At
      * max_requests 10 they are all sent (the loop that counts none against
-     * the limit); at 9 the tenth is refused: -E2BIG */
-    t = spec(TESTER_OPEN, MS, 0);
+     * the limit); at 9 the tenth is refused: -E2BIG. Paced the same way
+     * (one user, 1 ms slots, 1 us service): the within_max loop, no test
+     * per request. */
+    static const tester_kind within[] = {TESTER_OPEN, TESTER_PACED};
     c.duration_ns = 10 * MS;
-    c.max_requests = 10;
-    ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &r), 0);
-    ck_assert_uint_eq(r.planned, 10);
-    ck_assert_uint_eq(r.sent, 10);
-    tester_result_free(&r);
-    c.max_requests = 9;
-    ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &r), -E2BIG);
-    /* paced the same way (one user, 1 ms slots, 1 us service): 10 planned,
-     * all sent at max_requests 10 (the within_max loop, no test per
-     * request), the tenth refused at 9 */
-    t = spec(TESTER_PACED, MS, 0);
-    c.max_requests = 10;
-    ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &r), 0);
-    ck_assert_uint_eq(r.planned, 10);
-    ck_assert_uint_eq(r.sent, 10);
-    tester_result_free(&r);
-    c.max_requests = 9;
-    ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &r), -E2BIG);
+    for (size_t k = 0; k < sizeof within / sizeof within[0]; k++) {
+        t = spec(within[k], MS, 0);
+        c.max_requests = 10;
+        ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &r), 0);
+        ck_assert_uint_eq(r.planned, 10);
+        ck_assert_uint_eq(r.sent, 10);
+        tester_result_free(&r);
+        c.max_requests = 9;
+        ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &r), -E2BIG);
+    }
 }
 END_TEST
 
