@@ -13,6 +13,7 @@
 n = words(testers)
 frames = 40
 set terminal gif animate delay 15 loop 0 optimize size 1000, (120 + n * 210) font "Sans,10"
+set datafile nofpe_trap  # no SIGFPE handler re-armed at every data point (see timeline.gp)
 set output outfile
 
 # one look per tester, as in spectrum.gp and requests.gp (cosim's styles:

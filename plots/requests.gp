@@ -32,6 +32,13 @@ panel_px = 330
 slides = exists("style") && style eq "slides"
 cols = slides && n >= 3 ? 2 : 1
 rows = (n + cols - 1) / cols
+# Speed: gnuplot re-arms its SIGFPE handler (two sigaction and one
+# sigprocmask system calls) for every expression in a `using` at every
+# data point unless told not to; the timeline's filters made 11,500 such
+# evaluations (35 ms of its 260 ms). No division by zero can trap: every
+# integer % below has a divisor of at least 1.
+set datafile nofpe_trap
+
 if (term eq "pngcairo") {
     if (slides) { set terminal pngcairo enhanced size 1920,1080 font "Sans,22" linewidth 3 } \
     else { set terminal pngcairo enhanced size 1600, (200 + n * panel_px) font "Sans,18" linewidth 2 }

@@ -22,6 +22,13 @@
 slides = exists("style") && style eq "slides"
 pdf = term eq "pdfcairo"
 base_pt = slides ? (pdf ? 16 : 30) : (pdf ? 12 : 20)
+# Speed: gnuplot re-arms its SIGFPE handler (two sigaction and one
+# sigprocmask system calls) for every expression in a `using` at every
+# data point unless told not to; the timeline's filters made 11,500 such
+# evaluations (35 ms of its 260 ms). No division by zero can trap: every
+# integer % below has a divisor of at least 1.
+set datafile nofpe_trap
+
 if (term eq "pngcairo") {
     if (slides) { set terminal pngcairo enhanced size 1920,1080 font sprintf("Sans,%d", base_pt) linewidth 3 } \
     else { set terminal pngcairo enhanced size 1600,1000 font "Sans,20" linewidth 2 }
