@@ -91,6 +91,7 @@ double dist_mean_ns(const dist_spec *spec);
  *  - the others (constant, uniform, empirical: values at most C already;
  *    normal truncated at 0): the plain mean, at most C.
  * Rounding to whole ns moves a mean by at most 0.5 ns and is not counted.
+ * Returns a finite value in [0, C], 0 when the mean is undefined (never NaN).
  * Used for estimates (the work budget, max_requests checked up front).
  */
 double dist_mean_drawn_ns(const dist_spec *spec);

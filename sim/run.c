@@ -221,14 +221,6 @@ void run_result_free(run_result *r)
     memset(r, 0, sizeof *r);
 }
 
-/* The mean of a service or think time for the estimate: the mean of the
- * draws as made, capped at UNITS_MAX_DURATION_NS (dist_mean_drawn_ns). */
-static double mean_for_estimate(const dist_spec *d)
-{
-    double mean = dist_mean_drawn_ns(d);
-    return isfinite(mean) && mean > 0 ? mean : 0;
-}
-
 double run_tester_requests(const scenario *s, const tester_spec *t)
 {
     return tester_expected_requests(t, &s->service, s->workers, s->duration_ns);
@@ -236,7 +228,7 @@ double run_tester_requests(const scenario *s, const tester_spec *t)
 
 double run_stall_windows(const scenario *s, const tester_spec *t)
 {
-    double service = mean_for_estimate(&s->service);
+    double service = dist_mean_drawn_ns(&s->service);
     double users = t && t->kind != TESTER_OPEN && t->kind != TESTER_PARTLY_OPEN ? (double)t->users : 1;
     /* the drain: the requests in flight at the end, or the work brought
      * beyond the duration (an overloaded open tester's backlog) */

@@ -88,22 +88,14 @@ double tester_request_rate_per_ns(const tester_spec *t)
     return per_arrival * (double)t->interval.den / (double)t->interval.num_ns;
 }
 
-/* The mean of a service or think time for an estimate: the mean of the
- * draws as capped, 0 when not finite. */
-static double mean_for_estimate(const dist_spec *d)
-{
-    double mean = dist_mean_drawn_ns(d);
-    return isfinite(mean) && mean > 0 ? mean : 0;
-}
-
 double tester_expected_requests(const tester_spec *t, const dist_spec *service, uint64_t workers,
                                 int64_t duration_ns)
 {
     double duration = (double)duration_ns;
     switch (t->kind) {
     case TESTER_CLOSED: {
-        double mean_service = mean_for_estimate(service);
-        double cycle = mean_service + (t->has_think ? mean_for_estimate(&t->think) : 0);
+        double mean_service = dist_mean_drawn_ns(service);
+        double cycle = mean_service + (t->has_think ? dist_mean_drawn_ns(&t->think) : 0);
         double users = (double)t->users * (double)(t->pipeline > 1 ? t->pipeline : 1); /* requests in flight */
         double full_rate = cycle > 0 ? users * duration / cycle : INFINITY;
         double capacity = mean_service > 0 ? (double)(workers ? workers : 1) * duration / mean_service + users
