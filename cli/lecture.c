@@ -319,6 +319,11 @@ static int parse(int argc, char **argv, const char **out, int *force, const char
         fprintf(stderr, "cosim: lecture: %s\n", optind == argc ? "no scenario given" : "no folder: give -o DIR");
         return -1;
     }
+    if (options_path_printable("lecture: ", "-o", *out) || (*plots && options_path_printable("lecture: ", "--plots-dir", *plots)))
+        return -1;
+    for (int i = optind; i < argc; i++)
+        if (options_path_printable("lecture: ", "the scenario", argv[i]))
+            return -1;
     return 0;
 }
 

@@ -2,6 +2,7 @@
  * and their checks, and the scenario they name read and checked. */
 #define _POSIX_C_SOURCE 200809L
 #include "options.h"
+#include "names.h"
 #include "exitcode.h"
 #include "hist.h"
 #include "outputs.h"
@@ -153,8 +154,22 @@ static const struct option longopts[] = {
     {NULL, 0, NULL, 0},
 };
 
+int options_path_printable(const char *prefix, const char *what, const char *path)
+{
+    char shown[200];
+    long at = names_path_control(path, shown, sizeof shown);
+    if (at < 0)
+        return 0;
+    fprintf(stderr, "cosim: %s%s \"%s\": the path holds a control character (byte %ld); cosim names its files "
+                    "in one-line messages, so give a path without one (rename the file, or link to it)\n",
+            prefix, what, shown, at + 1);
+    return -1;
+}
+
 static int opt_output(options *o, const char *arg)
 {
+    if (options_path_printable("", "-o", arg))
+        return -1;
     if (!*arg || strlen(arg) > MAX_DIR_PATH) {
         fprintf(stderr, "cosim: -o: %s\n", *arg ? "the folder's path is longer than 3800 bytes"
                                                 : "an empty folder name");
@@ -193,6 +208,8 @@ static int opt_seed_or_rank(options *o, int is_seed, const char *arg)
 static int opt_plots_dir(options *o, const char *arg)
 {
     struct stat st;
+    if (options_path_printable("", "--plots-dir", arg))
+        return -1;
     if (strlen(arg) > MAX_DIR_PATH) {
         fprintf(stderr, "cosim: --plots-dir: the folder's path is longer than 3800 bytes\n");
         return -1;
@@ -384,7 +401,7 @@ int options_parse(int argc, char **argv, options *o)
         return -1;
     }
     o->scenario = argv[optind];
-    return 0;
+    return options_path_printable("", "the scenario", o->scenario);
 }
 
 /* --plots-dir DIR holds, as regular files, the style of every chart the

@@ -93,4 +93,17 @@ unsigned options_charts_wanted(const options *o);
  */
 const char *options_title_problem(const char *title, size_t max_bytes);
 
+/**
+ * Refuse a path given on the command line that holds an ASCII control
+ * character (names_path_control): cosim names its files in one-line
+ * messages, which a newline in a path would split. On a refusal prints
+ * "cosim: PREFIXWHAT "PATH": ..." with the control bytes written as \n or
+ * \xNN (exit COSIM_EXIT_USAGE is the caller's).
+ * @param prefix  "" or the subcommand's "sweep: " / "lecture: "
+ * @param what    where the path came from: "-o", "--plots-dir", "the scenario"
+ * @param path    the path as given
+ * @return 0 if the path holds no control character, -1 after the message.
+ */
+int options_path_printable(const char *prefix, const char *what, const char *path);
+
 #endif

@@ -261,6 +261,8 @@ static int take_sweep_option(sweep *w, sweep_cli *cli, int c, const char *arg, c
         w->allow_long = 1;
         return 0;
     case 'o':
+        if (options_path_printable("sweep: ", "-o", arg))
+            return -1;
         if (!*arg || strlen(arg) > 3800) {
             fprintf(stderr, "cosim: sweep: -o: %s\n",
                     *arg ? "the folder's path is longer than 3800 bytes" : "an empty folder name");
@@ -315,6 +317,8 @@ static int parse_sweep_args(sweep *w, sweep_cli *cli, int argc, char **argv)
         return -1;
     }
     w->path = argv[optind];
+    if (options_path_printable("sweep: ", "the scenario", w->path))
+        return -1;
     w->user_sets = cli->sets;
     char err[400];
     if (sweep_size(w, err, sizeof err) || sweep_check_repeats(w, err, sizeof err)) {

@@ -65,3 +65,34 @@ void names_from_file(char *s)
     if (!*s)
         strcpy(s, "scenario");
 }
+
+long names_path_control(const char *path, char *shown, size_t len)
+{
+    long first = -1;
+    for (const char *q = path; *q; q++)
+        if ((unsigned char)*q < 0x20 || *q == 0x7f) {
+            first = (long)(q - path);
+            break;
+        }
+    if (first < 0)
+        return -1;
+    size_t used = 0;
+    for (const char *q = path; *q; q++) {
+        unsigned char b = (unsigned char)*q;
+        char e[8];
+        if (b == '\n' || b == '\r' || b == '\t')
+            snprintf(e, sizeof e, "\\%c", b == '\n' ? 'n' : b == '\r' ? 'r' : 't');
+        else if (b < 0x20 || b == 0x7f)
+            snprintf(e, sizeof e, "\\x%02x", b);
+        else
+            snprintf(e, sizeof e, "%c", b);
+        size_t n = strlen(e);
+        if (used + n + 4 > len) { /* room for "..." and the NUL */
+            snprintf(shown + used, len - used, "...");
+            return first;
+        }
+        memcpy(shown + used, e, n + 1);
+        used += n;
+    }
+    return first;
+}

@@ -62,4 +62,20 @@ int names_valid(const char *s, size_t max);
  */
 void names_from_file(char *s);
 
+/* ---- paths given on the command line ------------------------------------ */
+
+/**
+ * Whether a path can be named in cosim's one-line messages: it holds no
+ * ASCII control character (bytes 0x01..0x1f and 0x7f). A newline would
+ * split a message ("cosim: a<newline>b.ini:4: ...") so that its second line
+ * reads as a message of its own; an escape byte would reach the terminal.
+ * @param path  the path as given (NUL-terminated)
+ * @param shown on a refusal, the path with each control byte written as
+ *              \n, \r, \t or \xNN, cut to len - 1 bytes with "..." at its
+ *              end if longer; untouched when the path is printable
+ * @param len   the size of shown in bytes (at least 4)
+ * @return the offset (0-based) of the first control byte, or -1 if none.
+ */
+long names_path_control(const char *path, char *shown, size_t len);
+
 #endif

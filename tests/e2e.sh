@@ -1082,6 +1082,22 @@ cosim: try 'cosim --help'" -q $S --plot-timeout 0
     expect_exact 2 "cosim: -o: an empty folder name
 cosim: try 'cosim --help'" -q $S -o ""
     expect_exact 2 "cosim: sweep: -o: an empty folder name" sweep -q $S -o "" --vary tester.open.rate=50/s..60/s:2
+    # a path holding a control character would split a one-line message
+    # (a newline) or reach the terminal (an escape): refused, shown escaped
+    nl='a
+b.ini'
+    cp $S "$work/$nl"
+    why='the path holds a control character (byte 2); cosim names its files in one-line messages, so give a path without one (rename the file, or link to it)'
+    expect_exact 2 "cosim: the scenario \"$work/a\\nb.ini\": ${why/byte 2/byte $((${#work} + 3))}
+cosim: try 'cosim --help'" -q "$work/$nl"
+    expect_exact 2 "cosim: -o \"o\\x1b[31m\": $why
+cosim: try 'cosim --help'" -q $S -o "$(printf 'o\033[31m')"
+    expect_exact 2 "cosim: --plots-dir \"p\\tq\": $why
+cosim: try 'cosim --help'" -q $S --plots-dir "$(printf 'p\tq')"
+    expect_exact 2 "cosim: sweep: the scenario \"$work/a\\nb.ini\": ${why/byte 2/byte $((${#work} + 3))}" \
+        sweep -q "$work/$nl" --vary tester.open.rate=50/s..60/s:2
+    expect_exact 2 "cosim: lecture: -o \"l\\rm\": $why
+cosim: try 'cosim lecture --help'" lecture -q -o "$(printf 'l\rm')" $S
     # a manifest that names a path outside the folder is refused
     mkdir "$work/m"
     printf '# cosim manifest 1\nfile ../victim/data\n' >"$work/m/.cosim-manifest"

@@ -99,6 +99,27 @@ START_TEST(user_names)
 }
 END_TEST
 
+START_TEST(paths_with_control_bytes)
+{
+    char shown[32] = "untouched";
+    ck_assert_int_eq(names_path_control("scenarios/one stall (v2).ini", shown, sizeof shown), -1);
+    ck_assert_str_eq(shown, "untouched"); /* a printable path leaves shown alone */
+    ck_assert_int_eq(names_path_control("caf\xc3\xa9.ini", shown, sizeof shown), -1); /* UTF-8 is text */
+    /* "a\nb.ini": the newline is byte 1 (0-based), written as \n */
+    ck_assert_int_eq(names_path_control("a\nb.ini", shown, sizeof shown), 1);
+    ck_assert_str_eq(shown, "a\\nb.ini");
+    ck_assert_int_eq(names_path_control("\t\r", shown, sizeof shown), 0);
+    ck_assert_str_eq(shown, "\\t\\r");
+    /* ESC (0x1b) and DEL (0x7f) as \xNN; the first control byte is at 2 */
+    ck_assert_int_eq(names_path_control("o/\x1b[31m\x7f", shown, sizeof shown), 2);
+    ck_assert_str_eq(shown, "o/\\x1b[31m\\x7f");
+    /* cut to fit: 8 bytes hold 4 of text, "..." and the NUL */
+    char small[8];
+    ck_assert_int_eq(names_path_control("abcdefgh\n", small, sizeof small), 8);
+    ck_assert_str_eq(small, "abcd...");
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("names");
@@ -106,6 +127,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, find_get_join);
     tcase_add_test(tc, module_tables);
     tcase_add_test(tc, user_names);
+    tcase_add_test(tc, paths_with_control_bytes);
     suite_add_tcase(s, tc);
     return s;
 }
