@@ -9,6 +9,13 @@
 #   COSIM     the binary (default build/cosim)
 #   SCENARIO  default scenarios/stall_per_second.ini
 #   PAIRS     default 5
+#
+# Then the floor the charts cannot go under: the same PNG canvases (the
+# sizes read from the charts just drawn) with nothing on them but an empty
+# frame, in as many gnuplot processes as cosim starts (one per core, each
+# taking a contiguous share, as plot_render_batch does): gnuplot's start-up,
+# cairo's surface and the PNG encoding (libpng's filters and zlib), which
+# gnuplot's pngcairo terminal gives no setting for.
 set -eu
 cd "$(dirname "$0")/.."
 cosim=${1:-build/cosim}
@@ -38,3 +45,40 @@ printf '%-12s %10.3f %10.3f\n' "CPU s" "$(awk '{print $2}' "$tmp/r" | median)" "
 printf '%-12s %10.3f %10.3f\n' "wall s" "$(awk '{print $1}' "$tmp/r" | median)" "$(awk '{print $3}' "$tmp/r" | median)"
 printf 'CPU ratio (median of pairs) %.2f; wall ratio %.2f\n' "$(awk '{print $2 / $4}' "$tmp/r" | median)" \
     "$(awk '{print $1 / $3}' "$tmp/r" | median)"
+
+# the blank canvases: a PNG's width and height are bytes 16..23 (IHDR)
+"$cosim" -q "$scenario" -o "$tmp/out" --force >/dev/null
+pngs=$(grep -o '^file [a-z_]*\.png' "$tmp/out/.cosim-manifest" | cut -d' ' -f2 | sort -u)
+order=""
+for c in spectrum timeline requests summary; do # plot_render_batch's order (chart_kinds)
+    echo "$pngs" | grep -qx "$c.png" && order="$order $c"
+done
+set -- $order
+n=$#
+procs=$(nproc)
+[ "$procs" -gt "$n" ] && procs=$n
+mpx=0
+for g in $(seq 0 $((procs - 1))); do
+    : >"$tmp/blank$g.gp"
+    i=0
+    for c in $order; do
+        if [ $i -ge $((g * n / procs)) ] && [ $i -lt $(((g + 1) * n / procs)) ]; then
+            read -r w h < <(od -An -tu1 -j16 -N8 "$tmp/out/$c.png" |
+                awk '{print $1*16777216+$2*65536+$3*256+$4, $5*16777216+$6*65536+$7*256+$8}')
+            mpx=$(awk -v m="$mpx" -v w="$w" -v h="$h" 'BEGIN {print m + w * h / 1e6}')
+            printf 'reset session\nset terminal pngcairo size %d,%d font "Sans,18"\nset output "%s"\n' \
+                "$w" "$h" "$tmp/blank_$c.png" >>"$tmp/blank$g.gp"
+            printf 'set xrange [0:1]\nset yrange [0:1]\nplot 2 notitle\nunset output\n' >>"$tmp/blank$g.gp"
+        fi
+        i=$((i + 1))
+    done
+done
+: >"$tmp/b"
+for p in $(seq 1 "$pairs"); do
+    t=$( { time (for g in $(seq 0 $((procs - 1))); do gnuplot "$tmp/blank$g.gp" & done; wait); } 2>&1 | tail -1)
+    echo "$t" | awk '{print $1, $2 + $3}' >>"$tmp/b"
+done
+printf 'blank canvases (%s, %.2f Mpx, %d gnuplots): CPU %.3f s, wall %.3f s (median of %d)\nfloor of the CPU ratio (the run without charts plus the blank canvases, over the run without charts): %.2f\n' \
+    "$(echo $order | tr ' ' ',')" "$mpx" "$procs" "$(awk '{print $2}' "$tmp/b" | median)" \
+    "$(awk '{print $1}' "$tmp/b" | median)" "$pairs" \
+    "$(awk -v none="$(awk '{print $4}' "$tmp/r" | median)" '{print ($2 + none) / none}' "$tmp/b" | median)"
