@@ -285,6 +285,29 @@ static int take_sweep_option(sweep *w, sweep_cli *cli, int c, const char *arg, c
     }
 }
 
+/* A key both fixed (--set KEY=V, or --seed for scenario.seed) and varied
+ * (--vary or --zip KEY=...): the scenario reader would refuse every point
+ * with a message about --set twice; say which two options clash instead.
+ * 0, or -1 after a message (exit 2). */
+static int set_and_varied(const sweep *w, const sweep_cli *cli)
+{
+    for (size_t a = 0; a < w->n_axes; a++) {
+        const char *key = w->axes[a].key, *opt = w->axes[a].zipped ? "--zip" : "--vary";
+        size_t len = strlen(key);
+        if (w->seed_set && strcmp(key, "scenario.seed") == 0) {
+            fprintf(stderr, "cosim: sweep: --seed and %s scenario.seed both give the seed; give one of them\n", opt);
+            return -1;
+        }
+        for (size_t i = 0; i < w->n_user_sets; i++)
+            if (strncmp(cli->sets[i], key, len) == 0 && cli->sets[i][len] == '=') {
+                fprintf(stderr, "cosim: sweep: --set %s fixes the key that %s %s=... varies; give one of them\n",
+                        cli->sets[i], opt, key);
+                return -1;
+            }
+    }
+    return 0;
+}
+
 /* The sweep's command line into w and cli (w->user_sets point into
  * cli->sets). Every option may be given once, except --vary and --set. 0,
  * 1 after --help, or -1 after a message (exit 2). */
@@ -318,6 +341,8 @@ static int parse_sweep_args(sweep *w, sweep_cli *cli, int argc, char **argv)
     }
     w->path = argv[optind];
     if (options_path_printable("sweep: ", "the scenario", w->path))
+        return -1;
+    if (set_and_varied(w, cli))
         return -1;
     w->user_sets = cli->sets;
     char err[400];

@@ -822,6 +822,13 @@ sweep)
     expect_exact 2 "cosim: sweep: --zip tester.closed.users: [tester closed] users = 1.5: expected a whole number (digits only)" \
         sweep $S1 --vary tester.open.rate=50/s,60/s --zip tester.closed.users=1,1.5 -q -o "$work/b"
     expect_exact 2 "cosim: sweep: --format gif: expected png, svg or pdf" sweep $S1 --vary tester.open.rate=50/s,60/s --format gif
+    # a key both fixed and varied: the two options named, before any point
+    expect_exact 2 "cosim: sweep: --seed and --vary scenario.seed both give the seed; give one of them" \
+        sweep $S1 --vary scenario.seed=1,2 --seed 5
+    expect_exact 2 "cosim: sweep: --set scenario.seed=3 fixes the key that --vary scenario.seed=... varies; give one of them" \
+        sweep $S1 --vary scenario.seed=1,2 --set scenario.seed=3
+    expect_exact 2 "cosim: sweep: --set tester.closed.users=4 fixes the key that --zip tester.closed.users=... varies; give one of them" \
+        sweep $S1 --vary tester.open.rate=50/s,60/s --zip tester.closed.users=1,2 --set tester.closed.users=4
     expect_exact 2 "cosim: sweep: --x-axis rate: expected key or utilisation" sweep $S1 --vary tester.open.rate=50/s,60/s --x-axis rate
     expect_exact 2 "cosim: sweep: --style big: expected default or slides" sweep $S1 --vary tester.open.rate=50/s,60/s --style big
     expect_exact 2 "cosim: sweep: --title: an empty title; give 1 to 100 bytes of text on one line" sweep $S1 --vary tester.open.rate=50/s,60/s --title ""
