@@ -319,6 +319,7 @@ void scenario_free(scenario *s)
         return;
     for (size_t i = 0; i < s->n_stalls; i++) {
         free(s->stalls[i].windows);
+        stall_file_free(s->stalls[i].file);
         free(s->stalls[i].ranges);
         gclog_free(s->stall_log[i]);
     }

@@ -1,0 +1,171 @@
+/* stall_file.c - a stall file's windows streamed through a fixed buffer
+ * (stall.h, stall_cursor). The scenario's reading checked every line; the
+ * cursor reads the same lines again with pread on the descriptor it kept
+ * open, so its memory is flat in the file's size. */
+#include "stall.h"
+#include "textin.h"
+#include "units.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+void stall_file_free(stall_file *f)
+{
+    if (!f)
+        return;
+    if (f->f)
+        fclose(f->f);
+    free(f->path);
+    free(f);
+}
+
+int stall_file_changed(const stall_file *f)
+{
+    struct stat st;
+    if (fstat(fileno(f->f), &st) != 0)
+        return 1;
+    return (int64_t)st.st_size != f->size || (int64_t)st.st_mtim.tv_sec != f->mtime_s ||
+           (int64_t)st.st_mtim.tv_nsec != f->mtime_ns;
+}
+
+stall_window stall_first_window(const stall_spec *s)
+{
+    if (s->file)
+        return s->file->first;
+    if (s->n_windows)
+        return s->windows[0];
+    return (stall_window){0, 0};
+}
+
+/* The next line of the file, '\0'-terminated in buf, into *text: 1, or 0
+ * at the end (or on an error, c->err set). */
+static int next_line(stall_cursor *c, char **text)
+{
+    for (;;) {
+        char *nl = memchr(c->buf + c->pos, '\n', c->len - c->pos);
+        if (nl || (c->eof && c->pos < c->len)) {
+            char *t = c->buf + c->pos;
+            size_t n = nl ? (size_t)(nl - t) : c->len - c->pos;
+            t[n] = '\0'; /* buf has one byte more than it reads */
+            c->pos += n + (nl != NULL);
+            c->line++;
+            *text = t;
+            return 1;
+        }
+        if (c->eof)
+            return 0;
+        if (c->len - c->pos >= STALL_CURSOR_BUF / 2) { /* longer than any line the reading let through */
+            c->err = -ESTALE;
+            return 0;
+        }
+        memmove(c->buf, c->buf + c->pos, c->len - c->pos);
+        c->off += (int64_t)c->pos;
+        c->len -= c->pos;
+        c->pos = 0;
+        ssize_t r;
+        do
+            r = pread(fileno(c->file->f), c->buf + c->len, STALL_CURSOR_BUF - c->len, (off_t)(c->off + (int64_t)c->len));
+        while (r < 0 && errno == EINTR);
+        if (r < 0) {
+            c->err = -EIO;
+            return 0;
+        }
+        if (r == 0)
+            c->eof = 1;
+        c->len += (size_t)r;
+    }
+}
+
+/* Read the next window into c->cur (c->have 0 at the end or on an error).
+ * The lines the scenario's reading skipped are skipped: blank, '#', a
+ * byte order mark on line 1, a "start,length" header before any window. */
+static void next_window(stall_cursor *c)
+{
+    char *t;
+    int64_t prev_end = c->index ? c->cur.end_ns : INT64_MIN; /* the window read last */
+    c->have = 0;
+    while (!c->err && next_line(c, &t)) {
+        if (c->line == 1)
+            t += textin_bom_len(t, strlen(t));
+        while (*t == ' ' || *t == '\t')
+            t++;
+        char *e = t + strlen(t);
+        while (e > t && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r'))
+            *--e = '\0';
+        if (!*t || *t == '#' || (c->index == 0 && strcmp(t, "start,length") == 0))
+            continue;
+        char *comma = strchr(t, ',');
+        int64_t a, b, end;
+        const char *why;
+        if (!comma || strchr(comma + 1, ',') || (*comma = '\0', units_parse_duration(t, &a, &why)) ||
+            units_parse_duration(comma + 1, &b, &why) || b <= 0 || __builtin_add_overflow(a, b, &end) ||
+            (c->index > 0 && a < prev_end)) {
+            c->err = -ESTALE; /* the reading accepted it: the file changed */
+            return;
+        }
+        c->cur = (stall_window){a, end};
+        c->index++;
+        c->have = 1;
+        return;
+    }
+}
+
+int stall_cursor_init(stall_cursor *c, const stall_file *f)
+{
+    c->file = f;
+    c->off = 0;
+    c->pos = c->len = 0;
+    c->eof = c->err = c->have = 0;
+    c->line = c->index = 0;
+    c->cur = (stall_window){0, 0};
+    c->prev_end = INT64_MIN;
+    if (stall_file_changed(f))
+        return c->err = -ESTALE;
+    next_window(c);
+    if (!c->err && (!c->have || c->cur.start_ns != f->first.start_ns || c->cur.end_ns != f->first.end_ns))
+        c->err = -ESTALE;
+    return c->err;
+}
+
+int stall_cursor_seek(stall_cursor *c, int64_t t, stall_window *out)
+{
+    if (c->err)
+        return c->err;
+    while (c->have && c->cur.end_ns <= t) {
+        c->prev_end = c->cur.end_ns;
+        next_window(c);
+    }
+    if (c->err)
+        return c->err;
+    if (!c->have)
+        return 0;
+    *out = c->cur;
+    return 1;
+}
+
+int stall_cursor_find(stall_cursor *c, int64_t t, stall_window *out)
+{
+    if (!c->err && t < c->prev_end && stall_cursor_init(c, c->file)) /* from the start */
+        return c->err;
+    return stall_cursor_seek(c, t, out);
+}
+
+void stall_cursor_copy(stall_cursor *dst, const stall_cursor *src)
+{
+    size_t live = src->len - src->pos;
+    dst->file = src->file;
+    dst->off = src->off + (int64_t)src->pos;
+    dst->pos = 0;
+    dst->len = live;
+    dst->eof = src->eof;
+    dst->err = src->err;
+    dst->have = src->have;
+    dst->line = src->line;
+    dst->index = src->index;
+    dst->cur = src->cur;
+    dst->prev_end = src->prev_end;
+    memcpy(dst->buf, src->buf + src->pos, live);
+}
