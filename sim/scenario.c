@@ -303,7 +303,7 @@ static int read_late_sections(scn_ctx *c)
 
 static int interpret(scn_ini *p, scenario *s)
 {
-    scn_ctx c = {p, s, NULL, -1, NULL, NULL, -1};
+    scn_ctx c = {p, s, NULL, -1, NULL, NULL, -1, 0};
     sections found = {0};
     if (allocate(p, s, &found) < 0 || read_sections(&c, &found) < 0 || check_required(p, &found) < 0)
         return -1;

@@ -47,8 +47,10 @@ static int read_data_file(scn_ctx *c, scn_ini_entry *e, const char *path, scn_da
     }
     char buf[SCENARIO_DATA_LINE_MAX + 1];
     int line = 0, rc = 0, ch = 0;
+    int64_t off = 0; /* bytes before the line */
     while (!rc && ch != EOF) {
         size_t n = 0;
+        int64_t line_off = off;
         while ((ch = getc(f)) != EOF && ch != '\n') {
             if (n == 0 && line == SCENARIO_DATA_LINES_MAX) {
                 scn_ini_fail(c->p, "%s:%d: more than %d lines; a data file has at most %d", path, line + 1,
@@ -71,6 +73,7 @@ static int read_data_file(scn_ctx *c, scn_ini_entry *e, const char *path, scn_da
         }
         if (rc || (n == 0 && ch == EOF))
             break;
+        off += (int64_t)n + (ch != EOF);
         line++;
         buf[n] = '\0';
         char *t = buf + (line == 1 ? textin_bom_len(buf, n) : 0); /* a byte order mark skipped */
@@ -95,6 +98,7 @@ static int read_data_file(scn_ctx *c, scn_ini_entry *e, const char *path, scn_da
         }
         if (!*t || *t == '#')
             continue;
+        c->data_off = line_off;
         rc = fn(c, path, line, t, arg);
     }
     if (!rc && ferror(f)) {
@@ -213,6 +217,8 @@ int scn_data_window_check(scn_ctx *c, const char *path, int line, char *text, vo
         x->bad_line = line, x->bad = (stall_window){a, b};
     else if (x->bad_line && a == x->bad.start_ns)
         x->bad_line = line; /* the last line of that start (scn_data_window_at) */
+    if (x->n > 0 && !x->unsorted && !x->bad_line) /* where a cursor may start reading */
+        stall_file_marks_add(&x->marks, x->n, (uint64_t)line - 1, c->data_off, x->last);
     x->last = (stall_window){a, b};
     x->n++;
     return 0;

@@ -83,6 +83,7 @@ typedef struct scn_window_check {
                                 overlaps the one before it (the last line of
                                 its start), or 0 */
     stall_window bad;      /**< that window */
+    stall_file_marks marks; /**< in order: where a cursor may start */
 } scn_window_check;
 
 /**

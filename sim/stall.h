@@ -74,6 +74,33 @@ typedef enum stall_preemption {
     STALL_PREEMPT_NONE,
 } stall_preemption;
 
+/** Where a cursor may start reading a stall file other than at its top:
+ *  before the line of window `index` (0-based), which is line line + 1 at
+ *  byte off, the window before it being `before`. */
+typedef struct stall_file_mark {
+    uint64_t index, line;
+    int64_t off;
+    stall_window before;
+} stall_file_mark;
+
+/** Most marks a stall file keeps (6 KB, whatever its size). */
+#define STALL_FILE_MARKS 128
+
+/** The marks of a file, one every `every` windows (every doubles, and
+ *  every other mark is dropped, when the table is full): a search jumps
+ *  to the last mark before its instant and reads at most `every` windows
+ *  from there, not the file from its top. */
+typedef struct stall_file_marks {
+    size_t n;
+    uint64_t every; /**< 0 before the first mark: 256 */
+    stall_file_mark m[STALL_FILE_MARKS];
+} stall_file_marks;
+
+/** Note the mark for window index (>= 1) if one is due (index a multiple
+ *  of every); indices must come in increasing order. */
+void stall_file_marks_add(stall_file_marks *mk, uint64_t index, uint64_t line, int64_t off,
+                          stall_window before);
+
 /** A stall file (kind = file) whose windows are streamed from the file as
  *  the server walks them (stall_cursor), not held in memory: the file stays
  *  open from the scenario's validating pass to the run, and its size and
@@ -84,6 +111,7 @@ typedef struct stall_file {
     int64_t size;         /**< bytes, at the validating pass */
     int64_t mtime_s, mtime_ns; /**< modification time, at that pass */
     stall_window first, last; /**< the first and last windows */
+    stall_file_marks marks; /**< where a cursor may start reading */
 } stall_file;
 
 typedef struct stall_spec {

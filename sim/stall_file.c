@@ -31,6 +31,25 @@ int stall_file_changed(const stall_file *f)
            (int64_t)st.st_mtim.tv_nsec != f->mtime_ns;
 }
 
+void stall_file_marks_add(stall_file_marks *mk, uint64_t index, uint64_t line, int64_t off, stall_window before)
+{
+    if (!mk->every)
+        mk->every = 256;
+    if (index % mk->every)
+        return;
+    if (mk->n == STALL_FILE_MARKS) { /* full: keep every other, twice as far apart */
+        size_t k = 0;
+        for (size_t i = 0; i < mk->n; i++)
+            if (mk->m[i].index % (2 * mk->every) == 0)
+                mk->m[k++] = mk->m[i];
+        mk->n = k;
+        mk->every *= 2;
+        if (index % mk->every)
+            return;
+    }
+    mk->m[mk->n++] = (stall_file_mark){index, line, off, before};
+}
+
 stall_window stall_first_window(const stall_spec *s)
 {
     if (s->file)
@@ -130,10 +149,42 @@ int stall_cursor_init(stall_cursor *c, const stall_file *f)
     return c->err;
 }
 
+/* Jump to the last mark whose windows before it all end by t, when it is
+ * ahead of the cursor's window (or behind: back, for stall_cursor_find):
+ * the same window is found as by reading on, without reading the lines in
+ * between. */
+static void jump(stall_cursor *c, int64_t t, int back)
+{
+    const stall_file_marks *mk = &c->file->marks;
+    size_t lo = 0, hi = mk->n; /* the first mark whose window before ends after t */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (mk->m[mid].before.end_ns <= t)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo == 0)
+        return;
+    const stall_file_mark *m = &mk->m[lo - 1];
+    if (m->index <= c->index && !back)
+        return;
+    c->off = m->off;
+    c->pos = c->len = 0;
+    c->eof = 0;
+    c->line = m->line;
+    c->index = m->index; /* read: the windows before the mark's; cur the last of them */
+    c->cur = m->before;
+    c->have = 1;
+    c->prev_end = m->before.start_ns; /* the windows before it end by then */
+}
+
 int stall_cursor_seek(stall_cursor *c, int64_t t, stall_window *out)
 {
     if (c->err)
         return c->err;
+    if (c->have && c->cur.end_ns <= t)
+        jump(c, t, 0);
     while (c->have && c->cur.end_ns <= t) {
         c->prev_end = c->cur.end_ns;
         next_window(c);
@@ -148,8 +199,12 @@ int stall_cursor_seek(stall_cursor *c, int64_t t, stall_window *out)
 
 int stall_cursor_find(stall_cursor *c, int64_t t, stall_window *out)
 {
-    if (!c->err && t < c->prev_end && stall_cursor_init(c, c->file)) /* from the start */
-        return c->err;
+    if (!c->err && t < c->prev_end) {
+        if (c->file->marks.n && c->file->marks.m[0].before.end_ns <= t)
+            jump(c, t, 1);
+        else if (stall_cursor_init(c, c->file)) /* from the start */
+            return c->err;
+    }
     return stall_cursor_seek(c, t, out);
 }
 

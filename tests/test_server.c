@@ -928,16 +928,26 @@ START_TEST(streamed_file_agrees_with_the_array)
     FILE *out = fdopen(fd, "w");
     fputs("# windows in time order\nstart,length\n", out);
     int64_t t = 0;
+    uint64_t lines = 2;
+    stall_file_marks marks = {0}; /* as the scenario's reading notes them */
     for (int i = 0; i < N; i++) {
         t += (int64_t)gsl_rng_uniform_int(r, 8000) * 1000; /* adjacent windows too (gap 0) */
         w[i].start_ns = t;
         t += 100000 + (int64_t)gsl_rng_uniform_int(r, 1900) * 1000;
         w[i].end_ns = t;
+        if (i > 0)
+            stall_file_marks_add(&marks, (uint64_t)i, lines, ftell(out), w[i - 1]);
         fprintf(out, i % 1000 == 7 ? "  %lldns , %lldus\t\n# a comment\n\n" : "%lldns,%lldus\n",
                 (long long)w[i].start_ns, (long long)(w[i].end_ns - w[i].start_ns) / 1000);
+        lines += i % 1000 == 7 ? 3 : 1;
     }
     ck_assert_int_eq(fclose(out), 0);
+    /* 20,000 windows: a mark every 256 fills the 128 marks at 32,768, so
+     * the table holds 78 marks, every 256 windows */
+    ck_assert_uint_eq(marks.n, 78);
+    ck_assert_uint_eq(marks.every, 256);
     stall_file *f = open_stall_file(path, w[0], w[N - 1]);
+    f->marks = marks;
     for (int round = 0; round < 6; round++) {
         unsigned c = round < 3 ? 1 : 3;
         stall_preemption p = round % 3 == 0 ? STALL_PREEMPT_RESUME
@@ -966,6 +976,30 @@ START_TEST(streamed_file_agrees_with_the_array)
         server_free(a);
         server_free(b);
     }
+    /* searches in any order (the charts' rows, a probe behind another):
+     * the first window ending after q, as the array's binary search */
+    stall_spec held = {.kind = STALL_WINDOWS, .windows = w, .n_windows = N};
+    stall_spec streamed = {.kind = STALL_WINDOWS, .n_windows = N, .file = f};
+    server *a = make(&held, 1, 1 * MS), *b = make(&streamed, 1, 1 * MS);
+    for (int i = 0; i < 5000; i++) {
+        int64_t q = (int64_t)gsl_rng_uniform_int(r, (unsigned long)(t / 1000 + 1000)) * 1000;
+        stall_window x = {0, 0}, y = {0, 0};
+        ck_assert_int_eq(server_next_window(b, q, &y), server_next_window(a, q, &x));
+        ck_assert_int_eq(y.start_ns, x.start_ns);
+        ck_assert_int_eq(y.end_ns, x.end_ns);
+    }
+    ck_assert_int_eq(server_failed(b), 0);
+    server_free(a);
+    server_free(b);
+    /* a table that overflows: 100,000 windows would be 390 marks every
+     * 256; halved twice it keeps every 1024th, 97 marks */
+    stall_file_marks big = {0};
+    for (uint64_t i = 1; i < 100000; i++)
+        stall_file_marks_add(&big, i, i, (int64_t)i, (stall_window){(int64_t)i, (int64_t)i + 1});
+    ck_assert_uint_eq(big.every, 1024);
+    ck_assert_uint_eq(big.n, 97);
+    ck_assert_uint_eq(big.m[0].index, 1024);
+    ck_assert_uint_eq(big.m[96].index, 97 * 1024);
     stall_file_free(f);
     unlink(path);
     rng_free(r);
