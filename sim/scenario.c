@@ -318,7 +318,8 @@ void scenario_free(scenario *s)
     if (!s)
         return;
     for (size_t i = 0; i < s->n_stalls; i++) {
-        free(s->stalls[i].windows);
+        if (!s->stall_log[i]) /* a gc_log stall's windows are its log's */
+            free(s->stalls[i].windows);
         stall_file_free(s->stalls[i].file);
         free(s->stalls[i].ranges);
         gclog_free(s->stall_log[i]);
