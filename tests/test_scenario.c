@@ -230,6 +230,13 @@ START_TEST(data_files)
     ck_assert_int_eq(scenario_load(&s, ini, unsorted, 1, err, sizeof err), SCENARIO_EINVALID);
     ck_assert_msg(strstr(err, "tests/data/overlapping_unsorted.csv:6: this stall overlaps another; merge them") != NULL,
                   "%s", err);
+    /* in order with equal starts (1s,100ms line 3, 1s,200ms line 4, 1s,300ms line 5): streamed, the
+     * first overlap is line 4's window, reported as the array's re-reading did, at the last line
+     * starting at 1 s: line 5 */
+    const char *equal[] = {"stall.gc.file=overlapping_equal_starts.csv"};
+    ck_assert_int_eq(scenario_load(&s, ini, equal, 1, err, sizeof err), SCENARIO_EINVALID);
+    ck_assert_msg(strstr(err, "tests/data/overlapping_equal_starts.csv:5: this stall overlaps another; merge them") != NULL,
+                  "%s", err);
     const char *sets[] = {"stall.gc.file=missing.csv"};
     ck_assert_int_eq(scenario_load(&s, ini, sets, 1, err, sizeof err), SCENARIO_EINVALID);
     ck_assert_msg(strstr(err, "[stall gc] file = missing.csv: cannot read") != NULL, "%s", err);
