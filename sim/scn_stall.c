@@ -227,6 +227,7 @@ static int read_file_stall(scn_ctx *c, stall_spec *st)
     sf->mtime_ns = (int64_t)sb.st_mtim.tv_nsec;
     sf->first = x.first;
     sf->last = x.last;
+    sf->n_windows = x.n;
     sf->marks = x.marks;
     st->n_windows = x.n;
     return 0;

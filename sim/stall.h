@@ -111,6 +111,7 @@ typedef struct stall_file {
     int64_t size;         /**< bytes, at the validating pass */
     int64_t mtime_s, mtime_ns; /**< modification time, at that pass */
     stall_window first, last; /**< the first and last windows */
+    uint64_t n_windows;   /**< how many */
     stall_file_marks marks; /**< where a cursor may start reading */
 } stall_file;
 
@@ -217,8 +218,9 @@ stall_window stall_first_window(const stall_spec *s);
  * A forward reader of a stall file's windows (stall_file): a fixed buffer,
  * whatever the file's size. It holds a window (cur) and the end of the
  * window before it (prev_end). The file was checked by the scenario's
- * reading: a line that does not parse, or windows out of order, mean it
- * changed since (err = -ESTALE).
+ * reading: a line that does not parse, windows out of order, more or fewer
+ * windows than it counted or another last one mean it changed since (err =
+ * -ESTALE).
  */
 typedef struct stall_cursor {
     const stall_file *file;

@@ -125,11 +125,18 @@ static void next_window(stall_cursor *c)
             c->err = -ESTALE; /* the reading accepted it: the file changed */
             return;
         }
+        if (c->index == c->file->n_windows) { /* one more than the reading counted */
+            c->err = -ESTALE;
+            return;
+        }
         c->cur = (stall_window){a, end};
         c->index++;
         c->have = 1;
         return;
     }
+    if (!c->err && (c->index != c->file->n_windows || c->cur.start_ns != c->file->last.start_ns ||
+                    c->cur.end_ns != c->file->last.end_ns))
+        c->err = -ESTALE; /* the end came early, or after another window */
 }
 
 int stall_cursor_init(stall_cursor *c, const stall_file *f)

@@ -862,7 +862,7 @@ END_TEST
 
 /* A stall_file for path as the scenario's reading leaves it (open, its
  * size and time, its first and last windows given). */
-static stall_file *open_stall_file(const char *path, stall_window first, stall_window last)
+static stall_file *open_stall_file(const char *path, uint64_t n, stall_window first, stall_window last)
 {
     stall_file *f = calloc(1, sizeof *f);
     ck_assert_ptr_nonnull(f);
@@ -875,6 +875,7 @@ static stall_file *open_stall_file(const char *path, stall_window first, stall_w
     f->mtime_ns = (int64_t)sb.st_mtim.tv_nsec;
     f->first = first;
     f->last = last;
+    f->n_windows = n;
     return f;
 }
 
@@ -893,7 +894,7 @@ START_TEST(streamed_file_by_hand)
     ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
     close(fd);
     stall_spec st = {.kind = STALL_WINDOWS, .n_windows = 2,
-                     .file = open_stall_file(path, (stall_window){10 * MS, 20 * MS}, (stall_window){30 * MS, 35 * MS})};
+                     .file = open_stall_file(path, 2, (stall_window){10 * MS, 20 * MS}, (stall_window){30 * MS, 35 * MS})};
     server *s = make(&st, 1, 7 * MS);
     ck_assert_int_eq(server_submit(s, 5 * MS), 22 * MS);
     ck_assert_int_eq(server_submit(s, 25 * MS), 37 * MS);
@@ -946,7 +947,7 @@ START_TEST(streamed_file_agrees_with_the_array)
      * the table holds 78 marks, every 256 windows */
     ck_assert_uint_eq(marks.n, 78);
     ck_assert_uint_eq(marks.every, 256);
-    stall_file *f = open_stall_file(path, w[0], w[N - 1]);
+    stall_file *f = open_stall_file(path, N, w[0], w[N - 1]);
     f->marks = marks;
     for (int round = 0; round < 6; round++) {
         unsigned c = round < 3 ? 1 : 3;
@@ -1009,9 +1010,9 @@ END_TEST
 
 /* A stall file changed after it was read is refused: one whose size and
  * time differ when a server starts (-ESTALE from server_new), and one
- * written over in place during a run, a window at 1 s turned into one
+ * written over in place during a run, a window at 900 s turned into one
  * before the window above it (the server's walk finds it and fails with
- * -ESTALE, not a run on other windows). */
+ * -ESTALE, not a run on other windows), and one cut short during a run. */
 START_TEST(changed_stall_file_is_refused)
 {
     char path[] = "/tmp/cosim_test_stallXXXXXX";
@@ -1022,7 +1023,7 @@ START_TEST(changed_stall_file_is_refused)
         fprintf(out, "%04ds,10ms\n", i);
     ck_assert_int_eq(fclose(out), 0);
     stall_window first = {0, 10 * MS}, last = {999000 * MS, 999010 * MS};
-    stall_spec st = {.kind = STALL_WINDOWS, .n_windows = 1000, .file = open_stall_file(path, first, last)};
+    stall_spec st = {.kind = STALL_WINDOWS, .n_windows = 1000, .file = open_stall_file(path, 1000, first, last)};
     server_config c = {.service = {.kind = DIST_CONSTANT, .a_ns = MS}, .stalls = &st, .n_stalls = 1,
                        .generator = "mt19937", .seed = 1};
     server *s;
@@ -1040,6 +1041,16 @@ START_TEST(changed_stall_file_is_refused)
     ck_assert_int_eq(utimensat(AT_FDCWD, path, later, 0), 0);
     ck_assert_int_eq(stall_file_changed(st.file), 1);
     ck_assert_int_eq(server_new(&s, &c), -ESTALE);
+    stall_file_free(st.file);
+    /* cut short during a run: the file ends at 500 s, the walk finds 500
+     * windows where the reading counted 1000 (and another last one) */
+    st.file = open_stall_file(path, 1000, first, last);
+    ck_assert_int_eq(server_new(&s, &c), 0);
+    ck_assert_int_eq(truncate(path, 500 * 11), 0);
+    for (int64_t at = 0; at < 1000000 * MS; at += 100 * MS)
+        server_submit(s, at);
+    ck_assert_int_eq(server_failed(s), -ESTALE);
+    server_free(s);
     stall_file_free(st.file);
     unlink(path);
 }
