@@ -98,6 +98,32 @@ static int next_line(stall_cursor *c, char **text)
     }
 }
 
+/* A field's duration: the common form, digits and one of ns, us, ms, s
+ * with nothing around, read here; any other (a decimal point, blanks,
+ * min, too many digits or too long) by units_parse_duration. The same
+ * value either way: at most 18 digits times the unit, checked against the
+ * same limit. 0 or -1. */
+static int field_ns(const char *t, int64_t *out)
+{
+    uint64_t v = 0;
+    const char *p = t;
+    while (*p >= '0' && *p <= '9' && p - t < 18)
+        v = v * 10 + (uint64_t)(*p++ - '0');
+    uint64_t unit = 0;
+    if (p > t) {
+        if (p[0] == 's' && !p[1])
+            unit = 1000000000;
+        else if (p[0] && p[1] == 's' && !p[2])
+            unit = p[0] == 'n' ? 1 : p[0] == 'u' ? 1000 : p[0] == 'm' ? 1000000 : 0;
+    }
+    if (unit && v <= (uint64_t)UNITS_MAX_DURATION_NS / unit) {
+        *out = (int64_t)(v * unit);
+        return 0;
+    }
+    const char *why;
+    return units_parse_duration(t, out, &why) ? -1 : 0;
+}
+
 /* Read the next window into c->cur (c->have 0 at the end or on an error).
  * The lines the scenario's reading skipped are skipped: blank, '#', a
  * byte order mark on line 1, a "start,length" header before any window. */
@@ -118,9 +144,8 @@ static void next_window(stall_cursor *c)
             continue;
         char *comma = strchr(t, ',');
         int64_t a, b, end;
-        const char *why;
-        if (!comma || strchr(comma + 1, ',') || (*comma = '\0', units_parse_duration(t, &a, &why)) ||
-            units_parse_duration(comma + 1, &b, &why) || b <= 0 || __builtin_add_overflow(a, b, &end) ||
+        if (!comma || strchr(comma + 1, ',') || (*comma = '\0', field_ns(t, &a)) || field_ns(comma + 1, &b) ||
+            b <= 0 || __builtin_add_overflow(a, b, &end) ||
             (c->index > 0 && a < prev_end)) {
             c->err = -ESTALE; /* the reading accepted it: the file changed */
             return;
