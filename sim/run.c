@@ -81,6 +81,35 @@ static void window_message(const scenario *s, const char *at, char *err, size_t 
 static int run_all(const scenario *s, run_observer observer, void *octx, int want_hlog, run_result *out, char *err,
                    size_t errlen);
 
+/* A streamed stall file changed since the scenario read it (-ESTALE), or
+ * could not be read again (-EIO): which one, and that the run stopped. */
+static void stale_message(const scenario *s, const char *at, int rc, char *err, size_t errlen)
+{
+    const stall_spec *st = NULL;
+    for (size_t i = 0; i < s->n_stalls; i++) { /* the first that changed, else the first */
+        if (!s->stalls[i].file)
+            continue;
+        if (!st)
+            st = &s->stalls[i];
+        if (stall_file_changed(s->stalls[i].file)) {
+            st = &s->stalls[i];
+            break;
+        }
+    }
+    if (!st) {
+        snprintf(err, errlen, "%s %s", at, strerror(-rc));
+        return;
+    }
+    if (rc == -ESTALE)
+        snprintf(err, errlen, "%s [stall %s]: %s changed after the scenario was read (its size, time of "
+                              "change or windows differ): the run would not simulate the windows that were "
+                              "checked; run again once the file is written",
+                 at, st->name, st->file->path);
+    else
+        snprintf(err, errlen, "%s [stall %s]: cannot read %s again: %s", at, st->name, st->file->path,
+                 strerror(-rc));
+}
+
 int run_scenario(const scenario *s, run_result *out, char *err, size_t errlen)
 {
     return run_all(s, NULL, NULL, 0, out, err, errlen);
@@ -138,6 +167,8 @@ static void tester_error(const scenario *s, size_t i, int rc, const tester_resul
                  at);
     else if (rc == -ECANCELED)
         window_message(s, at, err, errlen);
+    else if (rc == -ESTALE || rc == -EIO)
+        stale_message(s, at, rc, err, errlen);
     else
         snprintf(err, errlen, "%s %s", at, strerror(-rc));
 }
@@ -157,13 +188,15 @@ static int run_truth(const scenario *s, const tester_run_config *cfg, run_observ
                                    observer ? forward : NULL, &o, &truth, &load);
     if (rc) {
         hist_free(truth.hist);
-        if (rc == -ETIME || rc == -ECANCELED) {
+        if (rc == -ETIME || rc == -ECANCELED || rc == -ESTALE || rc == -EIO) {
             char at[SCENARIO_PATH_MAX + 32];
             snprintf(at, sizeof at, "%s: ground truth:", s->path);
             if (rc == -ETIME)
                 backlog_message(at, err, errlen);
-            else
+            else if (rc == -ECANCELED)
                 window_message(s, at, err, errlen);
+            else
+                stale_message(s, at, rc, err, errlen);
         } else {
             snprintf(err, errlen, "%s: ground truth: %s", s->path, strerror(-rc));
         }

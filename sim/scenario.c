@@ -303,7 +303,7 @@ static int read_late_sections(scn_ctx *c)
 
 static int interpret(scn_ini *p, scenario *s)
 {
-    scn_ctx c = {p, s, NULL, -1, NULL, NULL, -1};
+    scn_ctx c = {p, s, NULL, -1, NULL, NULL, -1, 0};
     sections found = {0};
     if (allocate(p, s, &found) < 0 || read_sections(&c, &found) < 0 || check_required(p, &found) < 0)
         return -1;
@@ -318,7 +318,9 @@ void scenario_free(scenario *s)
     if (!s)
         return;
     for (size_t i = 0; i < s->n_stalls; i++) {
-        free(s->stalls[i].windows);
+        if (!s->stall_log[i]) /* a gc_log stall's windows are its log's */
+            free(s->stalls[i].windows);
+        stall_file_free(s->stalls[i].file);
         free(s->stalls[i].ranges);
         gclog_free(s->stall_log[i]);
     }

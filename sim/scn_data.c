@@ -23,8 +23,10 @@ int scn_data_relative(const scn_ctx *c, const char *name, char *out, size_t len)
 
 /* Read a data file line by line: blank lines and lines starting with '#'
  * are skipped; each other line (blanks trimmed) goes to fn, which returns 0
- * or sets the message (with path:line) and returns -1. */
-static int read_data_file(scn_ctx *c, scn_ini_entry *e, const char *path, scn_data_line_fn fn, void *arg)
+ * or sets the message (with path:line) and returns -1. keep: on success the
+ * file is left open in *keep (else closed). */
+static int read_data_file(scn_ctx *c, scn_ini_entry *e, const char *path, scn_data_line_fn fn, void *arg,
+                          FILE **keep)
 {
     if (!*e->value) {
         scn_keys_bad_value(c, e, "give the name of a file");
@@ -45,8 +47,10 @@ static int read_data_file(scn_ctx *c, scn_ini_entry *e, const char *path, scn_da
     }
     char buf[SCENARIO_DATA_LINE_MAX + 1];
     int line = 0, rc = 0, ch = 0;
+    int64_t off = 0; /* bytes before the line */
     while (!rc && ch != EOF) {
         size_t n = 0;
+        int64_t line_off = off;
         while ((ch = getc(f)) != EOF && ch != '\n') {
             if (n == 0 && line == SCENARIO_DATA_LINES_MAX) {
                 scn_ini_fail(c->p, "%s:%d: more than %d lines; a data file has at most %d", path, line + 1,
@@ -69,6 +73,7 @@ static int read_data_file(scn_ctx *c, scn_ini_entry *e, const char *path, scn_da
         }
         if (rc || (n == 0 && ch == EOF))
             break;
+        off += (int64_t)n + (ch != EOF);
         line++;
         buf[n] = '\0';
         char *t = buf + (line == 1 ? textin_bom_len(buf, n) : 0); /* a byte order mark skipped */
@@ -93,13 +98,17 @@ static int read_data_file(scn_ctx *c, scn_ini_entry *e, const char *path, scn_da
         }
         if (!*t || *t == '#')
             continue;
+        c->data_off = line_off;
         rc = fn(c, path, line, t, arg);
     }
     if (!rc && ferror(f)) {
         scn_ini_fail(c->p, "%s: read error", path);
         rc = -1;
     }
-    fclose(f);
+    if (!rc && keep)
+        *keep = f;
+    else
+        fclose(f);
     return rc;
 }
 
@@ -193,6 +202,28 @@ int scn_data_window_at(scn_ctx *c, const char *path, int line, char *text, void 
     return rc < 0 ? -1 : 0;
 }
 
+int scn_data_window_check(scn_ctx *c, const char *path, int line, char *text, void *arg)
+{
+    scn_window_check *x = arg;
+    int64_t a, b;
+    int rc = window_of(c, path, line, text, x->n == 0, &a, &b);
+    if (rc)
+        return rc < 0 ? -1 : 0;
+    if (x->n == 0)
+        x->first = (stall_window){a, b};
+    else if (a < x->last.start_ns)
+        x->unsorted = 1;
+    else if (!x->bad_line && a < x->last.end_ns)
+        x->bad_line = line, x->bad = (stall_window){a, b};
+    else if (x->bad_line && a == x->bad.start_ns)
+        x->bad_line = line; /* the last line of that start (scn_data_window_at) */
+    if (x->n > 0 && !x->unsorted && !x->bad_line) /* where a cursor may start reading */
+        stall_file_marks_add(&x->marks, x->n, (uint64_t)line - 1, c->data_off, x->last);
+    x->last = (stall_window){a, b};
+    x->n++;
+    return 0;
+}
+
 /* The data file named by the section's `file` key, read line by line with
  * fn into *x (freed on error); *e receives the key's entry. */
 int scn_data_read(scn_ctx *c, scn_data_line_fn fn, scn_data_vec *x, scn_ini_entry **e)
@@ -207,6 +238,11 @@ int scn_data_read(scn_ctx *c, scn_data_line_fn fn, scn_data_vec *x, scn_ini_entr
 
 int scn_data_read_with(scn_ctx *c, scn_data_line_fn fn, void *arg, scn_ini_entry **e)
 {
+    return scn_data_read_keep(c, fn, arg, e, NULL);
+}
+
+int scn_data_read_keep(scn_ctx *c, scn_data_line_fn fn, void *arg, scn_ini_entry **e, FILE **keep)
+{
     if (!scn_keys_need(c, "file"))
         return -1;
     *e = scn_keys_get(c, "file");
@@ -215,7 +251,7 @@ int scn_data_read_with(scn_ctx *c, scn_data_line_fn fn, void *arg, scn_ini_entry
         scn_keys_bad_value(c, *e, "the file's path, joined to the scenario's folder, is longer than 4095 bytes");
         return -1;
     }
-    return read_data_file(c, *e, path, fn, arg);
+    return read_data_file(c, *e, path, fn, arg, keep);
 }
 
 int scn_data_file(scn_ctx *c, scn_ini_entry *e, char *out, size_t len)

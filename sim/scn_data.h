@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /** A growing array of int64 values read from a data file. */
 typedef struct scn_data_vec {
@@ -71,6 +72,30 @@ int scn_data_read_with(scn_ctx *c, scn_data_line_fn fn, void *arg, scn_ini_entry
  *  ("2.5s,500ms"; a header "start,length" is allowed); appends the window
  *  [start, start + length). */
 int scn_data_window_line(scn_ctx *c, const char *path, int line, char *text, void *arg);
+
+/** A stall file's one validating pass (scn_data_window_check): what the
+ *  run and the reports need, without the windows. */
+typedef struct scn_window_check {
+    size_t n;              /**< windows */
+    stall_window first, last; /**< the first and the last in the file */
+    int unsorted;          /**< a window starts before the one above it */
+    int bad_line;          /**< in order: the line of the first window that
+                                overlaps the one before it (the last line of
+                                its start), or 0 */
+    stall_window bad;      /**< that window */
+    stall_file_marks marks; /**< in order: where a cursor may start */
+} scn_window_check;
+
+/**
+ * As scn_data_read_with, the file left open in *keep on success (the
+ * caller closes it). @return 0 or -1 (message set).
+ */
+int scn_data_read_keep(scn_ctx *c, scn_data_line_fn fn, void *arg, scn_ini_entry **e, FILE **keep);
+
+/** fn for stall windows, arg a scn_window_check: checks each line as
+ *  scn_data_window_line and keeps the count, the first and last windows,
+ *  whether they are in order and the first overlap; stores no window. */
+int scn_data_window_check(scn_ctx *c, const char *path, int line, char *text, void *arg);
 
 /** fn for stall windows that appends nothing: sets found_line to the line
  *  (the last one) whose window starts at find_start_ns, for a message

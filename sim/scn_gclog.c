@@ -126,13 +126,9 @@ int scn_gclog_read(scn_ctx *c, stall_spec *st)
         gclog_free(r);
         return -1;
     }
-    st->windows = malloc(r->n_windows * sizeof *st->windows);
-    if (!st->windows) {
-        gclog_free(r);
-        c->p->oom = 1;
-        return -1;
-    }
-    memcpy(st->windows, r->windows, r->n_windows * sizeof *st->windows);
+    /* the log's own windows, not a copy: the result is kept for the
+     * report (freed with the scenario, which does not free them twice) */
+    st->windows = r->windows;
     st->n_windows = r->n_windows;
     s->stall_log[st - s->stalls] = r;
     return 0;

@@ -79,6 +79,8 @@ typedef struct scn_ctx {
     const char *prefix;    /**< inside NAME_distribution: "think_" or
                                 "length_" (the rows of [service] apply); else NULL */
     int dist_kind;         /**< with prefix: the distribution's kind */
+    int64_t data_off;      /**< reading a data file: the byte offset of the
+                                line given to the line function */
 } scn_ctx;
 
 /** The row of key in section with kind (kind < 0: any), or NULL. */

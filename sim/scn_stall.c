@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static const char *const form_names[] = {[SCN_STALL_FORM_FILE] = "file", [SCN_STALL_FORM_GC_LOG] = "gc_log"};
 const names_table scn_stall_forms = {form_names, ARRAY_SIZE(form_names)};
@@ -151,12 +152,12 @@ static int parse_ranges(scn_ctx *c, scn_ini_entry *e, stall_spec *st)
     return 0;
 }
 
-/* kind = file: windows from a CSV of start,length lines, read straight
- * into the windows (16 bytes each; no line numbers kept: the line of an
- * overlap, a rare error, is found by reading the file again). */
-static int read_file_stall(scn_ctx *c, stall_spec *st)
+/* kind = file, out of time order: the windows read into memory (16 bytes
+ * each; no line numbers kept: the line of an overlap, a rare error, is
+ * found by reading the file again) and sorted (docs/decisions.md,
+ * "Stall files streamed"). */
+static int read_file_sorted(scn_ctx *c, stall_spec *st)
 {
-    st->kind = STALL_WINDOWS;
     scn_ini_entry *e;
     scn_window_vec x = {0};
     char path[SCENARIO_PATH_MAX + 2];
@@ -167,10 +168,6 @@ static int read_file_stall(scn_ctx *c, stall_spec *st)
     scn_data_relative(c, e->value, path, sizeof path); /* fits: scn_data_read_with checked */
     st->windows = x.w;
     st->n_windows = x.n;
-    if (st->n_windows == 0) {
-        scn_keys_bad_value(c, e, "the file holds no start,length line");
-        return -1;
-    }
     size_t bad;
     if (stall_windows_normalise(st->windows, st->n_windows, &bad)) {
         scn_window_vec at = {NULL, 0, 0, st->windows[bad].start_ns, 0};
@@ -179,6 +176,60 @@ static int read_file_stall(scn_ctx *c, stall_spec *st)
         scn_ini_fail(c->p, "%s:%d: this stall overlaps another; merge them", path, at.found_line);
         return -1;
     }
+    return 0;
+}
+
+/* kind = file: windows from a CSV of start,length lines. One validating
+ * pass keeps the count and the first and last windows; a file in time
+ * order stays open and the run streams its windows (stall_cursor: memory
+ * flat in the file's size); one out of order is read again into memory
+ * and sorted (read_file_sorted). */
+static int read_file_stall(scn_ctx *c, stall_spec *st)
+{
+    st->kind = STALL_WINDOWS;
+    scn_ini_entry *e;
+    scn_window_check x = {0};
+    FILE *f = NULL;
+    char path[SCENARIO_PATH_MAX + 2];
+    if (scn_data_read_keep(c, scn_data_window_check, &x, &e, &f) < 0)
+        return -1;
+    scn_data_relative(c, e->value, path, sizeof path); /* fits: scn_data_read_keep checked */
+    if (x.n == 0) {
+        fclose(f);
+        scn_keys_bad_value(c, e, "the file holds no start,length line");
+        return -1;
+    }
+    if (x.unsorted) {
+        fclose(f);
+        return read_file_sorted(c, st);
+    }
+    if (x.bad_line) {
+        fclose(f);
+        scn_ini_fail(c->p, "%s:%d: this stall overlaps another; merge them", path, x.bad_line);
+        return -1;
+    }
+    struct stat sb;
+    stall_file *sf = calloc(1, sizeof *sf);
+    if (!sf || !(sf->path = strdup(path))) {
+        free(sf);
+        fclose(f);
+        c->p->oom = 1;
+        return -1;
+    }
+    sf->f = f;
+    st->file = sf; /* freed with the scenario from here on */
+    if (fstat(fileno(f), &sb) != 0) {
+        scn_keys_bad_value(c, e, "cannot examine the file after reading it");
+        return -1;
+    }
+    sf->size = (int64_t)sb.st_size;
+    sf->mtime_s = (int64_t)sb.st_mtim.tv_sec;
+    sf->mtime_ns = (int64_t)sb.st_mtim.tv_nsec;
+    sf->first = x.first;
+    sf->last = x.last;
+    sf->n_windows = x.n;
+    sf->marks = x.marks;
+    st->n_windows = x.n;
     return 0;
 }
 
@@ -277,7 +328,7 @@ int scn_stall_read(scn_ctx *c, const char *name)
     if (form)
         key = v != SCN_STALL_FORM_FILE && scn_keys_get(c, "offset") ? "offset" : "file";
     int64_t start = st->kind == STALL_PERIODIC ? st->first_ns
-                    : st->kind == STALL_WINDOWS && st->n_windows ? st->windows[0].start_ns : -1;
+                    : st->kind == STALL_WINDOWS && st->n_windows ? stall_first_window(st).start_ns : -1;
     if (start >= s->duration_ns && s->duration_ns > 0) {
         char a[64], b[64], m[256];
         snprintf(m, sizeof m, "the stall starts at %s, after the run ends (duration = %s): it would never happen%s",

@@ -21,6 +21,8 @@ typedef struct stall_state {
     size_t n_gen, cap_gen;  /* gen[0..n_gen) are kept */
     int64_t next_start;     /* random: start of the next window to generate */
     gsl_rng *rng;           /* random: RNG_STALLS stream */
+    stall_cursor *fc;       /* a streamed file: the committed cursor */
+    stall_cursor *pc;       /* ... and the probes' (searches') own */
 } stall_state;
 
 struct server {
@@ -62,6 +64,8 @@ struct server {
     int endless;      /* the stall windows ran past SERVER_HORIZON_NS */
     int backlog;      /* queued work alone ran past SERVER_HORIZON_NS */
     int restarts_failed; /* a request restarted more than MAX_RESTARTS times */
+    int stale;        /* a stall file changed since the scenario read it
+                         (-ESTALE) or could not be read (-EIO) */
     uint64_t windows; /* stall windows walked so far (work_until) */
     uint64_t max_windows; /* 0: no limit; past it, too_many_windows */
     int too_many_windows;
@@ -136,6 +140,13 @@ int server_new(server **out, const server_config *cfg)
     if (!rc && resamples)
         rc = rng_new(&s->resample_probes, cfg->generator, cfg->seed, RNG_RESAMPLE_PROBES);
     for (size_t i = 0; !rc && i < s->n_stalls; i++) {
+        if (s->stalls[i].file) { /* two cursors: 8 KB however long the file */
+            stall_state *x = &s->st[i];
+            if (!(x->fc = malloc(sizeof *x->fc)) || !(x->pc = malloc(sizeof *x->pc)))
+                rc = -ENOMEM;
+            else if (!(rc = stall_cursor_init(x->fc, s->stalls[i].file)))
+                stall_cursor_copy(x->pc, x->fc);
+        }
         if (s->stalls[i].kind != STALL_RANDOM)
             continue;
         /* every random stall has its own stream: RNG_STALLS + its index */
@@ -163,6 +174,8 @@ void server_free(server *s)
     for (size_t i = 0; i < s->n_stalls; i++) {
         rng_free(s->st[i].rng);
         free(s->st[i].gen);
+        free(s->st[i].fc);
+        free(s->st[i].pc);
     }
     free(s->st);
     free(s);
@@ -224,6 +237,30 @@ static const stall_window *search_windows(const stall_spec *st, int64_t t)
     return lo < st->n_windows ? &st->windows[lo] : NULL;
 }
 
+/* A streamed file's window for t (0: none; an error sets s->stale), as
+ * the array's: committed, the file's cursor moves on as the array's index
+ * (forward only); a probe finds the first window ending after t with its
+ * own cursor, started again from the committed one when that one is ahead
+ * of it or t is before the window behind it, and usable (probes start no
+ * earlier than the last submission's free time, which the committed walk
+ * has not passed), else read from the file's start. */
+static int file_next(server *s, stall_state *x, int64_t t, stall_window *out, int commit)
+{
+    int rc;
+    if (commit) {
+        rc = stall_cursor_seek(x->fc, t, out);
+    } else {
+        if ((t < x->pc->prev_end || x->fc->index > x->pc->index) && x->fc->prev_end <= t)
+            stall_cursor_copy(x->pc, x->fc);
+        rc = stall_cursor_find(x->pc, t, out);
+    }
+    if (rc < 0) {
+        s->stale = rc;
+        return 0;
+    }
+    return rc;
+}
+
 /* The earliest-starting window, over all stop-the-world stalls, among those
  * that end after t (ties: the stall listed first), its stall's index in
  * *which; 0 if there is none. commit: t never decreases between committed
@@ -244,6 +281,9 @@ static int next_window(server *s, int64_t t, stall_window *out, size_t *which, i
                     x->cached = stall_periodic_next(st, t);
                 w = x->cached;
             }
+        } else if (x->fc) {
+            if (!file_next(s, x, t, &w, commit))
+                continue;
         } else if (st->kind == STALL_WINDOWS) {
             if (commit) {
                 while (x->cursor < st->n_windows && st->windows[x->cursor].end_ns <= t)
@@ -692,6 +732,7 @@ int64_t server_busy_in_run_ns(const server *s)
 int server_failed(const server *s)
 {
     return s->oom                ? -ENOMEM
+           : s->stale            ? s->stale
            : s->restarts_failed  ? -ELOOP
            : s->endless          ? -ERANGE
            : s->too_many_windows ? -ECANCELED

@@ -49,7 +49,8 @@ typedef struct server server;
  * the same s_k.
  *
  * @return 0, -EINVAL (unknown generator, workers past SERVER_MAX_WORKERS),
- *         -ENOMEM.
+ *         -ENOMEM, -ESTALE (a streamed stall file changed since the
+ *         scenario read it: stall_file_changed).
  */
 int server_new(server **out, const server_config *cfg);
 
@@ -164,7 +165,10 @@ int64_t server_busy_in_run_ns(const server *s);
  *  passes it (a backlog of years: more load than the server can serve);
  *  -ELOOP if a request was restarted (preemption restart or resample) more
  *  than 1,000,000 times: the windows leave no gap its work fits in;
- *  -ECANCELED if it walked more than cfg->max_windows stall windows. */
+ *  -ECANCELED if it walked more than cfg->max_windows stall windows;
+ *  -ESTALE if a streamed stall file no longer holds the windows the
+ *  scenario read (it changed during the run), -EIO if it could not be read
+ *  again (the windows after that point were not seen). */
 int server_failed(const server *s);
 
 /** Number of requests submitted so far (the next request's index k). */

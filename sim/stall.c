@@ -162,7 +162,20 @@ int stall_periodic_union_endless(const stall_spec *st, size_t n, uint64_t *used,
     return grow_cover(st, order, m, used, from_ns, &swept);
 }
 
+static int cover_walk(const stall_spec *st, size_t n, int64_t from, int64_t until, uint64_t *used,
+                      stall_cursor **cur);
+
 int stall_windows_cover(const stall_spec *st, size_t n, int64_t from, int64_t until, uint64_t *used)
+{
+    stall_cursor *cur[64] = {0}; /* streamed files: `covered` only grows */
+    int rc = cover_walk(st, n, from, until, used, cur);
+    for (size_t i = 0; i < 64; i++)
+        free(cur[i]);
+    return rc;
+}
+
+static int cover_walk(const stall_spec *st, size_t n, int64_t from, int64_t until, uint64_t *used,
+                      stall_cursor **cur)
 {
     int64_t covered = from;
     uint64_t mask = 0;
@@ -176,6 +189,11 @@ int stall_windows_cover(const stall_spec *st, size_t n, int64_t from, int64_t un
             stall_window w = {0, 0};
             if (st[i].kind == STALL_PERIODIC && st[i].period_ns > 0) {
                 w = stall_periodic_next(&st[i], covered);
+            } else if (st[i].file) {
+                if (!cur[i] && (!(cur[i] = malloc(sizeof *cur[i])) || stall_cursor_init(cur[i], st[i].file)))
+                    return 0; /* unknown: the run's own checks remain */
+                if (stall_cursor_seek(cur[i], covered, &w) != 1)
+                    continue;
             } else if (st[i].kind == STALL_WINDOWS) {
                 size_t lo = 0, hi = st[i].n_windows; /* first ending after covered */
                 while (lo < hi) {
@@ -257,8 +275,8 @@ char *stall_describe(const stall_spec *s, char *buf, size_t len)
     case STALL_WINDOWS:
         if (s->n_windows == 1)
             snprintf(buf, len, "window %s..%s",
-                     units_format_duration_exact(s->windows[0].start_ns, a, sizeof a),
-                     units_format_duration_exact(s->windows[0].end_ns, b, sizeof b));
+                     units_format_duration_exact(stall_first_window(s).start_ns, a, sizeof a),
+                     units_format_duration_exact(stall_first_window(s).end_ns, b, sizeof b));
         else
             snprintf(buf, len, "%zu windows", s->n_windows);
         break;

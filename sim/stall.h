@@ -20,6 +20,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 typedef enum stall_kind {
     STALL_PERIODIC = 0, /**< length_ns every period_ns from first_ns */
@@ -73,6 +74,47 @@ typedef enum stall_preemption {
     STALL_PREEMPT_NONE,
 } stall_preemption;
 
+/** Where a cursor may start reading a stall file other than at its top:
+ *  before the line of window `index` (0-based), which is line line + 1 at
+ *  byte off, the window before it being `before`. */
+typedef struct stall_file_mark {
+    uint64_t index, line;
+    int64_t off;
+    stall_window before;
+} stall_file_mark;
+
+/** Most marks a stall file keeps (6 KB, whatever its size). */
+#define STALL_FILE_MARKS 128
+
+/** The marks of a file, one every `every` windows (every doubles, and
+ *  every other mark is dropped, when the table is full): a search jumps
+ *  to the last mark before its instant and reads at most `every` windows
+ *  from there, not the file from its top. */
+typedef struct stall_file_marks {
+    size_t n;
+    uint64_t every; /**< 0 before the first mark: 256 */
+    stall_file_mark m[STALL_FILE_MARKS];
+} stall_file_marks;
+
+/** Note the mark for window index (>= 1) if one is due (index a multiple
+ *  of every); indices must come in increasing order. */
+void stall_file_marks_add(stall_file_marks *mk, uint64_t index, uint64_t line, int64_t off,
+                          stall_window before);
+
+/** A stall file (kind = file) whose windows are streamed from the file as
+ *  the server walks them (stall_cursor), not held in memory: the file stays
+ *  open from the scenario's validating pass to the run, and its size and
+ *  modification time are those of that pass. */
+typedef struct stall_file {
+    FILE *f;              /**< open; read with pread on its descriptor */
+    char *path;           /**< as the scenario names it, for messages */
+    int64_t size;         /**< bytes, at the validating pass */
+    int64_t mtime_s, mtime_ns; /**< modification time, at that pass */
+    stall_window first, last; /**< the first and last windows */
+    uint64_t n_windows;   /**< how many */
+    stall_file_marks marks; /**< where a cursor may start reading */
+} stall_file;
+
 typedef struct stall_spec {
     char name[48];        /**< the section's name, for reports */
     stall_kind kind;
@@ -81,8 +123,11 @@ typedef struct stall_spec {
     int64_t length_ns;    /**< periodic: L */
     int64_t period_ns;    /**< periodic: P > L */
     int64_t first_ns;     /**< periodic: O, the first window's start */
-    stall_window *windows; /**< windows: sorted by start, disjoint */
-    size_t n_windows;
+    stall_window *windows; /**< windows: sorted by start, disjoint (NULL
+                                for a streamed file: see file) */
+    size_t n_windows;     /**< windows: how many (a streamed file's too) */
+    stall_file *file;     /**< windows streamed from a file (windows is
+                               NULL), or NULL */
     stall_range *ranges;  /**< requests: sorted by first, disjoint */
     size_t n_ranges;
     int64_t extra_ns;     /**< requests: extra work per stalled request */
@@ -132,7 +177,8 @@ int stall_periodic_union_endless(const stall_spec *st, size_t n, uint64_t *used,
  *
  * @param used  on 1, bit i set for each stall whose windows the cover uses
  *              (stalls 0..63)
- * @return 1 covered; 0 a gap, or unknown after 4,000,000 steps.
+ * @return 1 covered; 0 a gap, or unknown after 4,000,000 steps (or a
+ *         streamed file that cannot be read again: the run reports it).
  */
 int stall_windows_cover(const stall_spec *st, size_t n, int64_t from_ns, int64_t until_ns,
                         uint64_t *used);
@@ -148,7 +194,6 @@ int stall_windows_normalise(stall_window *w, size_t n, size_t *bad);
 /** Same for request ranges (first <= last, disjoint). @return 0 or -EINVAL. */
 int stall_ranges_normalise(stall_range *r, size_t n, size_t *bad);
 
-/** "resume", "restart", "resample", "none". */
 /** The names of stall_preemption values ("resume", ...). */
 extern const names_table stall_preemption_names;
 const char *stall_preemption_name(stall_preemption p);
@@ -161,5 +206,69 @@ int stall_preemption_parse(const char *name, stall_preemption *out);
  * "2 windows", "requests 90..95: +500.0 ms". @return buf
  */
 char *stall_describe(const stall_spec *s, char *buf, size_t len);
+
+/** The first window of a windows stall (held or streamed); {0, 0} for
+ *  one with no window. */
+stall_window stall_first_window(const stall_spec *s);
+
+/** Bytes a stall_cursor reads from its file at once. */
+#define STALL_CURSOR_BUF 4096
+
+/**
+ * A forward reader of a stall file's windows (stall_file): a fixed buffer,
+ * whatever the file's size. It holds a window (cur) and the end of the
+ * window before it (prev_end). The file was checked by the scenario's
+ * reading: a line that does not parse, windows out of order, more or fewer
+ * windows than it counted or another last one mean it changed since (err =
+ * -ESTALE).
+ */
+typedef struct stall_cursor {
+    const stall_file *file;
+    int64_t off;        /**< file offset of buf[0] */
+    size_t pos, len;    /**< next unread byte of buf; bytes held */
+    int eof;            /**< buf holds the file's end */
+    int err;            /**< 0, -ESTALE (the file changed), -EIO */
+    int have;           /**< cur holds a window (0: past the last) */
+    uint64_t line;      /**< lines read */
+    uint64_t index;     /**< windows read */
+    stall_window cur;   /**< the last window read */
+    int64_t prev_end;   /**< end of the window before cur (INT64_MIN: none) */
+    char buf[STALL_CURSOR_BUF + 1];
+} stall_cursor;
+
+/**
+ * Whether the file changed since the scenario read it: its size or
+ * modification time differ (or it cannot be examined). @return 1 or 0.
+ */
+int stall_file_changed(const stall_file *f);
+
+/**
+ * Start c at the file's first window.
+ * @return 0; -ESTALE if the file changed since it was read
+ *         (stall_file_changed, or its first line no longer a window).
+ */
+int stall_cursor_init(stall_cursor *c, const stall_file *f);
+
+/**
+ * Move on to the first window from cur on that ends after t_ns, into *out:
+ * forward only, as an index into a sorted array (the server's committed
+ * cursor). For t_ns >= prev_end it is the first window of the file that
+ * ends after t_ns; for an earlier t_ns, cur itself.
+ * @return 1 found, 0 none, or c->err (-ESTALE, -EIO), which stays.
+ */
+int stall_cursor_seek(stall_cursor *c, int64_t t_ns, stall_window *out);
+
+/**
+ * The first window of the file that ends after t_ns, into *out, whatever
+ * t_ns: before prev_end the file is read again from its start.
+ * @return as stall_cursor_seek.
+ */
+int stall_cursor_find(stall_cursor *c, int64_t t_ns, stall_window *out);
+
+/** dst as src, copying only the unread part of its buffer. */
+void stall_cursor_copy(stall_cursor *dst, const stall_cursor *src);
+
+/** Close and free a stall file (NULL: nothing). */
+void stall_file_free(stall_file *f);
 
 #endif

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 Suite *test_suite(void);
 
@@ -259,11 +260,51 @@ START_TEST(progress_share_covers_the_job)
 }
 END_TEST
 
+/* A stall file changed between the scenario's reading and the run is
+ * refused, naming the stall and the file: the scenario read 1s,100ms and
+ * 3s,100ms, a line appended afterwards (the size
+ * grows from 18 to 27 bytes) and the run stops with -ESTALE before any
+ * request, instead of simulating a window that was never checked; with the
+ * file as it was read, the same run succeeds (10/s for 5 s: 50 requests). */
+START_TEST(changed_stall_file_refused)
+{
+    char dir[] = "/tmp/cosim_test_runXXXXXX", ini[128], csv[128], err[1024];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(ini, sizeof ini, "%s/s.ini", dir);
+    snprintf(csv, sizeof csv, "%s/w.csv", dir);
+    FILE *f = fopen(ini, "w");
+    fputs("[scenario]\nduration = 5s\n[service]\ndistribution = constant\ntime = 1ms\n"
+          "[stall gc]\nkind = file\nfile = w.csv\n[tester o]\nkind = open\nrate = 10/s\n", f);
+    ck_assert_int_eq(fclose(f), 0);
+    f = fopen(csv, "w");
+    fputs("1s,100ms\n3s,100ms\n", f);
+    ck_assert_int_eq(fclose(f), 0);
+    scenario *s;
+    run_result r;
+    ck_assert_msg(scenario_load(&s, ini, NULL, 0, err, sizeof err) == SCENARIO_OK, "%s", err);
+    ck_assert_int_eq(run_scenario(s, &r, err, sizeof err), 0);
+    ck_assert_uint_eq(r.testers[0].sent, 50);
+    run_result_free(&r);
+    f = fopen(csv, "a");
+    fputs("4s,10ms\n", f);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(run_scenario(s, &r, err, sizeof err), -ESTALE);
+    char want[256];
+    snprintf(want, sizeof want, "[tester o] [stall gc]: %s changed after the scenario was read", csv);
+    ck_assert_msg(strstr(err, want) != NULL, "%s", err);
+    scenario_free(s);
+    unlink(csv);
+    unlink(ini);
+    rmdir(dir);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("run");
     TCase *tc = tcase_create("run");
     tcase_add_test(tc, closed_estimate_uses_server_capacity);
+    tcase_add_test(tc, changed_stall_file_refused);
     tcase_add_test(tc, closed_many_users_accepted_by_capacity);
     tcase_add_test(tc, scheduled_estimates_are_the_plan);
     tcase_add_test(tc, corrected_backfill_counts_buckets);

@@ -203,8 +203,22 @@ START_TEST(data_files)
     ck_assert_double_eq(dist_mean_ns(&s->service), 2000000.0);
     ck_assert_uint_eq(s->stalls[0].kind, STALL_WINDOWS);
     ck_assert_uint_eq(s->stalls[0].n_windows, 2);
-    ck_assert_int_eq(s->stalls[0].windows[1].start_ns, 1500000000);
-    ck_assert_int_eq(s->stalls[0].windows[1].end_ns, 1700000000);
+    /* in time order: streamed from the file, kept open (pauses.csv: 0.5s,100ms then 1.5s,200ms) */
+    ck_assert_ptr_null(s->stalls[0].windows);
+    ck_assert_ptr_nonnull(s->stalls[0].file);
+    ck_assert_int_eq(s->stalls[0].file->first.start_ns, 500000000);
+    ck_assert_int_eq(s->stalls[0].file->first.end_ns, 600000000);
+    ck_assert_int_eq(s->stalls[0].file->last.start_ns, 1500000000);
+    ck_assert_int_eq(s->stalls[0].file->last.end_ns, 1700000000);
+    ck_assert_int_eq(stall_file_changed(s->stalls[0].file), 0);
+    scenario_free(s);
+    /* out of time order: read into memory and sorted, 1s,100ms first of 3s, 1s */
+    const char *sorted[] = {"stall.gc.file=unsorted.csv"};
+    ck_assert_msg(scenario_load(&s, path, sorted, 1, err, sizeof err) == SCENARIO_OK, "%s", err);
+    ck_assert_ptr_null(s->stalls[0].file);
+    ck_assert_uint_eq(s->stalls[0].n_windows, 2);
+    ck_assert_int_eq(s->stalls[0].windows[0].start_ns, 1000000000);
+    ck_assert_int_eq(s->stalls[0].windows[1].start_ns, 3000000000);
     scenario_free(s);
     /* errors name the data file's line */
     snprintf(ini, sizeof ini, "%s/tests/data/overlapping.ini", root);
@@ -215,6 +229,13 @@ START_TEST(data_files)
     const char *unsorted[] = {"stall.gc.file=overlapping_unsorted.csv"};
     ck_assert_int_eq(scenario_load(&s, ini, unsorted, 1, err, sizeof err), SCENARIO_EINVALID);
     ck_assert_msg(strstr(err, "tests/data/overlapping_unsorted.csv:6: this stall overlaps another; merge them") != NULL,
+                  "%s", err);
+    /* in order with equal starts (1s,100ms line 3, 1s,200ms line 4, 1s,300ms line 5): streamed, the
+     * first overlap is line 4's window, reported as the array's re-reading did, at the last line
+     * starting at 1 s: line 5 */
+    const char *equal[] = {"stall.gc.file=overlapping_equal_starts.csv"};
+    ck_assert_int_eq(scenario_load(&s, ini, equal, 1, err, sizeof err), SCENARIO_EINVALID);
+    ck_assert_msg(strstr(err, "tests/data/overlapping_equal_starts.csv:5: this stall overlaps another; merge them") != NULL,
                   "%s", err);
     const char *sets[] = {"stall.gc.file=missing.csv"};
     ck_assert_int_eq(scenario_load(&s, ini, sets, 1, err, sizeof err), SCENARIO_EINVALID);

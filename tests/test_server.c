@@ -6,7 +6,12 @@
 #include <errno.h>
 #include <gsl/gsl_randist.h>
 #include <math.h>
+#include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include "rng.h"
 #include "units.h"
 
@@ -854,12 +859,212 @@ START_TEST(pool_agrees_with_a_plain_model)
 }
 END_TEST
 
+
+/* A stall_file for path as the scenario's reading leaves it (open, its
+ * size and time, its first and last windows given). */
+static stall_file *open_stall_file(const char *path, uint64_t n, stall_window first, stall_window last)
+{
+    stall_file *f = calloc(1, sizeof *f);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_ptr_nonnull(f->f = fopen(path, "r"));
+    f->path = strdup(path);
+    struct stat sb;
+    ck_assert_int_eq(fstat(fileno(f->f), &sb), 0);
+    f->size = (int64_t)sb.st_size;
+    f->mtime_s = (int64_t)sb.st_mtim.tv_sec;
+    f->mtime_ns = (int64_t)sb.st_mtim.tv_nsec;
+    f->first = first;
+    f->last = last;
+    f->n_windows = n;
+    return f;
+}
+
+/* Two windows [10, 20) and [30, 35) ms in a file with a header, a
+ * comment, a blank line and CRLF ends, streamed: 7 ms of work from 5 ms
+ * does 5, waits out the first window and ends at 22 ms; from 25 ms it does
+ * 5 by 30, waits to 35 and ends at 37 ms; one from 40 ms meets no window
+ * (47 ms). A probe at 36 ms after them (work 1 ms, the worker free at 47)
+ * replies at 48 ms; the next window after 0 is the first. */
+START_TEST(streamed_file_by_hand)
+{
+    char path[] = "/tmp/cosim_test_stallXXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    const char *text = "start,length\r\n# two windows\r\n\r\n10ms,10ms\r\n30ms,5ms";
+    ck_assert_int_eq(write(fd, text, strlen(text)), (ssize_t)strlen(text));
+    close(fd);
+    stall_spec st = {.kind = STALL_WINDOWS, .n_windows = 2,
+                     .file = open_stall_file(path, 2, (stall_window){10 * MS, 20 * MS}, (stall_window){30 * MS, 35 * MS})};
+    server *s = make(&st, 1, 7 * MS);
+    ck_assert_int_eq(server_submit(s, 5 * MS), 22 * MS);
+    ck_assert_int_eq(server_submit(s, 25 * MS), 37 * MS);
+    ck_assert_int_eq(server_submit(s, 40 * MS), 47 * MS);
+    ck_assert_int_eq(server_probe(s, 36 * MS, 1 * MS), 48 * MS);
+    stall_window w;
+    ck_assert_int_eq(server_next_window(s, 0, &w), 1);
+    ck_assert_int_eq(w.start_ns, 10 * MS);
+    ck_assert_int_eq(server_next_window(s, 35 * MS, &w), 0);
+    ck_assert_int_eq(server_failed(s), 0);
+    server_free(s);
+    stall_file_free(st.file);
+    unlink(path);
+}
+END_TEST
+
+/* A file of 20,000 windows (about 400 KB: a hundred refills of the
+ * cursor's 4 KB) streamed gives the same timeline as the same windows held
+ * in an array: every reply and start, probes between the submissions (the
+ * probe cursor going back to the committed one), the next window after
+ * random instants, for 1 and 3 workers and resume, restart and none. */
+START_TEST(streamed_file_agrees_with_the_array)
+{
+    enum { N = 20000 };
+    stall_window *w = malloc(N * sizeof *w);
+    ck_assert_ptr_nonnull(w);
+    gsl_rng *r;
+    ck_assert_int_eq(rng_new(&r, "mt19937", 5, RNG_ARRIVALS), 0);
+    char path[] = "/tmp/cosim_test_stallXXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *out = fdopen(fd, "w");
+    fputs("# windows in time order\nstart,length\n", out);
+    int64_t t = 0;
+    uint64_t lines = 2;
+    stall_file_marks marks = {0}; /* as the scenario's reading notes them */
+    for (int i = 0; i < N; i++) {
+        t += (int64_t)gsl_rng_uniform_int(r, 8000) * 1000; /* adjacent windows too (gap 0) */
+        w[i].start_ns = t;
+        t += 100000 + (int64_t)gsl_rng_uniform_int(r, 1900) * 1000;
+        w[i].end_ns = t;
+        if (i > 0)
+            stall_file_marks_add(&marks, (uint64_t)i, lines, ftell(out), w[i - 1]);
+        fprintf(out, i % 1000 == 7 ? "  %lldns , %lldus\t\n# a comment\n\n" : "%lldns,%lldus\n",
+                (long long)w[i].start_ns, (long long)(w[i].end_ns - w[i].start_ns) / 1000);
+        lines += i % 1000 == 7 ? 3 : 1;
+    }
+    ck_assert_int_eq(fclose(out), 0);
+    /* 20,000 windows: a mark every 256 fills the 128 marks at 32,768, so
+     * the table holds 78 marks, every 256 windows */
+    ck_assert_uint_eq(marks.n, 78);
+    ck_assert_uint_eq(marks.every, 256);
+    stall_file *f = open_stall_file(path, N, w[0], w[N - 1]);
+    f->marks = marks;
+    for (int round = 0; round < 6; round++) {
+        unsigned c = round < 3 ? 1 : 3;
+        stall_preemption p = round % 3 == 0 ? STALL_PREEMPT_RESUME
+                             : round % 3 == 1 ? STALL_PREEMPT_RESTART : STALL_PREEMPT_NONE;
+        stall_spec held = {.kind = STALL_WINDOWS, .windows = w, .n_windows = N, .preemption = p};
+        stall_spec streamed = {.kind = STALL_WINDOWS, .n_windows = N, .file = f, .preemption = p};
+        server *a = make_pool(&held, 1, 1 * MS, c), *b = make_pool(&streamed, 1, 1 * MS, c);
+        int64_t at = 0;
+        for (int i = 0; i < 40000; i++) {
+            at += (int64_t)gsl_rng_uniform_int(r, 1800000 / c);
+            int64_t rb = server_submit(b, at), ra = server_submit(a, at);
+            ck_assert_msg(rb == ra, "round %d request %d: %lld vs %lld, failed %d", round, i, (long long)rb, (long long)ra, server_failed(b));
+            ck_assert_int_eq(server_last_start_ns(b), server_last_start_ns(a));
+            if (i % 7 == 0) {
+                int64_t q = at + (int64_t)gsl_rng_uniform_int(r, 3000000);
+                ck_assert_int_eq(server_probe(b, q, 2 * MS), server_probe(a, q, 2 * MS));
+                stall_window x, y;
+                int fx = server_next_window(a, q, &x), fy = server_next_window(b, q, &y);
+                ck_assert_int_eq(fy, fx);
+                ck_assert_int_eq(y.start_ns, x.start_ns);
+                ck_assert_int_eq(y.end_ns, x.end_ns);
+            }
+        }
+        ck_assert_int_eq(server_failed(a), 0);
+        ck_assert_int_eq(server_failed(b), 0);
+        server_free(a);
+        server_free(b);
+    }
+    /* searches in any order (the charts' rows, a probe behind another):
+     * the first window ending after q, as the array's binary search */
+    stall_spec held = {.kind = STALL_WINDOWS, .windows = w, .n_windows = N};
+    stall_spec streamed = {.kind = STALL_WINDOWS, .n_windows = N, .file = f};
+    server *a = make(&held, 1, 1 * MS), *b = make(&streamed, 1, 1 * MS);
+    for (int i = 0; i < 5000; i++) {
+        int64_t q = (int64_t)gsl_rng_uniform_int(r, (unsigned long)(t / 1000 + 1000)) * 1000;
+        stall_window x = {0, 0}, y = {0, 0};
+        ck_assert_int_eq(server_next_window(b, q, &y), server_next_window(a, q, &x));
+        ck_assert_int_eq(y.start_ns, x.start_ns);
+        ck_assert_int_eq(y.end_ns, x.end_ns);
+    }
+    ck_assert_int_eq(server_failed(b), 0);
+    server_free(a);
+    server_free(b);
+    /* a table that overflows: 100,000 windows would be 390 marks every
+     * 256; halved twice it keeps every 1024th, 97 marks */
+    stall_file_marks big = {0};
+    for (uint64_t i = 1; i < 100000; i++)
+        stall_file_marks_add(&big, i, i, (int64_t)i, (stall_window){(int64_t)i, (int64_t)i + 1});
+    ck_assert_uint_eq(big.every, 1024);
+    ck_assert_uint_eq(big.n, 97);
+    ck_assert_uint_eq(big.m[0].index, 1024);
+    ck_assert_uint_eq(big.m[96].index, 97 * 1024);
+    stall_file_free(f);
+    unlink(path);
+    rng_free(r);
+    free(w);
+}
+END_TEST
+
+/* A stall file changed after it was read is refused: one whose size and
+ * time differ when a server starts (-ESTALE from server_new), and one
+ * written over in place during a run, a window at 900 s turned into one
+ * before the window above it (the server's walk finds it and fails with
+ * -ESTALE, not a run on other windows), and one cut short during a run. */
+START_TEST(changed_stall_file_is_refused)
+{
+    char path[] = "/tmp/cosim_test_stallXXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    FILE *out = fdopen(fd, "w");
+    for (int i = 0; i < 1000; i++) /* 10 ms every 1 s: lines of 11 bytes, past the 4 KB buffer */
+        fprintf(out, "%04ds,10ms\n", i);
+    ck_assert_int_eq(fclose(out), 0);
+    stall_window first = {0, 10 * MS}, last = {999000 * MS, 999010 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .n_windows = 1000, .file = open_stall_file(path, 1000, first, last)};
+    server_config c = {.service = {.kind = DIST_CONSTANT, .a_ns = MS}, .stalls = &st, .n_stalls = 1,
+                       .generator = "mt19937", .seed = 1};
+    server *s;
+    ck_assert_int_eq(server_new(&s, &c), 0);
+    /* the line of the window at 900 s (offset 9900) now says 0890s: before 899 s */
+    fd = open(path, O_WRONLY);
+    ck_assert_int_eq(pwrite(fd, "0890", 4, 900 * 11), 4);
+    close(fd);
+    for (int64_t at = 0; at < 1000000 * MS; at += 100 * MS)
+        server_submit(s, at);
+    ck_assert_int_eq(server_failed(s), -ESTALE);
+    server_free(s);
+    /* a server started now sees another time of change (or size): refused at once */
+    struct timespec later[2] = {{0, UTIME_OMIT}, {st.file->mtime_s + 5, 0}};
+    ck_assert_int_eq(utimensat(AT_FDCWD, path, later, 0), 0);
+    ck_assert_int_eq(stall_file_changed(st.file), 1);
+    ck_assert_int_eq(server_new(&s, &c), -ESTALE);
+    stall_file_free(st.file);
+    /* cut short during a run: the file ends at 500 s, the walk finds 500
+     * windows where the reading counted 1000 (and another last one) */
+    st.file = open_stall_file(path, 1000, first, last);
+    ck_assert_int_eq(server_new(&s, &c), 0);
+    ck_assert_int_eq(truncate(path, 500 * 11), 0);
+    for (int64_t at = 0; at < 1000000 * MS; at += 100 * MS)
+        server_submit(s, at);
+    ck_assert_int_eq(server_failed(s), -ESTALE);
+    server_free(s);
+    stall_file_free(st.file);
+    unlink(path);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("server");
     TCase *tc = tcase_create("server");
     tcase_set_timeout(tc, 120); /* Erlang C's 10^6 requests per seed under the sanitizers */
     tcase_add_test(tc, request_in_service_across_window_start);
+    tcase_add_test(tc, streamed_file_by_hand);
+    tcase_add_test(tc, streamed_file_agrees_with_the_array);
+    tcase_add_test(tc, changed_stall_file_is_refused);
     tcase_add_test(tc, arrival_in_window_waits_for_its_end);
     tcase_add_test(tc, submit_spans_gives_start_and_extra);
     tcase_add_test(tc, periodic_windows);
