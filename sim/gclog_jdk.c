@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <strings.h>
 
 /* ---- time stamps and lengths ---- */
 
@@ -222,7 +223,14 @@ static int unified_pause(gcl_ctx *c, const decorations *d, const char *m, size_t
         while (sp > m && sp[-1] != ' ')
             sp--;
         size_t tn = (size_t)(m + mn - sp);
-        int looks = tn && gcl_is_digit(sp[0]) && (sp[tn - 1] == 's');
+        /* a length is the last word: digits and a unit ending in 's'; a
+         * word ending in 's' that begins as a number would (a sign, a
+         * point) or is NaN or Inf is a bad length, said, not a pause
+         * skipped in silence ("Pause Init Update Refs", a start line, is
+         * a word) */
+        int numberish = tn && (gcl_is_digit(sp[0]) || sp[0] == '-' || sp[0] == '+' || sp[0] == '.' ||
+                               (tn >= 3 && (strncasecmp(sp, "nan", 3) == 0 || strncasecmp(sp, "inf", 3) == 0)));
+        int looks = numberish && sp[tn - 1] == 's';
         if (!looks || d->start_tag)
             return 0; /* the line that opens a pause (gc,start): no length */
         if (parse_length(sp, tn, 1, len))

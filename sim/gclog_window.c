@@ -47,13 +47,30 @@ static int add_note(gclog_result *r, const char *text)
  * first stamp, or 0), dropped below o's minimum, cut to o's window, moved
  * by its start and offset, its length scaled. Returns 1 with *out, 0 when
  * nothing of it is left, or -ERANGE with the message. */
-static int map_pause(gcl_ctx *c, const raw_pause *p, int64_t base, const gclog_options *o, raw_pause *out)
+static int map_pause(gcl_ctx *c, const raw_pause *p, int64_t base, const gclog_options *o, raw_pause *out,
+                     gclog_result *r)
 {
     int64_t s, e;
     if (__builtin_sub_overflow(p->start, base, &s) || __builtin_sub_overflow(p->end, base, &e))
         return gcl_fail(c, -ERANGE, p->line, "the pause lies beyond 2^63 ns from the log's first stamp");
     if (e - s <= 0 || e - s < o->min_pause_ns)
         return 0;
+    if (s < 0) {
+        /* an uptime log's pause that would begin before the JVM started
+         * (a wall-clock log's base is its earliest instant, so never
+         * there): garbled or cut from a longer log; cut at 0, said */
+        char a[40], b[40], note[256];
+        fmt_s(a, sizeof a, s);
+        fmt_s(b, sizeof b, e);
+        if (e > 0)
+            snprintf(note, sizeof note, "%s:%zu: the pause [%s, %s) begins before the log's start (uptime 0); cut "
+                     "there", c->name, p->line, a, b);
+        else
+            snprintf(note, sizeof note, "%s:%zu: the pause [%s, %s) ends before the log's start (uptime 0); "
+                     "dropped", c->name, p->line, a, b);
+        if (add_note(r, note))
+            return gcl_fail(c, -ENOMEM, 0, "out of memory");
+    }
     if (s < o->from_ns)
         s = o->from_ns;
     if (e > o->to_ns)
@@ -116,11 +133,21 @@ int gcl_finish(gcl_ctx *c, const plist *use, const gclog_options *o, gclog_resul
     raw_pause *w = malloc((use->n ? use->n : 1) * sizeof *w);
     if (!w)
         return gcl_fail(c, -ENOMEM, 0, "out of memory");
-    int64_t base = c->clock == CLOCK_WALL && c->have_origin ? c->origin : 0;
+    /* the run's 0: an uptime log's own 0 (the JVM's start); a wall-clock
+     * log's earliest instant, its first stamp or, when a pause is logged
+     * at its end (unified logging), that pause's start: the first line's
+     * pause is the log's first event, not one to cut */
+    int64_t base = 0;
+    if (c->clock == CLOCK_WALL && c->have_origin) {
+        base = c->origin;
+        for (size_t i = 0; i < use->n; i++)
+            if (use->p[i].start < base)
+                base = use->p[i].start;
+    }
     size_t k = 0;
     int rc = 0;
     for (size_t i = 0; i < use->n && rc >= 0; i++) {
-        rc = map_pause(c, &use->p[i], base, o, &w[k]);
+        rc = map_pause(c, &use->p[i], base, o, &w[k], r);
         if (rc > 0)
             k++;
     }

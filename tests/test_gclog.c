@@ -358,6 +358,37 @@ START_TEST(errors_name_file_and_line)
                  "-XX:+PrintGCDateStamps");
     expect_error("jdk8_unclosed.log", NULL, ":3: the GC record does not close before the end of the file");
     expect_error("go_bad.log", NULL, ":2: expected \"gc N @S.SSSs P%: A+B+C ms clock\"");
+    /* a last word that begins as a number would (a sign) or is NaN, with
+     * a unit: a bad length, not a pause line skipped in silence */
+    expect_error("bad_length_negative.log", NULL, ":2: the pause length '-5ms' is not a number with a unit");
+    expect_error("bad_length_nan.log", NULL, ":2: the pause length 'nanms' is not a number with a unit");
+}
+END_TEST
+
+/* An uptime log's pause that would begin before uptime 0: logged at
+ * 0.001 s, 5000 ms long, [-4.999 s, 0.001 s): cut to [0, 1 ms) with a note;
+ * GC(1) [2.000 - 0.010, 2.000) as is. A wall-clock log whose first line is
+ * a pause: the run's 0 is that pause's start (10:30:45.000 - 50 ms), not
+ * its end stamp, so it is kept whole, [0, 50 ms), and GC(1), ending
+ * 10:30:46.000 = 1.050 s after that 0, is [1.040 s, 1.050 s); no note. */
+START_TEST(pauses_at_the_log_start)
+{
+    gclog_result *r = read_ok("uptime_before_start.log", NULL);
+    static const int64_t w[] = {0, 1000000, 1990000000, 2000000000};
+    expect_windows(r, w, 2);
+    ck_assert_uint_eq(r->n_kept, 2);
+    ck_assert_uint_eq(r->n_notes, 1);
+    char want[1400];
+    snprintf(want, sizeof want,
+             "%s:1: the pause [-4.999000000s, 0.001000000s) begins before the log's start (uptime 0); cut there",
+             data("uptime_before_start.log"));
+    ck_assert_str_eq(r->notes[0], want);
+    gclog_free(r);
+    r = read_ok("wallclock_first_line_pause.log", NULL);
+    static const int64_t v[] = {0, 50000000, 1040000000, 1050000000};
+    expect_windows(r, v, 2);
+    ck_assert_uint_eq(r->n_notes, 0);
+    gclog_free(r);
 }
 END_TEST
 
@@ -458,6 +489,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, errors_name_file_and_line);
     tcase_add_test(tc, inline_variants);
     tcase_add_test(tc, scenario_sample_g1);
+    tcase_add_test(tc, pauses_at_the_log_start);
     suite_add_tcase(s, tc);
     return s;
 }
