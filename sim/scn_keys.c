@@ -246,8 +246,9 @@ int scn_keys_number(scn_ctx *c, const char *key, double *out)
     }
     const scn_key *k = row_of(c, key);
     if (*out < k->lo_d || *out > k->hi_d) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "must be between %g and %g", k->lo_d, k->hi_d);
+        char msg[160], lo[48], hi[48];
+        snprintf(msg, sizeof msg, "must be between %s and %s", units_format_number(k->lo_d, lo, sizeof lo),
+                 units_format_number(k->hi_d, hi, sizeof hi));
         scn_keys_bad_value(c, e, msg);
         return -1;
     }
@@ -448,10 +449,13 @@ static char *type_text(const scn_key *k, char *buf, size_t len)
         snprintf(buf, len, "duration%s", k->lo_u ? " > 0" : "");
     else if (k->type == SCN_T_COUNT)
         snprintf(buf, len, "count %llu..%llu", (unsigned long long)k->lo_u, (unsigned long long)k->hi_u);
-    else if (k->type == SCN_T_NUMBER)
-        snprintf(buf, len, "number %g..%g", k->lo_d, k->hi_d);
-    else
+    else if (k->type == SCN_T_NUMBER) {
+        char lo[48], hi[48];
+        snprintf(buf, len, "number %s..%s", units_format_number(k->lo_d, lo, sizeof lo),
+                 units_format_number(k->hi_d, hi, sizeof hi));
+    } else {
         snprintf(buf, len, "%s", words[k->type]);
+    }
     return buf;
 }
 

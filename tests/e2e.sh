@@ -221,6 +221,13 @@ cosim: gnuplot: 40 frames in animation sequence, or not" ] || fail "gnuplot's me
         || fail "title with backticks: exit $?"
     [ -e "$work/pwned" ] && fail "a backtick in the title ran a command"
     expect_exit 2 "--set scenario.title: the value holds control character 0x0a (a newline?); a value is one line" scenarios/one_stall.ini --set "scenario.title=$(printf 'a\nb')"
+    # numbers: zeros at the end are not significant digits; microseconds as
+    # us, U+00B5 (micro sign) or U+03BC (Greek mu)
+    for t in 7.000000000000000000ms 7000us 7000µs 7000μs; do
+        "$cosim" scenarios/one_stall.ini --no-plot -o "$work/num" --set "service.time=$t" >"$work/num.txt" 2>&1 \
+            || fail "--set service.time=$t: exit $? ($(cat "$work/num.txt"))"
+        grep -q "^  service: constant 7.000 ms$" "$work/num.txt" || fail "--set service.time=$t is not 7 ms"
+    done
     # a tab in a --set value is a blank, as in the file: 2<TAB>s is 2 s
     "$cosim" scenarios/one_stall.ini --no-plot -o "$work/tab" --set "scenario.duration=$(printf '2\ts')" \
         >"$work/tab.txt" || fail "--set with a tab: exit $?"
@@ -859,6 +866,12 @@ sweep)
     # ... and its form is still checked in a sweep
     expect_exact 3 "cosim: --set scenario.chart_window=2s..1s: [scenario] chart_window = 2s..1s: the window 2s..1s ends before it starts" \
         sweep $S1 --vary scenario.duration=0.5s,2s --set scenario.chart_window=2s..1s -q -o "$work/b"
+    # a seed is a whole number up to 2^64 - 1 in a sweep too, as in --seed
+    "$cosim" sweep -q scenarios/one_stall.ini --vary scenario.seed=18446744073709551614,18446744073709551615 \
+        --jobs 1 --no-plot -o "$work/seeds" || fail "--vary of 20-digit seeds: exit $?"
+    grep -q "^1,18446744073709551615,open,open," "$work/seeds/sweep.csv" || fail "seed 2^64 - 1 not in sweep.csv"
+    expect_exact 2 "cosim: sweep: --vary scenario.seed=18446744073709551616,1: value 1 of 2: number too large: a whole number is at most 18446744073709551615 (2^64 - 1)" \
+        sweep -q scenarios/one_stall.ini --vary scenario.seed=18446744073709551616,1 -o "$work/seeds2"
     ;;
 outdir)
     # The output-folder contract (docs/decisions.md): cosim replaces or
