@@ -228,6 +228,21 @@ cosim: gnuplot: 40 frames in animation sequence, or not" ] || fail "gnuplot's me
             || fail "--set service.time=$t: exit $? ($(cat "$work/num.txt"))"
         grep -q "^  service: constant 7.000 ms$" "$work/num.txt" || fail "--set service.time=$t is not 7 ms"
     done
+    # a partly-open tester's warning states the formula it applies: 500
+    # sessions/s x 4 requests each (1 / (1 - 0.75)) x 1 ms = 2.00
+    "$cosim" tests/data/partly_open_overload.ini --no-plot -o "$work/po" >"$work/po.txt" 2>&1 || fail "partly_open_overload: exit $?"
+    grep -qx "warning: po offers a utilisation of 2.00 (rate / (1 - p_continue) x mean service / workers): the server cannot keep up, so its latencies grow with the run's length and measure the test, not the server" \
+        "$work/po.txt" || fail "partly-open overload warning: $(grep warning "$work/po.txt")"
+    grep -q '"offered_utilisation": 2.0000,' "$work/po/summary.json" || fail "partly-open offered_utilisation not 2"
+    grep -q "^po      partly_open, p 0.75 " "$work/po.txt" || fail "partly-open header: p 0.75"
+    # a Pareto of shape 1.000001 (mean 1 ms in theory, 35.54 ns as drawn,
+    # capped at 1000000 s: tests/data/pareto_near_one.ini) at 10^6/s offers
+    # 0.0355, not 1000: no overload warning; its header shows the shape given
+    "$cosim" tests/data/pareto_near_one.ini --no-plot -o "$work/pa" >"$work/pa.txt" 2>&1 || fail "pareto_near_one: exit $?"
+    grep -q "warning" "$work/pa.txt" && fail "pareto_near_one warns: $(grep warning "$work/pa.txt")"
+    grep -q '"offered_utilisation": 0.0355,' "$work/pa/summary.json" || fail "pareto offered_utilisation not 0.0355"
+    grep -q '"overloaded": false,' "$work/pa/summary.json" || fail "pareto flagged overloaded"
+    grep -qx "  service: pareto (minimum 1 ns, index 1.000001)" "$work/pa.txt" || fail "pareto header: index 1.000001"
     # a tab in a --set value is a blank, as in the file: 2<TAB>s is 2 s
     "$cosim" scenarios/one_stall.ini --no-plot -o "$work/tab" --set "scenario.duration=$(printf '2\ts')" \
         >"$work/tab.txt" || fail "--set with a tab: exit $?"
@@ -872,6 +887,12 @@ sweep)
     grep -q "^1,18446744073709551615,open,open," "$work/seeds/sweep.csv" || fail "seed 2^64 - 1 not in sweep.csv"
     expect_exact 2 "cosim: sweep: --vary scenario.seed=18446744073709551616,1: value 1 of 2: number too large: a whole number is at most 18446744073709551615 (2^64 - 1)" \
         sweep -q scenarios/one_stall.ini --vary scenario.seed=18446744073709551616,1 -o "$work/seeds2"
+    # rho is the offered utilisation of summary.json: the mean of the draws
+    # as made (tests/data/pareto_near_one.ini: 35.538 ns) x 10^6/s, 2 x 10^6/s
+    "$cosim" sweep -q tests/data/pareto_near_one.ini --vary tester.o.rate=1000000/s,2000000/s --x-axis utilisation \
+        --jobs 1 --no-plot -o "$work/rho" || fail "pareto rho sweep: exit $?"
+    cut -d, -f1,6 "$work/rho/sweep.csv" | tr '\n' ' ' | grep -qx "point,rho 0,0.03553818 1,0.07107636 " \
+        || fail "pareto rho: $(cut -d, -f1,6 "$work/rho/sweep.csv" | tr '\n' ' ')"
     ;;
 outdir)
     # The output-folder contract (docs/decisions.md): cosim replaces or
