@@ -221,6 +221,14 @@ cosim: gnuplot: 40 frames in animation sequence, or not" ] || fail "gnuplot's me
         || fail "title with backticks: exit $?"
     [ -e "$work/pwned" ] && fail "a backtick in the title ran a command"
     expect_exit 2 "--set scenario.title: the value holds control character 0x0a (a newline?); a value is one line" scenarios/one_stall.ini --set "scenario.title=$(printf 'a\nb')"
+    # --set splits SECTION.NAME.KEY after the NAME (a NAME holds no '.', a key may):
+    # one_stall's open p99.9 is its largest value, request 90's 507 ms
+    "$cosim" --check scenarios/one_stall.ini --set expect.open.p99.9=507ms >"$work/p999.txt" 2>&1 \
+        || fail "--set expect.open.p99.9: exit $? ($(cat "$work/p999.txt"))"
+    grep -q "^open    p99.9             507.0 ms exact         507.0 ms     ok$" "$work/p999.txt" \
+        || fail "--set expect.open.p99.9 not checked: $(cat "$work/p999.txt")"
+    expect_exact 2 "cosim: --set expect.open=507ms: expected expect.NAME.KEY=VALUE (e.g. --set expect.open.p99=100ms)" \
+        --check scenarios/one_stall.ini --set expect.open=507ms
     # numbers: zeros at the end are not significant digits; microseconds as
     # us, U+00B5 (micro sign) or U+03BC (Greek mu)
     for t in 7.000000000000000000ms 7000us 7000µs 7000μs; do
@@ -881,6 +889,9 @@ sweep)
     # ... and its form is still checked in a sweep
     expect_exact 3 "cosim: --set scenario.chart_window=2s..1s: [scenario] chart_window = 2s..1s: the window 2s..1s ends before it starts" \
         sweep $S1 --vary scenario.duration=0.5s,2s --set scenario.chart_window=2s..1s -q -o "$work/b"
+    # --vary takes a key holding a '.' (SECTION.NAME.KEY is split after the NAME)
+    "$cosim" sweep -q scenarios/one_stall.ini --vary expect.open.p99.9=500ms,507ms --jobs 1 --no-plot -o "$work/p999" \
+        || fail "--vary expect.open.p99.9: exit $?"
     # a seed is a whole number up to 2^64 - 1 in a sweep too, as in --seed
     "$cosim" sweep -q scenarios/one_stall.ini --vary scenario.seed=18446744073709551614,18446744073709551615 \
         --jobs 1 --no-plot -o "$work/seeds" || fail "--vary of 20-digit seeds: exit $?"
