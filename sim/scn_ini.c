@@ -32,6 +32,9 @@ void scn_ini_fail(scn_ini *p, const char *fmt, ...)
     vsnprintf(p->err, p->errlen, fmt, ap);
     va_end(ap);
     p->failed = 1;
+    /* every message starts with its origin (scn_ini_origin): "--set ..."
+     * names a value of the command line, which exits 2, not 3 */
+    p->failed_set = strncmp(p->err, "--set ", 6) == 0 || strncmp(p->err, "--set:", 6) == 0;
 }
 
 static char *xstrdup(scn_ini *p, const char *s)

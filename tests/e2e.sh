@@ -154,7 +154,8 @@ cli)
     expect_exit 3 "cannot read the scenario" "$work/missing.ini"
     expect_exit 3 "is a directory" scenarios
     expect_exit 2 "--rank-rule median: expected nearest_rank" --rank-rule median scenarios/one_stall.ini
-    expect_exit 3 "[scenario] rank_rule = median" --set scenario.rank_rule=median scenarios/one_stall.ini -o "$work/x"
+    # a value refused from --set is the command line's: exit 2 (docs/scenario-format.md, "Limits")
+    expect_exit 2 "[scenario] rank_rule = median" --set scenario.rank_rule=median scenarios/one_stall.ini -o "$work/x"
     [ -e "$work/x" ] && fail "a failed scenario created its output folder"
     expect_exit 2 "--seed -1: expected a whole number" --seed -1 scenarios/one_stall.ini
     expect_exit 2 "--plots-dir /nonexistent: not a folder" --plots-dir /nonexistent scenarios/one_stall.ini
@@ -227,8 +228,25 @@ cosim: gnuplot: 40 frames in animation sequence, or not" ] || fail "gnuplot's me
         || fail "--set expect.open.p99.9: exit $? ($(cat "$work/p999.txt"))"
     grep -q "^open    p99.9             507.0 ms exact         507.0 ms     ok$" "$work/p999.txt" \
         || fail "--set expect.open.p99.9 not checked: $(cat "$work/p999.txt")"
+    # a miss from --set is named as the --set (507 / 600 - 1 = -15.5%)
+    expect_exact 1 "cosim: --set expect open.p99.99=600ms: [expect open] p99.99: expected 600.0 ms exact, got 507.0 ms (-15.5%)" \
+        --check scenarios/one_stall.ini --set "expect open.p99.99=600ms"
     expect_exact 2 "cosim: --set expect.open=507ms: expected expect.NAME.KEY=VALUE (e.g. --set expect.open.p99=100ms)" \
         --check scenarios/one_stall.ini --set expect.open=507ms
+    # a --set value that makes a whole section wrong is named as that --set,
+    # not as the section's file line (36, rate = 100/s); 10^9/ms for 2 s is
+    # 2 x 10^12 requests; exit 2, as every value of the command line
+    expect_exact 2 "cosim: --set tester.open.rate=1000000000/ms: [tester open] would send about 2e+12 requests in 2 s, more than max_requests = 1000000000; shorten [scenario] duration, lower the rate, or raise max_requests" \
+        --check scenarios/one_stall.ini --set tester.open.rate=1000000000/ms
+    # a limit crossed with --set exits 2 (docs/scenario-format.md, "Limits"), as the newline above
+    long_title=$(printf 'x%.0s' $(seq 101))
+    expect_exact 2 "cosim: --set scenario.title=$long_title: [scenario] title = $(printf 'x%.0s' $(seq 57))...: a title is at most 100 bytes, so that it fits the chart" \
+        --check scenarios/one_stall.ini --set "scenario.title=$long_title"
+    # an empty window is said to be empty
+    expect_exact 2 "cosim: --set scenario.chart_window=1s..1s: [scenario] chart_window = 1s..1s: the window 1s..1s is empty: it ends where it starts; give an END after START" \
+        --check scenarios/one_stall.ini --set scenario.chart_window=1s..1s
+    expect_exact 2 "cosim: --window 1s..1s: the window 1s..1s is empty: it ends where it starts; give an END after START
+cosim: try 'cosim --help'" --check scenarios/one_stall.ini --window 1s..1s
     # numbers: zeros at the end are not significant digits; microseconds as
     # us, U+00B5 (micro sign) or U+03BC (Greek mu)
     for t in 7.000000000000000000ms 7000us 7000µs 7000μs; do
@@ -887,7 +905,7 @@ sweep)
     expect_exact 3 "cosim: scenarios/one_stall.ini:25: [scenario] chart_window = 0.6s..1.5s: the window starts at 600ms, at or after the end of the run (duration 500ms): the time charts would be empty; give a window inside 0s..500ms" \
         $S1 --set scenario.duration=0.5s -o "$work/cwr"
     # ... and its form is still checked in a sweep
-    expect_exact 3 "cosim: --set scenario.chart_window=2s..1s: [scenario] chart_window = 2s..1s: the window 2s..1s ends before it starts" \
+    expect_exact 2 "cosim: --set scenario.chart_window=2s..1s: [scenario] chart_window = 2s..1s: the window 2s..1s ends before it starts" \
         sweep $S1 --vary scenario.duration=0.5s,2s --set scenario.chart_window=2s..1s -q -o "$work/b"
     # --vary takes a key holding a '.' (SECTION.NAME.KEY is split after the NAME)
     "$cosim" sweep -q scenarios/one_stall.ini --vary expect.open.p99.9=500ms,507ms --jobs 1 --no-plot -o "$work/p999" \
