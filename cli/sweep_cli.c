@@ -83,11 +83,11 @@ static void usage(FILE *f)
             "a result.\n"
             "Exit status: 0 success, 2 bad command line (a --vary value that is not\n"
             "valid for its key at some point, such as users = 1.5, is the command\n"
-            "line's; so are seeds past 2^64 - 1), 3 a scenario error at some point\n"
-            "that no --vary value made, 4 an output could not be written (or the\n"
-            "folder was refused, or the chart failed), 5 a run or worker failed, or the\n"
-            "work budget was passed without --allow-long; 130/143 interrupted by\n"
-            "SIGINT/SIGTERM.\n");
+            "line's; so are seeds past 2^64 - 1, and a --set value refused), 3 a\n"
+            "scenario error at some point that no --vary value made, 4 an output\n"
+            "could not be written (or the folder was refused, or the chart failed),\n"
+            "5 a run or worker failed, or the work budget was passed without\n"
+            "--allow-long; 130/143 interrupted by SIGINT/SIGTERM.\n");
 }
 
 /* What cosim sweep's command line sets beside the sweep itself. */

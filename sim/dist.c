@@ -204,7 +204,7 @@ double dist_mean_drawn_ns(const dist_spec *s)
 
 char *dist_describe(const dist_spec *s, char *buf, size_t len)
 {
-    char a[32], b[32];
+    char a[48], b[48];
     units_format_duration(s->a_ns, a, sizeof a);
     units_format_duration(s->b_ns, b, sizeof b);
     switch (s->kind) {
@@ -218,16 +218,16 @@ char *dist_describe(const dist_spec *s, char *buf, size_t len)
         snprintf(buf, len, "exponential (mean %s)", a);
         break;
     case DIST_LOGNORMAL:
-        snprintf(buf, len, "lognormal (median %s, sigma %g)", a, s->shape);
+        snprintf(buf, len, "lognormal (median %s, sigma %s)", a, units_format_number(s->shape, b, sizeof b));
         break;
     case DIST_NORMAL:
         snprintf(buf, len, "normal (mean %s, sd %s, truncated at 0)", a, b);
         break;
     case DIST_GAMMA:
-        snprintf(buf, len, "gamma (mean %s, shape %g)", a, s->shape);
+        snprintf(buf, len, "gamma (mean %s, shape %s)", a, units_format_number(s->shape, b, sizeof b));
         break;
     case DIST_PARETO:
-        snprintf(buf, len, "pareto (minimum %s, index %g)", a, s->shape);
+        snprintf(buf, len, "pareto (minimum %s, index %s)", a, units_format_number(s->shape, b, sizeof b));
         break;
     case DIST_EMPIRICAL:
         snprintf(buf, len, "empirical (%zu observed values, mean %s)", s->n_values,

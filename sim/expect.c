@@ -243,7 +243,7 @@ size_t expect_check(FILE *out, FILE *err, const scenario *s, const run_result *r
                 fprintf(err, "cosim: %s:%d: [expect %s] %s: expected %s, got %s%s\n", s->path, x->line,
                         s->testers[x->tester].name, x->key, e, g, dev);
             else
-                fprintf(err, "cosim: --set: [expect %s] %s: expected %s, got %s%s\n",
+                fprintf(err, "cosim: %s: [expect %s] %s: expected %s, got %s%s\n", x->set[0] ? x->set : "--set",
                         s->testers[x->tester].name, x->key, e, g, dev);
         }
     }

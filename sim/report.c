@@ -20,8 +20,10 @@ const char *report_kind_label(const tester_spec *t, char *buf, size_t len)
         ADD(", %s", tester_late_name(t->late));
     if (t->kind == TESTER_OPEN && t->arrivals == TESTER_ARRIVALS_POISSON)
         ADD(", poisson");
-    if (t->kind == TESTER_PARTLY_OPEN)
-        ADD(", p %g", t->p_continue);
+    if (t->kind == TESTER_PARTLY_OPEN) {
+        char p[48];
+        ADD(", p %s", units_format_number(t->p_continue, p, sizeof p));
+    }
     double rate = tester_request_rate_per_ns(t);
     if (t->kind != TESTER_OPEN && t->kind != TESTER_PARTLY_OPEN && t->users > 1 && rate > 0)
         ADD(", %llu users at %.3g/s each", (unsigned long long)t->users, rate * 1e9 / (double)t->users);
@@ -336,11 +338,15 @@ static void note_overload(FILE *f, const scenario *s, const run_result *r, size_
     const tester_result *t = &r->testers[i];
     const tester_spec *sp = &s->testers[i];
     double offered = scenario_utilisation(s, i);
+    /* the formula scenario_utilisation applies: a partly-open tester's
+     * sessions send 1 / (1 - p) requests each */
+    const char *formula = sp->kind == TESTER_PARTLY_OPEN ? "rate / (1 - p_continue) x mean service / workers"
+                                                         : "rate x mean service / workers";
     if (t->overloaded && offered >= 1) {
-        fprintf(f, "%swarning: %s offers a utilisation of %.2f (rate x mean service / workers): the "
+        fprintf(f, "%swarning: %s offers a utilisation of %.2f (%s): the "
                    "server cannot keep up, so its latencies grow with the run's length and measure "
                    "the test, not the server\n",
-                note_gap(first), sp->name, offered);
+                note_gap(first), sp->name, offered, formula);
     } else if (t->overloaded) {
         char m[32], e[32], h[32];
         fprintf(f, "%swarning: %s's backlog was still growing at the end: after %s no request found "

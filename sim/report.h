@@ -37,7 +37,8 @@ int report_text(FILE *f, const scenario *s, const run_result *r);
  * (name, label (the legends' text: the tester's label, else its name),
  * kind, planned, sent, recorded, in_flight_at_end, min_ns, max_ns,
  * mean_ns, population_stddev_ns, threshold_ns, over_threshold, blocked,
- * blocked_ns, offered_utilisation (rate x mean service / workers; null for
+ * blocked_ns, offered_utilisation (rate x mean service / workers, the
+ * rate of a partly-open tester's requests: its session rate / (1 - p); null for
  * closed testers), busy_fraction (time worked within the run / its length),
  * overloaded, backlog_growing_at_end, dropped, drop_hides_largest, and when
  * replies were dropped dropped_max_ns and percentiles_with_dropped_ns;

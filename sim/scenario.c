@@ -398,7 +398,12 @@ int scenario_parse_window(const char *text, int64_t duration_ns, int64_t *from_n
     units_format_duration_exact(*from_ns, a, sizeof a);
     units_format_duration_exact(*to_ns, b, sizeof b);
     units_format_duration_exact(duration_ns, d, sizeof d);
-    if (*to_ns <= *from_ns) {
+    if (*to_ns == *from_ns) {
+        snprintf(why, whylen, "the window %s..%s is empty: it ends where it starts; give an END after START", a,
+                 b);
+        return -EINVAL;
+    }
+    if (*to_ns < *from_ns) {
         snprintf(why, whylen, "the window %s..%s ends before it starts", a, b);
         return -EINVAL;
     }
@@ -491,7 +496,9 @@ static scenario_error load_stream(scenario **out, FILE *f, const char *path, con
         snprintf(err, errlen, "%s: out of memory", path);
         rc = SCENARIO_ENOMEM;
     } else if (p.failed && rc == SCENARIO_OK) {
-        rc = SCENARIO_EINVALID;
+        /* a value given with --set is the command line's: exit 2 as for
+         * the option's other problems (docs/scenario-format.md, "Limits") */
+        rc = p.failed_set ? SCENARIO_EUSAGE : SCENARIO_EINVALID;
     }
     scn_ini_free(&p);
     if (rc != SCENARIO_OK) {

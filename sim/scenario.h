@@ -99,6 +99,7 @@ typedef struct expect_item {
     size_t tester;          /**< index into testers */
     char key[SCENARIO_KEY_MAX + 1]; /**< the key as written ("p99.9", "sent") */
     int line;               /**< its line in the file (0: from --set) */
+    char set[128];          /**< "--set ARG" when line is 0 (a long ARG cut, "...") */
     expect_metric metric;
     uint64_t p_num, p_den;  /**< the percentile as a fraction of 1 */
     int64_t value;          /**< count, or duration in ns */
@@ -154,7 +155,7 @@ typedef struct scenario {
 /** Error classes of scenario_load (the CLI maps them to exit codes). */
 typedef enum scenario_error {
     SCENARIO_OK = 0,
-    SCENARIO_EUSAGE = 1, /**< a --set argument is malformed */
+    SCENARIO_EUSAGE = 1, /**< a --set argument is malformed, or its value is refused */
     SCENARIO_EFILE = 2,  /**< the file cannot be read (missing, directory) */
     SCENARIO_EINVALID = 3, /**< the contents are wrong */
     SCENARIO_ENOMEM = 4,

@@ -32,6 +32,9 @@ void scn_ini_fail(scn_ini *p, const char *fmt, ...)
     vsnprintf(p->err, p->errlen, fmt, ap);
     va_end(ap);
     p->failed = 1;
+    /* every message starts with its origin (scn_ini_origin): "--set ..."
+     * names a value of the command line, which exits 2, not 3 */
+    p->failed_set = strncmp(p->err, "--set ", 6) == 0 || strncmp(p->err, "--set:", 6) == 0;
 }
 
 static char *xstrdup(scn_ini *p, const char *s)
@@ -552,18 +555,34 @@ static int set_section_key(scn_ini *p, const char *arg, const char *eq, char *pa
     }
     memcpy(path, arg, plen);
     path[plen] = '\0';
-    char *dot = strrchr(path, '.');
+    /* The key follows SECTION. or, for a named section, SECTION.NAME. (or
+     * "SECTION NAME."): a NAME holds no '.', a key may ("p99.9"), so the
+     * split is after the section, not at the last '.'. */
+    char *dot = strchr(path, '.');
     if (!dot || dot == path || !dot[1]) {
         scn_ini_fail(p, "%s: expected SECTION.KEY=VALUE (e.g. --set scenario.rank_rule=nearest_rank)",
              scn_ini_origin(p, 0, arg, w, sizeof w));
         return -1;
     }
     *dot = '\0';
+    const char *name_arg;
+    int type = section_type(scn_ini_trim(path), &name_arg);
+    if ((type == SCN_SEC_STALL || type == SCN_SEC_TESTER || type == SCN_SEC_EXPECT) && !*name_arg) {
+        /* "tester.open.rate": the NAME runs to the next '.' */
+        char *d2 = strchr(dot + 1, '.');
+        if (!d2 || !d2[1]) {
+            scn_ini_fail(p, "%s: expected %s.NAME.KEY=VALUE (e.g. --set %s)", scn_ini_origin(p, 0, arg, w, sizeof w),
+                         sec_types[type],
+                         type == SCN_SEC_TESTER   ? "tester.open.rate=100/s"
+                         : type == SCN_SEC_EXPECT ? "expect.open.p99=100ms"
+                                                  : "stall.gc.extra=500ms");
+            return -1;
+        }
+        *dot = ' '; /* "tester.open" stands for "tester open" */
+        dot = d2;
+        *dot = '\0';
+    }
     *key = scn_ini_trim(dot + 1);
-    /* "tester.open" stands for "tester open" */
-    char *d = strchr(path, '.');
-    if (d)
-        *d = ' ';
     *section = canonical_section(path);
     if (strlen(*key) > SCENARIO_KEY_MAX) {
         scn_ini_fail(p, "--set %s: the key is longer than %d characters", *section, SCENARIO_KEY_MAX);

@@ -88,6 +88,7 @@ typedef struct scn_ini {
     char *err;
     size_t errlen;
     int failed;          /**< an error message is set */
+    int failed_set;      /**< ... and it names a --set (SCENARIO_EUSAGE, exit 2) */
     int oom;
     unsigned load_flags; /**< SCENARIO_LOAD_* of the caller (set after scn_ini_read) */
 } scn_ini;

@@ -137,6 +137,34 @@ int scn_keys_check_list(scn_ctx *c, const scn_ini_entry *e)
     }
 }
 
+/* Where a judgement on the whole of section c->sec comes from: the --set
+ * options that changed its keys ("--set A, --set B"; a value the user gave
+ * on the command line is named as typed, not as the file line it
+ * replaced), else the section's own origin (FILE:LINE, or the --set that
+ * made it). */
+static const char *section_origin(const scn_ctx *c, char *buf, size_t len)
+{
+    const scn_ini *p = c->p;
+    size_t used = 0;
+    buf[0] = '\0';
+    for (size_t i = c->sec->first; i != SCN_NONE && used + 1 < len; i = p->e[i].next) {
+        const char *set = p->e[i].set;
+        int seen = 0; /* a profile's keys share their --set: named once */
+        for (size_t j = c->sec->first; j != i && !seen; j = p->e[j].next)
+            seen = p->e[j].set == set;
+        if (!set || seen)
+            continue;
+        char one[SCENARIO_PATH_MAX + 64];
+        int n = snprintf(buf + used, len - used, "%s%s", used ? ", " : "", scn_ini_origin(p, 0, set, one, sizeof one));
+        used += n > 0 ? (size_t)n : 0;
+    }
+    if (used >= len && len > 4)
+        memcpy(buf + len - 4, "...", 4);
+    if (!used)
+        scn_ini_origin(p, c->sec->line, c->sec->set, buf, len);
+    return buf;
+}
+
 void scn_keys_section_fail(scn_ctx *c, const char *fmt, ...)
 {
     char msg[512], w[SCENARIO_PATH_MAX + 64];
@@ -144,8 +172,7 @@ void scn_keys_section_fail(scn_ctx *c, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    scn_ini_fail(c->p, "%s: [%s] %s", scn_ini_origin(c->p, c->sec->line, c->sec->set, w, sizeof w), c->sec->name,
-                 msg);
+    scn_ini_fail(c->p, "%s: [%s] %s", section_origin(c, w, sizeof w), c->sec->name, msg);
 }
 
 /* ---- getters ------------------------------------------------------------- */
@@ -246,8 +273,9 @@ int scn_keys_number(scn_ctx *c, const char *key, double *out)
     }
     const scn_key *k = row_of(c, key);
     if (*out < k->lo_d || *out > k->hi_d) {
-        char msg[128];
-        snprintf(msg, sizeof msg, "must be between %g and %g", k->lo_d, k->hi_d);
+        char msg[160], lo[48], hi[48];
+        snprintf(msg, sizeof msg, "must be between %s and %s", units_format_number(k->lo_d, lo, sizeof lo),
+                 units_format_number(k->hi_d, hi, sizeof hi));
         scn_keys_bad_value(c, e, msg);
         return -1;
     }
@@ -448,10 +476,13 @@ static char *type_text(const scn_key *k, char *buf, size_t len)
         snprintf(buf, len, "duration%s", k->lo_u ? " > 0" : "");
     else if (k->type == SCN_T_COUNT)
         snprintf(buf, len, "count %llu..%llu", (unsigned long long)k->lo_u, (unsigned long long)k->hi_u);
-    else if (k->type == SCN_T_NUMBER)
-        snprintf(buf, len, "number %g..%g", k->lo_d, k->hi_d);
-    else
+    else if (k->type == SCN_T_NUMBER) {
+        char lo[48], hi[48];
+        snprintf(buf, len, "number %s..%s", units_format_number(k->lo_d, lo, sizeof lo),
+                 units_format_number(k->hi_d, hi, sizeof hi));
+    } else {
         snprintf(buf, len, "%s", words[k->type]);
+    }
     return buf;
 }
 

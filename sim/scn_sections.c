@@ -223,6 +223,9 @@ int scn_sections_expect(scn_ctx *c, const char *name)
         memset(x, 0, sizeof *x);
         x->tester = t;
         x->line = e->line;
+        if (!e->line && e->set) /* the --set as typed: cut, it is only named */
+            snprintf(x->set, sizeof x->set, "--set %.*s%s", (int)sizeof x->set - 10, e->set,
+                     strlen(e->set) > sizeof x->set - 10 ? "..." : "");
         snprintf(x->key, sizeof x->key, "%s", e->key);
         if (read_expect_line(c, e, x) < 0)
             return -1;

@@ -14,11 +14,37 @@
 /* Most values of one --vary, and the longest unit. */
 #define AXIS_MAX_VALUES 10000
 
+/* Whether s (blanks around it aside) is digits only, a whole number as a
+ * count key (scenario.seed) reads it, up to 2^64 - 1: 1 with its value in
+ * *out, -1 (*why set) past 2^64 - 1, 0 when s is not digits only. */
+static int whole_number(const char *s, uint64_t *out, const char **why)
+{
+    while (*s == ' ')
+        s++;
+    size_t n = strspn(s, "0123456789");
+    if (n == 0 || s[n + strspn(s + n, " ")] != '\0')
+        return 0;
+    if (units_parse_count(s, UINT64_MAX, out, why) == 0)
+        return 1;
+    *why = "number too large: a whole number is at most 18446744073709551615 (2^64 - 1)";
+    return -1;
+}
+
 /* Split "12.5ms" into 12.5 (the one number grammar, units.h), its decimals
  * and "ms". 0, or -1 with *why. */
 static int split_number(const char *s, long double *v, unsigned *decimals, char *unit, size_t len, const char **why)
 {
     const char *rest;
+    uint64_t whole;
+    int w = whole_number(s, &whole, why);
+    if (w < 0)
+        return -1;
+    if (w > 0) { /* a seed may have 20 digits, beyond the 18 of a decimal */
+        *v = (long double)whole;
+        *decimals = 0;
+        unit[0] = '\0';
+        return 0;
+    }
     if (units_parse_decimal_prefix(s, v, decimals, &rest, why))
         return -1;
     while (*rest == ' ')
@@ -77,6 +103,10 @@ static int check_value(const char *text, const char *unit, const char **why)
         return units_parse_rate(text, &iv, why) ? -1 : 0;
     if (unit[0])
         return units_parse_duration(text, &ns, why) ? -1 : 0;
+    uint64_t whole;
+    int w = whole_number(text, &whole, why);
+    if (w) /* a whole number: its key says whether it fits */
+        return w < 0 ? -1 : 0;
     return units_parse_number(text, &x, why) ? -1 : 0;
 }
 

@@ -124,7 +124,7 @@ double tester_expected_requests(const tester_spec *t, const dist_spec *service, 
 double tester_offered_utilisation(const tester_spec *t, const dist_spec *service)
 {
     double rate = tester_request_rate_per_ns(t);
-    return rate < 0 ? -1 : dist_mean_ns(service) * rate;
+    return rate < 0 ? -1 : dist_mean_drawn_ns(service) * rate;
 }
 
 int tester_latency_includes_backlog(const tester_spec *t)

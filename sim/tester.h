@@ -450,8 +450,13 @@ double tester_expected_requests(const tester_spec *t, const dist_spec *service, 
 
 /**
  * The offered utilisation of a tester (MODEL.md, "What a run writes"): its
- * request rate (tester_request_rate_per_ns) x the mean service time, for
- * one worker (callers divide by the server's workers, [service] workers).
+ * request rate (tester_request_rate_per_ns: a partly-open tester's
+ * includes 1 / (1 - p_continue)) x the mean service time of the draws as
+ * made (dist_mean_drawn_ns: capped at the longest duration, so a Pareto
+ * tail with shape <= 1, or near it, has the finite mean a run can show),
+ * for one worker (callers divide by the server's workers, [service]
+ * workers). Every offered utilisation cosim shows comes from here
+ * (scenario_utilisation).
  *
  * @return the utilisation, or -1 for a closed tester (it has no rate).
  */

@@ -35,7 +35,7 @@ static int parse_decimal(const char **sp, decimal *out, const char **why)
 {
     const char *s = *sp;
     uint64_t mant = 0;
-    unsigned digits = 0, decimals = 0;
+    unsigned digits = 0, decimals = 0, pending = 0; /* pending: zeros of the fraction not yet followed by a digit */
     int seen_point = 0, int_digits = 0, frac_digits = 0;
 
     if (*s == '-' || *s == '+') {
@@ -61,6 +61,18 @@ static int parse_decimal(const char **sp, decimal *out, const char **why)
             if (seen_point)
                 decimals++;
             continue; /* leading zeros are not significant */
+        }
+        if (seen_point && *s == '0') {
+            pending++; /* nor are trailing ones (7.000ms is 7ms): counted once a digit follows */
+            continue;
+        }
+        for (; pending; pending--) {
+            if (++digits > 18) {
+                *why = "too many digits (at most 18 significant)";
+                return -EINVAL;
+            }
+            mant *= 10;
+            decimals++;
         }
         if (++digits > 18) {
             *why = "too many digits (at most 18 significant)";
@@ -98,7 +110,7 @@ static int parse_decimal(const char **sp, decimal *out, const char **why)
         *why = "an exponent is not accepted; write the number out (1000, not 1e3)";
         return -EINVAL;
     }
-    if (decimals > 18) {
+    if (decimals + pending > 18) {
         *why = "too many decimals (at most 18)";
         return -EINVAL;
     }
@@ -122,7 +134,7 @@ struct unit {
 };
 
 static const struct unit duration_units[] = {
-    {"ns", 1}, {"us", 1000}, {"\xc2\xb5s", 1000}, {"ms", 1000000}, {"s", 1000000000},
+    {"ns", 1}, {"us", 1000}, {"\xc2\xb5s", 1000}, {"\xce\xbcs", 1000}, {"ms", 1000000}, {"s", 1000000000},
     {"min", (int64_t)60 * 1000000000}, {NULL, 0},
 };
 
@@ -145,12 +157,12 @@ int units_parse_duration(const char *text, int64_t *out_ns, const char **why)
     if (rc)
         return rc;
     if (*skip_blanks(s) == '\0') {
-        *why = "a duration needs a unit: ns, us, ms, s or min (e.g. 500ms)";
+        *why = "a duration needs a unit: ns, us (or \xc2\xb5s), ms, s or min (e.g. 500ms)";
         return -EINVAL;
     }
     const struct unit *u = match_unit(skip_blanks(s), duration_units);
     if (!u) {
-        *why = "unknown unit; use ns, us, ms, s or min (e.g. 2.5s, 500ms, 100us)";
+        *why = "unknown unit; use ns, us (or \xc2\xb5s), ms, s or min (e.g. 2.5s, 500ms, 100us)";
         return -EINVAL;
     }
     u128 total = (u128)d.mant * (uint64_t)u->ns;
@@ -431,6 +443,41 @@ char *units_format_duration_exact(int64_t ns, char *buf, size_t len)
             }
             return buf;
         }
+    }
+    return buf;
+}
+
+char *units_format_number(double x, char *buf, size_t len)
+{
+    if (!(x >= 0) || isinf(x) || len == 0) {
+        snprintf(buf, len, "%g", x);
+        return buf;
+    }
+    if (x == 0) {
+        snprintf(buf, len, "0");
+        return buf;
+    }
+    int p = 1;
+    char e[40];
+    for (; p < 17; p++) { /* the shortest that reads back */
+        snprintf(e, sizeof e, "%.*e", p - 1, x);
+        if (strtod(e, NULL) == x)
+            break;
+    }
+    snprintf(e, sizeof e, "%.*e", p - 1, x);
+    int exp10 = atoi(strchr(e, 'e') + 1);
+    int decimals = p - 1 - exp10 > 0 ? p - 1 - exp10 : 0;
+    int n = snprintf(buf, len, "%.*f", decimals, x);
+    if (n < 0 || (size_t)n >= len) {
+        snprintf(buf, len, "%g", x);
+        return buf;
+    }
+    if (strchr(buf, '.')) { /* rounding may leave zeros at the end */
+        char *end = buf + n - 1;
+        while (*end == '0')
+            *end-- = '\0';
+        if (*end == '.')
+            *end = '\0';
     }
     return buf;
 }

@@ -182,6 +182,18 @@ char *units_format_duration(int64_t ns, char *buf, size_t len);
  */
 char *units_format_duration_exact(int64_t ns, char *buf, size_t len);
 
+/**
+ * Format a number in the grammar units_parse_number reads (no exponent),
+ * with the fewest significant digits (at most 17) that read back as the
+ * same double: 1e-6 -> "0.000001", 1e6 -> "1000000", 1.000001 ->
+ * "1.000001", 0.5 -> "0.5". Negative, infinite or NaN x, or a text longer
+ * than len, falls back to "%g".
+ *
+ * @param buf,len  destination (48 bytes suffice for 1e-18 .. 1e18)
+ * @return buf
+ */
+char *units_format_number(double x, char *buf, size_t len);
+
 /** Format a count with thousands separators: 99900 -> "99,900". @return buf */
 char *units_format_count(uint64_t n, char *buf, size_t len);
 

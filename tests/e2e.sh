@@ -154,7 +154,8 @@ cli)
     expect_exit 3 "cannot read the scenario" "$work/missing.ini"
     expect_exit 3 "is a directory" scenarios
     expect_exit 2 "--rank-rule median: expected nearest_rank" --rank-rule median scenarios/one_stall.ini
-    expect_exit 3 "[scenario] rank_rule = median" --set scenario.rank_rule=median scenarios/one_stall.ini -o "$work/x"
+    # a value refused from --set is the command line's: exit 2 (docs/scenario-format.md, "Limits")
+    expect_exit 2 "[scenario] rank_rule = median" --set scenario.rank_rule=median scenarios/one_stall.ini -o "$work/x"
     [ -e "$work/x" ] && fail "a failed scenario created its output folder"
     expect_exit 2 "--seed -1: expected a whole number" --seed -1 scenarios/one_stall.ini
     expect_exit 2 "--plots-dir /nonexistent: not a folder" --plots-dir /nonexistent scenarios/one_stall.ini
@@ -221,6 +222,53 @@ cosim: gnuplot: 40 frames in animation sequence, or not" ] || fail "gnuplot's me
         || fail "title with backticks: exit $?"
     [ -e "$work/pwned" ] && fail "a backtick in the title ran a command"
     expect_exit 2 "--set scenario.title: the value holds control character 0x0a (a newline?); a value is one line" scenarios/one_stall.ini --set "scenario.title=$(printf 'a\nb')"
+    # --set splits SECTION.NAME.KEY after the NAME (a NAME holds no '.', a key may):
+    # one_stall's open p99.9 is its largest value, request 90's 507 ms
+    "$cosim" --check scenarios/one_stall.ini --set expect.open.p99.9=507ms >"$work/p999.txt" 2>&1 \
+        || fail "--set expect.open.p99.9: exit $? ($(cat "$work/p999.txt"))"
+    grep -q "^open    p99.9             507.0 ms exact         507.0 ms     ok$" "$work/p999.txt" \
+        || fail "--set expect.open.p99.9 not checked: $(cat "$work/p999.txt")"
+    # a miss from --set is named as the --set (507 / 600 - 1 = -15.5%)
+    expect_exact 1 "cosim: --set expect open.p99.99=600ms: [expect open] p99.99: expected 600.0 ms exact, got 507.0 ms (-15.5%)" \
+        --check scenarios/one_stall.ini --set "expect open.p99.99=600ms"
+    expect_exact 2 "cosim: --set expect.open=507ms: expected expect.NAME.KEY=VALUE (e.g. --set expect.open.p99=100ms)" \
+        --check scenarios/one_stall.ini --set expect.open=507ms
+    # a --set value that makes a whole section wrong is named as that --set,
+    # not as the section's file line (36, rate = 100/s); 10^9/ms for 2 s is
+    # 2 x 10^12 requests; exit 2, as every value of the command line
+    expect_exact 2 "cosim: --set tester.open.rate=1000000000/ms: [tester open] would send about 2e+12 requests in 2 s, more than max_requests = 1000000000; shorten [scenario] duration, lower the rate, or raise max_requests" \
+        --check scenarios/one_stall.ini --set tester.open.rate=1000000000/ms
+    # a limit crossed with --set exits 2 (docs/scenario-format.md, "Limits"), as the newline above
+    long_title=$(printf 'x%.0s' $(seq 101))
+    expect_exact 2 "cosim: --set scenario.title=$long_title: [scenario] title = $(printf 'x%.0s' $(seq 57))...: a title is at most 100 bytes, so that it fits the chart" \
+        --check scenarios/one_stall.ini --set "scenario.title=$long_title"
+    # an empty window is said to be empty
+    expect_exact 2 "cosim: --set scenario.chart_window=1s..1s: [scenario] chart_window = 1s..1s: the window 1s..1s is empty: it ends where it starts; give an END after START" \
+        --check scenarios/one_stall.ini --set scenario.chart_window=1s..1s
+    expect_exact 2 "cosim: --window 1s..1s: the window 1s..1s is empty: it ends where it starts; give an END after START
+cosim: try 'cosim --help'" --check scenarios/one_stall.ini --window 1s..1s
+    # numbers: zeros at the end are not significant digits; microseconds as
+    # us, U+00B5 (micro sign) or U+03BC (Greek mu)
+    for t in 7.000000000000000000ms 7000us 7000µs 7000μs; do
+        "$cosim" scenarios/one_stall.ini --no-plot -o "$work/num" --set "service.time=$t" >"$work/num.txt" 2>&1 \
+            || fail "--set service.time=$t: exit $? ($(cat "$work/num.txt"))"
+        grep -q "^  service: constant 7.000 ms$" "$work/num.txt" || fail "--set service.time=$t is not 7 ms"
+    done
+    # a partly-open tester's warning states the formula it applies: 500
+    # sessions/s x 4 requests each (1 / (1 - 0.75)) x 1 ms = 2.00
+    "$cosim" tests/data/partly_open_overload.ini --no-plot -o "$work/po" >"$work/po.txt" 2>&1 || fail "partly_open_overload: exit $?"
+    grep -qx "warning: po offers a utilisation of 2.00 (rate / (1 - p_continue) x mean service / workers): the server cannot keep up, so its latencies grow with the run's length and measure the test, not the server" \
+        "$work/po.txt" || fail "partly-open overload warning: $(grep warning "$work/po.txt")"
+    grep -q '"offered_utilisation": 2.0000,' "$work/po/summary.json" || fail "partly-open offered_utilisation not 2"
+    grep -q "^po      partly_open, p 0.75 " "$work/po.txt" || fail "partly-open header: p 0.75"
+    # a Pareto of shape 1.000001 (mean 1 ms in theory, 35.54 ns as drawn,
+    # capped at 1000000 s: tests/data/pareto_near_one.ini) at 10^6/s offers
+    # 0.0355, not 1000: no overload warning; its header shows the shape given
+    "$cosim" tests/data/pareto_near_one.ini --no-plot -o "$work/pa" >"$work/pa.txt" 2>&1 || fail "pareto_near_one: exit $?"
+    grep -q "warning" "$work/pa.txt" && fail "pareto_near_one warns: $(grep warning "$work/pa.txt")"
+    grep -q '"offered_utilisation": 0.0355,' "$work/pa/summary.json" || fail "pareto offered_utilisation not 0.0355"
+    grep -q '"overloaded": false,' "$work/pa/summary.json" || fail "pareto flagged overloaded"
+    grep -qx "  service: pareto (minimum 1 ns, index 1.000001)" "$work/pa.txt" || fail "pareto header: index 1.000001"
     # a tab in a --set value is a blank, as in the file: 2<TAB>s is 2 s
     "$cosim" scenarios/one_stall.ini --no-plot -o "$work/tab" --set "scenario.duration=$(printf '2\ts')" \
         >"$work/tab.txt" || fail "--set with a tab: exit $?"
@@ -857,8 +905,23 @@ sweep)
     expect_exact 3 "cosim: scenarios/one_stall.ini:25: [scenario] chart_window = 0.6s..1.5s: the window starts at 600ms, at or after the end of the run (duration 500ms): the time charts would be empty; give a window inside 0s..500ms" \
         $S1 --set scenario.duration=0.5s -o "$work/cwr"
     # ... and its form is still checked in a sweep
-    expect_exact 3 "cosim: --set scenario.chart_window=2s..1s: [scenario] chart_window = 2s..1s: the window 2s..1s ends before it starts" \
+    expect_exact 2 "cosim: --set scenario.chart_window=2s..1s: [scenario] chart_window = 2s..1s: the window 2s..1s ends before it starts" \
         sweep $S1 --vary scenario.duration=0.5s,2s --set scenario.chart_window=2s..1s -q -o "$work/b"
+    # --vary takes a key holding a '.' (SECTION.NAME.KEY is split after the NAME)
+    "$cosim" sweep -q scenarios/one_stall.ini --vary expect.open.p99.9=500ms,507ms --jobs 1 --no-plot -o "$work/p999" \
+        || fail "--vary expect.open.p99.9: exit $?"
+    # a seed is a whole number up to 2^64 - 1 in a sweep too, as in --seed
+    "$cosim" sweep -q scenarios/one_stall.ini --vary scenario.seed=18446744073709551614,18446744073709551615 \
+        --jobs 1 --no-plot -o "$work/seeds" || fail "--vary of 20-digit seeds: exit $?"
+    grep -q "^1,18446744073709551615,open,open," "$work/seeds/sweep.csv" || fail "seed 2^64 - 1 not in sweep.csv"
+    expect_exact 2 "cosim: sweep: --vary scenario.seed=18446744073709551616,1: value 1 of 2: number too large: a whole number is at most 18446744073709551615 (2^64 - 1)" \
+        sweep -q scenarios/one_stall.ini --vary scenario.seed=18446744073709551616,1 -o "$work/seeds2"
+    # rho is the offered utilisation of summary.json: the mean of the draws
+    # as made (tests/data/pareto_near_one.ini: 35.538 ns) x 10^6/s, 2 x 10^6/s
+    "$cosim" sweep -q tests/data/pareto_near_one.ini --vary tester.o.rate=1000000/s,2000000/s --x-axis utilisation \
+        --jobs 1 --no-plot -o "$work/rho" || fail "pareto rho sweep: exit $?"
+    cut -d, -f1,6 "$work/rho/sweep.csv" | tr '\n' ' ' | grep -qx "point,rho 0,0.03553818 1,0.07107636 " \
+        || fail "pareto rho: $(cut -d, -f1,6 "$work/rho/sweep.csv" | tr '\n' ' ')"
     ;;
 outdir)
     # The output-folder contract (docs/decisions.md): cosim replaces or

@@ -180,11 +180,13 @@ START_TEST(set_errors)
     const char *bad1[] = {"rank_rule"};
     ck_assert_int_eq(load_text(text, bad1, 1, &s), SCENARIO_EUSAGE);
     ck_assert_ptr_nonnull(strstr(err, "--set rank_rule: expected SECTION.KEY=VALUE"));
+    /* a value the reader refuses is the command line's when --set gave it:
+     * SCENARIO_EUSAGE (exit 2), as a malformed --set */
     const char *bad2[] = {"tester.open.rate=fast"};
-    ck_assert_int_eq(load_text(text, bad2, 1, &s), SCENARIO_EINVALID);
+    ck_assert_int_eq(load_text(text, bad2, 1, &s), SCENARIO_EUSAGE);
     ck_assert_msg(strstr(err, "--set tester.open.rate=fast: [tester open] rate = fast") != NULL, "%s", err);
     const char *bad3[] = {"scenario.colour=red"};
-    ck_assert_int_eq(load_text(text, bad3, 1, &s), SCENARIO_EINVALID);
+    ck_assert_int_eq(load_text(text, bad3, 1, &s), SCENARIO_EUSAGE);
     ck_assert_msg(strstr(err, "--set scenario.colour=red: [scenario] unknown key 'colour'") != NULL, "%s", err);
 }
 END_TEST
@@ -237,8 +239,8 @@ START_TEST(data_files)
     ck_assert_int_eq(scenario_load(&s, ini, equal, 1, err, sizeof err), SCENARIO_EINVALID);
     ck_assert_msg(strstr(err, "tests/data/overlapping_equal_starts.csv:5: this stall overlaps another; merge them") != NULL,
                   "%s", err);
-    const char *sets[] = {"stall.gc.file=missing.csv"};
-    ck_assert_int_eq(scenario_load(&s, ini, sets, 1, err, sizeof err), SCENARIO_EINVALID);
+    const char *sets[] = {"stall.gc.file=missing.csv"}; /* named as the --set: exit 2 */
+    ck_assert_int_eq(scenario_load(&s, ini, sets, 1, err, sizeof err), SCENARIO_EUSAGE);
     ck_assert_msg(strstr(err, "[stall gc] file = missing.csv: cannot read") != NULL, "%s", err);
 }
 END_TEST
@@ -427,7 +429,7 @@ START_TEST(combinations_that_mean_nothing)
     const char *sets[] = {"tester.c.late=catch_up"};
     ck_assert_int_eq(load_text(GOOD_HEAD "[tester c]\nkind = corrected\nrate = 10/s\nlate = next_slot\n", sets, 1,
                                &s),
-                     SCENARIO_EINVALID);
+                     SCENARIO_EUSAGE);
     ck_assert_msg(strstr(err, "--set tester.c.late=catch_up: [tester c] late = catch_up: a corrected") != NULL,
                   "%s", err);
     const char *ok = GOOD_HEAD "[tester p]\nkind = paced\nrate = 10/s\nusers = 4\nconnections = 2\n"

@@ -111,6 +111,8 @@ START_TEST(listing_has_every_row)
     ck_assert_ptr_nonnull(strstr(buf, "\ntester\tpaced,corrected\tlate\tfrom_now|next_slot|catch_up|ticker\tnext_slot\t"));
     ck_assert_ptr_nonnull(strstr(buf, "\nstall\t\tkind\tperiodic|windows|requests|random|file|gc_log\trequired\t"));
     ck_assert_ptr_nonnull(strstr(buf, "\nservice\tlognormal\tsigma\tnumber 0..10\trequired\t0.2\t"));
+    /* limits in the grammar the reader takes (no exponent: not 1e-06..1e+06) */
+    ck_assert_ptr_nonnull(strstr(buf, "\tgamma\tshape\tnumber 0.000001..1000000\trequired\t"));
     ck_assert_ptr_nonnull(strstr(buf, "\nexpect\t\tover_threshold\tcount\tnot checked\t"));
     ck_assert_ptr_nonnull(strstr(buf, "\nexpect\t\tpN\tduration\t"));
     /* one line per row, the figure row as 8 figures and pN, and the header */

@@ -349,14 +349,15 @@ START_TEST(error_codes)
     ck_assert_int_eq(from_vary, 1);
     ck_assert_str_eq(msg, "--vary tester.closed.users: [tester closed] users = 1.5: expected a whole number (digits "
                           "only)");
-    /* the same point with a scenario that is itself wrong: the scenario's
-     * error (exit 3), whatever the --vary value */
+    /* the same point with a --set that is itself wrong: that --set's
+     * error (exit 2, a value of the command line), whatever the --vary
+     * value */
     const char *bad[] = {"tester.closed.think=5"};
     w.user_sets = bad;
     w.n_user_sets = 1;
     se = sweep_load_task(&w, 1, &s, err, sizeof err);
     ck_assert_int_ne(se, SCENARIO_OK);
-    ck_assert_int_eq(sweep_load_failure(&w, 1, se, err, msg, sizeof msg, &from_vary), COSIM_EXIT_SCENARIO);
+    ck_assert_int_eq(sweep_load_failure(&w, 1, se, err, msg, sizeof msg, &from_vary), COSIM_EXIT_USAGE);
     ck_assert_int_eq(from_vary, 0);
     /* a missing scenario: exit 3 */
     w.user_sets = NULL;

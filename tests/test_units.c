@@ -30,7 +30,8 @@ START_TEST(durations_are_exact)
     ck_assert_int_eq(dur("2.5s"), 2500000000);
     ck_assert_int_eq(dur("500ms"), 500000000);
     ck_assert_int_eq(dur("100us"), 100000);
-    ck_assert_int_eq(dur("100\xc2\xb5s"), 100000);
+    ck_assert_int_eq(dur("100\xc2\xb5s"), 100000); /* U+00B5 micro sign */
+    ck_assert_int_eq(dur("100\xce\xbcs"), 100000); /* U+03BC Greek mu */
     ck_assert_int_eq(dur("7ns"), 7);
     ck_assert_int_eq(dur("0s"), 0);
     ck_assert_int_eq(dur(" 0.9s "), 900000000); /* not 899999999 */
@@ -218,6 +219,43 @@ START_TEST(one_number_grammar)
     ck_assert_uint_eq(dec, 1);
     ck_assert_str_eq(rest, "ms");
     ck_assert_int_eq(units_parse_decimal_prefix("1e2/s", &v, &dec, &rest, &why), -EINVAL);
+    /* zeros at the end of the fraction are not significant digits: 7
+     * and 18 zeros is 1 significant digit, 18 decimals: 7 ms exactly */
+    ck_assert_int_eq(dur("7.000000000000000000ms"), 7000000);
+    ck_assert_int_eq(units_parse_number("1.500000000000000000", &d, &why), 0);
+    ck_assert_double_eq(d, 1.5);
+    /* ... but count once a digit follows them: 1, 17 zeros, 1 is 19 digits */
+    number_refused("1.000000000000000001", "at most 18 significant");
+    /* ... and as decimals: 19 of them are one too many */
+    number_refused("7.0000000000000000000", "too many decimals");
+    /* the integer part's zeros are the value's: 10^18 has 19 digits */
+    number_refused("1000000000000000000", "at most 18 significant");
+}
+END_TEST
+
+/* Numbers written back in the grammar they are read in (no exponent), with
+ * the digits the value needs: the limits of NUMBER keys, distribution
+ * parameters in the report's header. */
+START_TEST(numbers_formatted_in_the_grammar)
+{
+    char b[48];
+    ck_assert_str_eq(units_format_number(1e-6, b, sizeof b), "0.000001");
+    ck_assert_str_eq(units_format_number(1e6, b, sizeof b), "1000000");
+    ck_assert_str_eq(units_format_number(1.000001, b, sizeof b), "1.000001");
+    ck_assert_str_eq(units_format_number(0.75, b, sizeof b), "0.75");
+    ck_assert_str_eq(units_format_number(0.1, b, sizeof b), "0.1");
+    ck_assert_str_eq(units_format_number(10, b, sizeof b), "10");
+    ck_assert_str_eq(units_format_number(0, b, sizeof b), "0");
+    ck_assert_str_eq(units_format_number(0.001, b, sizeof b), "0.001");
+    ck_assert_str_eq(units_format_number(123456.789, b, sizeof b), "123456.789");
+    /* each reads back as the same double */
+    const double xs[] = {1e-6, 1.000001, 0.2, 1.1, 2.5e-7, 999999.999999};
+    for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
+        double d;
+        const char *why;
+        units_format_number(xs[i], b, sizeof b);
+        ck_assert_msg(units_parse_number(b, &d, &why) == 0 && d == xs[i], "%s", b);
+    }
 }
 END_TEST
 
@@ -306,6 +344,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, formatting);
     tcase_add_test(tc, counts_and_numbers);
     tcase_add_test(tc, one_number_grammar);
+    tcase_add_test(tc, numbers_formatted_in_the_grammar);
     tcase_add_test(tc, interval_products_are_checked);
     tcase_add_test(tc, windows_parse_once);
     tcase_add_test(tc, gcd_by_hand);
