@@ -45,7 +45,9 @@ static int read_log_window(scn_ctx *c, gclog_options *o)
     }
     if (rc)
         snprintf(msg, sizeof msg, "%s", we.why);
-    else if (o->to_ns <= o->from_ns)
+    else if (o->to_ns == o->from_ns)
+        snprintf(msg, sizeof msg, "the window is empty: it ends where it starts; give an END after START");
+    else if (o->to_ns < o->from_ns)
         snprintf(msg, sizeof msg, "the window ends before it starts");
     else
         return 0;

@@ -92,8 +92,13 @@ static int check_windows(scn_ctx *c, scn_ini_entry *e, stall_spec *st)
     char msg[256], x[32], y[32];
     units_format_duration_exact(st->windows[bad].start_ns, x, sizeof x);
     units_format_duration_exact(st->windows[bad].end_ns, y, sizeof y);
-    if (st->windows[bad].end_ns <= st->windows[bad].start_ns)
+    if (st->windows[bad].end_ns == st->windows[bad].start_ns)
+        snprintf(msg, sizeof msg, "window %s..%s is empty: it ends where it starts; give an END after START", x, y);
+    else if (st->windows[bad].end_ns < st->windows[bad].start_ns)
         snprintf(msg, sizeof msg, "window %s..%s ends before it starts", x, y);
+    else if (bad > 0 && st->windows[bad].start_ns == st->windows[bad - 1].start_ns &&
+             st->windows[bad].end_ns == st->windows[bad - 1].end_ns)
+        snprintf(msg, sizeof msg, "window %s..%s is given twice; give it once", x, y);
     else
         snprintf(msg, sizeof msg, "window %s..%s overlaps the one before it; merge them", x, y);
     scn_keys_bad_value(c, e, msg);
@@ -143,9 +148,20 @@ static int parse_ranges(scn_ctx *c, scn_ini_entry *e, stall_spec *st)
         return rc;
     size_t bad;
     if (stall_ranges_normalise(st->ranges, st->n_ranges, &bad)) {
-        char msg[160];
-        snprintf(msg, sizeof msg, "range %llu..%llu is empty or overlaps another",
-                 (unsigned long long)st->ranges[bad].first, (unsigned long long)st->ranges[bad].last);
+        char msg[200], item[48];
+        const stall_range *r = &st->ranges[bad], *before = bad > 0 ? &st->ranges[bad - 1] : NULL;
+        if (r->first == r->last)
+            snprintf(item, sizeof item, "request %llu", (unsigned long long)r->first);
+        else
+            snprintf(item, sizeof item, "range %llu..%llu", (unsigned long long)r->first, (unsigned long long)r->last);
+        if (r->last < r->first)
+            snprintf(msg, sizeof msg, "%s is empty: it ends before it starts; give FIRST..LAST with LAST >= FIRST",
+                     item);
+        else if (before && before->first == r->first && before->last == r->last)
+            snprintf(msg, sizeof msg, "%s is given twice; give it once", item);
+        else
+            snprintf(msg, sizeof msg, "%s overlaps %llu..%llu; merge them", item, (unsigned long long)before->first,
+                     (unsigned long long)before->last);
         scn_keys_bad_value(c, e, msg);
         return -1;
     }
