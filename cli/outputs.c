@@ -374,6 +374,21 @@ int outputs_stage(const options *o, const scenario *s, const run_result *r, char
         fprintf(stderr, "cosim: no tester recorded a sample: no chart\n");
         memset(cd->style, 0, sizeof cd->style);
     }
+    /* the whole-run charts draw only what chart = yes keeps: when every
+     * tester with samples is hidden (and no truth is drawn) they have no
+     * curve and no bar, and are left out, said once; the time charts draw
+     * every tester and are kept */
+    char spec_names[16], spec_slots[16]; /* only whether any block is drawn */
+    plot_spectrum_blocks(s, r, spec_names, sizeof spec_names, spec_slots, sizeof spec_slots);
+    int any_whole = 0;
+    for (size_t k = 0; k < N_CHARTS; k++)
+        any_whole |= cd->style[k] && chart_kinds[k].window == CHART_WHOLE_RUN;
+    if (!spec_names[0] && any_whole) {
+        fprintf(stderr, "cosim: every tester with samples has chart = no: no spectrum or summary chart\n");
+        for (size_t k = 0; k < N_CHARTS; k++)
+            if (chart_kinds[k].window == CHART_WHOLE_RUN)
+                cd->style[k] = NULL;
+    }
     memset(charts, 0, sizeof(char[N_CHARTS + 1][64]));
     *no_gnuplot = 0;
     drawn[0] = '\0';
