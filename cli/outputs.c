@@ -151,8 +151,10 @@ static int time_chart_draws(staging *st, int bars, char *extra, size_t len)
         drawn += bars ? timeline_bars(t, i) : timeline_points(t, i);
     }
     if (drawn == 0) {
-        fprintf(stderr, "cosim: no %s chart: no request in the window %s..%s; give another --window\n",
-                bars ? "requests" : "timeline",
+        /* the timeline draws recorded requests only (a warm-up over the
+         * window leaves it empty), the bars every request sent */
+        fprintf(stderr, "cosim: no %s chart: no request %sin the window %s..%s; give another --window\n",
+                bars ? "requests" : "timeline", bars ? "" : "recorded ",
                 units_format_duration_exact(bars ? st->cd->bars_from : st->cd->tl_from, a, sizeof a),
                 units_format_duration_exact(bars ? st->cd->bars_to : st->cd->tl_to, b, sizeof b));
         return 0;
