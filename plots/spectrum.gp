@@ -193,8 +193,8 @@ if (slides) { set key outside center bottom horizontal Left reverse box noenhanc
 set key at screen 0.5, screen 0.012 center bottom
 
 # One look per tester (cosim's styles: the first closed, paced, corrected,
-# open and partly_open tester are 1..5, a second of a kind 6..8; 0 is the
-# truth), so a tester keeps its colour, dash and marker whatever else is
+# open and partly_open tester are 1..5, every other the first free of 6..8
+# then 1..5, eight testers all apart; 0 is the truth), so a tester keeps its colour, dash and marker whatever else is
 # drawn. Okabe-Ito colours, told apart by colour-blind viewers; distinct
 # dashes and markers keep the curves apart in greyscale too.
 array colours[9] = ["#D55E00", "#E69F00", "#0072B2", "#009E73", "#CC79A7", "#56B4E9", "#882255", \
