@@ -263,7 +263,7 @@ do for [i=1:n] {
          datafile index (i-1) using 1:($3 == 0 || $3 == 3 ? $2 : NaN) with points pt marker(i) ps (1.0 * ptscale) \
              lc rgb colour(i) title what, \
          datafile index (i-1) using 1:($3 == 4 ? $2 : NaN) with lines lw 2 dt 2 lc rgb "#000000" \
-             title (ex ? "" : "mean latency of each bin"), \
+             title (ex || empty ? "" : "mean latency of each bin"), \
          datafile index (i-1) using 1:($3 == 1 && int($0) % ksy == 0 ? $2 : NaN) with points pt ring_pt \
              ps (1.3 * ptscale) lc rgb colour(i) \
              title (sy > 0 ? sprintf("samples the correction added (%d%s)", sy, \
