@@ -247,7 +247,12 @@ do for [i=1:nb] {
 key_maxrows = slides ? 2 : 3
 key_cols = slides || longest_title <= 24 ? 2 : 1
 key_rows = (nb + key_cols - 1) / key_cols
-key_rows = key_rows < key_maxrows ? key_rows : key_maxrows
+# gnuplot adds rows past maxrows rather than columns that do not fit:
+# ten testers' 20-character entries took five rows, the lower two over
+# the axis's name and tick labels (on a slide too). So the rows are not
+# capped, but for a slide's three (stall_per_second's five entries), which
+# fit in the margin made for two
+key_rows = slides && key_rows == 3 ? key_maxrows : key_rows
 set bmargin ((slides ? 3.0 : 2.6) + key_rows * 1.1 + 1.2)
 # the end labels' column: as wide as the longest label (at least 10
 # characters, at most 44 of the page's width)
