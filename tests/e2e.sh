@@ -598,6 +598,17 @@ INI
     # a zero service time: a p50 of 0 on the summary's log axis
     drawn zero "$all" "" scenarios/one_stall.ini --set service.time=0s --set tester.closed.kind=open \
         --set tester.closed.rate=50/s
+    # ten testers (closed1..5, open1..5): closed1 and open1 keep their
+    # kinds' 1 and 4; closed2..4 take 6, 7, 8, closed5 2 (paced's, absent),
+    # open2 3, open3 5; open4 and open5 start again at 1 and 2 (eight
+    # styles); every chart drawn, the legend's five rows under the axis
+    {
+        printf '[scenario]\nduration = 2s\n[service]\ndistribution = constant\ntime = 1ms\n'
+        for i in 1 2 3 4 5; do printf '[tester closed%d]\nkind = closed\n' "$i"; done
+        for i in 1 2 3 4 5; do printf '[tester open%d]\nkind = open\nrate = %d00/s\n' "$i" "$i"; done
+    } >"$work/ten.ini"
+    drawn ten "$all" "" "$work/ten.ini"
+    grep -qx "styles = '1 6 7 8 2 4 3 5 1 2'" "$work/ten/spectrum.gp" || fail "ten testers: $(grep '^styles' "$work/ten/spectrum.gp")"
     # the same cases with replications, slides, svg and pdf, a linear axis
     for v in "--replications 3" "--style slides --format svg" "--format pdf --latency-axis linear"; do
         k=$(echo "$v" | tr -dc 'a-z')
