@@ -151,8 +151,10 @@ static int time_chart_draws(staging *st, int bars, char *extra, size_t len)
         drawn += bars ? timeline_bars(t, i) : timeline_points(t, i);
     }
     if (drawn == 0) {
-        fprintf(stderr, "cosim: no %s chart: no request in the window %s..%s; give another --window\n",
-                bars ? "requests" : "timeline",
+        /* the timeline draws recorded requests only (a warm-up over the
+         * window leaves it empty), the bars every request sent */
+        fprintf(stderr, "cosim: no %s chart: no request %sin the window %s..%s; give another --window\n",
+                bars ? "requests" : "timeline", bars ? "" : "recorded ",
                 units_format_duration_exact(bars ? st->cd->bars_from : st->cd->tl_from, a, sizeof a),
                 units_format_duration_exact(bars ? st->cd->bars_to : st->cd->tl_to, b, sizeof b));
         return 0;
@@ -373,6 +375,21 @@ int outputs_stage(const options *o, const scenario *s, const run_result *r, char
     if (plot_spectrum_testers(r) == 0 && any_chart) {
         fprintf(stderr, "cosim: no tester recorded a sample: no chart\n");
         memset(cd->style, 0, sizeof cd->style);
+    }
+    /* the whole-run charts draw only what chart = yes keeps: when every
+     * tester with samples is hidden (and no truth is drawn) they have no
+     * curve and no bar, and are left out, said once; the time charts draw
+     * every tester and are kept */
+    char spec_names[16], spec_slots[16]; /* only whether any block is drawn */
+    plot_spectrum_blocks(s, r, spec_names, sizeof spec_names, spec_slots, sizeof spec_slots);
+    int any_whole = 0;
+    for (size_t k = 0; k < N_CHARTS; k++)
+        any_whole |= cd->style[k] && chart_kinds[k].window == CHART_WHOLE_RUN;
+    if (!spec_names[0] && any_whole) {
+        fprintf(stderr, "cosim: every tester with samples has chart = no: no spectrum or summary chart\n");
+        for (size_t k = 0; k < N_CHARTS; k++)
+            if (chart_kinds[k].window == CHART_WHOLE_RUN)
+                cd->style[k] = NULL;
     }
     memset(charts, 0, sizeof(char[N_CHARTS + 1][64]));
     *no_gnuplot = 0;

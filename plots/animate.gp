@@ -18,7 +18,8 @@ set output outfile
 
 # one look per tester, as in spectrum.gp and requests.gp (cosim's styles:
 # the first closed, paced, corrected, open and partly_open tester are
-# 1..5, a second of a kind 6..8), so a tester keeps its colour here too
+# 1..5, every other the first free of 6..8 then 1..5), so a tester keeps
+# its colour here too
 array colours[8] = ["#D55E00", "#E69F00", "#0072B2", "#009E73", "#CC79A7", "#56B4E9", "#882255", \
                     "#999933"]
 style(i) = exists("styles") ? word(styles, i) + 0 : i

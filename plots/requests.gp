@@ -104,8 +104,9 @@ if (slides) {
 canvas_pt = slides ? (pdf ? 540 : 1080) : (pdf ? (1.3 + n * 2.1) * 72 : (200 + n * panel_px))
 
 # one look per tester, as in spectrum.gp (cosim's styles: the first closed,
-# paced, corrected, open and partly_open tester are 1..5, a second of a kind
-# 6..8), so a tester has the same colour and marker on every chart
+# paced, corrected, open and partly_open tester are 1..5, every other the
+# first free of 6..8 then 1..5), so a tester has the same colour and marker
+# on every chart
 array colours[8] = ["#D55E00", "#E69F00", "#0072B2", "#009E73", "#CC79A7", "#56B4E9", "#882255", \
                     "#999933"]
 array markers[8] = [7, 5, 9, 13, 11, 6, 4, 8]

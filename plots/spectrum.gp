@@ -118,6 +118,19 @@ do for [i=1:nl] {
     cy[i] = STATS_max
 }
 
+# each tester's p99 (the marks block after the curves), read here, before
+# the latency range is set: stats skips the points outside it, and a fast
+# p99 under a long stall's five decades (a closed loop's 0.1 ms beside a
+# 20 s freeze) found no point and stopped the chart
+nb = words(testers)
+array p99s[nb]
+p99min = 0
+do for [i=1:nb] {
+    stats datafile index nb every ::(i-1)::(i-1) using 2 nooutput
+    p99s[i] = STATS_max
+    p99min = p99s[i] > 0 && (p99min == 0 || p99s[i] < p99min) ? p99s[i] : p99min
+}
+
 # on a slide the title and subtitle are centred on the page, not the plot
 if (slides) {
     set label 98 chart_title at screen 0.5, screen 0.95 center noenhanced font sprintf(",%d", title_pt)
@@ -147,6 +160,10 @@ if (ylog) {
     # at most five decades below the largest value: one near-zero sample
     # must not squash the range that matters
     lowest = ymax / 1e5
+    # but every p99 mark drawn: the axis reaches down to a factor 4 under
+    # the lowest p99, which keeps its dot clear of the "p99" name at the
+    # line's foot (the curves below are clipped at the axis, as before)
+    lowest = p99min > 0 && p99min / 4 < lowest ? p99min / 4 : lowest
     set logscale y
     set format y "%g"
     set yrange [(ymin > lowest ? ymin / 1.5 : lowest) : ymax * 2]
@@ -176,8 +193,8 @@ if (slides) { set key outside center bottom horizontal Left reverse box noenhanc
 set key at screen 0.5, screen 0.012 center bottom
 
 # One look per tester (cosim's styles: the first closed, paced, corrected,
-# open and partly_open tester are 1..5, a second of a kind 6..8; 0 is the
-# truth), so a tester keeps its colour, dash and marker whatever else is
+# open and partly_open tester are 1..5, every other the first free of 6..8
+# then 1..5, eight testers all apart; 0 is the truth), so a tester keeps its colour, dash and marker whatever else is
 # drawn. Okabe-Ito colours, told apart by colour-blind viewers; distinct
 # dashes and markers keep the curves apart in greyscale too.
 array colours[9] = ["#D55E00", "#E69F00", "#0072B2", "#009E73", "#CC79A7", "#56B4E9", "#882255", \
@@ -214,11 +231,6 @@ set style textbox 1 opaque fillcolor rgb "#ffffff" noborder margins 1.5,1.5
 p99_left = xend > 1.5 && log(100) / log(xend) > 0.8
 if (p99_left) { set label 2 "p99" at 100, graph 0 offset -0.6,0.9 right textcolor rgb "#404040" boxed bs 1 front } \
 else { set label 2 "p99" at 100, graph 0 offset 0.6,0.9 left textcolor rgb "#404040" boxed bs 1 front }
-array p99s[nb]
-do for [i=1:nb] {
-    stats datafile index nb every ::(i-1)::(i-1) using 2 nooutput
-    p99s[i] = STATS_max
-}
 ms(v) = v >= 100 ? sprintf("%.0f ms", v) : v >= 10 ? sprintf("%.1f ms", v) : v >= 1 ? sprintf("%.2f ms", v) \
       : sprintf("%.3f ms", v)
 title_of(i) = label(i).": p99 ".ms(p99s[i])
@@ -235,7 +247,12 @@ do for [i=1:nb] {
 key_maxrows = slides ? 2 : 3
 key_cols = slides || longest_title <= 24 ? 2 : 1
 key_rows = (nb + key_cols - 1) / key_cols
-key_rows = key_rows < key_maxrows ? key_rows : key_maxrows
+# gnuplot adds rows past maxrows rather than columns that do not fit:
+# ten testers' 20-character entries took five rows, the lower two over
+# the axis's name and tick labels (on a slide too). So the rows are not
+# capped, but for a slide's three (stall_per_second's five entries), which
+# fit in the margin made for two
+key_rows = slides && key_rows == 3 ? key_maxrows : key_rows
 set bmargin ((slides ? 3.0 : 2.6) + key_rows * 1.1 + 1.2)
 # the end labels' column: as wide as the longest label (at least 10
 # characters, at most 44 of the page's width)

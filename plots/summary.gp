@@ -99,6 +99,16 @@ highest = STATS_max
 stats datafile using 5 nooutput
 lowest = STATS_min < lowest ? STATS_min : lowest
 highest = STATS_max > highest ? STATS_max : highest
+# a log axis starts under the smallest value above zero: a zero p50 (a
+# zero service time) made the floor 0, which a log axis cannot show, and
+# gnuplot stopped; a zero value sits on the floor, its label "0.000".
+# Every value zero: a linear axis.
+posv(v) = v > 0 ? v : 1e300
+minp(a, b) = a < b ? a : b
+stats datafile using (minp(minp(posv($2), posv($3)), minp(posv($4), posv($5)))) nooutput
+lowest_pos = STATS_min
+if (lowest_pos >= 1e300) { ylog = 0 }
+lowest = ylog && lowest <= 0 ? lowest_pos : lowest
 # each tester a group of three: p50, p99, p99.9, each labelled with its
 # value (the point of the slide: "0.16 vs 1.07 vs 1.89 ms"). On a log axis
 # a bar's length means nothing, so there the values are points on stems
@@ -145,23 +155,25 @@ if (ylog) {
     set logscale y
     set format y "%g"
     floor = lowest / 3
+    cl(v) = v > floor ? v : floor   # a zero on the floor
     set yrange [floor : highest * 4]
     dl = line_frac * log10(highest * 4 / floor)   # a text line, in decades
     # the key's marker alone, a text line high (drawn with its stem at the
     # data's 2.5 the three markers overlapped each other)
-    plot for [k=1:3] datafile using (xat(k)):(column(k+1)):(floor):(column(k+1)) with yerrorbars \
+    plot for [k=1:3] datafile using (xat(k)):(cl(column(k+1))):(floor):(cl(column(k+1))) with yerrorbars \
              pt pt_[k] ps (2.5 * ptscale) lw 2 lc rgb pc[k] notitle, \
          for [k=1:3] keyentry with points pt pt_[k] ps (2 * ptscale) lc rgb pc[k] title pname[k], \
-         for [k=1:3] '' using (xat(k)):(lab(k, dl)):(ms(column(k+1))) with labels offset 0,1.3 \
+         for [k=1:3] '' using (xat(k)):(cl(lab(k, dl))):(ms(column(k+1))) with labels offset 0,1.3 \
              font sprintf(",%d", lab_pt) notitle, \
-         '' using (xat(4)):5:(floor):5 with yerrorbars pt 13 ps (2.5 * ptscale) lw 1 dt 2 lc rgb "#000000" notitle, \
+         '' using (xat(4)):(cl($5)):(floor):(cl($5)) with yerrorbars pt 13 ps (2.5 * ptscale) lw 1 dt 2 \
+             lc rgb "#000000" notitle, \
          keyentry with points pt 13 ps (2 * ptscale) lc rgb "#000000" title "mean", \
-         '' using (xat(4)):(mean_lab(dl)):(ms(column(5))) with labels offset 0,1.3 \
+         '' using (xat(4)):(cl(mean_lab(dl))):(ms(column(5))) with labels offset 0,1.3 \
              font sprintf(",%d", lab_pt) notitle, \
          '' using 0:(NaN):xtic(1) notitle
 } else {
-    set yrange [0 : highest * 1.15]
-    dl = line_frac * highest * 1.15   # a text line, in ms
+    set yrange [0 : (highest > 0 ? highest * 1.15 : 1)]   # every value 0: an axis to 1 ms
+    dl = line_frac * (highest > 0 ? highest * 1.15 : 1)   # a text line, in ms
     set style fill solid 0.85 border rgb "#333333"
     set boxwidth 0.2
     # the mean: a diamond in the group's fourth slot with its value (a

@@ -89,8 +89,8 @@ set bmargin 4.5 + 1.25 * key_rows
 set key at screen 0.5, screen 0.015 center bottom horizontal Left reverse box noenhanced samplen 3 \
     spacing 1.1 width 2 maxcols 2
 # One look per tester, as on cosim's other charts (styles: the first
-# closed, paced, corrected, open and partly_open tester are 1..5, a second
-# of a kind 6..8): Okabe-Ito colours, and markers and dashes that keep the
+# closed, paced, corrected, open and partly_open tester are 1..5, every
+# other the first free of 6..8 then 1..5): Okabe-Ito colours, and markers and dashes that keep the
 # curves apart in greyscale. With a grid, the curves of one tester keep its
 # colour and take a dash and marker per value of the other keys.
 array colours[8] = ["#D55E00", "#E69F00", "#0072B2", "#009E73", "#CC79A7", "#56B4E9", "#882255", "#999933"]

@@ -106,8 +106,9 @@ if (slides) {
 canvas_pt = slides ? (pdf ? 540 : 1080) : (pdf ? (1.3 + (n + 1) * 2) * 72 : (200 + (n + 1) * panel_px))
 
 # one look per tester, as in spectrum.gp (cosim's styles: the first closed,
-# paced, corrected, open and partly_open tester are 1..5, a second of a kind
-# 6..8), so a tester has the same colour and marker on every chart
+# paced, corrected, open and partly_open tester are 1..5, every other the
+# first free of 6..8 then 1..5), so a tester has the same colour and marker
+# on every chart
 array colours[8] = ["#D55E00", "#E69F00", "#0072B2", "#009E73", "#CC79A7", "#56B4E9", "#882255", \
                     "#999933"]
 array markers[8] = [7, 5, 9, 13, 11, 6, 4, 8]
@@ -251,26 +252,39 @@ do for [i=1:n] {
     sy = word(synthetic, i) + 0
     what = ex ? sprintf("%s: each dot one request (%d)", label(i), word(seen, i) + 0) \
               : sprintf("%s: largest latency of each bin (%d requests)", label(i), word(seen, i) + 0)
+    # an empty panel's key says what the window held: requests a warm-up
+    # or a timeout left unrecorded, or none at all
+    if (empty) { what = word(seen, i) + 0 > 0 ? sprintf("%s: %d requests in the window, none recorded", label(i), \
+                     word(seen, i) + 0) : sprintf("%s: no request in the window", label(i)) }
     unset label 1
-    if (empty) { set label 1 "no request in this window" at graph 0.5, 0.5 center }
+    if (empty) { set label 1 "no request recorded in this window" at graph 0.5, 0.5 center }
     plot stallsfile index (i-1) using (($1+$2)/2):((top+bottom)/2):(($2-$1)/2):((top-bottom)/2) \
              with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
          datafile index (i-1) using 1:($3 == 0 || $3 == 3 ? $2 : NaN) with points pt marker(i) ps (1.0 * ptscale) \
              lc rgb colour(i) title what, \
          datafile index (i-1) using 1:($3 == 4 ? $2 : NaN) with lines lw 2 dt 2 lc rgb "#000000" \
-             title (ex ? "" : "mean latency of each bin"), \
+             title (ex || empty ? "" : "mean latency of each bin"), \
          datafile index (i-1) using 1:($3 == 1 && int($0) % ksy == 0 ? $2 : NaN) with points pt ring_pt \
              ps (1.3 * ptscale) lc rgb colour(i) \
              title (sy > 0 ? sprintf("samples the correction added (%d%s)", sy, \
                     ksy > 1 ? sprintf("; 1 in %d drawn", ksy) : "") : "")
 }
-# the backlog: requests at the server, one line per tester
+# the backlog: requests at the server, one line per tester (an empty
+# last panel's note not carried over)
+unset label 1
 unset logscale y
 set format y "%g"
 bmax = 1
+# stats skips the points outside the axes' ranges, and the last panel's
+# latency range stayed set: a backlog of 1 over a panel whose latencies
+# end at 0.14 ms found no point, and gnuplot stopped on the undefined
+# STATS_max (a paced tester warming up through the window). The latency
+# range dropped first; a block stats still finds empty is skipped.
+set autoscale y
 do for [i=1:n] {
+    undefine STATS_max
     stats datafile index (n + i - 1) using 2 nooutput
-    bmax = STATS_max > bmax ? STATS_max : bmax
+    if (exists("STATS_max")) { bmax = STATS_max > bmax ? STATS_max : bmax }
 }
 set yrange [0:bmax * 1.15]
 # whole requests (no 0.5 ticks on a small backlog), as many labels as the

@@ -219,12 +219,42 @@ int plot_tester_style(const scenario *s, size_t i)
 {
     static const int first_of_kind[] = {[TESTER_CLOSED] = 1, [TESTER_PACED] = 2, [TESTER_CORRECTED] = 3,
                                         [TESTER_OPEN] = 4, [TESTER_PARTLY_OPEN] = 5};
-    size_t before = 0; /* testers of the same kind before i */
-    for (size_t j = 0; j < i; j++)
-        before += s->testers[j].kind == s->testers[i].kind;
-    int k = s->testers[i].kind;
-    int base = k >= 0 && (size_t)k < sizeof first_of_kind / sizeof *first_of_kind ? first_of_kind[k] : 1;
-    return before == 0 ? base : (int)(5 + (before - 1) % 3 + 1); /* 6, 7, 8 for the second, third, ... */
+    const size_t n_kinds = sizeof first_of_kind / sizeof *first_of_kind;
+    /* the first tester of each kind keeps its kind's style (its look in
+     * every single-kind scenario); those styles are reserved first, so a
+     * later kind's first tester never finds its own taken */
+    int used[PLOT_TESTER_STYLES + 1] = {0};
+    int base[SCENARIO_MAX_TESTERS];
+    size_t n = s->n_testers < SCENARIO_MAX_TESTERS ? s->n_testers : SCENARIO_MAX_TESTERS;
+    for (size_t j = 0; j < n; j++) {
+        int k = s->testers[j].kind;
+        int kb = k >= 0 && (size_t)k < n_kinds ? first_of_kind[k] : 0;
+        base[j] = 0;
+        if (kb && !used[kb]) {
+            used[kb] = 1;
+            base[j] = kb;
+        }
+    }
+    /* the others, in order: the styles no kind has (6, 7, 8), then those
+     * of the kinds the run lacks, so each tester has a look of its own;
+     * past the eight (the ninth, black, is the truth's) they start again
+     * at 1 in tester order, a look shared with an earlier tester */
+    static const int spare[] = {6, 7, 8, 1, 2, 3, 4, 5};
+    size_t overflow = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (base[j])
+            continue;
+        int got = 0;
+        for (size_t q = 0; q < sizeof spare / sizeof *spare && !got; q++)
+            if (!used[spare[q]])
+                got = spare[q];
+        if (got)
+            used[got] = 1;
+        else
+            got = (int)(overflow++ % PLOT_TESTER_STYLES) + 1;
+        base[j] = got;
+    }
+    return i < n ? base[i] : 1;
 }
 
 /* After "testers = '...'": "labels" (a gnuplot array of each word's

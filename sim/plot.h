@@ -262,15 +262,22 @@ char *plot_render_message(char *buf, size_t buflen, plot_render_status st, int s
  */
 void plot_pdf_clear_date(char *data, size_t len);
 
+/** The styles a tester can have (1..8); a ninth, black, is the truth's. */
+#define PLOT_TESTER_STYLES 8
+
 /**
  * The style (colour, dash, marker) of tester i in every chart: keyed on
  * the tester, not on its place in a chart, so it keeps its look whatever
- * other testers are drawn: the first closed, paced, corrected, open and
- * partly_open tester are 1 to 5, a second, third, ... of one kind 6, 7, 8
- * (then 6 again). The styles' colours, dashes and markers are defined in
- * plots/spectrum.gp and plots/summary.gp.
+ * other testers are drawn. The first closed, paced, corrected, open and
+ * partly_open tester are 1 to 5; every other tester, in the scenario's
+ * order, takes the first style no tester has yet, from 6, 7, 8 and then
+ * the styles of the kinds the run lacks, so up to eight testers all look
+ * different. Beyond eight, the ninth and later take 1, 2, ... in turn and
+ * share a look with an earlier tester (their labels still tell them
+ * apart). The styles' colours, dashes and markers are defined in
+ * plots/spectrum.gp and the other chart scripts.
  * @param i a tester index below s->n_testers
- * @return 1..8
+ * @return 1..PLOT_TESTER_STYLES
  */
 int plot_tester_style(const scenario *s, size_t i);
 

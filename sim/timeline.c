@@ -511,11 +511,16 @@ int timeline_write_points(const timeline *t, FILE *f, const char *const *names)
         fprintf(f, "%s# tester %s%s\n", i ? "\n\n" : "", names[i], k->bin_max ? " (binned)" : "");
         size_t rows = 0;
         if (!k->bin_max) {
-            for (size_t j = 0; j < k->n; j++, rows++) {
+            /* only recorded requests make a row: a block of unrecorded
+             * ones alone (warm-up, timeouts) got no row, gnuplot dropped
+             * it and every later tester's panel took its neighbour's data */
+            for (size_t j = 0; j < k->n; j++) {
                 const point *p = &k->pts[j];
-                if (p->recorded)
-                    fprintf(f, "%.9f %.6f 0\n", (double)(t->by_reply ? p->reply_ns : p->intended_ns) / 1e9,
-                            (double)p->latency_ns / 1e6);
+                if (!p->recorded)
+                    continue;
+                fprintf(f, "%.9f %.6f 0\n", (double)(t->by_reply ? p->reply_ns : p->intended_ns) / 1e9,
+                        (double)p->latency_ns / 1e6);
+                rows++;
             }
             for (size_t j = 0; j < k->n_syn; j++, rows++)
                 fprintf(f, "%.9f %.6f 1\n",

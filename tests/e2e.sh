@@ -566,6 +566,110 @@ charts-all)
         done
     done
     ;;
+charts-legal)
+    # no legal scenario makes a chart's script fail: each chart is drawn
+    # (clipped, or an empty panel with a note) or skipped with one line,
+    # and the run exits 0 (a failed script made it exit 4 and write nothing)
+    cd "$root" || exit 1
+    command -v gnuplot >/dev/null || { echo "gnuplot missing: charts not rendered"; exit 77; }
+    # drawn NAME CHARTS ERR ARGS...: cosim exits 0 with stderr exactly ERR
+    # and writes exactly the charts CHARTS ("spectrum timeline ...", in
+    # the format's extension: the last --format of ARGS, else png)
+    drawn() {
+        local n=$1 want=$2 err=$3 ext=png a
+        shift 3
+        for a in "$@"; do case $a in svg|pdf) ext=$a ;; esac; done
+        "$cosim" -q "$@" -o "$work/$n" >"$work/$n.out" 2>"$work/$n.err"
+        local rc=$?
+        [ "$rc" -eq 0 ] || fail "$n: cosim $*: exit $rc ($(cat "$work/$n.err"))"
+        [ "$(cat "$work/$n.err")" = "$err" ] || fail "$n: stderr
+  got:  $(cat "$work/$n.err")
+  want: $err"
+        local got
+        got=$(cd "$work/$n" 2>/dev/null && ls | sed -n "s/\.$ext\$//p" | LC_ALL=C sort | tr '\n' ' ')
+        local exp=""
+        [ -n "$want" ] && exp=$(printf '%s\n' $want | LC_ALL=C sort | tr '\n' ' ')
+        [ "$got" = "$exp" ] || fail "$n: charts '$got', want '$want'"
+        for c in $want; do [ -s "$work/$n/$c.$ext" ] || fail "$n: $c.$ext empty"; done
+    }
+    all="requests spectrum summary timeline"
+    big="cosim: no requests chart: tester closed sent more than 20000 requests in the window 39.992s..62.280214285s; give a shorter --window"
+    # 1. a 20 s freeze every 40 s: the closed and paced p99 (0.16 ms) lie
+    # more than five decades under the 19.7 s stall; the axis reaches them
+    # (the p99 marks are read before the range is set)
+    f1="scenarios/stall_per_second.ini --set stall.freeze.length=20s --set stall.freeze.period=40s"
+    # shellcheck disable=SC2086
+    drawn freeze "spectrum summary timeline" "$big" $f1
+    # a fast closed loop (50 us) and one 10 s stall: p99 0.05 ms, max 10 s
+    cat >"$work/window.ini" <<'INI'
+[scenario]
+title = A fast closed loop and one 10 s stall
+duration = 20s
+[service]
+distribution = constant
+time = 50us
+[stall x]
+kind = windows
+windows = 5s..15s
+[tester closed]
+kind = closed
+INI
+    drawn window "$all" "" "$work/window.ini"
+    # 2. a tester with no recorded request in the window (a warm-up over
+    # it; a timeout every request meets): its panel empty with a note, the
+    # others drawn; its timeline block holds one nan row, so the later
+    # testers' blocks keep their index
+    f2a="scenarios/stall_per_second.ini --set tester.paced.warmup=5s"
+    f2b="scenarios/one_stall.ini --set tester.closed.timeout=5ms"
+    # shellcheck disable=SC2086
+    drawn warm "$all" "" $f2a
+    # shellcheck disable=SC2086
+    drawn timeout "$all" "" $f2b
+    [ "$(awk '/^# /{b = $0; next} NF && b == "# tester paced" {print}' "$work/warm/timeline.dat")" = "nan nan nan" ] \
+        || fail "warm-up: the paced block of timeline.dat is not one nan row"
+    grep -q 'no request recorded in this window' "$work/warm/timeline.gp" || fail "warm-up: no empty panel's note"
+    # 3. every tester chart = no: spectrum and summary skipped, said once
+    f3="scenarios/one_stall.ini --set tester.open.chart=no --set tester.closed.chart=no"
+    hidden="cosim: every tester with samples has chart = no: no spectrum or summary chart"
+    # shellcheck disable=SC2086
+    drawn hidden "requests timeline" "$hidden" $f3
+    # the truth alone (stall_per_second's four testers hidden) is drawn
+    drawn truth "$all" "" scenarios/stall_per_second.ini --set tester.open.chart=no --set tester.closed.chart=no \
+        --set tester.paced.chart=no --set tester.corrected.chart=no
+    # every tester warming up through the window: no timeline, said why
+    drawn warmall "requests spectrum summary" \
+        "cosim: no timeline chart: no request recorded in the window 600ms..1.5s; give another --window" \
+        scenarios/one_stall.ini --set tester.open.warmup=1.5s --set tester.closed.warmup=1.5s
+    # every request timing out: no sample, no chart
+    drawn failall "" "cosim: no tester recorded a sample: no chart" \
+        scenarios/one_stall.ini --set tester.open.timeout=5ms --set tester.closed.timeout=5ms
+    # a zero service time: a p50 of 0 on the summary's log axis
+    drawn zero "$all" "" scenarios/one_stall.ini --set service.time=0s --set tester.closed.kind=open \
+        --set tester.closed.rate=50/s
+    # ten testers (closed1..5, open1..5): closed1 and open1 keep their
+    # kinds' 1 and 4; closed2..4 take 6, 7, 8, closed5 2 (paced's, absent),
+    # open2 3, open3 5; open4 and open5 start again at 1 and 2 (eight
+    # styles); every chart drawn, the legend's five rows under the axis
+    {
+        printf '[scenario]\nduration = 2s\n[service]\ndistribution = constant\ntime = 1ms\n'
+        for i in 1 2 3 4 5; do printf '[tester closed%d]\nkind = closed\n' "$i"; done
+        for i in 1 2 3 4 5; do printf '[tester open%d]\nkind = open\nrate = %d00/s\n' "$i" "$i"; done
+    } >"$work/ten.ini"
+    drawn ten "$all" "" "$work/ten.ini"
+    grep -qx "styles = '1 6 7 8 2 4 3 5 1 2'" "$work/ten/spectrum.gp" || fail "ten testers: $(grep '^styles' "$work/ten/spectrum.gp")"
+    # the same cases with replications, slides, svg and pdf, a linear axis
+    for v in "--replications 3" "--style slides --format svg" "--format pdf --latency-axis linear"; do
+        k=$(echo "$v" | tr -dc 'a-z')
+        # shellcheck disable=SC2086
+        drawn "freeze-$k" "spectrum summary timeline" "$big" $f1 $v
+        # shellcheck disable=SC2086
+        drawn "warm-$k" "$all" "" $f2a $v
+        # shellcheck disable=SC2086
+        drawn "timeout-$k" "$all" "" $f2b $v
+        # shellcheck disable=SC2086
+        drawn "hidden-$k" "requests timeline" "$hidden" $f3 $v
+    done
+    ;;
 check-miss)
     # a deliberately wrong expectation fails with exit 1 and a FILE:LINE line
     cd "$root" || exit 1

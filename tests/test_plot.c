@@ -312,6 +312,72 @@ START_TEST(the_subtitle_counts_a_sessions_requests)
 }
 END_TEST
 
+/* ---- each tester's style ---- */
+
+/* The styles plot_tester_style gives the testers of "[scenario]...TESTERS"
+ * (a 2 s run, 1 ms constant service), space separated, into out. */
+static void styles_of(const char *testers, char *out, size_t len)
+{
+    char dir[] = "/tmp/cosim-styles-XXXXXX", path[PATH_MAX], err[1024];
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/s.ini", dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fprintf(f, "[scenario]\nduration = 2s\n[service]\ndistribution = constant\ntime = 1ms\n%s", testers);
+    fclose(f);
+    scenario *s = NULL;
+    ck_assert_msg(scenario_load(&s, path, NULL, 0, err, sizeof err) == SCENARIO_OK, "%s", err);
+    size_t m = 0;
+    out[0] = '\0';
+    for (size_t i = 0; i < s->n_testers; i++)
+        m += (size_t)snprintf(out + m, m < len ? len - m : 0, "%s%d", i ? " " : "", plot_tester_style(s, i));
+    scenario_free(s);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* The first tester of each kind keeps its kind's style (closed 1, paced
+ * 2, corrected 3, open 4, partly_open 5); every other takes, in order, the
+ * first style nobody has from 6, 7, 8, then the styles of the kinds the
+ * run lacks; past eight, 1, 2, ... again. */
+START_TEST(every_tester_of_a_run_gets_its_own_style)
+{
+    char got[256];
+    /* closed1 and open300 first of their kinds (1, 4); closed4 the first
+     * other (6), open600 the next (7). Before: "1 6 4 6", closed4 and
+     * open600 one look. */
+    styles_of("[tester closed1]\nkind = closed\n[tester closed4]\nkind = closed\nusers = 4\n"
+              "[tester open300]\nkind = open\nrate = 300/s\n[tester open600]\nkind = open\nrate = 600/s\n",
+              got, sizeof got);
+    ck_assert_str_eq(got, "1 6 4 7");
+    /* six open testers: 4, then 6, 7, 8, then closed's 1 and paced's 2 (no
+     * closed or paced tester in the run). Before: "4 6 7 8 6 7". */
+    char six[512] = "";
+    for (int i = 1; i <= 6; i++)
+        snprintf(six + strlen(six), sizeof six - strlen(six), "[tester o%d]\nkind = open\nrate = %d/s\n", i,
+                 100 * i);
+    styles_of(six, got, sizeof got);
+    ck_assert_str_eq(got, "4 6 7 8 1 2");
+    /* a kind's first tester keeps its style wherever it stands: open,
+     * open, closed gives the closed tester 1 though it comes last */
+    styles_of("[tester a]\nkind = open\nrate = 100/s\n[tester b]\nkind = open\nrate = 200/s\n"
+              "[tester c]\nkind = closed\n", got, sizeof got);
+    ck_assert_str_eq(got, "4 6 1");
+    /* one of each kind, in reverse order: each its kind's style */
+    styles_of("[tester po]\nkind = partly_open\nrate = 100/s\np_continue = 0.5\n[tester o]\nkind = open\n"
+              "rate = 100/s\n[tester c3]\nkind = corrected\nrate = 100/s\n[tester p]\nkind = paced\nrate = 100/s\n"
+              "[tester c]\nkind = closed\n", got, sizeof got);
+    ck_assert_str_eq(got, "5 4 3 2 1");
+    /* ten closed testers: 1; then 6, 7, 8, 2, 3, 4, 5 (eight in all);
+     * the ninth and tenth start again at 1 and 2 */
+    char ten[512] = "";
+    for (int i = 1; i <= 10; i++)
+        snprintf(ten + strlen(ten), sizeof ten - strlen(ten), "[tester c%d]\nkind = closed\n", i);
+    styles_of(ten, got, sizeof got);
+    ck_assert_str_eq(got, "1 6 7 8 2 3 4 5 1 2");
+}
+END_TEST
+
 /* ---- the palette: legible for colour-blind viewers and in greyscale ---- */
 
 /* sRGB (0..255) to linear light (IEC 61966-2-1). */
@@ -466,6 +532,7 @@ Suite *test_suite(void)
     tcase_add_test(t, a_batch_draws_each_chart_in_few_processes);
     tcase_add_test(t, a_failed_batch_is_rendered_again_chart_by_chart);
     tcase_add_test(t, the_palette_reads_for_colour_blind_viewers_and_in_greyscale);
+    tcase_add_test(t, every_tester_of_a_run_gets_its_own_style);
     suite_add_tcase(s, t);
     return s;
 }

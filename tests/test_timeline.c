@@ -184,6 +184,39 @@ START_TEST(open_rows_are_the_index_and_the_backlog_counts_the_queue)
 }
 END_TEST
 
+START_TEST(a_tester_with_nothing_recorded_keeps_its_block)
+{
+    /* two open testers, a request every 50 ms from 0 in [0, 200 ms): 0, 50,
+     * 100, 150 ms, 1 ms each. The first records none (a warm-up over the
+     * window), the second all four. The first's block must hold a row (a
+     * block of comments alone is no block to gnuplot: the second's rows
+     * were read as the first's), one "nan nan nan"; the second's its four
+     * requests at 1 ms. */
+    timeline *t;
+    ck_assert_int_eq(timeline_new(&t, 2, 0, 200 * MS, 100), 0);
+    for (size_t i = 0; i < 2; i++)
+        for (uint64_t k = 0; k < 4; k++) {
+            int64_t at = (int64_t)k * 50 * MS;
+            tester_request rq = {k, 0, at, at, at, at + MS, MS, i == 1, 0};
+            tester_gate g = {0, 0, 0, 0};
+            timeline_observe(t, i, &rq, &g);
+        }
+    ck_assert_uint_eq(timeline_points(t, 0), 0);
+    ck_assert_uint_eq(timeline_points(t, 1), 4);
+    ck_assert_uint_eq(timeline_seen(t, 0), 4);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    const char *names[] = {"warm", "kept"};
+    ck_assert_int_eq(timeline_write_points(t, f, names), 0);
+    fclose(f);
+    ck_assert_ptr_nonnull(strstr(buf, "# tester warm\nnan nan nan\n\n\n# tester kept\n0.000000000 1.000000 0\n"
+                                      "0.050000000 1.000000 0\n0.100000000 1.000000 0\n0.150000000 1.000000 0\n"));
+    free(buf);
+    timeline_free(t);
+}
+END_TEST
+
 START_TEST(backlog_bins_are_round)
 {
     /* a 1 s window in at most 37 points: the timeline's bins are
@@ -313,6 +346,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, book_rule_adds_one_fewer_on_a_whole_multiple);
     tcase_add_test(tc, open_rows_are_the_index_and_the_backlog_counts_the_queue);
     tcase_add_test(tc, backlog_bins_are_round);
+    tcase_add_test(tc, a_tester_with_nothing_recorded_keeps_its_block);
     tcase_add_test(tc, thinning_keeps_every_kth_and_the_slow_one);
     tcase_add_test(tc, default_window_is_the_longest_stall);
     tcase_add_test(tc, default_window_drains_over_every_worker);
