@@ -336,6 +336,13 @@ typedef struct tester_hot {
      * anchor lies in [0, end_ns)); 0 for any other D (tester_paced.c) */
     uint64_t slot_lim;
     uint64_t slot_step_ns;
+    /* paced and corrected on time (tester_paced.c, paced_next_on_time): a
+     * user's next slot is its current one plus slot_gap_ns (U D, a whole-ns
+     * D) while that slot is at most slot_last_ns (INT64_MAX - U D: no
+     * overflow); slot_last_ns is -1 (below every slot) for a fractional D
+     * or a U D past INT64_MAX */
+    int64_t slot_gap_ns;
+    int64_t slot_last_ns;
 } tester_hot;
 
 /* tester_hot's slot_lim for interval d, n_users users and the duration
@@ -351,6 +358,9 @@ TESTER_INLINE uint64_t tester_loop_slot_lim(units_interval d, uint64_t n_users, 
 
 TESTER_INLINE tester_hot tester_loop_hot(const tester_loop *L, const tester_strategy *k)
 {
+    uint64_t gap_ns; /* U D, for a whole-ns D */
+    int whole = L->spec->interval.den == 1 && !__builtin_mul_overflow(L->spec->interval.num_ns, L->n_users, &gap_ns) &&
+                gap_ns <= (uint64_t)INT64_MAX;
     tester_hot h = {
         .spec = L->spec, .out = L->out, .srv = L->srv, .hist = L->out->hist,
         .end_ns = L->end_ns, .mid_ns = L->mid_ns, .threshold_ns = L->cfg->threshold_ns,
@@ -364,6 +374,8 @@ TESTER_INLINE tester_hot tester_loop_hot(const tester_loop *L, const tester_stra
         .requests = L->spec->requests ? L->spec->requests : UINT64_MAX,
         .slot_lim = tester_loop_slot_lim(L->spec->interval, L->n_users, L->end_ns),
         .slot_step_ns = L->spec->interval.num_ns,
+        .slot_gap_ns = whole ? (int64_t)gap_ns : 0,
+        .slot_last_ns = whole ? INT64_MAX - (int64_t)gap_ns : -1,
     };
     return h;
 }

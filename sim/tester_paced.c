@@ -173,6 +173,42 @@ TESTER_INLINE int paced_next(tester_loop *L, const tester_hot *h, tester_user *u
     return 0;
 }
 
+/* paced_next_on_time's other cases (late, a fractional D, or a slot near
+ * INT64_MAX): late = next_slot's rule of paced_next. With a whole-ns D the
+ * fast path leaves anchor and idx behind; the user's slot anchor + idx D is
+ * its next_ns (sent_ns here), so the grid is taken up again from there
+ * (anchor sent_ns, idx 0: the same instants, a saturated slot lying past
+ * the end and never sent). A fractional D never takes the fast path, so
+ * its anchor and idx are kept here. */
+TESTER_RARE static int paced_next_slot_slow(const tester_loop *L, tester_user *u, int64_t sent_ns, int64_t reply_ns)
+{
+    const units_interval d = L->spec->interval;
+    const uint64_t n_users = L->n_users;
+    if (d.den == 1) {
+        u->anchor_ns = sent_ns;
+        u->idx = 0;
+    }
+    uint64_t i1 = next_index(u->idx, n_users);
+    int64_t t1 = units_interval_at(d, u->anchor_ns, i1);
+    u->idx = reply_ns <= t1 ? i1 : next_slot_index(u, d, n_users, i1, reply_ns);
+    u->next_ns = u->intended_ns = reply_ns <= t1 ? t1 : units_interval_at(d, u->anchor_ns, u->idx);
+    return 0;
+}
+
+/* paced_next for a user sent at its intended slot every time (late =
+ * next_slot with a connection per user: the on_time rows): its next_ns is
+ * its current slot, so with a whole-ns D its next is next_ns + U D, one
+ * addition, when the reply comes by then (the loop reads no intended_ns,
+ * anchor or idx, which only paced_next_slot_slow needs). */
+TESTER_INLINE int paced_next_on_time(tester_loop *L, const tester_hot *h, tester_user *u, const tester_request *rq)
+{
+    if (rq->sent_ns <= h->slot_last_ns && rq->reply_ns <= rq->sent_ns + h->slot_gap_ns) {
+        u->next_ns = rq->sent_ns + h->slot_gap_ns;
+        return 0;
+    }
+    return paced_next_slot_slow(L, u, rq->sent_ns, rq->reply_ns);
+}
+
 /* Go's time.Ticker (runtime/time.go: a ticker that fires at `when` moves to
  * when + period (1 + (now - when) / period), the first instant of its grid
  * after now; time/sleep.go sendTime: a non-blocking send into a channel of
@@ -331,6 +367,21 @@ static const tester_strategy paced_from_intended_own_conns_within_max = {
     .next_send = paced_next,
 };
 
+/* The plain rows for late = next_slot with a connection per user: every
+ * request is sent at its intended slot (on time; latency_from = intended
+ * then measures the same), the next slot one addition (paced_next_on_time). */
+static const tester_strategy paced_on_time = {
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .on_time = 1, .next_send = paced_next_on_time,
+};
+static const tester_strategy paced_on_time_within_max = {
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .on_time = 1, .within_max = 1,
+    .next_send = paced_next_on_time,
+};
+static const tester_strategy corrected_on_time = {
+    .kind = TESTER_CORRECTED, .prepare = paced_prepare, .run = corrected_run, .on_time = 1, .corrects = 1,
+    .next_send = paced_next_on_time,
+};
+
 /* The primitives' rows (think time, ticker, catch-up limit, requests,
  * warmup, timeout), so the plain ones test none of them. */
 static const tester_strategy paced_ext = {
@@ -357,13 +408,18 @@ TESTER_LOOP_FN int paced_run(tester_loop *L)
     if (L->ext)
         return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_ext)
                                               : tester_loop_run(L, &paced_ext);
+    const int on_time = !L->n_conns && L->spec->late == TESTER_LATE_NEXT_SLOT;
     if (L->out->planned <= L->max_requests) {
+        if (on_time)
+            return tester_loop_run(L, &paced_on_time_within_max);
         if (!L->n_conns)
             return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_own_conns_within_max)
                                                   : tester_loop_run(L, &paced_own_conns_within_max);
         return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_within_max)
                                               : tester_loop_run(L, &paced_within_max);
     }
+    if (on_time)
+        return tester_loop_run(L, &paced_on_time);
     if (!L->n_conns)
         return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_own_conns)
                                               : tester_loop_run(L, &paced_own_conns);
@@ -376,6 +432,8 @@ TESTER_LOOP_FN int corrected_run(tester_loop *L)
     if (L->ext)
         return L->spec->latency_from_intended ? tester_loop_run(L, &corrected_from_intended_ext)
                                               : tester_loop_run(L, &corrected_ext);
+    if (!L->n_conns && L->spec->late == TESTER_LATE_NEXT_SLOT)
+        return tester_loop_run(L, &corrected_on_time);
     if (!L->n_conns)
         return L->spec->latency_from_intended ? tester_loop_run(L, &corrected_from_intended_own_conns)
                                               : tester_loop_run(L, &corrected_own_conns);

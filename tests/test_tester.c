@@ -381,6 +381,42 @@ START_TEST(latency_from_intended_per_policy)
 }
 END_TEST
 
+/* Paced next_slot with a connection per user takes its next slot as the
+ * current one plus U D while that cannot pass INT64_MAX, and the exact
+ * rule otherwise. D = 2^62 - 1 ns, 2 users staggered 1 ms apart, 1 s, a
+ * 1 ns service: U D = 2^63 - 2, so only a slot at or before
+ * INT64_MAX - U D = 1 ns takes the addition. User 0 sends at 0 (its next
+ * slot, 2^63 - 2 by the addition, lies past the end); user 1 at 1 ms, past
+ * that bound, so by the exact rule (1 ms + 2^63 - 2 saturates at
+ * INT64_MAX, past the end). Both on time, latency 1 ns: planned 2 (one
+ * slot before the end each), sent 2. The same for the corrected tester
+ * (its interval U D: nothing added). */
+START_TEST(paced_slots_near_the_clock_limit)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1}, .generator = "mt19937", .seed = 1};
+    const tester_kind kinds[2] = {TESTER_PACED, TESTER_CORRECTED};
+    for (int k = 0; k < 2; k++) {
+        tester_spec t = spec(kinds[k], INT64_MAX / 2, TESTER_LATE_NEXT_SLOT); /* 2^62 - 1 */
+        t.users = 2;
+        t.has_stagger = 1;
+        t.stagger_ns = MS;
+        log_obs log;
+        tester_result r = run_logged(&t, &srv, S, &log);
+        ck_assert_uint_eq(r.planned, 2);
+        ck_assert_uint_eq(r.sent, 2);
+        ck_assert_uint_eq(log.n, 2);
+        for (size_t i = 0; i < 2; i++) {
+            ck_assert_int_eq(log.rq[i].sent_ns, (int64_t)i * MS);
+            ck_assert_int_eq(log.rq[i].intended_ns, (int64_t)i * MS);
+            ck_assert_int_eq(log.rq[i].latency_ns, 1);
+            ck_assert_uint_eq(log.rq[i].user, i);
+        }
+        ck_assert_uint_eq(hist_count(r.hist), 2);
+        tester_result_free(&r);
+    }
+}
+END_TEST
+
 /* The kind of issue 11's item 2 under late replies: whatever the service
  * times and stalls, a paced tester never sends more than it planned, and
  * under next_slot and catch_up every request is intended for one of its
@@ -1405,6 +1441,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, users_share_the_tester_grid_for_any_interval);
     tcase_add_test(tc, late_policies_with_users);
     tcase_add_test(tc, latency_from_intended_per_policy);
+    tcase_add_test(tc, paced_slots_near_the_clock_limit);
     tcase_add_test(tc, paced_sends_stay_within_the_plan);
     tcase_add_test(tc, overload_when_the_backlog_grows);
     tcase_add_test(tc, overload_by_offered_utilisation);
