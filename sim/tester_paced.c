@@ -381,6 +381,20 @@ static const tester_strategy corrected_on_time = {
     .kind = TESTER_CORRECTED, .prepare = paced_prepare, .run = corrected_run, .on_time = 1, .corrects = 1,
     .next_send = paced_next_on_time,
 };
+/* The same with one user (the default): no heap to keep, the sent count
+ * in a local (as open's one user). */
+static const tester_strategy paced_on_time_one = {
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .on_time = 1, .one_user = 1,
+    .next_send = paced_next_on_time,
+};
+static const tester_strategy paced_on_time_within_max_one = {
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .on_time = 1, .within_max = 1, .one_user = 1,
+    .next_send = paced_next_on_time,
+};
+static const tester_strategy corrected_on_time_one = {
+    .kind = TESTER_CORRECTED, .prepare = paced_prepare, .run = corrected_run, .on_time = 1, .corrects = 1,
+    .one_user = 1, .next_send = paced_next_on_time,
+};
 
 /* The primitives' rows (think time, ticker, catch-up limit, requests,
  * warmup, timeout), so the plain ones test none of them. */
@@ -411,7 +425,8 @@ TESTER_LOOP_FN int paced_run(tester_loop *L)
     const int on_time = !L->n_conns && L->spec->late == TESTER_LATE_NEXT_SLOT;
     if (L->out->planned <= L->max_requests) {
         if (on_time)
-            return tester_loop_run(L, &paced_on_time_within_max);
+            return L->n_users == 1 ? tester_loop_run(L, &paced_on_time_within_max_one)
+                                   : tester_loop_run(L, &paced_on_time_within_max);
         if (!L->n_conns)
             return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_own_conns_within_max)
                                                   : tester_loop_run(L, &paced_own_conns_within_max);
@@ -419,7 +434,7 @@ TESTER_LOOP_FN int paced_run(tester_loop *L)
                                               : tester_loop_run(L, &paced_within_max);
     }
     if (on_time)
-        return tester_loop_run(L, &paced_on_time);
+        return L->n_users == 1 ? tester_loop_run(L, &paced_on_time_one) : tester_loop_run(L, &paced_on_time);
     if (!L->n_conns)
         return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_own_conns)
                                               : tester_loop_run(L, &paced_own_conns);
@@ -433,7 +448,8 @@ TESTER_LOOP_FN int corrected_run(tester_loop *L)
         return L->spec->latency_from_intended ? tester_loop_run(L, &corrected_from_intended_ext)
                                               : tester_loop_run(L, &corrected_ext);
     if (!L->n_conns && L->spec->late == TESTER_LATE_NEXT_SLOT)
-        return tester_loop_run(L, &corrected_on_time);
+        return L->n_users == 1 ? tester_loop_run(L, &corrected_on_time_one)
+                               : tester_loop_run(L, &corrected_on_time);
     if (!L->n_conns)
         return L->spec->latency_from_intended ? tester_loop_run(L, &corrected_from_intended_own_conns)
                                               : tester_loop_run(L, &corrected_own_conns);
