@@ -521,7 +521,8 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
  * Kinds whose users come and go (k->source) keep the heap in L; the others
  * in locals. 0, or a negative errno (-E2BIG past max_requests, the hooks'
  * errors). */
-TESTER_INLINE int tester_loop_run_counted(tester_loop *L, const tester_strategy *k, uint64_t *sent)
+TESTER_INLINE int tester_loop_run_counted(tester_loop *L, const tester_strategy *k, uint64_t *sent,
+                                          tester_user *one)
 {
     const tester_hot h = tester_loop_hot(L, k);
     tester_result *out = h.out;
@@ -537,7 +538,7 @@ TESTER_INLINE int tester_loop_run_counted(tester_loop *L, const tester_strategy 
     tester_correct_bounds bounds = {h.max_requests - out->added,
                                     out->added < (UINT64_C(1) << 63) ? h.expected_ns : -1};
     for (;;) {
-        tester_user *users = k->source ? L->users : h.users;
+        tester_user *users = k->one_user ? one : k->source ? L->users : h.users;
         size_t n_users = k->one_user ? 1 : k->source ? L->n_users : h.n_users;
         if (n_users == 0 || users[0].next_ns >= h.end_ns)
             return 0;
@@ -586,17 +587,22 @@ TESTER_INLINE int tester_loop_run_counted(tester_loop *L, const tester_strategy 
 }
 
 /* The event loop for strategy k (tester_loop_run_counted). A kind with one
- * user (open) keeps out->sent in a local for the run, written back at its
- * end: no load and store of it per request (neither the hooks nor the rare
- * calls read it). The others count in out->sent itself: with their heap
- * of users they have no register to spare for it (the local cost them
- * 2 to 4 instructions a request, bench/instructions.sh). */
+ * user (open; paced and corrected on time with one user) keeps out->sent
+ * and the user in locals for the run, written back at its end: no load and
+ * store of them per request (neither the hooks nor the rare calls read
+ * them; a rare call that changes the user takes it and returns it by
+ * value, so the local's address never escapes). The others count in
+ * out->sent itself: with their heap of users they have no register to
+ * spare for it (the local cost them 2 to 4 instructions a request,
+ * bench/instructions.sh). */
 TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
 {
     if (!k->one_user)
-        return tester_loop_run_counted(L, k, &L->out->sent);
+        return tester_loop_run_counted(L, k, &L->out->sent, NULL);
     uint64_t sent = L->out->sent;
-    int rc = tester_loop_run_counted(L, k, &sent);
+    tester_user one = L->users[0];
+    int rc = tester_loop_run_counted(L, k, &sent, &one);
+    L->users[0] = one;
     L->out->sent = sent;
     return rc;
 }

@@ -180,8 +180,10 @@ TESTER_INLINE int paced_next(tester_loop *L, const tester_hot *h, tester_user *u
  * (anchor sent_ns, idx 0: the same instants, a saturated slot lying past
  * the end and never sent). A fractional D never takes the fast path, so
  * its anchor and idx are kept here. */
-TESTER_RARE static int paced_next_slot_slow(const tester_loop *L, tester_user *u, int64_t sent_ns, int64_t reply_ns)
+TESTER_RARE static tester_user paced_next_slot_slow(const tester_loop *L, tester_user user, int64_t sent_ns,
+                                                    int64_t reply_ns)
 {
+    tester_user *u = &user; /* by value: the loop's copy of a one-user run never escapes */
     const units_interval d = L->spec->interval;
     const uint64_t n_users = L->n_users;
     if (d.den == 1) {
@@ -192,7 +194,7 @@ TESTER_RARE static int paced_next_slot_slow(const tester_loop *L, tester_user *u
     int64_t t1 = units_interval_at(d, u->anchor_ns, i1);
     u->idx = reply_ns <= t1 ? i1 : next_slot_index(u, d, n_users, i1, reply_ns);
     u->next_ns = u->intended_ns = reply_ns <= t1 ? t1 : units_interval_at(d, u->anchor_ns, u->idx);
-    return 0;
+    return user;
 }
 
 /* paced_next for a user sent at its intended slot every time (late =
@@ -206,7 +208,8 @@ TESTER_INLINE int paced_next_on_time(tester_loop *L, const tester_hot *h, tester
         u->next_ns = rq->sent_ns + h->slot_gap_ns;
         return 0;
     }
-    return paced_next_slot_slow(L, u, rq->sent_ns, rq->reply_ns);
+    *u = paced_next_slot_slow(L, *u, rq->sent_ns, rq->reply_ns);
+    return 0;
 }
 
 /* Go's time.Ticker (runtime/time.go: a ticker that fires at `when` moves to
