@@ -114,6 +114,10 @@ typedef struct tester_correct_bounds {
     int64_t as_measured_ns; /* a latency up to this is recorded as measured
                                (expected_ns; -1 once the added values reach
                                2^63) */
+    int64_t quiet_ns;       /* the least of as_measured_ns and the run's
+                               threshold: a latency up to this is recorded
+                               as measured and is not over the threshold
+                               (one test per request) */
 } tester_correct_bounds;
 
 typedef struct tester_hot tester_hot;
@@ -409,10 +413,13 @@ TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t late
      * and sent is far below 2^63 (whole requests simulated one by one).
      * b->as_measured_ns holds both tests: expected_ns while added < 2^63,
      * then -1 (set below, where added grows). */
-    if (latency_ns <= b->as_measured_ns) {
+    if (latency_ns <= b->quiet_ns) { /* the common case: one test */
         tester_loop_hist_latency(h->hist, latency_ns, plain);
-        if (__builtin_expect(latency_ns > h->threshold_ns, 0)) /* a branch: rarely taken */
-            out->over_threshold++;
+        return 0;
+    }
+    if (latency_ns <= b->as_measured_ns) { /* over the threshold, not over D */
+        tester_loop_hist_record(h->hist, latency_ns);
+        out->over_threshold++;
         return 0;
     }
     /* the added values count against max_requests with the requests sent
@@ -428,7 +435,7 @@ TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t late
     out->added += added;
     b->max_sent = h->max_requests - out->added;
     if (out->added >= (UINT64_C(1) << 63))
-        b->as_measured_ns = -1;
+        b->as_measured_ns = b->quiet_ns = -1;
     return 0;
 }
 
@@ -536,7 +543,8 @@ TESTER_INLINE int tester_loop_run_counted(tester_loop *L, const tester_strategy 
     int64_t mid_from = out->latency_mid_ns < 0 ? h.mid_ns : INT64_MAX;
     int rc;
     tester_correct_bounds bounds = {h.max_requests - out->added,
-                                    out->added < (UINT64_C(1) << 63) ? h.expected_ns : -1};
+                                    out->added < (UINT64_C(1) << 63) ? h.expected_ns : -1, 0};
+    bounds.quiet_ns = bounds.as_measured_ns < h.threshold_ns ? bounds.as_measured_ns : h.threshold_ns;
     for (;;) {
         tester_user *users = k->one_user ? one : k->source ? L->users : h.users;
         size_t n_users = k->one_user ? 1 : k->source ? L->n_users : h.n_users;

@@ -680,6 +680,33 @@ START_TEST(corrected_users_use_their_own_interval)
 }
 END_TEST
 
+/* A corrected latency over the threshold but within the expected interval
+ * is recorded as measured and counted over the threshold. D = 10 ms, one
+ * user, 50 ms, a constant 2 ms service, threshold 1 ms: sends at 0, 10,
+ * 20, 30, 40, each 2 ms (no queue: the previous reply came 8 ms before),
+ * none over D (nothing added), all 5 over 1 ms. The same with one user
+ * and two (the one-user loop and the heap's). */
+START_TEST(corrected_over_threshold_within_interval)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 2 * MS}, .generator = "mt19937", .seed = 1};
+    for (uint64_t users = 1; users <= 2; users++) {
+        tester_spec t = spec(TESTER_CORRECTED, 10 * MS, TESTER_LATE_NEXT_SLOT);
+        t.users = users;
+        t.expected_interval_ns = 10 * MS;
+        tester_run_config c = {.duration_ns = 50 * MS, .threshold_ns = 1 * MS, .sub_bits = 8, .server = &srv};
+        tester_result r;
+        ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &r), 0);
+        ck_assert_uint_eq(r.sent, 5);
+        ck_assert_uint_eq(r.added, 0);
+        ck_assert_uint_eq(r.over_threshold, 5);
+        ck_assert_uint_eq(hist_count(r.hist), 5);
+        ck_assert_int_eq(hist_min(r.hist), 2 * MS);
+        ck_assert_int_eq(hist_max(r.hist), 2 * MS);
+        tester_result_free(&r);
+    }
+}
+END_TEST
+
 static void count_obs(void *ctx, const tester_request *rq, tester_gate *gate)
 {
     (void)gate; /* left empty: every request shown */
@@ -1449,6 +1476,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, drop_keeps_what_it_hides);
     tcase_add_test(tc, closed_users_response_time_law);
     tcase_add_test(tc, corrected_users_use_their_own_interval);
+    tcase_add_test(tc, corrected_over_threshold_within_interval);
     tcase_add_test(tc, limits_and_observer);
     tcase_add_test(tc, corrected_backfill_counts_against_max_requests);
     tcase_add_test(tc, poisson_arrivals_mean_gap);
