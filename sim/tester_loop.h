@@ -104,6 +104,10 @@ typedef struct tester_loop {
     int64_t shared_gap_ns;     /* schedule = shared: its interval D, whole ns */
     struct tester_ramp *ramp;  /* open with stages: the arrival schedule
                                   (tester_ramp.c; freed by the run) */
+    tester_gate gate;          /* corrected: the observer's gate a loop starts
+                                  with ({0, 0, 0, 0} at first), kept by a
+                                  within_max loop that stops for the loop
+                                  that counts against max_requests */
 } tester_loop;
 
 /* Corrected's bounds, locals of the loop (tester_loop_run_counted), changed
@@ -118,6 +122,10 @@ typedef struct tester_correct_bounds {
                                threshold: a latency up to this is recorded
                                as measured and is not over the threshold
                                (one test per request) */
+    int64_t stop_ns;        /* a within_max loop sends while the earliest
+                               user is due before this: end_ns, or INT64_MIN
+                               (stop) once out->planned + added may pass
+                               max_requests */
 } tester_correct_bounds;
 
 typedef struct tester_hot tester_hot;
@@ -401,7 +409,7 @@ TESTER_INLINE void tester_loop_hist_latency(hist *to, int64_t latency_ns, int pl
  * run's count so far; b, the loop's bounds, lowered as they grow).
  * plain: as for tester_loop_hist_latency. 0, or -EOVERFLOW (with
  * out->refused_*) when they would pass it. */
-TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t latency_ns, int plain,
+TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t latency_ns, int plain, int within_max,
                                                uint64_t sent, tester_correct_bounds *b)
 {
     tester_result *out = h->out;
@@ -434,6 +442,10 @@ TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t late
     }
     out->added += added;
     b->max_sent = h->max_requests - out->added;
+    /* a within_max loop stops when its sends might now reach max_sent
+     * (they are at most out->planned); corrected_run goes on counting */
+    if (within_max && out->planned > b->max_sent)
+        b->stop_ns = INT64_MIN;
     if (out->added >= (UINT64_C(1) << 63))
         b->as_measured_ns = b->quiet_ns = -1;
     return 0;
@@ -465,7 +477,7 @@ TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, c
     if (k->extras && h->out->wait) /* queue_wait = record (the plain rows have none: L->ext) */
         tester_loop_hist_record(h->out->wait, rq->start_ns - rq->sent_ns);
     if (k->corrects)
-        return tester_loop_record_corrected(h, rq->latency_ns, !k->extras, sent, b);
+        return tester_loop_record_corrected(h, rq->latency_ns, !k->extras, k->within_max, sent, b);
     tester_loop_hist_latency(h->hist, rq->latency_ns, !k->extras);
     if (__builtin_expect(rq->latency_ns > h->threshold_ns, 0)) /* a branch: rarely taken */
         h->out->over_threshold++;
@@ -533,7 +545,9 @@ TESTER_INLINE int tester_loop_run_counted(tester_loop *L, const tester_strategy 
 {
     const tester_hot h = tester_loop_hot(L, k);
     tester_result *out = h.out;
-    tester_gate gate = {0, 0, 0, 0}; /* empty: the observer sees every request until it widens it */
+    /* empty: the observer sees every request until it widens it (corrected:
+     * as a within_max loop that stopped left it) */
+    tester_gate gate = k->corrects ? L->gate : (tester_gate){0, 0, 0, 0};
     if (!h.observer) /* no observer: a gate that shows nothing (intended < end <= INT64_MAX), so no test of h.observer */
         tester_gate_skip_all(&gate);
     /* out->latency_mid_ns is taken from the first request intended at or
@@ -543,13 +557,16 @@ TESTER_INLINE int tester_loop_run_counted(tester_loop *L, const tester_strategy 
     int64_t mid_from = out->latency_mid_ns < 0 ? h.mid_ns : INT64_MAX;
     int rc;
     tester_correct_bounds bounds = {h.max_requests - out->added,
-                                    out->added < (UINT64_C(1) << 63) ? h.expected_ns : -1, 0};
+                                    out->added < (UINT64_C(1) << 63) ? h.expected_ns : -1, 0, h.end_ns};
     bounds.quiet_ns = bounds.as_measured_ns < h.threshold_ns ? bounds.as_measured_ns : h.threshold_ns;
     for (;;) {
         tester_user *users = k->one_user ? one : k->source ? L->users : h.users;
         size_t n_users = k->one_user ? 1 : k->source ? L->n_users : h.n_users;
-        if (n_users == 0 || users[0].next_ns >= h.end_ns)
+        if (n_users == 0 || users[0].next_ns >= (k->corrects && k->within_max ? bounds.stop_ns : h.end_ns)) {
+            if (k->corrects && k->within_max)
+                L->gate = gate; /* for the loop that goes on, if it stopped */
             return 0;
+        }
         if (k->source && (rc = k->source(L)) != 0) {
             if (rc < 0)
                 return rc;

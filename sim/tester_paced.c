@@ -398,6 +398,19 @@ static const tester_strategy corrected_on_time_one = {
     .kind = TESTER_CORRECTED, .prepare = paced_prepare, .run = corrected_run, .on_time = 1, .corrects = 1,
     .one_user = 1, .next_send = paced_next_on_time,
 };
+/* Corrected on time while out->planned + the added values are at most
+ * max_requests: the sends (at most out->planned, as paced's within_max)
+ * cannot reach max_requests less the added values, so the loop does not
+ * count against it per request; it stops (bounds.stop_ns) when the added
+ * values grow past that, and corrected_run goes on with the rows above. */
+static const tester_strategy corrected_on_time_within_max = {
+    .kind = TESTER_CORRECTED, .prepare = paced_prepare, .run = corrected_run, .on_time = 1, .corrects = 1,
+    .within_max = 1, .next_send = paced_next_on_time,
+};
+static const tester_strategy corrected_on_time_within_max_one = {
+    .kind = TESTER_CORRECTED, .prepare = paced_prepare, .run = corrected_run, .on_time = 1, .corrects = 1,
+    .within_max = 1, .one_user = 1, .next_send = paced_next_on_time,
+};
 
 /* The primitives' rows (think time, ticker, catch-up limit, requests,
  * warmup, timeout), so the plain ones test none of them. */
@@ -450,9 +463,17 @@ TESTER_LOOP_FN int corrected_run(tester_loop *L)
     if (L->ext)
         return L->spec->latency_from_intended ? tester_loop_run(L, &corrected_from_intended_ext)
                                               : tester_loop_run(L, &corrected_ext);
-    if (!L->n_conns && L->spec->late == TESTER_LATE_NEXT_SLOT)
+    if (!L->n_conns && L->spec->late == TESTER_LATE_NEXT_SLOT) {
+        if (L->out->planned <= L->max_requests - L->out->added) {
+            int rc = L->n_users == 1 ? tester_loop_run(L, &corrected_on_time_within_max_one)
+                                     : tester_loop_run(L, &corrected_on_time_within_max);
+            if (rc || L->out->planned <= L->max_requests - L->out->added)
+                return rc; /* ran to the end */
+            /* stopped: the added values may now bring the sends to max_requests */
+        }
         return L->n_users == 1 ? tester_loop_run(L, &corrected_on_time_one)
                                : tester_loop_run(L, &corrected_on_time);
+    }
     if (!L->n_conns)
         return L->spec->latency_from_intended ? tester_loop_run(L, &corrected_from_intended_own_conns)
                                               : tester_loop_run(L, &corrected_own_conns);

@@ -707,6 +707,57 @@ START_TEST(corrected_over_threshold_within_interval)
 }
 END_TEST
 
+/* An observer that asks to see nothing more after its first request. */
+static void first_only(void *ctx, const tester_request *rq, tester_gate *gate)
+{
+    (void)rq;
+    (*(uint64_t *)ctx)++;
+    tester_gate_skip_all(gate);
+}
+
+/* Corrected on time (next_slot, one user) starts in the loop that counts
+ * nothing against max_requests while out->planned + the added values fit,
+ * and goes on counting once they may not. D = 10 ms, 100 ms: planned 10
+ * (0 .. 90 ms); a 1 ms service, the window [5, 35) ms: the request at 10 ms
+ * returns at 36 (latency 26 ms), at the expected interval 5 ms it adds
+ * floor(26 / 5) - 1 = 4 values (HdrHistogram's rule); next slot 40. Sends
+ * 0, 10, 40, 50, ..., 90: 8, added 4.
+ *   max_requests 12: 10 <= 12 at the start; after the request at 10 ms,
+ *   sent 2 + added 4 leaves room for 6 more sends, less than the 8 planned
+ *   left: the loop stops and the counting one sends the other 6 (8 + 4 =
+ *   12): rc 0.
+ *   max_requests 11: room for 7 sends in all: 40 .. 80 ms go out (sent 7),
+ *   90 would make 12: -E2BIG with 7 sent.
+ * The observer that skips all after its first request is called once (the
+ * second loop keeps its gate). */
+START_TEST(corrected_stops_counting_nothing_when_the_added_values_grow)
+{
+    stall_window w = {5 * MS, 35 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1 * MS}, .stalls = &st,
+                         .n_stalls = 1, .generator = "mt19937", .seed = 1};
+    tester_spec t = spec(TESTER_CORRECTED, 10 * MS, TESTER_LATE_NEXT_SLOT);
+    t.expected_interval_ns = 5 * MS;
+    tester_run_config c = {.duration_ns = 100 * MS, .threshold_ns = 100 * MS, .sub_bits = 8,
+                           .max_requests = 12, .server = &srv};
+    tester_result r;
+    uint64_t seen = 0;
+    ck_assert_int_eq(tester_run(&t, &c, first_only, &seen, &r), 0);
+    ck_assert_uint_eq(seen, 1);
+    ck_assert_uint_eq(r.planned, 10);
+    ck_assert_uint_eq(r.sent, 8);
+    ck_assert_uint_eq(r.added, 4);
+    ck_assert_uint_eq(hist_count(r.hist), 12);
+    ck_assert_int_eq(hist_max(r.hist), 26 * MS);
+    tester_result_free(&r);
+
+    c.max_requests = 11;
+    ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &r), -E2BIG);
+    ck_assert_uint_eq(r.sent, 7);
+    ck_assert_uint_eq(r.added, 4);
+}
+END_TEST
+
 static void count_obs(void *ctx, const tester_request *rq, tester_gate *gate)
 {
     (void)gate; /* left empty: every request shown */
@@ -1479,6 +1530,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, corrected_over_threshold_within_interval);
     tcase_add_test(tc, limits_and_observer);
     tcase_add_test(tc, corrected_backfill_counts_against_max_requests);
+    tcase_add_test(tc, corrected_stops_counting_nothing_when_the_added_values_grow);
     tcase_add_test(tc, poisson_arrivals_mean_gap);
     tcase_add_test(tc, closed_response_time_law_with_think);
     tcase_add_test(tc, md1_pollaczek_khinchine);
