@@ -349,12 +349,10 @@ typedef struct tester_hot {
     uint64_t slot_lim;
     uint64_t slot_step_ns;
     /* paced and corrected on time (tester_paced.c, paced_next_on_time): a
-     * user's next slot is its current one plus slot_gap_ns (U D, a whole-ns
-     * D) while that slot is at most slot_last_ns (INT64_MAX - U D: no
-     * overflow); slot_last_ns is -1 (below every slot) for a fractional D
-     * or a U D past INT64_MAX */
+     * user's next slot is its current one plus slot_gap_ns (U D; those rows
+     * run only for a whole-ns D with U D + end_ns <= INT64_MAX, so the sum
+     * cannot overflow: a sending user's slot lies before end_ns) */
     int64_t slot_gap_ns;
-    int64_t slot_last_ns;
 } tester_hot;
 
 /* tester_hot's slot_lim for interval d, n_users users and the duration
@@ -387,7 +385,6 @@ TESTER_INLINE tester_hot tester_loop_hot(const tester_loop *L, const tester_stra
         .slot_lim = tester_loop_slot_lim(L->spec->interval, L->n_users, L->end_ns),
         .slot_step_ns = L->spec->interval.num_ns,
         .slot_gap_ns = whole ? (int64_t)gap_ns : 0,
-        .slot_last_ns = whole ? INT64_MAX - (int64_t)gap_ns : -1,
     };
     return h;
 }

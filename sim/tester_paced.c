@@ -173,13 +173,12 @@ TESTER_INLINE int paced_next(tester_loop *L, const tester_hot *h, tester_user *u
     return 0;
 }
 
-/* paced_next_on_time's other cases (late, a fractional D, or a slot near
- * INT64_MAX): late = next_slot's rule of paced_next. With a whole-ns D the
- * fast path leaves anchor and idx behind; the user's slot anchor + idx D is
- * its next_ns (sent_ns here), so the grid is taken up again from there
+/* paced_next_on_time's other case, a late reply: late = next_slot's rule
+ * of paced_next. The on-time path leaves anchor and idx behind; with a
+ * whole-ns D (the on-time rows' condition) the user's slot anchor + idx D
+ * is its next_ns (sent_ns here), so the grid is taken up again from there
  * (anchor sent_ns, idx 0: the same instants, a saturated slot lying past
- * the end and never sent). A fractional D never takes the fast path, so
- * its anchor and idx are kept here. */
+ * the end and never sent). */
 TESTER_RARE static tester_user paced_next_slot_slow(const tester_loop *L, tester_user user, int64_t sent_ns,
                                                     int64_t reply_ns)
 {
@@ -198,14 +197,16 @@ TESTER_RARE static tester_user paced_next_slot_slow(const tester_loop *L, tester
 }
 
 /* paced_next for a user sent at its intended slot every time (late =
- * next_slot with a connection per user: the on_time rows): its next_ns is
- * its current slot, so with a whole-ns D its next is next_ns + U D, one
- * addition, when the reply comes by then (the loop reads no intended_ns,
+ * next_slot with a connection per user, a whole-ns D and U D + the end
+ * within INT64_MAX: the on_time rows, paced_on_time_ok): its next_ns is its
+ * current slot, so its next is next_ns + U D, one addition that cannot
+ * overflow, when the reply comes by then (the loop reads no intended_ns,
  * anchor or idx, which only paced_next_slot_slow needs). */
 TESTER_INLINE int paced_next_on_time(tester_loop *L, const tester_hot *h, tester_user *u, const tester_request *rq)
 {
-    if (rq->sent_ns <= h->slot_last_ns && rq->reply_ns <= rq->sent_ns + h->slot_gap_ns) {
-        u->next_ns = rq->sent_ns + h->slot_gap_ns;
+    int64_t t1 = rq->sent_ns + h->slot_gap_ns;
+    if (rq->reply_ns <= t1) {
+        u->next_ns = t1;
         return 0;
     }
     *u = paced_next_slot_slow(L, *u, rq->sent_ns, rq->reply_ns);
@@ -304,6 +305,18 @@ TESTER_INLINE int paced_next_ext(tester_loop *L, const tester_hot *h, tester_use
 
 static int paced_run(tester_loop *L);
 static int corrected_run(tester_loop *L);
+
+/* 1 when a plain run may take the on-time rows: late = next_slot, a
+ * connection per user (so every request is sent at its slot), a whole-ns
+ * D and U D <= INT64_MAX - end (a sending user's slot lies before the end,
+ * so slot + U D cannot overflow). */
+static int paced_on_time_ok(const tester_loop *L)
+{
+    uint64_t gap_ns;
+    return !L->n_conns && L->spec->late == TESTER_LATE_NEXT_SLOT && L->spec->interval.den == 1 && L->end_ns >= 0 &&
+           !__builtin_mul_overflow(L->spec->interval.num_ns, (uint64_t)L->n_users, &gap_ns) &&
+           gap_ns <= (uint64_t)(INT64_MAX - L->end_ns);
+}
 
 /* The rows: paced and corrected share the schedule; each comes timed from
  * the actual send and, for latency_from = intended (wrk2), from the
@@ -438,7 +451,7 @@ TESTER_LOOP_FN int paced_run(tester_loop *L)
     if (L->ext)
         return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_ext)
                                               : tester_loop_run(L, &paced_ext);
-    const int on_time = !L->n_conns && L->spec->late == TESTER_LATE_NEXT_SLOT;
+    const int on_time = paced_on_time_ok(L);
     if (L->out->planned <= L->max_requests) {
         if (on_time)
             return L->n_users == 1 ? tester_loop_run(L, &paced_on_time_within_max_one)
@@ -463,7 +476,7 @@ TESTER_LOOP_FN int corrected_run(tester_loop *L)
     if (L->ext)
         return L->spec->latency_from_intended ? tester_loop_run(L, &corrected_from_intended_ext)
                                               : tester_loop_run(L, &corrected_ext);
-    if (!L->n_conns && L->spec->late == TESTER_LATE_NEXT_SLOT) {
+    if (paced_on_time_ok(L)) {
         if (L->out->planned <= L->max_requests - L->out->added) {
             int rc = L->n_users == 1 ? tester_loop_run(L, &corrected_on_time_within_max_one)
                                      : tester_loop_run(L, &corrected_on_time_within_max);

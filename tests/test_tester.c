@@ -381,16 +381,18 @@ START_TEST(latency_from_intended_per_policy)
 }
 END_TEST
 
-/* Paced next_slot with a connection per user takes its next slot as the
- * current one plus U D while that cannot pass INT64_MAX, and the exact
- * rule otherwise. D = 2^62 - 1 ns, 2 users staggered 1 ms apart, 1 s, a
- * 1 ns service: U D = 2^63 - 2, so only a slot at or before
- * INT64_MAX - U D = 1 ns takes the addition. User 0 sends at 0 (its next
- * slot, 2^63 - 2 by the addition, lies past the end); user 1 at 1 ms, past
- * that bound, so by the exact rule (1 ms + 2^63 - 2 saturates at
- * INT64_MAX, past the end). Both on time, latency 1 ns: planned 2 (one
- * slot before the end each), sent 2. The same for the corrected tester
- * (its interval U D: nothing added). */
+/* Paced next_slot with a connection per user runs the on-time rows (the
+ * next slot the current one plus U D) only while U D + the end fits in
+ * int64; beyond, the rows with the exact rule.
+ * (a) D = 2^62 - 1 ns, 2 users staggered 1 ms apart, 1 s, a 1 ns service:
+ * U D = 2^63 - 2 passes INT64_MAX - 1 s, so the exact rule. User 0 sends
+ * at 0 (its next slot 2^63 - 2 lies past the end); user 1 at 1 ms (1 ms +
+ * 2^63 - 2 saturates at INT64_MAX, past the end). Both on time, latency
+ * 1 ns: planned 2 (one slot before the end each), sent 2.
+ * (b) D = (INT64_MAX - 1 s) / 2, 2 users, 1 s: U D <= INT64_MAX - 1 s, the
+ * on-time rows. User 0 sends at 0 (next 2D, past the end), user 1's slot D
+ * lies past the end: planned 1, sent 1.
+ * The same for the corrected tester (its interval U D: nothing added). */
 START_TEST(paced_slots_near_the_clock_limit)
 {
     server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1}, .generator = "mt19937", .seed = 1};
@@ -412,6 +414,17 @@ START_TEST(paced_slots_near_the_clock_limit)
             ck_assert_uint_eq(log.rq[i].user, i);
         }
         ck_assert_uint_eq(hist_count(r.hist), 2);
+        tester_result_free(&r);
+
+        t = spec(kinds[k], (INT64_MAX - S) / 2, TESTER_LATE_NEXT_SLOT);
+        t.users = 2;
+        r = run_logged(&t, &srv, S, &log);
+        ck_assert_uint_eq(r.planned, 1);
+        ck_assert_uint_eq(r.sent, 1);
+        ck_assert_uint_eq(log.n, 1);
+        ck_assert_int_eq(log.rq[0].sent_ns, 0);
+        ck_assert_int_eq(log.rq[0].latency_ns, 1);
+        ck_assert_uint_eq(hist_count(r.hist), 1);
         tester_result_free(&r);
     }
 }
