@@ -93,6 +93,12 @@ int64_t dist_lognormal_ns(double median_ns, double sigma, gsl_rng *r)
     return to_ns(median_ns * exp(gsl_ran_gaussian_ziggurat(r, sigma)));
 }
 
+int64_t dist_lognormal_at_ns(const double *median_ns, double sigma, gsl_rng *r)
+{
+    double e = exp(gsl_ran_gaussian_ziggurat(r, sigma));
+    return to_ns(*median_ns * e); /* the product dist_lognormal_ns forms */
+}
+
 int64_t dist_draw_ns(const dist_spec *s, gsl_rng *r)
 {
     /* The common service times first, each one compare, before the

@@ -71,6 +71,15 @@ int64_t dist_draw_ns(const dist_spec *spec, gsl_rng *rng);
  */
 int64_t dist_lognormal_ns(double median_ns, double sigma, gsl_rng *rng);
 
+/**
+ * dist_lognormal_ns with the median read from *median_ns after the draw
+ * (the same value: exp(sigma Z) times the median): inlined into a loop
+ * that calls the generator and exp, the median is then read from its
+ * place after the calls instead of being loaded before them and kept
+ * aside on the stack across them (bench/instructions.sh).
+ */
+int64_t dist_lognormal_at_ns(const double *median_ns, double sigma, gsl_rng *rng);
+
 /** The distribution's mean in ns (infinite Pareto means give INFINITY). */
 double dist_mean_ns(const dist_spec *spec);
 

@@ -12,6 +12,9 @@ struct hist {
     unsigned sub_bits;
     unsigned half_bits; /* S - 1 */
     uint64_t low_mask;  /* 2^S - 1 */
+    uint64_t half_size; /* 2^(S-1): index_in multiplies by it (a shift by a
+                           register count would need the count register,
+                           which v >> shift already takes) */
     size_t n_counters;
     uint64_t total;
     int64_t min, max;
@@ -40,6 +43,7 @@ int hist_new(hist **out, unsigned sub_bits)
     h->sub_bits = sub_bits;
     h->half_bits = sub_bits - 1;
     h->low_mask = ((uint64_t)1 << sub_bits) - 1;
+    h->half_size = (uint64_t)1 << (sub_bits - 1);
     h->n_counters = n;
     h->min = INT64_MAX;
     *out = h;
@@ -86,7 +90,7 @@ static inline size_t index_of(uint64_t v, unsigned s)
 static inline size_t index_in(const hist *h, uint64_t v)
 {
     unsigned shift = ((unsigned)__builtin_clzll(v | h->low_mask) ^ 63u) - h->half_bits; /* 63 - clz */
-    return (size_t)(((uint64_t)shift << h->half_bits) + (v >> shift));
+    return (size_t)((uint64_t)shift * h->half_size + (v >> shift)); /* shift 2^(S-1) + (v >> shift) */
 }
 
 size_t hist_index_of(uint64_t v, unsigned s)

@@ -606,7 +606,7 @@ int64_t server_submit_spans(server *s, int64_t arrival_ns, int64_t *start_ns, in
 {
     /* dist_draw_ns's two common kinds first, the lognormal's median
      * converted to a double once (server_new) */
-    int64_t work = s->service.kind == DIST_LOGNORMAL  ? dist_lognormal_ns(s->median_ns, s->service.shape, s->rng)
+    int64_t work = s->service.kind == DIST_LOGNORMAL  ? dist_lognormal_at_ns(&s->median_ns, s->service.shape, s->rng)
                    : s->service.kind == DIST_CONSTANT ? s->service.a_ns
                                                       : dist_draw_ns(&s->service, s->rng);
     s->k++;

@@ -22,6 +22,15 @@ TESTER_INLINE int closed_next(tester_loop *L, const tester_hot *h, tester_user *
     return 0;
 }
 
+/* closed_next without a think time. */
+TESTER_INLINE int closed_next_now(tester_loop *L, const tester_hot *h, tester_user *u, const tester_request *rq)
+{
+    (void)L;
+    (void)h;
+    u->next_ns = rq->reply_ns; /* on_time: the loop reads no intended_ns */
+    return 0;
+}
+
 static int closed_run(tester_loop *L);
 
 const tester_strategy tester_closed_strategy = {
@@ -42,11 +51,20 @@ static const tester_strategy closed_own_conns = {
     .kind = TESTER_CLOSED, .prepare = closed_prepare, .run = closed_run, .on_time = 1, .next_send = closed_next,
 };
 
+/* The same with one user and no think time (the default): no heap, the
+ * user and the sent count in locals of the loop (tester_loop_run). */
+static const tester_strategy closed_one = {
+    .kind = TESTER_CLOSED, .prepare = closed_prepare, .run = closed_run, .on_time = 1, .one_user = 1,
+    .next_send = closed_next_now,
+};
+
 TESTER_LOOP_FN int closed_run(tester_loop *L)
 {
     if (L->spec->quota)
         return tester_quota_run(L);
     if (L->ext)
         return tester_loop_run(L, &closed_ext);
-    return L->n_conns ? tester_loop_run(L, &tester_closed_strategy) : tester_loop_run(L, &closed_own_conns);
+    if (L->n_conns)
+        return tester_loop_run(L, &tester_closed_strategy);
+    return L->n_users == 1 && !L->think ? tester_loop_run(L, &closed_one) : tester_loop_run(L, &closed_own_conns);
 }

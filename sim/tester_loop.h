@@ -104,6 +104,10 @@ typedef struct tester_loop {
     int64_t shared_gap_ns;     /* schedule = shared: its interval D, whole ns */
     struct tester_ramp *ramp;  /* open with stages: the arrival schedule
                                   (tester_ramp.c; freed by the run) */
+    tester_gate gate;          /* corrected: the observer's gate a loop starts
+                                  with ({0, 0, 0, 0} at first), kept by a
+                                  within_max loop that stops for the loop
+                                  that counts against max_requests */
 } tester_loop;
 
 /* Corrected's bounds, locals of the loop (tester_loop_run_counted), changed
@@ -114,6 +118,14 @@ typedef struct tester_correct_bounds {
     int64_t as_measured_ns; /* a latency up to this is recorded as measured
                                (expected_ns; -1 once the added values reach
                                2^63) */
+    int64_t quiet_ns;       /* the least of as_measured_ns and the run's
+                               threshold: a latency up to this is recorded
+                               as measured and is not over the threshold
+                               (one test per request) */
+    int64_t stop_ns;        /* a within_max loop sends while the earliest
+                               user is due before this: end_ns, or INT64_MIN
+                               (stop) once out->planned + added may pass
+                               max_requests */
 } tester_correct_bounds;
 
 typedef struct tester_hot tester_hot;
@@ -336,6 +348,11 @@ typedef struct tester_hot {
      * anchor lies in [0, end_ns)); 0 for any other D (tester_paced.c) */
     uint64_t slot_lim;
     uint64_t slot_step_ns;
+    /* paced and corrected on time (tester_paced.c, paced_next_on_time): a
+     * user's next slot is its current one plus slot_gap_ns (U D; those rows
+     * run only for a whole-ns D with U D + end_ns <= INT64_MAX, so the sum
+     * cannot overflow: a sending user's slot lies before end_ns) */
+    int64_t slot_gap_ns;
 } tester_hot;
 
 /* tester_hot's slot_lim for interval d, n_users users and the duration
@@ -351,6 +368,9 @@ TESTER_INLINE uint64_t tester_loop_slot_lim(units_interval d, uint64_t n_users, 
 
 TESTER_INLINE tester_hot tester_loop_hot(const tester_loop *L, const tester_strategy *k)
 {
+    uint64_t gap_ns; /* U D, for a whole-ns D */
+    int whole = L->spec->interval.den == 1 && !__builtin_mul_overflow(L->spec->interval.num_ns, L->n_users, &gap_ns) &&
+                gap_ns <= (uint64_t)INT64_MAX;
     tester_hot h = {
         .spec = L->spec, .out = L->out, .srv = L->srv, .hist = L->out->hist,
         .end_ns = L->end_ns, .mid_ns = L->mid_ns, .threshold_ns = L->cfg->threshold_ns,
@@ -364,6 +384,7 @@ TESTER_INLINE tester_hot tester_loop_hot(const tester_loop *L, const tester_stra
         .requests = L->spec->requests ? L->spec->requests : UINT64_MAX,
         .slot_lim = tester_loop_slot_lim(L->spec->interval, L->n_users, L->end_ns),
         .slot_step_ns = L->spec->interval.num_ns,
+        .slot_gap_ns = whole ? (int64_t)gap_ns : 0,
     };
     return h;
 }
@@ -385,7 +406,7 @@ TESTER_INLINE void tester_loop_hist_latency(hist *to, int64_t latency_ns, int pl
  * run's count so far; b, the loop's bounds, lowered as they grow).
  * plain: as for tester_loop_hist_latency. 0, or -EOVERFLOW (with
  * out->refused_*) when they would pass it. */
-TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t latency_ns, int plain,
+TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t latency_ns, int plain, int within_max,
                                                uint64_t sent, tester_correct_bounds *b)
 {
     tester_result *out = h->out;
@@ -397,10 +418,13 @@ TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t late
      * and sent is far below 2^63 (whole requests simulated one by one).
      * b->as_measured_ns holds both tests: expected_ns while added < 2^63,
      * then -1 (set below, where added grows). */
-    if (latency_ns <= b->as_measured_ns) {
+    if (latency_ns <= b->quiet_ns) { /* the common case: one test */
         tester_loop_hist_latency(h->hist, latency_ns, plain);
-        if (__builtin_expect(latency_ns > h->threshold_ns, 0)) /* a branch: rarely taken */
-            out->over_threshold++;
+        return 0;
+    }
+    if (latency_ns <= b->as_measured_ns) { /* over the threshold, not over D */
+        tester_loop_hist_record(h->hist, latency_ns);
+        out->over_threshold++;
         return 0;
     }
     /* the added values count against max_requests with the requests sent
@@ -415,8 +439,12 @@ TESTER_INLINE int tester_loop_record_corrected(const tester_hot *h, int64_t late
     }
     out->added += added;
     b->max_sent = h->max_requests - out->added;
+    /* a within_max loop stops when its sends might now reach max_sent
+     * (they are at most out->planned); corrected_run goes on counting */
+    if (within_max && out->planned > b->max_sent)
+        b->stop_ns = INT64_MIN;
     if (out->added >= (UINT64_C(1) << 63))
-        b->as_measured_ns = -1;
+        b->as_measured_ns = b->quiet_ns = -1;
     return 0;
 }
 
@@ -446,7 +474,7 @@ TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, c
     if (k->extras && h->out->wait) /* queue_wait = record (the plain rows have none: L->ext) */
         tester_loop_hist_record(h->out->wait, rq->start_ns - rq->sent_ns);
     if (k->corrects)
-        return tester_loop_record_corrected(h, rq->latency_ns, !k->extras, sent, b);
+        return tester_loop_record_corrected(h, rq->latency_ns, !k->extras, k->within_max, sent, b);
     tester_loop_hist_latency(h->hist, rq->latency_ns, !k->extras);
     if (__builtin_expect(rq->latency_ns > h->threshold_ns, 0)) /* a branch: rarely taken */
         h->out->over_threshold++;
@@ -509,11 +537,14 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
  * Kinds whose users come and go (k->source) keep the heap in L; the others
  * in locals. 0, or a negative errno (-E2BIG past max_requests, the hooks'
  * errors). */
-TESTER_INLINE int tester_loop_run_counted(tester_loop *L, const tester_strategy *k, uint64_t *sent)
+TESTER_INLINE int tester_loop_run_counted(tester_loop *L, const tester_strategy *k, uint64_t *sent,
+                                          tester_user *one)
 {
     const tester_hot h = tester_loop_hot(L, k);
     tester_result *out = h.out;
-    tester_gate gate = {0, 0, 0, 0}; /* empty: the observer sees every request until it widens it */
+    /* empty: the observer sees every request until it widens it (corrected:
+     * as a within_max loop that stopped left it) */
+    tester_gate gate = k->corrects ? L->gate : (tester_gate){0, 0, 0, 0};
     if (!h.observer) /* no observer: a gate that shows nothing (intended < end <= INT64_MAX), so no test of h.observer */
         tester_gate_skip_all(&gate);
     /* out->latency_mid_ns is taken from the first request intended at or
@@ -523,12 +554,16 @@ TESTER_INLINE int tester_loop_run_counted(tester_loop *L, const tester_strategy 
     int64_t mid_from = out->latency_mid_ns < 0 ? h.mid_ns : INT64_MAX;
     int rc;
     tester_correct_bounds bounds = {h.max_requests - out->added,
-                                    out->added < (UINT64_C(1) << 63) ? h.expected_ns : -1};
+                                    out->added < (UINT64_C(1) << 63) ? h.expected_ns : -1, 0, h.end_ns};
+    bounds.quiet_ns = bounds.as_measured_ns < h.threshold_ns ? bounds.as_measured_ns : h.threshold_ns;
     for (;;) {
-        tester_user *users = k->source ? L->users : h.users;
+        tester_user *users = k->one_user ? one : k->source ? L->users : h.users;
         size_t n_users = k->one_user ? 1 : k->source ? L->n_users : h.n_users;
-        if (n_users == 0 || users[0].next_ns >= h.end_ns)
+        if (n_users == 0 || users[0].next_ns >= (k->corrects && k->within_max ? bounds.stop_ns : h.end_ns)) {
+            if (k->corrects && k->within_max)
+                L->gate = gate; /* for the loop that goes on, if it stopped */
             return 0;
+        }
         if (k->source && (rc = k->source(L)) != 0) {
             if (rc < 0)
                 return rc;
@@ -574,17 +609,22 @@ TESTER_INLINE int tester_loop_run_counted(tester_loop *L, const tester_strategy 
 }
 
 /* The event loop for strategy k (tester_loop_run_counted). A kind with one
- * user (open) keeps out->sent in a local for the run, written back at its
- * end: no load and store of it per request (neither the hooks nor the rare
- * calls read it). The others count in out->sent itself: with their heap
- * of users they have no register to spare for it (the local cost them
- * 2 to 4 instructions a request, bench/instructions.sh). */
+ * user (open; paced and corrected on time with one user) keeps out->sent
+ * and the user in locals for the run, written back at its end: no load and
+ * store of them per request (neither the hooks nor the rare calls read
+ * them; a rare call that changes the user takes it and returns it by
+ * value, so the local's address never escapes). The others count in
+ * out->sent itself: with their heap of users they have no register to
+ * spare for it (the local cost them 2 to 4 instructions a request,
+ * bench/instructions.sh). */
 TESTER_INLINE int tester_loop_run(tester_loop *L, const tester_strategy *k)
 {
     if (!k->one_user)
-        return tester_loop_run_counted(L, k, &L->out->sent);
+        return tester_loop_run_counted(L, k, &L->out->sent, NULL);
     uint64_t sent = L->out->sent;
-    int rc = tester_loop_run_counted(L, k, &sent);
+    tester_user one = L->users[0];
+    int rc = tester_loop_run_counted(L, k, &sent, &one);
+    L->users[0] = one;
     L->out->sent = sent;
     return rc;
 }

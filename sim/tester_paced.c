@@ -173,6 +173,46 @@ TESTER_INLINE int paced_next(tester_loop *L, const tester_hot *h, tester_user *u
     return 0;
 }
 
+/* paced_next_on_time's other case, a late reply: late = next_slot's rule
+ * of paced_next. The on-time path leaves anchor and idx behind; with a
+ * whole-ns D (the on-time rows' condition) the user's slot anchor + idx D
+ * is its next_ns (sent_ns here), so the grid is taken up again from there
+ * (anchor sent_ns, idx 0: the same instants, a saturated slot lying past
+ * the end and never sent). */
+TESTER_RARE static tester_user paced_next_slot_slow(const tester_loop *L, tester_user user, int64_t sent_ns,
+                                                    int64_t reply_ns)
+{
+    tester_user *u = &user; /* by value: the loop's copy of a one-user run never escapes */
+    const units_interval d = L->spec->interval;
+    const uint64_t n_users = L->n_users;
+    if (d.den == 1) {
+        u->anchor_ns = sent_ns;
+        u->idx = 0;
+    }
+    uint64_t i1 = next_index(u->idx, n_users);
+    int64_t t1 = units_interval_at(d, u->anchor_ns, i1);
+    u->idx = reply_ns <= t1 ? i1 : next_slot_index(u, d, n_users, i1, reply_ns);
+    u->next_ns = u->intended_ns = reply_ns <= t1 ? t1 : units_interval_at(d, u->anchor_ns, u->idx);
+    return user;
+}
+
+/* paced_next for a user sent at its intended slot every time (late =
+ * next_slot with a connection per user, a whole-ns D and U D + the end
+ * within INT64_MAX: the on_time rows, paced_on_time_ok): its next_ns is its
+ * current slot, so its next is next_ns + U D, one addition that cannot
+ * overflow, when the reply comes by then (the loop reads no intended_ns,
+ * anchor or idx, which only paced_next_slot_slow needs). */
+TESTER_INLINE int paced_next_on_time(tester_loop *L, const tester_hot *h, tester_user *u, const tester_request *rq)
+{
+    int64_t t1 = rq->sent_ns + h->slot_gap_ns;
+    if (rq->reply_ns <= t1) {
+        u->next_ns = t1;
+        return 0;
+    }
+    *u = paced_next_slot_slow(L, *u, rq->sent_ns, rq->reply_ns);
+    return 0;
+}
+
 /* Go's time.Ticker (runtime/time.go: a ticker that fires at `when` moves to
  * when + period (1 + (now - when) / period), the first instant of its grid
  * after now; time/sleep.go sendTime: a non-blocking send into a channel of
@@ -266,6 +306,18 @@ TESTER_INLINE int paced_next_ext(tester_loop *L, const tester_hot *h, tester_use
 static int paced_run(tester_loop *L);
 static int corrected_run(tester_loop *L);
 
+/* 1 when a plain run may take the on-time rows: late = next_slot, a
+ * connection per user (so every request is sent at its slot), a whole-ns
+ * D and U D <= INT64_MAX - end (a sending user's slot lies before the end,
+ * so slot + U D cannot overflow). */
+static int paced_on_time_ok(const tester_loop *L)
+{
+    uint64_t gap_ns;
+    return !L->n_conns && L->spec->late == TESTER_LATE_NEXT_SLOT && L->spec->interval.den == 1 && L->end_ns >= 0 &&
+           !__builtin_mul_overflow(L->spec->interval.num_ns, (uint64_t)L->n_users, &gap_ns) &&
+           gap_ns <= (uint64_t)(INT64_MAX - L->end_ns);
+}
+
 /* The rows: paced and corrected share the schedule; each comes timed from
  * the actual send and, for latency_from = intended (wrk2), from the
  * intended time, a loop of its own so neither tests the setting per
@@ -331,6 +383,48 @@ static const tester_strategy paced_from_intended_own_conns_within_max = {
     .next_send = paced_next,
 };
 
+/* The plain rows for late = next_slot with a connection per user: every
+ * request is sent at its intended slot (on time; latency_from = intended
+ * then measures the same), the next slot one addition (paced_next_on_time). */
+static const tester_strategy paced_on_time = {
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .on_time = 1, .next_send = paced_next_on_time,
+};
+static const tester_strategy paced_on_time_within_max = {
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .on_time = 1, .within_max = 1,
+    .next_send = paced_next_on_time,
+};
+static const tester_strategy corrected_on_time = {
+    .kind = TESTER_CORRECTED, .prepare = paced_prepare, .run = corrected_run, .on_time = 1, .corrects = 1,
+    .next_send = paced_next_on_time,
+};
+/* The same with one user (the default): no heap to keep, the sent count
+ * in a local (as open's one user). */
+static const tester_strategy paced_on_time_one = {
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .on_time = 1, .one_user = 1,
+    .next_send = paced_next_on_time,
+};
+static const tester_strategy paced_on_time_within_max_one = {
+    .kind = TESTER_PACED, .prepare = paced_prepare, .run = paced_run, .on_time = 1, .within_max = 1, .one_user = 1,
+    .next_send = paced_next_on_time,
+};
+static const tester_strategy corrected_on_time_one = {
+    .kind = TESTER_CORRECTED, .prepare = paced_prepare, .run = corrected_run, .on_time = 1, .corrects = 1,
+    .one_user = 1, .next_send = paced_next_on_time,
+};
+/* Corrected on time while out->planned + the added values are at most
+ * max_requests: the sends (at most out->planned, as paced's within_max)
+ * cannot reach max_requests less the added values, so the loop does not
+ * count against it per request; it stops (bounds.stop_ns) when the added
+ * values grow past that, and corrected_run goes on with the rows above. */
+static const tester_strategy corrected_on_time_within_max = {
+    .kind = TESTER_CORRECTED, .prepare = paced_prepare, .run = corrected_run, .on_time = 1, .corrects = 1,
+    .within_max = 1, .next_send = paced_next_on_time,
+};
+static const tester_strategy corrected_on_time_within_max_one = {
+    .kind = TESTER_CORRECTED, .prepare = paced_prepare, .run = corrected_run, .on_time = 1, .corrects = 1,
+    .within_max = 1, .one_user = 1, .next_send = paced_next_on_time,
+};
+
 /* The primitives' rows (think time, ticker, catch-up limit, requests,
  * warmup, timeout), so the plain ones test none of them. */
 static const tester_strategy paced_ext = {
@@ -357,13 +451,19 @@ TESTER_LOOP_FN int paced_run(tester_loop *L)
     if (L->ext)
         return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_ext)
                                               : tester_loop_run(L, &paced_ext);
+    const int on_time = paced_on_time_ok(L);
     if (L->out->planned <= L->max_requests) {
+        if (on_time)
+            return L->n_users == 1 ? tester_loop_run(L, &paced_on_time_within_max_one)
+                                   : tester_loop_run(L, &paced_on_time_within_max);
         if (!L->n_conns)
             return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_own_conns_within_max)
                                                   : tester_loop_run(L, &paced_own_conns_within_max);
         return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_within_max)
                                               : tester_loop_run(L, &paced_within_max);
     }
+    if (on_time)
+        return L->n_users == 1 ? tester_loop_run(L, &paced_on_time_one) : tester_loop_run(L, &paced_on_time);
     if (!L->n_conns)
         return L->spec->latency_from_intended ? tester_loop_run(L, &paced_from_intended_own_conns)
                                               : tester_loop_run(L, &paced_own_conns);
@@ -376,6 +476,17 @@ TESTER_LOOP_FN int corrected_run(tester_loop *L)
     if (L->ext)
         return L->spec->latency_from_intended ? tester_loop_run(L, &corrected_from_intended_ext)
                                               : tester_loop_run(L, &corrected_ext);
+    if (paced_on_time_ok(L)) {
+        if (L->out->planned <= L->max_requests - L->out->added) {
+            int rc = L->n_users == 1 ? tester_loop_run(L, &corrected_on_time_within_max_one)
+                                     : tester_loop_run(L, &corrected_on_time_within_max);
+            if (rc || L->out->planned <= L->max_requests - L->out->added)
+                return rc; /* ran to the end */
+            /* stopped: the added values may now bring the sends to max_requests */
+        }
+        return L->n_users == 1 ? tester_loop_run(L, &corrected_on_time_one)
+                               : tester_loop_run(L, &corrected_on_time);
+    }
     if (!L->n_conns)
         return L->spec->latency_from_intended ? tester_loop_run(L, &corrected_from_intended_own_conns)
                                               : tester_loop_run(L, &corrected_own_conns);

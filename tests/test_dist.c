@@ -99,21 +99,31 @@ START_TEST(draws)
 }
 END_TEST
 
-/* dist_lognormal_ns(median, sigma) is dist_draw_ns of the lognormal spec
- * (the server's call): two generators of seed 1 give the same 1000 draws;
- * sigma 0 gives the median itself (e^0 = 1); a median of 0 gives 0. */
+/* dist_lognormal_ns(median, sigma) is dist_draw_ns of the lognormal spec,
+ * and so is dist_lognormal_at_ns (the server's call, the median read after
+ * the draw): three generators of seed 1 give the same 1000 draws; sigma 0
+ * gives the median itself (e^0 = 1); a median of 0 gives 0. */
 START_TEST(lognormal_draw_is_the_spec_draw)
 {
     gsl_rng *a = gsl_rng_alloc(gsl_rng_mt19937), *b = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng *c = gsl_rng_alloc(gsl_rng_mt19937);
     gsl_rng_set(a, 1);
     gsl_rng_set(b, 1);
+    gsl_rng_set(c, 1);
     dist_spec d = {.kind = DIST_LOGNORMAL, .a_ns = 100000, .shape = 0.2};
-    for (int i = 0; i < 1000; i++)
-        ck_assert_int_eq(dist_lognormal_ns(100000.0, 0.2, a), dist_draw_ns(&d, b));
+    const double median = 100000.0, zero = 0;
+    for (int i = 0; i < 1000; i++) {
+        int64_t v = dist_draw_ns(&d, b);
+        ck_assert_int_eq(dist_lognormal_ns(100000.0, 0.2, a), v);
+        ck_assert_int_eq(dist_lognormal_at_ns(&median, 0.2, c), v);
+    }
     ck_assert_int_eq(dist_lognormal_ns(100000.0, 0, a), 100000);
     ck_assert_int_eq(dist_lognormal_ns(0, 0.2, a), 0);
+    ck_assert_int_eq(dist_lognormal_at_ns(&median, 0, c), 100000);
+    ck_assert_int_eq(dist_lognormal_at_ns(&zero, 0.2, c), 0);
     gsl_rng_free(a);
     gsl_rng_free(b);
+    gsl_rng_free(c);
 }
 END_TEST
 

@@ -381,6 +381,55 @@ START_TEST(latency_from_intended_per_policy)
 }
 END_TEST
 
+/* Paced next_slot with a connection per user runs the on-time rows (the
+ * next slot the current one plus U D) only while U D + the end fits in
+ * int64; beyond, the rows with the exact rule.
+ * (a) D = 2^62 - 1 ns, 2 users staggered 1 ms apart, 1 s, a 1 ns service:
+ * U D = 2^63 - 2 passes INT64_MAX - 1 s, so the exact rule. User 0 sends
+ * at 0 (its next slot 2^63 - 2 lies past the end); user 1 at 1 ms (1 ms +
+ * 2^63 - 2 saturates at INT64_MAX, past the end). Both on time, latency
+ * 1 ns: planned 2 (one slot before the end each), sent 2.
+ * (b) D = (INT64_MAX - 1 s) / 2, 2 users, 1 s: U D <= INT64_MAX - 1 s, the
+ * on-time rows. User 0 sends at 0 (next 2D, past the end), user 1's slot D
+ * lies past the end: planned 1, sent 1.
+ * The same for the corrected tester (its interval U D: nothing added). */
+START_TEST(paced_slots_near_the_clock_limit)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1}, .generator = "mt19937", .seed = 1};
+    const tester_kind kinds[2] = {TESTER_PACED, TESTER_CORRECTED};
+    for (int k = 0; k < 2; k++) {
+        tester_spec t = spec(kinds[k], INT64_MAX / 2, TESTER_LATE_NEXT_SLOT); /* 2^62 - 1 */
+        t.users = 2;
+        t.has_stagger = 1;
+        t.stagger_ns = MS;
+        log_obs log;
+        tester_result r = run_logged(&t, &srv, S, &log);
+        ck_assert_uint_eq(r.planned, 2);
+        ck_assert_uint_eq(r.sent, 2);
+        ck_assert_uint_eq(log.n, 2);
+        for (size_t i = 0; i < 2; i++) {
+            ck_assert_int_eq(log.rq[i].sent_ns, (int64_t)i * MS);
+            ck_assert_int_eq(log.rq[i].intended_ns, (int64_t)i * MS);
+            ck_assert_int_eq(log.rq[i].latency_ns, 1);
+            ck_assert_uint_eq(log.rq[i].user, i);
+        }
+        ck_assert_uint_eq(hist_count(r.hist), 2);
+        tester_result_free(&r);
+
+        t = spec(kinds[k], (INT64_MAX - S) / 2, TESTER_LATE_NEXT_SLOT);
+        t.users = 2;
+        r = run_logged(&t, &srv, S, &log);
+        ck_assert_uint_eq(r.planned, 1);
+        ck_assert_uint_eq(r.sent, 1);
+        ck_assert_uint_eq(log.n, 1);
+        ck_assert_int_eq(log.rq[0].sent_ns, 0);
+        ck_assert_int_eq(log.rq[0].latency_ns, 1);
+        ck_assert_uint_eq(hist_count(r.hist), 1);
+        tester_result_free(&r);
+    }
+}
+END_TEST
+
 /* The kind of issue 11's item 2 under late replies: whatever the service
  * times and stalls, a paced tester never sends more than it planned, and
  * under next_slot and catch_up every request is intended for one of its
@@ -641,6 +690,84 @@ START_TEST(corrected_users_use_their_own_interval)
     ck_assert_uint_eq(hist_count(r.hist), 4); /* 9 + 7, 5, 3 */
     ck_assert_int_eq(hist_min(r.hist), 3 * MS);
     tester_result_free(&r);
+}
+END_TEST
+
+/* A corrected latency over the threshold but within the expected interval
+ * is recorded as measured and counted over the threshold. D = 10 ms, one
+ * user, 50 ms, a constant 2 ms service, threshold 1 ms: sends at 0, 10,
+ * 20, 30, 40, each 2 ms (no queue: the previous reply came 8 ms before),
+ * none over D (nothing added), all 5 over 1 ms. The same with one user
+ * and two (the one-user loop and the heap's). */
+START_TEST(corrected_over_threshold_within_interval)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 2 * MS}, .generator = "mt19937", .seed = 1};
+    for (uint64_t users = 1; users <= 2; users++) {
+        tester_spec t = spec(TESTER_CORRECTED, 10 * MS, TESTER_LATE_NEXT_SLOT);
+        t.users = users;
+        t.expected_interval_ns = 10 * MS;
+        tester_run_config c = {.duration_ns = 50 * MS, .threshold_ns = 1 * MS, .sub_bits = 8, .server = &srv};
+        tester_result r;
+        ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &r), 0);
+        ck_assert_uint_eq(r.sent, 5);
+        ck_assert_uint_eq(r.added, 0);
+        ck_assert_uint_eq(r.over_threshold, 5);
+        ck_assert_uint_eq(hist_count(r.hist), 5);
+        ck_assert_int_eq(hist_min(r.hist), 2 * MS);
+        ck_assert_int_eq(hist_max(r.hist), 2 * MS);
+        tester_result_free(&r);
+    }
+}
+END_TEST
+
+/* An observer that asks to see nothing more after its first request. */
+static void first_only(void *ctx, const tester_request *rq, tester_gate *gate)
+{
+    (void)rq;
+    (*(uint64_t *)ctx)++;
+    tester_gate_skip_all(gate);
+}
+
+/* Corrected on time (next_slot, one user) starts in the loop that counts
+ * nothing against max_requests while out->planned + the added values fit,
+ * and goes on counting once they may not. D = 10 ms, 100 ms: planned 10
+ * (0 .. 90 ms); a 1 ms service, the window [5, 35) ms: the request at 10 ms
+ * returns at 36 (latency 26 ms), at the expected interval 5 ms it adds
+ * floor(26 / 5) - 1 = 4 values (HdrHistogram's rule); next slot 40. Sends
+ * 0, 10, 40, 50, ..., 90: 8, added 4.
+ *   max_requests 12: 10 <= 12 at the start; after the request at 10 ms,
+ *   sent 2 + added 4 leaves room for 6 more sends, less than the 8 planned
+ *   left: the loop stops and the counting one sends the other 6 (8 + 4 =
+ *   12): rc 0.
+ *   max_requests 11: room for 7 sends in all: 40 .. 80 ms go out (sent 7),
+ *   90 would make 12: -E2BIG with 7 sent.
+ * The observer that skips all after its first request is called once (the
+ * second loop keeps its gate). */
+START_TEST(corrected_stops_counting_nothing_when_the_added_values_grow)
+{
+    stall_window w = {5 * MS, 35 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1 * MS}, .stalls = &st,
+                         .n_stalls = 1, .generator = "mt19937", .seed = 1};
+    tester_spec t = spec(TESTER_CORRECTED, 10 * MS, TESTER_LATE_NEXT_SLOT);
+    t.expected_interval_ns = 5 * MS;
+    tester_run_config c = {.duration_ns = 100 * MS, .threshold_ns = 100 * MS, .sub_bits = 8,
+                           .max_requests = 12, .server = &srv};
+    tester_result r;
+    uint64_t seen = 0;
+    ck_assert_int_eq(tester_run(&t, &c, first_only, &seen, &r), 0);
+    ck_assert_uint_eq(seen, 1);
+    ck_assert_uint_eq(r.planned, 10);
+    ck_assert_uint_eq(r.sent, 8);
+    ck_assert_uint_eq(r.added, 4);
+    ck_assert_uint_eq(hist_count(r.hist), 12);
+    ck_assert_int_eq(hist_max(r.hist), 26 * MS);
+    tester_result_free(&r);
+
+    c.max_requests = 11;
+    ck_assert_int_eq(tester_run(&t, &c, NULL, NULL, &r), -E2BIG);
+    ck_assert_uint_eq(r.sent, 7);
+    ck_assert_uint_eq(r.added, 4);
 }
 END_TEST
 
@@ -1405,6 +1532,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, users_share_the_tester_grid_for_any_interval);
     tcase_add_test(tc, late_policies_with_users);
     tcase_add_test(tc, latency_from_intended_per_policy);
+    tcase_add_test(tc, paced_slots_near_the_clock_limit);
     tcase_add_test(tc, paced_sends_stay_within_the_plan);
     tcase_add_test(tc, overload_when_the_backlog_grows);
     tcase_add_test(tc, overload_by_offered_utilisation);
@@ -1412,8 +1540,10 @@ Suite *test_suite(void)
     tcase_add_test(tc, drop_keeps_what_it_hides);
     tcase_add_test(tc, closed_users_response_time_law);
     tcase_add_test(tc, corrected_users_use_their_own_interval);
+    tcase_add_test(tc, corrected_over_threshold_within_interval);
     tcase_add_test(tc, limits_and_observer);
     tcase_add_test(tc, corrected_backfill_counts_against_max_requests);
+    tcase_add_test(tc, corrected_stops_counting_nothing_when_the_added_values_grow);
     tcase_add_test(tc, poisson_arrivals_mean_gap);
     tcase_add_test(tc, closed_response_time_law_with_think);
     tcase_add_test(tc, md1_pollaczek_khinchine);
