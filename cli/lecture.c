@@ -148,6 +148,13 @@ static options lesson_options(const lesson_run *x, const char *plots_dir, int sl
     return o;
 }
 
+/* Do paths a and b name the same file (device and inode)? */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 /* Read every scenario before any runs, so that a bad file or two
  * scenarios whose pages would share a name end the lecture at once, not
  * after minutes of runs. The exit code. */
@@ -167,7 +174,13 @@ static int load_all(lesson_run *runs, size_t n, const char *plots_dir, int slide
         /* case apart too, as tester names: pages are files */
         for (const lesson_run *y = runs; y < x; y++)
             if (strcasecmp(y->s->name, x->s->name) == 0) {
-                if (strcmp(y->s->name, x->s->name) == 0)
+                if (same_file(y->path, x->path)) {
+                    if (strcmp(y->path, x->path) == 0)
+                        fprintf(stderr, "cosim: lecture: %s is given twice; give each scenario once\n", x->path);
+                    else
+                        fprintf(stderr, "cosim: lecture: %s and %s are the same file; give each scenario once\n",
+                                y->path, x->path);
+                } else if (strcmp(y->s->name, x->s->name) == 0)
                     fprintf(stderr, "cosim: lecture: %s and %s are both named '%s': their pages would share a name; "
                                     "give one a [scenario] name\n", y->path, x->path, x->s->name);
                 else

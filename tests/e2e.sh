@@ -585,11 +585,17 @@ lecture)
     # a second lecture into its own folder replaces it (the manifest)
     "$cosim" lecture scenarios/one_stall.ini -o "$work/L" -q || fail "lecture again: exit $?"
     expect_exit 2 "no folder: give -o DIR" lecture scenarios/one_stall.ini
-    expect_exit 2 "both named 'one_stall'" lecture scenarios/one_stall.ini scenarios/one_stall.ini -o "$work/D"
+    # the same file twice is said as such (it said "give one a [scenario] name")
+    expect_exact 2 "cosim: lecture: scenarios/one_stall.ini is given twice; give each scenario once" \
+        lecture scenarios/one_stall.ini scenarios/one_stall.ini -o "$work/D"
+    expect_exact 2 "cosim: lecture: scenarios/one_stall.ini and ./scenarios/one_stall.ini are the same file; give each scenario once" \
+        lecture scenarios/one_stall.ini ./scenarios/one_stall.ini -o "$work/D"
     [ -e "$work/D" ] && fail "lecture: a name clash made the folder (it must end before any run)"
-    # a clash found before the first run: the bad one comes last, nothing ran (no "N charts" line)
-    expect_exit 2 "both named 'one_stall'" lecture scenarios/one_stall.ini scenarios/stall_every_5s.ini \
-        scenarios/one_stall.ini -o "$work/D"
+    # two files with one [scenario] name; found before the first run: the bad one comes last,
+    # nothing ran (no "N charts" line)
+    mkdir -p "$work/y" && cp scenarios/one_stall.ini "$work/y/one_stall.ini"
+    expect_exact 2 "cosim: lecture: scenarios/one_stall.ini and $work/y/one_stall.ini are both named 'one_stall': their pages would share a name; give one a [scenario] name" \
+        lecture scenarios/one_stall.ini scenarios/stall_every_5s.ini "$work/y/one_stall.ini" -o "$work/D"
     grep -q "charts" "$work/out" && fail "lecture: ran scenarios before refusing the clash"
     # a scenario named index would be the lecture's own index.html (it ran every scenario, then
     # failed with "index.html: cannot write: File exists", exit 4); names apart only by case clash too
