@@ -835,6 +835,17 @@ sweep)
         sweep $S1 --vary scenario.seed=1,2 --set scenario.seed=3
     expect_exact 2 "cosim: sweep: --set tester.closed.users=4 fixes the key that --zip tester.closed.users=... varies; give one of them" \
         sweep $S1 --vary tester.open.rate=50/s,60/s --zip tester.closed.users=1,2 --set tester.closed.users=4
+    # the seed varied with --replications (each replication sets the seed: the message was about --set twice)
+    expect_exact 2 "cosim: sweep: --replications 2 and --vary scenario.seed both choose the seeds (replication r runs the seed + r); give one of them" \
+        sweep $S1 --vary scenario.seed=1,2 --replications 2 --no-plot -o "$work/b"
+    expect_exact 2 "cosim: sweep: --replications 3 and --zip scenario.seed both choose the seeds (replication r runs the seed + r); give one of them" \
+        sweep $S1 --vary tester.open.rate=50/s,60/s --zip scenario.seed=1,2 --replications 3 --no-plot -o "$work/b"
+    [ -e "$work/b" ] && fail "a refused sweep wrote its folder"
+    # one replication with the seed varied is a grid of seeds; the header's counts agree in number
+    "$cosim" sweep $S1 --vary scenario.seed=1,2 --replications 1 --jobs 1 --no-plot -o "$work/seeds" >"$work/out" \
+        || fail "sweep --vary scenario.seed with one replication: exit $?"
+    [ "$(head -1 "$work/out")" = "sweep of $S1: 2 points x 1 replication, 1 job" ] \
+        || fail "sweep header: $(head -1 "$work/out")"
     expect_exact 2 "cosim: sweep: --x-axis rate: expected key or utilisation" sweep $S1 --vary tester.open.rate=50/s,60/s --x-axis rate
     expect_exact 2 "cosim: sweep: --style big: expected default or slides" sweep $S1 --vary tester.open.rate=50/s,60/s --style big
     expect_exact 2 "cosim: sweep: --title: an empty title; give 1 to 100 bytes of text on one line" sweep $S1 --vary tester.open.rate=50/s,60/s --title ""
@@ -1317,7 +1328,7 @@ workers)
     wait $parent
     rc=$?
     [ "$rc" -eq 5 ] || fail "a killed worker: exit $rc, want 5"
-    printf 'cosim: sweep: worker pid %s was killed by signal 9 (Killed)\ncosim: sweep: stopped the other workers; lost points (no result): 0..3\n' "$victim" \
+    printf 'cosim: sweep: job pid %s was killed by signal 9 (Killed)\ncosim: sweep: stopped the other jobs; lost points (no result): 0..3\n' "$victim" \
         | diff -u - "$work/k2.err" || fail "a killed worker: message"
     for k in $kids; do alive $k && { fail "worker $k survived"; kill -KILL $k; }; done
     [ -e "$work/k2" ] && fail "a failed sweep wrote its folder"
