@@ -320,7 +320,8 @@ int outputs_open(const options *o, const scenario *s, outdir **d, char *dir, siz
         return COSIM_EXIT_OUTPUT;
     }
     char source[PATH_MAX], err[PATH_MAX + 1024];
-    outdir_options oo = {o->force, realpath(o->scenario, source) ? source : o->scenario, !o->output};
+    outdir_options oo = {o->force, realpath(o->scenario, source) ? source : o->scenario, !o->output,
+                         o->temp_parent};
     if (outdir_open(d, dir, &oo, err, sizeof err)) {
         fprintf(stderr, "cosim: %s\n", err);
         return COSIM_EXIT_OUTPUT;

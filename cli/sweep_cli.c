@@ -590,7 +590,7 @@ static int open_output(const sweep *w, const char *output, int force, const char
         fprintf(stderr, "cosim: sweep: %s: the default output folder's name is too long; give -o DIR\n", w->path);
         return COSIM_EXIT_OUTPUT;
     }
-    outdir_options oo = {force, realpath(w->path, source) ? source : w->path, !output};
+    outdir_options oo = {force, realpath(w->path, source) ? source : w->path, !output, 0};
     if (outdir_open(d, dir, &oo, oerr, sizeof oerr)) {
         fprintf(stderr, "cosim: sweep: %s\n", oerr);
         return COSIM_EXIT_OUTPUT;

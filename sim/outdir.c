@@ -451,6 +451,14 @@ static int open_once(outdir *d, const outdir_options *opt, char *err, size_t err
         od_say(err, errlen, "%s: cannot write the output folder: %s", d->dir, strerror(-rc));
         return rc;
     }
+    if (opt && opt->temp_parent && d->base[0]) {
+        /* the caller's folder counts as one made here: the deepest of the
+         * made ones (made_path holds the parent as given if the open made
+         * any, else nothing yet) */
+        if (!d->made_path[0])
+            snprintf(d->made_path, sizeof d->made_path, "%s", parent);
+        d->made_end[strlen(d->made_path)] = 1;
+    }
     if (!d->base[0]) {
         od_say(err, errlen, "%s: is the root folder; cosim writes only into a folder of its own "
                          "(e.g. -o out/NAME)", d->dir);

@@ -60,6 +60,11 @@ typedef struct outdir_options {
     int same_source;    /**< refuse (unless force) a folder whose manifest
                              names another source: for default folders, so
                              two scenarios never share one silently */
+    int temp_parent;    /**< DIR's parent is a folder the caller made for
+                             this run alone (e.g. by mkdtemp): removed, if
+                             empty, whenever a folder outdir_open made is
+                             (outdir_close without a commit, a failed open,
+                             a signal) */
 } outdir_options;
 
 /**

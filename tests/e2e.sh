@@ -629,6 +629,34 @@ lecture)
         || fail "exercise: the miss on stderr: $(cat "$work/err")"
     printf '[expect open]\np50 = 210ms +- 1%%\np99 = 504ms +- 1%%\nover_threshold = 110\n' >>"$work/x/answer.ini"
     "$cosim" --check -q "$work/x/answer.ini" >"$work/grade" 2>&1 || fail "exercise: the worked answer: $(cat "$work/grade")"
+    # an interrupted lecture leaves nothing behind: not its folder, not its temporary folder
+    # (the run's staging went, its cosim-lecture-XXXXXX base stayed, empty, every time); a
+    # signal at several moments (loading, simulating, drawing, writing) and while gnuplot runs
+    mkdir -p "$work/T"
+    for sig in INT TERM; do
+        for t in 0.05 0.2 0.4 0.7 1.0; do
+            TMPDIR="$work/T" timeout -s $sig $t "$cosim" lecture scenarios/one_stall.ini \
+                scenarios/stall_per_second.ini -o "$work/I" >/dev/null 2>&1
+            [ -z "$(ls -A "$work/T")" ] || fail "lecture SIG$sig after ${t}s left $(ls -A "$work/T") in TMPDIR"
+            [ -e "$work/I" ] && [ ! -e "$work/I/index.html" ] && fail "lecture SIG$sig after ${t}s left $work/I"
+            rm -rf "$work/I"
+        done
+        if command -v gnuplot >/dev/null; then
+            [ -d "$work/slowL" ] || { cp -r plots "$work/slowL" && sed -i '1i pause 30' "$work/slowL/spectrum.gp"; }
+            set -m # a background job of a script ignores SIGINT; one of its own does not
+            TMPDIR="$work/T" "$cosim" lecture scenarios/one_stall.ini -o "$work/I" --plots-dir "$work/slowL" \
+                >/dev/null 2>&1 &
+            pid=$!
+            set +m
+            wait_gnuplot $pid || fail "lecture: gnuplot never started"
+            kill -$sig $pid
+            wait $pid
+            rc=$?
+            [ $rc -eq $((128 + $(kill -l $sig))) ] || fail "lecture SIG$sig during gnuplot: exit $rc"
+            [ -z "$(ls -A "$work/T")" ] || fail "lecture SIG$sig during gnuplot left $(ls -A "$work/T")"
+            [ -e "$work/I" ] && fail "lecture SIG$sig during gnuplot left $work/I"
+        fi
+    done
     # a plain run writes the tables too
     "$cosim" scenarios/one_stall.ini -o "$work/o" --no-plot -q || fail "plain run: exit $?"
     cmp -s "$work/o/summary.md" "$work/L/one_stall.summary.md" || fail "summary.md differs from the lecture's"
