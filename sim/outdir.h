@@ -129,6 +129,14 @@ int outdir_commit(outdir *d, char *err, size_t errlen);
  */
 void outdir_close(outdir *d);
 
+/**
+ * Run hook (async-signal-safe: system calls only) first in the handler of
+ * a SIGINT, SIGTERM, SIGHUP or SIGPIPE while an output folder is open, in
+ * the process that set it: e.g. to kill the process groups of the gnuplot
+ * runs under way (plot_render.c). One hook; NULL removes it.
+ */
+void outdir_set_signal_hook(void (*hook)(void));
+
 /** The output folder as given to outdir_open (for messages). */
 const char *outdir_path(const outdir *d);
 

@@ -1066,6 +1066,30 @@ outdir)
         -q $S -o "$work/k" --charts spectrum --plots-dir "$work/slow" --seed 5 --plot-timeout 1
     [ $SECONDS -lt 10 ] || fail "--plot-timeout 1 took $SECONDS s"
     same_tree "$work/k.before" "$work/k" || fail "a timed-out chart changed the folder"
+    # what gnuplot started goes with it: a style ending in system("sleep ...") left sh and
+    # sleep running after the timeout (gnuplot alone was killed) and after a signal to cosim;
+    # gnuplot now leads a process group of its own, killed whole
+    cp -r plots "$work/sys"
+    echo 'system("sleep 30.25")' >>"$work/sys/spectrum.gp"
+    expect_exact 4 "cosim: $work/k/spectrum.png: gnuplot did not finish within 1 s and was stopped (--plot-timeout); nothing in $work/k was replaced" \
+        -q $S -o "$work/k" --charts spectrum --plots-dir "$work/sys" --seed 5 --plot-timeout 1
+    sleep 0.2
+    pgrep -f 'sleep 30[.]25' >/dev/null && fail "--plot-timeout left what gnuplot started: $(pgrep -af 'sleep 30[.]25')"
+    for sig in INT TERM; do # every chart: a batch of gnuplots
+        set -m # a background job of a script ignores SIGINT; one of its own does not
+        "$cosim" -q $S -o "$work/k" --plots-dir "$work/sys" --seed 5 2>/dev/null &
+        pid=$!
+        set +m
+        for i in $(seq 100); do pgrep -f 'sleep 30[.]25' >/dev/null && break; sleep 0.1; done
+        pgrep -f 'sleep 30[.]25' >/dev/null || fail "SIG$sig: the style's sleep never started"
+        kill -$sig $pid
+        wait $pid
+        rc=$?
+        [ $rc -eq $((128 + $(kill -l $sig))) ] || fail "SIG$sig during gnuplot's system(): exit $rc"
+        sleep 0.2
+        pgrep -f 'sleep 30[.]25' >/dev/null && fail "SIG$sig left what gnuplot started: $(pgrep -af 'sleep 30[.]25')"
+    done
+    same_tree "$work/k.before" "$work/k" || fail "a killed chart changed the folder"
     expect_exact 2 "cosim: --plot-timeout 0: a whole number of seconds from 1 to 86400
 cosim: try 'cosim --help'" -q $S --plot-timeout 0
     # gnuplot exits 0 after a short write: the chart is not taken
