@@ -140,6 +140,32 @@ cli)
     cd "$root" || exit 1
     "$cosim" --help >"$work/help" || fail "--help exited $?"
     grep -q "Exit status" "$work/help" || fail "--help lacks the exit codes"
+    # --help lists every option of the man page's OPTIONS and every command of its SYNOPSIS
+    # (--animate, --timeline-by and cosim lecture were in docs/cosim.1 alone), and no other
+    sed -n '/^\.SH OPTIONS/,/^\.SH /p' docs/cosim.1 | grep -E '^\.BR? ' | grep -oE '\\-\\-[a-z\\-]+' \
+        | sed 's/\\-/-/g' | sort -u >"$work/man.opts"
+    grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' "$work/help" | grep -oE -- '--[a-z-]+' | sort -u >"$work/help.opts"
+    [ "$(wc -l <"$work/man.opts")" -ge 20 ] || fail "cosim.1: options not found ($(cat "$work/man.opts"))"
+    diff "$work/man.opts" "$work/help.opts" >"$work/opts.diff" \
+        || fail "--help and docs/cosim.1 list different options (<: man only, >: help only): $(cat "$work/opts.diff")"
+    # README's output table names every file a run writes (stalls.dat was missing): a run with
+    # every optional file (interval logs, the band, the animation's script), each name or its kind
+    "$cosim" -q scenarios/gc_log.ini -o "$work/every" --no-plot --animate --replications 2 \
+        || fail "a run with every output: exit $?"
+    for f in $(ls -A "$work/every") requests.png requests.gif; do
+        case $f in
+            *.hgrm) f=TESTER.hgrm ;; *.hlog) f=TESTER.hlog ;;
+            spectrum.dat | timeline.dat | requests.dat | summary.dat) f=NAME.dat ;;
+            spectrum.gp | timeline.gp | requests.gp | summary.gp) f=NAME.gp ;;
+        esac
+        grep -qF "\`$f\`" README.md || fail "README's output table does not name $f"
+        grep -qF "$f" "$work/help" || [ "${f#NAME.}" != "$f" ] || [ "${f%.png}" != "$f" ] \
+            || fail "--help's outputs do not name $f"
+    done
+    for cmd in sweep lecture; do
+        grep -q "^\.B cosim $cmd" docs/cosim.1 || fail "cosim.1's SYNOPSIS lacks cosim $cmd"
+        grep -qE "^(Usage:|      ) cosim $cmd " "$work/help" || fail "--help's usage lacks cosim $cmd"
+    done
     "$cosim" --version | grep -q '^cosim ' || fail "--version"
     # --list-keys: the key table, one key a line (test_scn_keys holds it against the docs)
     "$cosim" --list-keys >"$work/keys" || fail "--list-keys exited $?"
