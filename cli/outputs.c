@@ -131,9 +131,10 @@ static void gp_shaded(char *buf, size_t len, const scenario *s, const run_result
 
 /* Whether a time chart has something to draw: the bars need every tester
  * kept exactly (BARS_MAX_POINTS) and one request in the window, the
- * timeline one point; else a message says why and the chart is not
- * written (a chart with nothing drawn is never written). extra gets the
- * chart's per-tester figures for the style. */
+ * timeline one point; else a message says why (not with --no-plot: no
+ * chart is drawn then) and the chart is not written (a chart with nothing
+ * drawn is never written). extra gets the chart's per-tester figures for
+ * the style. */
 static int time_chart_draws(staging *st, int bars, char *extra, size_t len)
 {
     const scenario *s = st->s;
@@ -142,7 +143,8 @@ static int time_chart_draws(staging *st, int bars, char *extra, size_t len)
     char a[64], b[64];
     for (size_t i = 0; i < s->n_testers; i++) {
         if (bars && !timeline_exact(t, i)) {
-            fprintf(stderr, "cosim: no requests chart: tester %s sent more than %d requests in the window "
+            if (!st->o->no_plot)
+                fprintf(stderr, "cosim: no requests chart: tester %s sent more than %d requests in the window "
                             "%s..%s; give a shorter --window\n", s->testers[i].name, BARS_MAX_POINTS,
                     units_format_duration_exact(bars ? st->cd->bars_from : st->cd->tl_from, a, sizeof a),
                     units_format_duration_exact(bars ? st->cd->bars_to : st->cd->tl_to, b, sizeof b));
@@ -151,7 +153,8 @@ static int time_chart_draws(staging *st, int bars, char *extra, size_t len)
         drawn += bars ? timeline_bars(t, i) : timeline_points(t, i);
     }
     if (drawn == 0) {
-        fprintf(stderr, "cosim: no %s chart: no request in the window %s..%s; give another --window\n",
+        if (!st->o->no_plot)
+            fprintf(stderr, "cosim: no %s chart: no request in the window %s..%s; give another --window\n",
                 bars ? "requests" : "timeline",
                 units_format_duration_exact(bars ? st->cd->bars_from : st->cd->tl_from, a, sizeof a),
                 units_format_duration_exact(bars ? st->cd->bars_to : st->cd->tl_to, b, sizeof b));

@@ -524,6 +524,11 @@ chart-data)
         "$work/big.err" || fail "big window: message: $(cat "$work/big.err")"
     [ -e "$work/big/requests.png" ] && fail "big window: a requests.png was written"
     grep -q "requests.png" "$work/big.out" && fail "big window: the console claims requests.png"
+    # with --no-plot no chart is drawn: nothing is said about one not drawn (nor with --charts
+    # without it)
+    expect_exact 0 "" scenarios/stall_every_5s.ini -q -o "$work/big" --window 0s..10s --charts requests --no-plot
+    expect_exact 0 "" scenarios/stall_every_5s.ini -q -o "$work/big" --window 0s..10s --charts timeline --no-plot
+    [ -e "$work/big/requests.gp" ] && fail "big window --no-plot: a requests.gp was written"
     # --timeline-by reply: the stalled request is plotted at its reply
     "$cosim" -q --no-plot scenarios/one_stall.ini -o "$work/rep" --charts timeline --timeline-by reply \
         || fail "--timeline-by reply: exit $?"
