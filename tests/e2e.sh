@@ -403,6 +403,19 @@ check-tools)
         grep -q "expectations met (all)" "$work/check.out" || fail "$f: no expectations checked"
     done
     [ "$n" -ge 18 ] || fail "only $n tool scenarios"
+    # a profile of a tool that stops recording at the end (wrk2, locust_constant) run with the
+    # replies after the end recorded: a note says these are not the tool's figures; the shipped
+    # scenarios set drop (no note), and so does --set scenario.in_flight_at_end=drop
+    "$cosim" --no-plot -o "$work/w2r" scenarios/tools/wrk2.ini --set scenario.in_flight_at_end=record \
+        >"$work/w2r.out" || fail "wrk2 with record: exit $?"
+    grep -qx "note: wrk2 has profile = wrk2, but replies after the end are recorded (in_flight_at_end = record), which wrk2 does not do; set \[scenario\] in_flight_at_end = drop for its figures" \
+        "$work/w2r.out" || fail "wrk2 with record: no note: $(cat "$work/w2r.out")"
+    "$cosim" --no-plot -o "$work/lcr" scenarios/tools/locust_constant.ini --set scenario.in_flight_at_end=record \
+        >"$work/lcr.out" || fail "locust_constant with record: exit $?"
+    grep -q "^note: .* has profile = locust_constant, but replies after the end are recorded (in_flight_at_end = record), which Locust does not do" \
+        "$work/lcr.out" || fail "locust_constant with record: no note: $(cat "$work/lcr.out")"
+    "$cosim" --no-plot -o "$work/w2d" scenarios/tools/wrk2.ini >"$work/w2d.out" || fail "wrk2: exit $?"
+    grep -q "has profile = " "$work/w2d.out" && fail "wrk2 with drop: a note: $(cat "$work/w2d.out")"
     # each scenario is its profile's, NAME.ini or a variant NAME_MORE.ini
     # (wrk2_threads.ini: profile = wrk2); test_scn_profile checks that
     # every profile has one
