@@ -1110,6 +1110,16 @@ outdir)
         -q $S -o "$work/k" --charts spectrum --plots-dir "$work/slow" --seed 5 --plot-timeout 1
     [ $SECONDS -lt 10 ] || fail "--plot-timeout 1 took $SECONDS s"
     same_tree "$work/k.before" "$work/k" || fail "a timed-out chart changed the folder"
+    # a signal at any moment of a run into a new folder leaves nothing: one between making the
+    # folder (or its parents, or its lock) and arming the handler left them behind
+    for i in $(seq 20); do
+        timeout -s TERM "0.$(printf '%03d' $((i * 5)))" "$cosim" -q $S -o "$work/sig/a/b" --no-plot >/dev/null 2>&1
+        rc=$?
+        # (after the commit the folder is whole: the signal came too late to undo it)
+        [ $rc -eq 0 ] || [ ! -e "$work/sig" ] || [ -e "$work/sig/a/b/.cosim-manifest" ] \
+            || fail "SIGTERM after $((i * 5)) ms left $(find "$work/sig" | tr '\n' ' ')"
+        rm -rf "$work/sig"
+    done
     # what gnuplot started goes with it: a style ending in system("sleep ...") left sh and
     # sleep running after the timeout (gnuplot alone was killed) and after a signal to cosim;
     # gnuplot now leads a process group of its own, killed whole
