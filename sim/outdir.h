@@ -72,7 +72,9 @@ typedef struct outdir_options {
  * check that cosim may write there, lock it, remove stale staging folders
  * of dead runs, read the previous manifest and make the staging folder.
  * Installs the signal handlers described above until outdir_close; a
- * folder still open at exit() is closed then (nothing committed).
+ * folder still open at exit() is closed then (nothing committed). The
+ * handled signals wait during the open itself (at most the lock's 0.5 s
+ * wait), so one that comes while it makes folders leaves none behind.
  *
  * @param opt  may be NULL (no force, no source)
  * @param err  on error, the message without "cosim: ", e.g.
