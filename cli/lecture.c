@@ -18,6 +18,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,31 +87,55 @@ static char *read_staged(outdir *d, const char *name, size_t *len)
         }                                                                                          \
     } while (0)
 
+/* SIGINT, SIGTERM, SIGHUP, SIGPIPE (the signals the output folder
+ * handles) blocked, the mask before into old. */
+static void block_signals(sigset_t *old)
+{
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, SIGINT);
+    sigaddset(&s, SIGTERM);
+    sigaddset(&s, SIGHUP);
+    sigaddset(&s, SIGPIPE);
+    sigprocmask(SIG_BLOCK, &s, old);
+}
+
 /* Stage the run in a private folder, keep the charts it drew, and leave
- * nothing behind. The exit code. */
+ * nothing behind, even on a signal: the temporary folder is the output
+ * folder's temp_parent (removed by its signal handler), and signals wait
+ * while it exists without that handler (from mkdtemp to the open, from the
+ * close to rmdir). The exit code. */
 static int draw_charts(options *o, lesson_run *x, chart_data *cd)
 {
     char dir[PATH_MAX], err[PATH_MAX + 1024], drawn[512], base[PATH_MAX];
     char charts[N_CHARTS + 1][64];
     int no_gnuplot = 0, rc = COSIM_EXIT_OK;
     const char *tmpdir = getenv("TMPDIR");
+    sigset_t old;
     int n = snprintf(base, sizeof base, "%s/cosim-lecture-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
+    block_signals(&old);
     if (n < 0 || (size_t)n >= sizeof base - 8 || !mkdtemp(base)) {
-        fprintf(stderr, "cosim: cannot make a temporary folder: %s\n", strerror(errno));
+        int e = errno;
+        sigprocmask(SIG_SETMASK, &old, NULL);
+        fprintf(stderr, "cosim: cannot make a temporary folder: %s\n", strerror(e));
         return COSIM_EXIT_OUTPUT;
     }
     if ((size_t)snprintf(dir, sizeof dir, "%s/run", base) >= sizeof dir) {
         rmdir(base);
+        sigprocmask(SIG_SETMASK, &old, NULL);
         fprintf(stderr, "cosim: the temporary folder's name is too long: %s\n", base);
         return COSIM_EXIT_OUTPUT;
     }
     o->output = dir;
+    o->temp_parent = 1;
     outdir *d = NULL;
     char taken[PATH_MAX];
     if (outputs_open(o, x->s, &d, taken, sizeof taken) != COSIM_EXIT_OK) {
         rmdir(base);
+        sigprocmask(SIG_SETMASK, &old, NULL);
         return COSIM_EXIT_OUTPUT;
     }
+    sigprocmask(SIG_SETMASK, &old, NULL); /* a signal meanwhile: the handler removes base */
     if (outputs_stage(o, x->s, &x->r, cd, d, charts, &no_gnuplot, drawn, sizeof drawn, err, sizeof err)) {
         fprintf(stderr, "cosim: %s: %s\n", x->path, err);
         rc = COSIM_EXIT_OUTPUT;
@@ -129,9 +154,12 @@ static int draw_charts(options *o, lesson_run *x, chart_data *cd)
             x->charts[x->n_charts++] = x->chart_name[k];
         }
     }
-    outdir_close(d);
-    rmdir(base);
+    block_signals(&old);
+    outdir_close(d); /* removes base too (temp_parent) */
+    rmdir(base);     /* in case it did not */
+    sigprocmask(SIG_SETMASK, &old, NULL);
     o->output = NULL;
+    o->temp_parent = 0;
     return rc;
 }
 
@@ -146,6 +174,13 @@ static options lesson_options(const lesson_run *x, const char *plots_dir, int sl
     o.plots_dir = plots_dir;
     o.quiet = 1;
     return o;
+}
+
+/* Do paths a and b name the same file (device and inode)? */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 /* Read every scenario before any runs, so that a bad file or two
@@ -167,7 +202,13 @@ static int load_all(lesson_run *runs, size_t n, const char *plots_dir, int slide
         /* case apart too, as tester names: pages are files */
         for (const lesson_run *y = runs; y < x; y++)
             if (strcasecmp(y->s->name, x->s->name) == 0) {
-                if (strcmp(y->s->name, x->s->name) == 0)
+                if (same_file(y->path, x->path)) {
+                    if (strcmp(y->path, x->path) == 0)
+                        fprintf(stderr, "cosim: lecture: %s is given twice; give each scenario once\n", x->path);
+                    else
+                        fprintf(stderr, "cosim: lecture: %s and %s are the same file; give each scenario once\n",
+                                y->path, x->path);
+                } else if (strcmp(y->s->name, x->s->name) == 0)
                     fprintf(stderr, "cosim: lecture: %s and %s are both named '%s': their pages would share a name; "
                                     "give one a [scenario] name\n", y->path, x->path, x->s->name);
                 else
@@ -262,7 +303,7 @@ static int write_folder(const char *dir, int force, lesson_run *runs, size_t n, 
                         int check_only)
 {
     char err[PATH_MAX + 1024], name[128] = "";
-    outdir_options oo = {force, NULL, 0};
+    outdir_options oo = {force, NULL, 0, 0};
     outdir *d;
     if (outdir_open(&d, dir, &oo, err, sizeof err)) {
         fprintf(stderr, "cosim: %s\n", err);

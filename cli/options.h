@@ -40,6 +40,8 @@ typedef struct options {
     int timeline_by_reply; /* --timeline-by reply: latency against reply time */
     int animate;           /* --animate: also requests.gif */
     int slides;            /* --style slides: 16:9, slide-sized fonts */
+    int temp_parent;       /* the output's parent is a temporary folder made
+                              for this run (cosim lecture): removed with it */
     char *owned[2];        /* the --set text of --seed and --rank-rule */
 } options;
 

@@ -131,9 +131,10 @@ static void gp_shaded(char *buf, size_t len, const scenario *s, const run_result
 
 /* Whether a time chart has something to draw: the bars need every tester
  * kept exactly (BARS_MAX_POINTS) and one request in the window, the
- * timeline one point; else a message says why and the chart is not
- * written (a chart with nothing drawn is never written). extra gets the
- * chart's per-tester figures for the style. */
+ * timeline one point; else a message says why (not with --no-plot: no
+ * chart is drawn then) and the chart is not written (a chart with nothing
+ * drawn is never written). extra gets the chart's per-tester figures for
+ * the style. */
 static int time_chart_draws(staging *st, int bars, char *extra, size_t len)
 {
     const scenario *s = st->s;
@@ -142,7 +143,8 @@ static int time_chart_draws(staging *st, int bars, char *extra, size_t len)
     char a[64], b[64];
     for (size_t i = 0; i < s->n_testers; i++) {
         if (bars && !timeline_exact(t, i)) {
-            fprintf(stderr, "cosim: no requests chart: tester %s sent more than %d requests in the window "
+            if (!st->o->no_plot)
+                fprintf(stderr, "cosim: no requests chart: tester %s sent more than %d requests in the window "
                             "%s..%s; give a shorter --window\n", s->testers[i].name, BARS_MAX_POINTS,
                     units_format_duration_exact(bars ? st->cd->bars_from : st->cd->tl_from, a, sizeof a),
                     units_format_duration_exact(bars ? st->cd->bars_to : st->cd->tl_to, b, sizeof b));
@@ -153,10 +155,11 @@ static int time_chart_draws(staging *st, int bars, char *extra, size_t len)
     if (drawn == 0) {
         /* the timeline draws recorded requests only (a warm-up over the
          * window leaves it empty), the bars every request sent */
-        fprintf(stderr, "cosim: no %s chart: no request %sin the window %s..%s; give another --window\n",
-                bars ? "requests" : "timeline", bars ? "" : "recorded ",
-                units_format_duration_exact(bars ? st->cd->bars_from : st->cd->tl_from, a, sizeof a),
-                units_format_duration_exact(bars ? st->cd->bars_to : st->cd->tl_to, b, sizeof b));
+        if (!st->o->no_plot)
+            fprintf(stderr, "cosim: no %s chart: no request %sin the window %s..%s; give another --window\n",
+                    bars ? "requests" : "timeline", bars ? "" : "recorded ",
+                    units_format_duration_exact(bars ? st->cd->bars_from : st->cd->tl_from, a, sizeof a),
+                    units_format_duration_exact(bars ? st->cd->bars_to : st->cd->tl_to, b, sizeof b));
         return 0;
     }
     extra[0] = '\0';
@@ -322,7 +325,8 @@ int outputs_open(const options *o, const scenario *s, outdir **d, char *dir, siz
         return COSIM_EXIT_OUTPUT;
     }
     char source[PATH_MAX], err[PATH_MAX + 1024];
-    outdir_options oo = {o->force, realpath(o->scenario, source) ? source : o->scenario, !o->output};
+    outdir_options oo = {o->force, realpath(o->scenario, source) ? source : o->scenario, !o->output,
+                         o->temp_parent};
     if (outdir_open(d, dir, &oo, err, sizeof err)) {
         fprintf(stderr, "cosim: %s\n", err);
         return COSIM_EXIT_OUTPUT;

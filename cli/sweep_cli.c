@@ -54,8 +54,8 @@ static void usage(FILE *f)
             "      --title TEXT       the chart's title (default: Sweep of NAME, the\n"
             "                         scenario's name; its title describes one point)\n"
             "      --replications N   N seeds per point: the scenario's seed + 0, 1, ... N-1\n"
-            "      --jobs J           worker processes (default: the number of cores); the\n"
-            "                         outputs do not depend on J\n"
+            "      --jobs J           processes running the points (default: the number of\n"
+            "                         cores); the outputs do not depend on J\n"
             "      --shard K/N        run only the points p with p mod N = K (0 <= K < N), to\n"
             "                         split a sweep across machines (docs/sweeps.md)\n"
             "  -o, --output DIR       outputs (default: out/NAME-sweep, with --shard K/N\n"
@@ -78,15 +78,15 @@ static void usage(FILE *f)
             "value of the other --vary keys; a tester no varied key affects is drawn\n"
             "once and marked); if the chart fails, nothing in the folder changes.\n"
             "Limits: 8 --vary and --zip keys, 10000 values each, 100000 points,\n"
-            "10000 replications, 256 jobs. Workers die with cosim; the first failed run\n"
-            "or worker stops the others and the message names the points left without\n"
+            "10000 replications, 256 jobs. Jobs die with cosim; the first failed run\n"
+            "or job stops the others and the message names the points left without\n"
             "a result.\n"
             "Exit status: 0 success, 2 bad command line (a --vary value that is not\n"
             "valid for its key at some point, such as users = 1.5, is the command\n"
             "line's; so are seeds past 2^64 - 1, and a --set value refused), 3 a\n"
             "scenario error at some point that no --vary value made, 4 an output\n"
             "could not be written (or the folder was refused, or the chart failed),\n"
-            "5 a run or worker failed, or the work budget was passed without\n"
+            "5 a run or job failed, or the work budget was passed without\n"
             "--allow-long; 130/143 interrupted by SIGINT/SIGTERM.\n");
 }
 
@@ -286,8 +286,10 @@ static int take_sweep_option(sweep *w, sweep_cli *cli, int c, const char *arg, c
 }
 
 /* A key both fixed (--set KEY=V, or --seed for scenario.seed) and varied
- * (--vary or --zip KEY=...): the scenario reader would refuse every point
- * with a message about --set twice; say which two options clash instead.
+ * (--vary or --zip KEY=...), or scenario.seed varied with --replications
+ * N > 1 (which sets the seed of each run): the scenario reader would refuse
+ * every point with a message about --set twice; say which two options clash
+ * instead.
  * 0, or -1 after a message (exit 2). */
 static int set_and_varied(const sweep *w, const sweep_cli *cli)
 {
@@ -296,6 +298,14 @@ static int set_and_varied(const sweep *w, const sweep_cli *cli)
         size_t len = strlen(key);
         if (w->seed_set && strcmp(key, "scenario.seed") == 0) {
             fprintf(stderr, "cosim: sweep: --seed and %s scenario.seed both give the seed; give one of them\n", opt);
+            return -1;
+        }
+        /* replication r runs the point's seed + r: with the seed varied too,
+         * points would share seeds (1 + 1 is 2 + 0), neither a grid of seeds
+         * nor independent replications */
+        if (w->reps > 1 && strcmp(key, "scenario.seed") == 0) {
+            fprintf(stderr, "cosim: sweep: --replications %zu and %s scenario.seed both choose the seeds (replication "
+                            "r runs the seed + r); give one of them\n", w->reps, opt);
             return -1;
         }
         for (size_t i = 0; i < w->n_user_sets; i++)
@@ -521,8 +531,9 @@ static int write_outputs(outdir *d, const char *dir, const sweep *w, const scena
  * is the x axis); a tester no varied key affects is marked "*". */
 static void print_table(const sweep *w, const char *dir, int drawn, plot_format format)
 {
-    printf("sweep of %s: %zu points x %zu replications, %u workers%s\n", w->path, w->n_points, w->reps,
-           w->jobs, w->n_shards > 1 ? " (one shard)" : "");
+    printf("sweep of %s: %zu point%s x %zu replication%s, %u job%s%s\n", w->path, w->n_points,
+           w->n_points == 1 ? "" : "s", w->reps, w->reps == 1 ? "" : "s", w->jobs, w->jobs == 1 ? "" : "s",
+           w->n_shards > 1 ? " (one shard)" : "");
     printf("%-6s", "point");
     for (size_t a = 0; a < w->n_axes; a++)
         printf(" %-24s", w->axes[a].key);
@@ -579,7 +590,7 @@ static int open_output(const sweep *w, const char *output, int force, const char
         fprintf(stderr, "cosim: sweep: %s: the default output folder's name is too long; give -o DIR\n", w->path);
         return COSIM_EXIT_OUTPUT;
     }
-    outdir_options oo = {force, realpath(w->path, source) ? source : w->path, !output};
+    outdir_options oo = {force, realpath(w->path, source) ? source : w->path, !output, 0};
     if (outdir_open(d, dir, &oo, oerr, sizeof oerr)) {
         fprintf(stderr, "cosim: sweep: %s\n", oerr);
         return COSIM_EXIT_OUTPUT;

@@ -451,6 +451,14 @@ static int open_once(outdir *d, const outdir_options *opt, char *err, size_t err
         od_say(err, errlen, "%s: cannot write the output folder: %s", d->dir, strerror(-rc));
         return rc;
     }
+    if (opt && opt->temp_parent && d->base[0]) {
+        /* the caller's folder counts as one made here: the deepest of the
+         * made ones (made_path holds the parent as given if the open made
+         * any, else nothing yet) */
+        if (!d->made_path[0])
+            snprintf(d->made_path, sizeof d->made_path, "%s", parent);
+        d->made_end[strlen(d->made_path)] = 1;
+    }
     if (!d->base[0]) {
         od_say(err, errlen, "%s: is the root folder; cosim writes only into a folder of its own "
                          "(e.g. -o out/NAME)", d->dir);
@@ -508,23 +516,29 @@ int outdir_open(outdir **out, const char *dir, const outdir_options *opt, char *
         od_say(err, errlen, "%s: another output folder is open", dir);
         return -EBUSY;
     }
-    for (int attempt = 0; attempt < 20; attempt++) {
+    /* signals wait from the first folder made to the handler armed (or
+     * to everything made removed again): one in between left DIR, its
+     * parents or its lock behind */
+    sigset_t old;
+    od_block_signals(&old);
+    int rc = -EAGAIN;
+    for (int attempt = 0; attempt < 20 && rc == -EAGAIN; attempt++) {
         outdir *d = new_outdir(dir);
         if (!d) {
             od_say(err, errlen, "%s: out of memory", dir);
-            return -ENOMEM;
+            rc = -ENOMEM;
+            break;
         }
-        int rc = open_once(d, opt, err, errlen);
-        if (rc == 0) {
+        rc = open_once(d, opt, err, errlen);
+        if (rc == 0)
             *out = d;
-            return 0;
-        }
-        abandon(d);
-        if (rc != -EAGAIN)
-            return rc;
+        else
+            abandon(d);
     }
-    od_say(err, errlen, "%s: the folder keeps changing under cosim; try again", dir);
-    return -EAGAIN;
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    if (rc == -EAGAIN)
+        od_say(err, errlen, "%s: the folder keeps changing under cosim; try again", dir);
+    return rc;
 }
 
 /* ---- staged files -------------------------------------------------------- */

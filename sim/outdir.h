@@ -60,6 +60,11 @@ typedef struct outdir_options {
     int same_source;    /**< refuse (unless force) a folder whose manifest
                              names another source: for default folders, so
                              two scenarios never share one silently */
+    int temp_parent;    /**< DIR's parent is a folder the caller made for
+                             this run alone (e.g. by mkdtemp): removed, if
+                             empty, whenever a folder outdir_open made is
+                             (outdir_close without a commit, a failed open,
+                             a signal) */
 } outdir_options;
 
 /**
@@ -67,7 +72,9 @@ typedef struct outdir_options {
  * check that cosim may write there, lock it, remove stale staging folders
  * of dead runs, read the previous manifest and make the staging folder.
  * Installs the signal handlers described above until outdir_close; a
- * folder still open at exit() is closed then (nothing committed).
+ * folder still open at exit() is closed then (nothing committed). The
+ * handled signals wait during the open itself (at most the lock's 0.5 s
+ * wait), so one that comes while it makes folders leaves none behind.
  *
  * @param opt  may be NULL (no force, no source)
  * @param err  on error, the message without "cosim: ", e.g.
@@ -123,6 +130,14 @@ int outdir_commit(outdir *d, char *err, size_t errlen);
  * handlers and free d. NULL is a no-op.
  */
 void outdir_close(outdir *d);
+
+/**
+ * Run hook (async-signal-safe: system calls only) first in the handler of
+ * a SIGINT, SIGTERM, SIGHUP or SIGPIPE while an output folder is open, in
+ * the process that set it: e.g. to kill the process groups of the gnuplot
+ * runs under way (plot_render.c). One hook; NULL removes it.
+ */
+void outdir_set_signal_hook(void (*hook)(void));
 
 /** The output folder as given to outdir_open (for messages). */
 const char *outdir_path(const outdir *d);

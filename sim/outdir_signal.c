@@ -36,6 +36,14 @@ static const int handled_signals[] = {SIGINT, SIGTERM, SIGHUP, SIGPIPE};
 static struct sigaction saved_actions[N_HANDLED], saved_xfsz;
 static int handlers_installed;
 static outdir *current; /* the open output folder (one at a time) */
+static void (*volatile signal_hook)(void);
+static volatile pid_t hook_owner;
+
+void outdir_set_signal_hook(void (*hook)(void))
+{
+    hook_owner = getpid();
+    signal_hook = hook;
+}
 
 struct raw_dirent {
     uint64_t d_ino;
@@ -71,6 +79,9 @@ static void empty_folder_raw(int fd)
 
 static void on_signal(int signo)
 {
+    void (*hook)(void) = signal_hook;
+    if (hook && getpid() == hook_owner)
+        hook();
     if (sig_state.armed && getpid() == sig_state.owner) {
         sig_state.armed = 0;
         empty_folder_raw(sig_state.sfd);

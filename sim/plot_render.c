@@ -2,6 +2,7 @@
  * few gnuplot processes at once (plot_render_batch). */
 #define _GNU_SOURCE
 #include "plot.h"
+#include "outdir.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -136,19 +137,75 @@ static int pump(sink *sk, size_t ns, double deadline, relay *rl)
     return 0;
 }
 
+/* The gnuplot runs under way, each the leader of its own process group
+ * (0: a free slot), in the process that started them: a signal to cosim
+ * kills the groups (outdir's signal hook), so what gnuplot started (a
+ * style's system("..."), a pipe) goes with it. */
+static volatile pid_t running[PLOT_BATCH_MAX];
+static volatile pid_t running_owner;
+
+/* The signal hook: SIGKILL to every group under way. System calls only. */
+static void kill_running(void)
+{
+    if (getpid() != running_owner)
+        return; /* a forked child's copy of the table */
+    for (size_t i = 0; i < PLOT_BATCH_MAX; i++)
+        if (running[i] > 0)
+            kill(-running[i], SIGKILL);
+}
+
+/* Note (on 1) or forget (on 0) group pid in the table. */
+static void note_running(pid_t pid, int on)
+{
+    if (on && running_owner != getpid()) {
+        for (size_t i = 0; i < PLOT_BATCH_MAX; i++)
+            running[i] = 0;
+        running_owner = getpid();
+        outdir_set_signal_hook(kill_running);
+    }
+    for (size_t i = 0; i < PLOT_BATCH_MAX; i++)
+        if (on ? running[i] == 0 : running[i] == pid) {
+            running[i] = on ? pid : 0;
+            return;
+        }
+}
+
+/* The signals outdir handles blocked (old: the mask before). */
+static void block_handled(sigset_t *old)
+{
+    sigset_t s;
+    sigemptyset(&s);
+    sigaddset(&s, SIGINT);
+    sigaddset(&s, SIGTERM);
+    sigaddset(&s, SIGHUP);
+    sigaddset(&s, SIGPIPE);
+    sigprocmask(SIG_BLOCK, &s, old);
+}
+
 /* Start "gnuplot ARGV..." in dirfd: standard input from /dev/null, chart j
  * written to fd first_fd + j (outw[j]; first_fd 1: standard output), stderr
- * to errw; killed when cosim dies (PR_SET_PDEATHSIG). Its pid, or -1 with
- * *err = errno. */
+ * to errw; killed when cosim dies (PR_SET_PDEATHSIG). It leads a process
+ * group of its own, noted in `running` until reaped (signals held off from
+ * the fork to the note). Its pid, or -1 with *err = errno. */
 static pid_t spawn(int dirfd, char *const argv[], const int *outw, size_t nout, int first_fd, int errw, int *err)
 {
     fflush(NULL);
     pid_t parent = getpid();
+    sigset_t old;
+    block_handled(&old);
     pid_t pid = fork();
     if (pid < 0)
         *err = errno;
-    if (pid != 0)
+    if (pid > 0) {
+        setpgid(pid, pid); /* as the child does: whichever runs first */
+        note_running(pid, 1);
+    }
+    if (pid != 0) {
+        sigprocmask(SIG_SETMASK, &old, NULL);
         return pid;
+    }
+    setpgid(0, 0);
+    sigprocmask(SIG_SETMASK, &old, NULL);
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent)
         _exit(126);
@@ -167,24 +224,34 @@ static pid_t spawn(int dirfd, char *const argv[], const int *outw, size_t nout, 
     _exit(errno == ENOENT ? 127 : 126);
 }
 
-/* Wait for pid until the deadline, killing it first if kill_now or once
- * the deadline passes. Its wait status; *timed_out set if killed late. */
+/* Wait for pid until it ends or the deadline passes (not at all if
+ * kill_now), then kill its process group (what gnuplot started and left,
+ * or gnuplot and all it started when late: *timed_out set) and reap it. It
+ * is waited for without reaping first (WNOWAIT), so the group's id cannot
+ * be another process's when it is killed. Its wait status. */
 static int reap(pid_t pid, double deadline, int kill_now, int *timed_out)
 {
     int ws = 0;
-    pid_t w = 0;
-    while (!kill_now && (w = waitpid(pid, &ws, WNOHANG)) == 0) {
+    while (!kill_now) {
+        siginfo_t si;
+        memset(&si, 0, sizeof si);
+        if (waitid(P_PID, (id_t)pid, &si, WEXITED | WNOHANG | WNOWAIT) != 0) {
+            if (errno == EINTR)
+                continue;
+            break;
+        }
+        if (si.si_pid == pid)
+            break;
         if (mono_s() >= deadline) {
             *timed_out = 1;
             break;
         }
         usleep(10000);
     }
-    if (kill_now || *timed_out || w < 0) {
-        kill(pid, SIGKILL);
-        while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
-            ;
-    }
+    kill(-pid, SIGKILL);
+    note_running(pid, 0);
+    while (waitpid(pid, &ws, 0) < 0 && errno == EINTR)
+        ;
     return ws;
 }
 

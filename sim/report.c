@@ -384,6 +384,23 @@ static void note_drop(FILE *f, const scenario *s, const run_result *r, size_t i,
     hist_free(all);
 }
 
+/* A note when tester i takes the profile of a tool that stops recording
+ * at the end (docs/models.md: wrk2's response_complete, Locust's stopped
+ * users) but the run records the replies after it (in_flight_at_end =
+ * record): its figures are then not the tool's. */
+static void note_profile_end(FILE *f, const scenario *s, size_t i, int *first)
+{
+    static const char *const dropping[][2] = {{"wrk2", "wrk2"}, {"locust_constant", "Locust"}};
+    const tester_spec *sp = &s->testers[i];
+    if (!sp->profile || s->drop_in_flight)
+        return;
+    for (size_t k = 0; k < sizeof dropping / sizeof dropping[0]; k++)
+        if (strcmp(sp->profile, dropping[k][0]) == 0)
+            fprintf(f, "%snote: %s has profile = %s, but replies after the end are recorded (in_flight_at_end = "
+                       "record), which %s does not do; set [scenario] in_flight_at_end = drop for its figures\n",
+                    note_gap(first), sp->name, sp->profile, dropping[k][1]);
+}
+
 /* 1 when value v (ns), read from h, is the upper edge of a bucket wider
  * than the last of the 4 significant digits units_format_duration prints
  * (2.007 ms: a digit of 1 us, a bucket of 8.192 us at S = 8): the printed
@@ -450,6 +467,7 @@ int report_text(FILE *f, const scenario *s, const run_result *r)
         notes_sending(f, s, r, i, &first_note);
         note_overload(f, s, r, i, &first_note);
         note_drop(f, s, r, i, &first_note);
+        note_profile_end(f, s, i, &first_note);
     }
     fflush(f);
     return ferror(f) ? -EIO : 0;

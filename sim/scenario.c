@@ -209,6 +209,19 @@ static int check_required(scn_ini *p, const sections *found)
     return 0;
 }
 
+/* Each tester's profile = NAME (the table's string), for the report's
+ * notes: a profile only sets keys, so the tester records it nowhere else. */
+static void note_profiles(scn_ctx *c, const sections *found)
+{
+    scenario *s = c->s;
+    for (size_t i = 0; i < s->n_testers; i++) {
+        enter(c, found->tester[i]);
+        const scn_ini_entry *pe = scn_keys_get(c, "profile");
+        const scn_profile *pr = pe ? scn_profile_find(pe->value) : NULL;
+        s->testers[i].profile = pr ? pr->name : NULL;
+    }
+}
+
 /* Refuse, before running, a tester that would exceed max_requests. */
 static int check_max_requests(scn_ctx *c, const sections *found)
 {
@@ -307,6 +320,7 @@ static int interpret(scn_ini *p, scenario *s)
     sections found = {0};
     if (allocate(p, s, &found) < 0 || read_sections(&c, &found) < 0 || check_required(p, &found) < 0)
         return -1;
+    note_profiles(&c, &found);
     if (check_stalls_leave_gaps(&c) < 0 || check_stagger_fits(&c, &found) < 0 ||
         check_max_requests(&c, &found) < 0)
         return -1;

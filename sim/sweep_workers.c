@@ -172,14 +172,14 @@ static void start_workers(pool *pl)
     for (unsigned j = 0; j < pl->jobs; j++) {
         int p[2];
         if (pipe(p) != 0) {
-            snprintf(pl->err, pl->errlen, "cannot start workers: %s", strerror(errno));
+            snprintf(pl->err, pl->errlen, "cannot start the jobs: %s", strerror(errno));
             pl->failed = COSIM_EXIT_SIM;
             return;
         }
         fflush(NULL);
         pid_t pid = fork();
         if (pid < 0) {
-            snprintf(pl->err, pl->errlen, "cannot start workers: %s", strerror(errno));
+            snprintf(pl->err, pl->errlen, "cannot start the jobs: %s", strerror(errno));
             close(p[0]);
             close(p[1]);
             pl->failed = COSIM_EXIT_SIM;
@@ -215,10 +215,10 @@ static void worker_ended(pool *pl, unsigned j)
     size_t missing = held != SIZE_MAX && !pl->done[held];
     if (missing || !WIFEXITED(st) || WEXITSTATUS(st) != 0) {
         if (WIFSIGNALED(st))
-            snprintf(pl->err, pl->errlen, "worker pid %ld was killed by signal %d (%s)", (long)pid, WTERMSIG(st),
+            snprintf(pl->err, pl->errlen, "job pid %ld was killed by signal %d (%s)", (long)pid, WTERMSIG(st),
                      strsignal(WTERMSIG(st)));
         else
-            snprintf(pl->err, pl->errlen, "worker pid %ld ended with status %d before its last %zu run%s",
+            snprintf(pl->err, pl->errlen, "job pid %ld ended with status %d before its last %zu run%s",
                      (long)pid, WIFEXITED(st) ? WEXITSTATUS(st) : -1, missing, missing == 1 ? "" : "s");
         pl->failed = COSIM_EXIT_SIM;
     }
@@ -245,7 +245,7 @@ static void take_line(pool *pl, const char *line)
             snprintf(where + strlen(where), sizeof where - strlen(where), "%s%s=%s", a ? ", " : "",
                      w->axes[a].key, w->axes[a].values[idx[a]]);
         snprintf(pl->err, pl->errlen, "point %zu (%s), replication %zu: %s", p, where, t % w->reps,
-                 at ? line + used + at : "a worker wrote a result line cosim cannot read");
+                 at ? line + used + at : "a job wrote a result line cosim cannot read");
         pl->failed = code;
         return;
     }
@@ -284,7 +284,7 @@ static void read_worker(pool *pl, unsigned j)
     x->len = strlen(line);
     memmove(x->buf, line, x->len + 1);
     if (!pl->failed && x->len >= sizeof x->buf - 1) {
-        snprintf(pl->err, pl->errlen, "worker pid %ld wrote a line longer than %zu bytes", (long)x->pid,
+        snprintf(pl->err, pl->errlen, "job pid %ld wrote a line longer than %zu bytes", (long)x->pid,
                  sizeof x->buf);
         pl->failed = COSIM_EXIT_SIM;
     }
@@ -304,7 +304,7 @@ static void gather(pool *pl)
             pl->pf[j].revents = 0;
         }
         if (poll(pl->pf, pl->started, 1000) < 0 && errno != EINTR) {
-            snprintf(pl->err, pl->errlen, "cannot read the workers: %s", strerror(errno));
+            snprintf(pl->err, pl->errlen, "cannot read the jobs: %s", strerror(errno));
             pl->failed = COSIM_EXIT_SIM;
             break;
         }
@@ -340,7 +340,7 @@ static void stop_workers(pool *pl)
             while (waitpid(x->pid, &st, 0) < 0 && errno == EINTR)
                 ;
             if (!pl->failed && (!WIFEXITED(st) || WEXITSTATUS(st) != 0)) {
-                snprintf(pl->err, pl->errlen, "worker pid %ld failed (status %d)", (long)x->pid,
+                snprintf(pl->err, pl->errlen, "job pid %ld failed (status %d)", (long)x->pid,
                          WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
                 pl->failed = COSIM_EXIT_SIM;
             }
@@ -408,7 +408,7 @@ int sweep_run_workers(sweep *w, char *err, size_t errlen)
         char lost[512];
         lost_points(w, pl.done, lost, sizeof lost);
         size_t n = strlen(err);
-        snprintf(err + n, errlen - n, "\ncosim: sweep: stopped the other workers; lost points (no result): %s",
+        snprintf(err + n, errlen - n, "\ncosim: sweep: stopped the other jobs; lost points (no result): %s",
                  lost);
     }
     int failed = pl.failed;

@@ -146,6 +146,8 @@ typedef struct tester_spec {
     char label[TESTER_LABEL_MAX + 1]; /**< the legends' text ("closed-loop
                                            (paced)"); empty: the name */
     int chart_hidden;           /**< chart = no: the charts leave it out */
+    const char *profile;        /**< profile = NAME: the profile table's own
+                                     string (scn_profile.h); NULL: none */
     /* The primitives any kind may use (docs/models.md); all zero: none, and
      * the run takes the loops that test none of them. */
     uint64_t requests;          /**< stop sending after this many (0: only

@@ -677,6 +677,37 @@ static void clip(int64_t end, double from, double to, int64_t *f, int64_t *t)
     *t = to > (double)*f ? (int64_t)to : end;
 }
 
+/* The smallest of 1, 2 and 5 x 10^k ns (k >= 0) that is at least x_ns:
+ * a width that reads as a round figure (500 ns, 2 ms, 10 s). */
+static int64_t round_width_ns(double x_ns)
+{
+    int64_t p = 1;
+    for (;;) {
+        for (int m = 1; m <= 5; m += m == 1 ? 1 : 3) /* 1, 2, 5 */
+            if ((double)(m * p) >= x_ns)
+                return m * p;
+        if (p > INT64_MAX / 10)
+            return INT64_MAX;
+        p *= 10;
+    }
+}
+
+/* A window of a round width at least w_ns, starting at the run's middle
+ * rounded down to a multiple of that width (so both ends read as round
+ * figures: 500ms..500.5ms); the whole run if as wide. It ends by the
+ * run's end: a width over half the run starts at 0. */
+static void round_window(int64_t end, double w_ns, int64_t *from, int64_t *to)
+{
+    int64_t w = round_width_ns(w_ns);
+    if (w >= end) {
+        *from = 0;
+        *to = end;
+        return;
+    }
+    *from = end / 2 / w * w;
+    *to = *from + w;
+}
+
 int timeline_default_windows(const scenario *s, int64_t *tl_from, int64_t *tl_to, int64_t *bars_from,
                              int64_t *bars_to)
 {
@@ -710,9 +741,17 @@ int timeline_default_windows(const scenario *s, int64_t *tl_from, int64_t *tl_to
     }
     w = found ? best : first;
     if (!any) {
-        double mid = (double)end / 2;
-        clip(end, mid - 20 * d, mid + 20 * d, bars_from, bars_to);
-        clip(end, mid - 1000 * d, mid + 1000 * d, tl_from, tl_to);
+        /* closed loops alone send once a reply comes: at most c requests
+         * per mean service time however many users wait (100000 users on a
+         * 1 ms server drew a 400 ns window holding one request or none) */
+        int rated = 0;
+        for (size_t i = 0; i < s->n_testers; i++)
+            rated |= tester_request_rate_per_ns(&s->testers[i]) > 0;
+        double served = dist_mean_ns(&s->service) / (double)(s->workers ? s->workers : 1);
+        if (!rated && served > d)
+            d = served;
+        round_window(end, 40 * d, bars_from, bars_to);
+        round_window(end, 2000 * d, tl_from, tl_to);
         return 0;
     }
     double start = (double)w.start_ns, len = (double)(w.end_ns - w.start_ns);

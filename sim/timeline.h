@@ -160,8 +160,12 @@ size_t timeline_bars_every(const timeline *t, size_t i, size_t max_draw);
  * R, the drain, is L rho / (1 - rho): the backlog lambda L the stall built,
  * served at mu - lambda (rho the largest offered utilisation of the testers
  * with a rate; at rho >= 0.95, 20 L; closed loops only: 0).
- * Without a stall both are centred on the run's middle (40 D and 2000 D
- * wide). Clipped to the run.
+ * Without a stall both start at the run's middle, rounded down to a
+ * multiple of their width, which is 40 D (bars) and 2000 D (timeline)
+ * rounded up to 1, 2 or 5 x 10^k ns, so both ends read as round figures
+ * (500ms..500.5ms); with closed testers alone D is at least the mean
+ * service time over the workers (replies pace their sends). A window past
+ * the end is moved back, one wider than the run is the whole run.
  * @return 0, or -EINVAL when the run is empty.
  */
 int timeline_default_windows(const scenario *s, int64_t *tl_from, int64_t *tl_to, int64_t *bars_from,

@@ -140,6 +140,32 @@ cli)
     cd "$root" || exit 1
     "$cosim" --help >"$work/help" || fail "--help exited $?"
     grep -q "Exit status" "$work/help" || fail "--help lacks the exit codes"
+    # --help lists every option of the man page's OPTIONS and every command of its SYNOPSIS
+    # (--animate, --timeline-by and cosim lecture were in docs/cosim.1 alone), and no other
+    sed -n '/^\.SH OPTIONS/,/^\.SH /p' docs/cosim.1 | grep -E '^\.BR? ' | grep -oE '\\-\\-[a-z\\-]+' \
+        | sed 's/\\-/-/g' | sort -u >"$work/man.opts"
+    grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' "$work/help" | grep -oE -- '--[a-z-]+' | sort -u >"$work/help.opts"
+    [ "$(wc -l <"$work/man.opts")" -ge 20 ] || fail "cosim.1: options not found ($(cat "$work/man.opts"))"
+    diff "$work/man.opts" "$work/help.opts" >"$work/opts.diff" \
+        || fail "--help and docs/cosim.1 list different options (<: man only, >: help only): $(cat "$work/opts.diff")"
+    # README's output table names every file a run writes (stalls.dat was missing): a run with
+    # every optional file (interval logs, the band, the animation's script), each name or its kind
+    "$cosim" -q scenarios/gc_log.ini -o "$work/every" --no-plot --animate --replications 2 \
+        || fail "a run with every output: exit $?"
+    for f in $(ls -A "$work/every") requests.png requests.gif; do
+        case $f in
+            *.hgrm) f=TESTER.hgrm ;; *.hlog) f=TESTER.hlog ;;
+            spectrum.dat | timeline.dat | requests.dat | summary.dat) f=NAME.dat ;;
+            spectrum.gp | timeline.gp | requests.gp | summary.gp) f=NAME.gp ;;
+        esac
+        grep -qF "\`$f\`" README.md || fail "README's output table does not name $f"
+        grep -qF "$f" "$work/help" || [ "${f#NAME.}" != "$f" ] || [ "${f%.png}" != "$f" ] \
+            || fail "--help's outputs do not name $f"
+    done
+    for cmd in sweep lecture; do
+        grep -q "^\.B cosim $cmd" docs/cosim.1 || fail "cosim.1's SYNOPSIS lacks cosim $cmd"
+        grep -qE "^(Usage:|      ) cosim $cmd " "$work/help" || fail "--help's usage lacks cosim $cmd"
+    done
     "$cosim" --version | grep -q '^cosim ' || fail "--version"
     # --list-keys: the key table, one key a line (test_scn_keys holds it against the docs)
     "$cosim" --list-keys >"$work/keys" || fail "--list-keys exited $?"
@@ -425,6 +451,19 @@ check-tools)
         grep -q "expectations met (all)" "$work/check.out" || fail "$f: no expectations checked"
     done
     [ "$n" -ge 18 ] || fail "only $n tool scenarios"
+    # a profile of a tool that stops recording at the end (wrk2, locust_constant) run with the
+    # replies after the end recorded: a note says these are not the tool's figures; the shipped
+    # scenarios set drop (no note), and so does --set scenario.in_flight_at_end=drop
+    "$cosim" --no-plot -o "$work/w2r" scenarios/tools/wrk2.ini --set scenario.in_flight_at_end=record \
+        >"$work/w2r.out" || fail "wrk2 with record: exit $?"
+    grep -qx "note: wrk2 has profile = wrk2, but replies after the end are recorded (in_flight_at_end = record), which wrk2 does not do; set \[scenario\] in_flight_at_end = drop for its figures" \
+        "$work/w2r.out" || fail "wrk2 with record: no note: $(cat "$work/w2r.out")"
+    "$cosim" --no-plot -o "$work/lcr" scenarios/tools/locust_constant.ini --set scenario.in_flight_at_end=record \
+        >"$work/lcr.out" || fail "locust_constant with record: exit $?"
+    grep -q "^note: .* has profile = locust_constant, but replies after the end are recorded (in_flight_at_end = record), which Locust does not do" \
+        "$work/lcr.out" || fail "locust_constant with record: no note: $(cat "$work/lcr.out")"
+    "$cosim" --no-plot -o "$work/w2d" scenarios/tools/wrk2.ini >"$work/w2d.out" || fail "wrk2: exit $?"
+    grep -q "has profile = " "$work/w2d.out" && fail "wrk2 with drop: a note: $(cat "$work/w2d.out")"
     # each scenario is its profile's, NAME.ini or a variant NAME_MORE.ini
     # (wrk2_threads.ini: profile = wrk2); test_scn_profile checks that
     # every profile has one
@@ -546,6 +585,11 @@ chart-data)
         "$work/big.err" || fail "big window: message: $(cat "$work/big.err")"
     [ -e "$work/big/requests.png" ] && fail "big window: a requests.png was written"
     grep -q "requests.png" "$work/big.out" && fail "big window: the console claims requests.png"
+    # with --no-plot no chart is drawn: nothing is said about one not drawn (nor with --charts
+    # without it)
+    expect_exact 0 "" scenarios/stall_every_5s.ini -q -o "$work/big" --window 0s..10s --charts requests --no-plot
+    expect_exact 0 "" scenarios/stall_every_5s.ini -q -o "$work/big" --window 0s..10s --charts timeline --no-plot
+    [ -e "$work/big/requests.gp" ] && fail "big window --no-plot: a requests.gp was written"
     # --timeline-by reply: the stalled request is plotted at its reply
     "$cosim" -q --no-plot scenarios/one_stall.ini -o "$work/rep" --charts timeline --timeline-by reply \
         || fail "--timeline-by reply: exit $?"
@@ -737,11 +781,17 @@ lecture)
     # a second lecture into its own folder replaces it (the manifest)
     "$cosim" lecture scenarios/one_stall.ini -o "$work/L" -q || fail "lecture again: exit $?"
     expect_exit 2 "no folder: give -o DIR" lecture scenarios/one_stall.ini
-    expect_exit 2 "both named 'one_stall'" lecture scenarios/one_stall.ini scenarios/one_stall.ini -o "$work/D"
+    # the same file twice is said as such (it said "give one a [scenario] name")
+    expect_exact 2 "cosim: lecture: scenarios/one_stall.ini is given twice; give each scenario once" \
+        lecture scenarios/one_stall.ini scenarios/one_stall.ini -o "$work/D"
+    expect_exact 2 "cosim: lecture: scenarios/one_stall.ini and ./scenarios/one_stall.ini are the same file; give each scenario once" \
+        lecture scenarios/one_stall.ini ./scenarios/one_stall.ini -o "$work/D"
     [ -e "$work/D" ] && fail "lecture: a name clash made the folder (it must end before any run)"
-    # a clash found before the first run: the bad one comes last, nothing ran (no "N charts" line)
-    expect_exit 2 "both named 'one_stall'" lecture scenarios/one_stall.ini scenarios/stall_every_5s.ini \
-        scenarios/one_stall.ini -o "$work/D"
+    # two files with one [scenario] name; found before the first run: the bad one comes last,
+    # nothing ran (no "N charts" line)
+    mkdir -p "$work/y" && cp scenarios/one_stall.ini "$work/y/one_stall.ini"
+    expect_exact 2 "cosim: lecture: scenarios/one_stall.ini and $work/y/one_stall.ini are both named 'one_stall': their pages would share a name; give one a [scenario] name" \
+        lecture scenarios/one_stall.ini scenarios/stall_every_5s.ini "$work/y/one_stall.ini" -o "$work/D"
     grep -q "charts" "$work/out" && fail "lecture: ran scenarios before refusing the clash"
     # a scenario named index would be the lecture's own index.html (it ran every scenario, then
     # failed with "index.html: cannot write: File exists", exit 4); names apart only by case clash too
@@ -775,6 +825,34 @@ lecture)
         || fail "exercise: the miss on stderr: $(cat "$work/err")"
     printf '[expect open]\np50 = 210ms +- 1%%\np99 = 504ms +- 1%%\nover_threshold = 110\n' >>"$work/x/answer.ini"
     "$cosim" --check -q "$work/x/answer.ini" >"$work/grade" 2>&1 || fail "exercise: the worked answer: $(cat "$work/grade")"
+    # an interrupted lecture leaves nothing behind: not its folder, not its temporary folder
+    # (the run's staging went, its cosim-lecture-XXXXXX base stayed, empty, every time); a
+    # signal at several moments (loading, simulating, drawing, writing) and while gnuplot runs
+    mkdir -p "$work/T"
+    for sig in INT TERM; do
+        for t in 0.05 0.2 0.4 0.7 1.0; do
+            TMPDIR="$work/T" timeout -s $sig $t "$cosim" lecture scenarios/one_stall.ini \
+                scenarios/stall_per_second.ini -o "$work/I" >/dev/null 2>&1
+            [ -z "$(ls -A "$work/T")" ] || fail "lecture SIG$sig after ${t}s left $(ls -A "$work/T") in TMPDIR"
+            [ -e "$work/I" ] && [ ! -e "$work/I/index.html" ] && fail "lecture SIG$sig after ${t}s left $work/I"
+            rm -rf "$work/I"
+        done
+        if command -v gnuplot >/dev/null; then
+            [ -d "$work/slowL" ] || { cp -r plots "$work/slowL" && sed -i '1i pause 30' "$work/slowL/spectrum.gp"; }
+            set -m # a background job of a script ignores SIGINT; one of its own does not
+            TMPDIR="$work/T" "$cosim" lecture scenarios/one_stall.ini -o "$work/I" --plots-dir "$work/slowL" \
+                >/dev/null 2>&1 &
+            pid=$!
+            set +m
+            wait_gnuplot $pid || fail "lecture: gnuplot never started"
+            kill -$sig $pid
+            wait $pid
+            rc=$?
+            [ $rc -eq $((128 + $(kill -l $sig))) ] || fail "lecture SIG$sig during gnuplot: exit $rc"
+            [ -z "$(ls -A "$work/T")" ] || fail "lecture SIG$sig during gnuplot left $(ls -A "$work/T")"
+            [ -e "$work/I" ] && fail "lecture SIG$sig during gnuplot left $work/I"
+        fi
+    done
     # a plain run writes the tables too
     "$cosim" scenarios/one_stall.ini -o "$work/o" --no-plot -q || fail "plain run: exit $?"
     cmp -s "$work/o/summary.md" "$work/L/one_stall.summary.md" || fail "summary.md differs from the lecture's"
@@ -981,6 +1059,17 @@ sweep)
         sweep $S1 --vary scenario.seed=1,2 --set scenario.seed=3
     expect_exact 2 "cosim: sweep: --set tester.closed.users=4 fixes the key that --zip tester.closed.users=... varies; give one of them" \
         sweep $S1 --vary tester.open.rate=50/s,60/s --zip tester.closed.users=1,2 --set tester.closed.users=4
+    # the seed varied with --replications (each replication sets the seed: the message was about --set twice)
+    expect_exact 2 "cosim: sweep: --replications 2 and --vary scenario.seed both choose the seeds (replication r runs the seed + r); give one of them" \
+        sweep $S1 --vary scenario.seed=1,2 --replications 2 --no-plot -o "$work/b"
+    expect_exact 2 "cosim: sweep: --replications 3 and --zip scenario.seed both choose the seeds (replication r runs the seed + r); give one of them" \
+        sweep $S1 --vary tester.open.rate=50/s,60/s --zip scenario.seed=1,2 --replications 3 --no-plot -o "$work/b"
+    [ -e "$work/b" ] && fail "a refused sweep wrote its folder"
+    # one replication with the seed varied is a grid of seeds; the header's counts agree in number
+    "$cosim" sweep $S1 --vary scenario.seed=1,2 --replications 1 --jobs 1 --no-plot -o "$work/seeds" >"$work/out" \
+        || fail "sweep --vary scenario.seed with one replication: exit $?"
+    [ "$(head -1 "$work/out")" = "sweep of $S1: 2 points x 1 replication, 1 job" ] \
+        || fail "sweep header: $(head -1 "$work/out")"
     expect_exact 2 "cosim: sweep: --x-axis rate: expected key or utilisation" sweep $S1 --vary tester.open.rate=50/s,60/s --x-axis rate
     expect_exact 2 "cosim: sweep: --style big: expected default or slides" sweep $S1 --vary tester.open.rate=50/s,60/s --style big
     expect_exact 2 "cosim: sweep: --title: an empty title; give 1 to 100 bytes of text on one line" sweep $S1 --vary tester.open.rate=50/s,60/s --title ""
@@ -1188,6 +1277,40 @@ outdir)
         -q $S -o "$work/k" --charts spectrum --plots-dir "$work/slow" --seed 5 --plot-timeout 1
     [ $SECONDS -lt 10 ] || fail "--plot-timeout 1 took $SECONDS s"
     same_tree "$work/k.before" "$work/k" || fail "a timed-out chart changed the folder"
+    # a signal at any moment of a run into a new folder leaves nothing: one between making the
+    # folder (or its parents, or its lock) and arming the handler left them behind
+    for i in $(seq 20); do
+        timeout -s TERM "0.$(printf '%03d' $((i * 5)))" "$cosim" -q $S -o "$work/sig/a/b" --no-plot >/dev/null 2>&1
+        rc=$?
+        # (after the commit the folder is whole: the signal came too late to undo it)
+        [ $rc -eq 0 ] || [ ! -e "$work/sig" ] || [ -e "$work/sig/a/b/.cosim-manifest" ] \
+            || fail "SIGTERM after $((i * 5)) ms left $(find "$work/sig" | tr '\n' ' ')"
+        rm -rf "$work/sig"
+    done
+    # what gnuplot started goes with it: a style ending in system("sleep ...") left sh and
+    # sleep running after the timeout (gnuplot alone was killed) and after a signal to cosim;
+    # gnuplot now leads a process group of its own, killed whole
+    cp -r plots "$work/sys"
+    echo 'system("sleep 30.25")' >>"$work/sys/spectrum.gp"
+    expect_exact 4 "cosim: $work/k/spectrum.png: gnuplot did not finish within 1 s and was stopped (--plot-timeout); nothing in $work/k was replaced" \
+        -q $S -o "$work/k" --charts spectrum --plots-dir "$work/sys" --seed 5 --plot-timeout 1
+    sleep 0.2
+    pgrep -f 'sleep 30[.]25' >/dev/null && fail "--plot-timeout left what gnuplot started: $(pgrep -af 'sleep 30[.]25')"
+    for sig in INT TERM; do # every chart: a batch of gnuplots
+        set -m # a background job of a script ignores SIGINT; one of its own does not
+        "$cosim" -q $S -o "$work/k" --plots-dir "$work/sys" --seed 5 2>/dev/null &
+        pid=$!
+        set +m
+        for i in $(seq 100); do pgrep -f 'sleep 30[.]25' >/dev/null && break; sleep 0.1; done
+        pgrep -f 'sleep 30[.]25' >/dev/null || fail "SIG$sig: the style's sleep never started"
+        kill -$sig $pid
+        wait $pid
+        rc=$?
+        [ $rc -eq $((128 + $(kill -l $sig))) ] || fail "SIG$sig during gnuplot's system(): exit $rc"
+        sleep 0.2
+        pgrep -f 'sleep 30[.]25' >/dev/null && fail "SIG$sig left what gnuplot started: $(pgrep -af 'sleep 30[.]25')"
+    done
+    same_tree "$work/k.before" "$work/k" || fail "a killed chart changed the folder"
     expect_exact 2 "cosim: --plot-timeout 0: a whole number of seconds from 1 to 86400
 cosim: try 'cosim --help'" -q $S --plot-timeout 0
     # gnuplot exits 0 after a short write: the chart is not taken
@@ -1478,7 +1601,7 @@ workers)
     wait $parent
     rc=$?
     [ "$rc" -eq 5 ] || fail "a killed worker: exit $rc, want 5"
-    printf 'cosim: sweep: worker pid %s was killed by signal 9 (Killed)\ncosim: sweep: stopped the other workers; lost points (no result): 0..3\n' "$victim" \
+    printf 'cosim: sweep: job pid %s was killed by signal 9 (Killed)\ncosim: sweep: stopped the other jobs; lost points (no result): 0..3\n' "$victim" \
         | diff -u - "$work/k2.err" || fail "a killed worker: message"
     for k in $kids; do alive $k && { fail "worker $k survived"; kill -KILL $k; }; done
     [ -e "$work/k2" ] && fail "a failed sweep wrote its folder"

@@ -209,7 +209,7 @@ START_TEST(force_writes_beside_foreign_files_and_never_over_them)
 {
     ck_assert_int_eq(mkdir("o", 0777), 0);
     put("o/wrk2.hgrm", "theirs\n");
-    outdir_options force = {1, NULL, 0};
+    outdir_options force = {1, NULL, 0, 0};
     const char *files[] = {"summary.json", "{}\n", NULL};
     ck_assert_int_eq(run_files("o", &force, files), 0);
     ck_assert_str_eq(listing("o"), ".cosim-manifest summary.json wrk2.hgrm");
@@ -228,7 +228,7 @@ END_TEST
 
 START_TEST(root_and_home_are_always_refused)
 {
-    outdir_options force = {1, NULL, 0};
+    outdir_options force = {1, NULL, 0, 0};
     outdir *d;
     ck_assert_int_eq(outdir_open(&d, "/", &force, err, sizeof err), -EPERM);
     ck_assert_str_eq(err, "/: is the root folder; cosim writes only into a folder of its own (e.g. -o out/NAME)");
@@ -501,7 +501,7 @@ END_TEST
 
 START_TEST(a_default_folder_of_another_scenario_is_refused)
 {
-    outdir_options a = {0, "/s/exp1/run.ini", 1}, b = {0, "/s/exp2/run.ini", 1}, bf = {1, "/s/exp2/run.ini", 1};
+    outdir_options a = {0, "/s/exp1/run.ini", 1, 0}, b = {0, "/s/exp2/run.ini", 1, 0}, bf = {1, "/s/exp2/run.ini", 1, 0};
     const char *files[] = {"open.hgrm", "1\n", NULL};
     ck_assert_int_eq(run_files("out/run", &a, files), 0);
     ck_assert_int_eq(run_files("out/run", &a, files), 0); /* the same scenario again */
@@ -559,6 +559,49 @@ START_TEST(a_signal_removes_the_staging_folder)
     ck_assert_str_eq(get("out/open.hgrm"), "1\n");
     ck_assert_str_eq(listing("out"), ".cosim-manifest open.hgrm");
     ck_assert_str_eq(listing("."), "out"); /* "new" made by the killed run went too */
+}
+END_TEST
+
+/* temp_parent: the caller's own parent folder goes with a folder the open
+ * made, on a signal and on a close without a commit, and only then: a
+ * committed run keeps it, and one holding a file of its own is kept. */
+START_TEST(a_temporary_parent_goes_with_the_folder)
+{
+    outdir_options tp = {0, NULL, 0, 1};
+    ck_assert_int_eq(mkdir("tmp1", 0700), 0);
+    pid_t child = fork();
+    if (child == 0) {
+        outdir *d;
+        if (outdir_open(&d, "tmp1/run", &tp, err, sizeof err))
+            _exit(1);
+        FILE *f = outdir_create(d, "open.hgrm");
+        fputs("2\n", f);
+        fflush(f);
+        raise(SIGINT);
+        _exit(2);
+    }
+    int ws;
+    ck_assert_int_eq(waitpid(child, &ws, 0), child);
+    ck_assert(WIFSIGNALED(ws) && WTERMSIG(ws) == SIGINT);
+    ck_assert_str_eq(listing("."), ""); /* tmp1 went with tmp1/run */
+    /* a close without a commit */
+    outdir *d;
+    ck_assert_int_eq(mkdir("tmp2", 0700), 0);
+    ck_assert_int_eq(outdir_open(&d, "tmp2/run", &tp, err, sizeof err), 0);
+    outdir_close(d);
+    ck_assert_str_eq(listing("."), "");
+    /* a parent holding something else stays */
+    ck_assert_int_eq(mkdir("tmp3", 0700), 0);
+    put("tmp3/keep", "x\n");
+    ck_assert_int_eq(outdir_open(&d, "tmp3/run", &tp, err, sizeof err), 0);
+    outdir_close(d);
+    ck_assert_str_eq(listing("tmp3"), "keep");
+    /* committed: the folder and its parent stay */
+    ck_assert_int_eq(mkdir("tmp4", 0700), 0);
+    ck_assert_int_eq(outdir_open(&d, "tmp4/run", &tp, err, sizeof err), 0);
+    ck_assert_int_eq(outdir_commit(d, err, sizeof err), 0);
+    outdir_close(d);
+    ck_assert_str_eq(listing("tmp4/run"), ".cosim-manifest");
 }
 END_TEST
 
@@ -753,7 +796,7 @@ END_TEST
 START_TEST(a_users_lock_file_is_never_touched)
 {
     const char *files[] = {"open.hgrm", "1\n", NULL};
-    outdir_options force = {1, NULL, 0};
+    outdir_options force = {1, NULL, 0, 0};
     ck_assert_int_eq(mkdir("o", 0777), 0);
     put("o/.cosim-lock", "mine\n");
     for (int k = 0; k < 2; k++) {
@@ -837,6 +880,7 @@ Suite *test_suite(void)
     tcase_add_test(t, a_default_folder_of_another_scenario_is_refused);
     tcase_add_test(t, default_names_are_never_cut);
     tcase_add_test(t, a_signal_removes_the_staging_folder);
+    tcase_add_test(t, a_temporary_parent_goes_with_the_folder);
     tcase_add_test(t, a_signal_during_a_commit_that_completes_is_dropped);
     tcase_add_test(t, a_folder_that_is_a_file_or_a_dangling_link_is_refused);
     tcase_add_test(t, an_exit_without_close_removes_the_staging_folder);

@@ -338,6 +338,47 @@ START_TEST(default_window_drains_over_every_worker)
 }
 END_TEST
 
+/* Without a stall the windows start at the run's middle, rounded down to
+ * a multiple of their round width (1, 2 or 5 x 10^k ns).
+ *  - open 800/s for 2 s: D = 1.25 ms; bars 40 D = 50 ms (round already):
+ *    1 s .. 1.05 s; timeline 2000 D = 2.5 s, over the run: 0 .. 2 s.
+ *  - open 30/s for 100 s: D = 33.333 ms; bars 40 D = 1.333 s -> 2 s,
+ *    50 s / 2 s = 25: 50 s .. 52 s; timeline 2000 D = 66.67 s -> 100 s,
+ *    the whole run.
+ *  - 100000 closed users on one 1 ms worker for 1 s: users alone give
+ *    D = 1 ms / 100000 = 10 ns (a 400 ns window: 499.9998ms..500.0002ms,
+ *    one request or none); replies pace them, so D = 1 ms: bars 40 ms ->
+ *    50 ms: 500 ms .. 550 ms; timeline 2 s: the whole run. */
+START_TEST(default_window_without_stalls_is_round)
+{
+    int64_t tl_from, tl_to, bars_from, bars_to;
+    scenario *s = load("[scenario]\nduration = 2s\n[service]\ndistribution = constant\ntime = 1ms\n"
+                       "[tester t]\nkind = open\nrate = 800/s\n");
+    ck_assert_int_eq(timeline_default_windows(s, &tl_from, &tl_to, &bars_from, &bars_to), 0);
+    ck_assert_int_eq(bars_from, 1000000000LL);
+    ck_assert_int_eq(bars_to, 1050000000LL);
+    ck_assert_int_eq(tl_from, 0);
+    ck_assert_int_eq(tl_to, 2000000000LL);
+    scenario_free(s);
+    s = load("[scenario]\nduration = 100s\n[service]\ndistribution = constant\ntime = 1ms\n"
+             "[tester t]\nkind = open\nrate = 30/s\n");
+    ck_assert_int_eq(timeline_default_windows(s, &tl_from, &tl_to, &bars_from, &bars_to), 0);
+    ck_assert_int_eq(bars_from, 50000000000LL);
+    ck_assert_int_eq(bars_to, 52000000000LL);
+    ck_assert_int_eq(tl_from, 0);
+    ck_assert_int_eq(tl_to, 100000000000LL);
+    scenario_free(s);
+    s = load("[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n"
+             "[tester c]\nkind = closed\nusers = 100000\n");
+    ck_assert_int_eq(timeline_default_windows(s, &tl_from, &tl_to, &bars_from, &bars_to), 0);
+    ck_assert_int_eq(bars_from, 500000000LL);
+    ck_assert_int_eq(bars_to, 550000000LL);
+    ck_assert_int_eq(tl_from, 0);
+    ck_assert_int_eq(tl_to, 1000000000LL);
+    scenario_free(s);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("timeline");
@@ -350,6 +391,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, thinning_keeps_every_kth_and_the_slow_one);
     tcase_add_test(tc, default_window_is_the_longest_stall);
     tcase_add_test(tc, default_window_drains_over_every_worker);
+    tcase_add_test(tc, default_window_without_stalls_is_round);
     suite_add_tcase(s, tc);
     return s;
 }
