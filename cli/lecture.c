@@ -87,19 +87,6 @@ static char *read_staged(outdir *d, const char *name, size_t *len)
         }                                                                                          \
     } while (0)
 
-/* SIGINT, SIGTERM, SIGHUP, SIGPIPE (the signals the output folder
- * handles) blocked, the mask before into old. */
-static void block_signals(sigset_t *old)
-{
-    sigset_t s;
-    sigemptyset(&s);
-    sigaddset(&s, SIGINT);
-    sigaddset(&s, SIGTERM);
-    sigaddset(&s, SIGHUP);
-    sigaddset(&s, SIGPIPE);
-    sigprocmask(SIG_BLOCK, &s, old);
-}
-
 /* Stage the run in a private folder, keep the charts it drew, and leave
  * nothing behind, even on a signal: the temporary folder is the output
  * folder's temp_parent (removed by its signal handler), and signals wait
@@ -113,7 +100,7 @@ static int draw_charts(options *o, lesson_run *x, chart_data *cd)
     const char *tmpdir = getenv("TMPDIR");
     sigset_t old;
     int n = snprintf(base, sizeof base, "%s/cosim-lecture-XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp");
-    block_signals(&old);
+    outdir_block_signals(&old);
     if (n < 0 || (size_t)n >= sizeof base - 8 || !mkdtemp(base)) {
         int e = errno;
         sigprocmask(SIG_SETMASK, &old, NULL);
@@ -154,7 +141,7 @@ static int draw_charts(options *o, lesson_run *x, chart_data *cd)
             x->charts[x->n_charts++] = x->chart_name[k];
         }
     }
-    block_signals(&old);
+    outdir_block_signals(&old);
     outdir_close(d); /* removes base too (temp_parent) */
     rmdir(base);     /* in case it did not */
     sigprocmask(SIG_SETMASK, &old, NULL);

@@ -423,7 +423,7 @@ static int start_staging(outdir *d, const char *parent, const char *sibling_pref
     d->exchange = !has_foreign && d->dst.st_uid == geteuid() && fstat(d->pfd, &pst) == 0 &&
                   pst.st_dev == d->dst.st_dev && !holds_cwd(real);
     sigset_t old;
-    od_block_signals(&old);
+    outdir_block_signals(&old);
     int rc = -1;
     if (d->exchange && (rc = make_staging(d, d->pfd, parent, sibling_prefix)) != 0)
         d->exchange = 0; /* the parent takes no sibling: file by file, inside DIR */
@@ -520,7 +520,7 @@ int outdir_open(outdir **out, const char *dir, const outdir_options *opt, char *
      * to everything made removed again): one in between left DIR, its
      * parents or its lock behind */
     sigset_t old;
-    od_block_signals(&old);
+    outdir_block_signals(&old);
     int rc = -EAGAIN;
     for (int attempt = 0; attempt < 20 && rc == -EAGAIN; attempt++) {
         outdir *d = new_outdir(dir);

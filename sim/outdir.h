@@ -44,6 +44,7 @@
 #define COSIM_OUTDIR_H
 
 #include <stddef.h>
+#include <signal.h>
 #include <stdio.h>
 
 /** The manifest's and the lock's names in an output folder. */
@@ -138,6 +139,15 @@ void outdir_close(outdir *d);
  * runs under way (plot_render.c). One hook; NULL removes it.
  */
 void outdir_set_signal_hook(void (*hook)(void));
+
+/**
+ * Block the signals the output folder handles (SIGINT, SIGTERM, SIGHUP,
+ * SIGPIPE), for a step that must not be cut in two by one (a temporary
+ * folder made and handed to outdir_open; a child started and recorded for
+ * the signal hook). Unblock with sigprocmask(SIG_SETMASK, old, NULL).
+ * @param old  the mask before
+ */
+void outdir_block_signals(sigset_t *old);
 
 /** The output folder as given to outdir_open (for messages). */
 const char *outdir_path(const outdir *d);

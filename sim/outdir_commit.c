@@ -364,7 +364,7 @@ int outdir_commit(outdir *d, char *err, size_t errlen)
     if (!od_same_entry(d->pfd, d->base, &d->dst))
         return say_replaced(d, err, errlen);
     sigset_t old;
-    od_block_signals(&old);
+    outdir_block_signals(&old);
     od_disarm(); /* from here on the commit finishes or undoes itself */
     int rc = 1;
     if (d->exchange)
@@ -389,7 +389,7 @@ void outdir_close(outdir *d)
     if (!d)
         return;
     sigset_t old;
-    od_block_signals(&old);
+    outdir_block_signals(&old);
     od_disarm();
     for (size_t i = 0; i < d->n; i++)
         if (d->files[i]->f) {

@@ -116,8 +116,6 @@ int od_write_manifest(const outdir *d, int at, const char *name, int with_old);
 /* "\\" and "\n" escaped, so a path is one manifest line. */
 char *od_escape_line(const char *s);
 
-/* Block the handled signals; *old gets the mask to restore. */
-void od_block_signals(sigset_t *old);
 /* Drop the handled signals pending while blocked (a signal during a
  * commit that completed: the run is done, so it ends as a success). */
 void od_discard_pending_signals(void);

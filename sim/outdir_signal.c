@@ -117,7 +117,7 @@ static void on_fork_child(void)
     current = NULL;
 }
 
-void od_block_signals(sigset_t *old)
+void outdir_block_signals(sigset_t *old)
 {
     sigset_t s;
     sigemptyset(&s);

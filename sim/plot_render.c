@@ -170,18 +170,6 @@ static void note_running(pid_t pid, int on)
         }
 }
 
-/* The signals outdir handles blocked (old: the mask before). */
-static void block_handled(sigset_t *old)
-{
-    sigset_t s;
-    sigemptyset(&s);
-    sigaddset(&s, SIGINT);
-    sigaddset(&s, SIGTERM);
-    sigaddset(&s, SIGHUP);
-    sigaddset(&s, SIGPIPE);
-    sigprocmask(SIG_BLOCK, &s, old);
-}
-
 /* Start "gnuplot ARGV..." in dirfd: standard input from /dev/null, chart j
  * written to fd first_fd + j (outw[j]; first_fd 1: standard output), stderr
  * to errw; killed when cosim dies (PR_SET_PDEATHSIG). It leads a process
@@ -192,7 +180,7 @@ static pid_t spawn(int dirfd, char *const argv[], const int *outw, size_t nout, 
     fflush(NULL);
     pid_t parent = getpid();
     sigset_t old;
-    block_handled(&old);
+    outdir_block_signals(&old);
     pid_t pid = fork();
     if (pid < 0)
         *err = errno;
