@@ -70,10 +70,15 @@ struct server {
     uint64_t max_windows; /* 0: no limit; past it, too_many_windows */
     int too_many_windows;
     int64_t stalled_ns; /* time the stall windows held submitted work back */
-    /* preemption = none: no request starts in [hold_from, hold_until), the
-     * stop that waited for the requests in service at a window's start
-     * (empty: hold_until <= hold_from) */
-    int64_t hold_from, hold_until;
+    /* preemption = none: no request starts in a hold [from, until), the
+     * stop that waited for the requests in service at a window's start.
+     * Several may be pending at once with c > 1 (a request that starts
+     * after one hold can meet the next window while a later-starting
+     * request, queued behind it, still falls in the first): sorted by
+     * from, disjoint; those ending at or before a committed walk's raw
+     * start are dropped (raw starts never decrease) */
+    stall_window *holds;
+    size_t n_holds, cap_holds;
     uint64_t workers;
     gsl_rng *resample;        /* RNG_RESAMPLE: new work of preempted requests */
     gsl_rng *resample_probes; /* RNG_RESAMPLE_PROBES: the same for probes */
@@ -171,6 +176,7 @@ void server_free(server *s)
     rng_free(s->resample);
     rng_free(s->resample_probes);
     free(s->pool);
+    free(s->holds);
     for (size_t i = 0; i < s->n_stalls; i++) {
         rng_free(s->st[i].rng);
         free(s->st[i].gen);
@@ -346,6 +352,61 @@ static int64_t before_end(int64_t a, int64_t b, int64_t end)
     return (b < end ? b : end) - (a < end ? a : end);
 }
 
+/* The end of the hold that t falls in, or t: a request that would start
+ * inside a stop waiting for the requests in service starts after it. */
+static int64_t past_holds(const server *s, int64_t t)
+{
+    for (size_t i = 0; i < s->n_holds && s->holds[i].start_ns <= t; i++)
+        if (t < s->holds[i].end_ns)
+            t = s->holds[i].end_ns;
+    return t;
+}
+
+/* Add the hold [from, until), merged with those it overlaps (their union
+ * is one stop); the list stays sorted by from. Out of memory: s->oom. */
+static void add_hold(server *s, int64_t from, int64_t until)
+{
+    size_t i = 0;
+    while (i < s->n_holds && s->holds[i].end_ns <= from)
+        i++;
+    size_t j = i; /* holds[i..j) overlap [from, until) */
+    while (j < s->n_holds && s->holds[j].start_ns < until)
+        j++;
+    if (j > i) {
+        if (s->holds[i].start_ns < from)
+            from = s->holds[i].start_ns;
+        if (s->holds[j - 1].end_ns > until)
+            until = s->holds[j - 1].end_ns;
+        memmove(s->holds + i + 1, s->holds + j, (s->n_holds - j) * sizeof *s->holds);
+        s->n_holds -= j - i - 1;
+    } else {
+        if (s->n_holds == s->cap_holds) {
+            stall_window *nh = grow_array(s->holds, &s->cap_holds, sizeof *nh, 8);
+            if (!nh) {
+                s->oom = 1;
+                return;
+            }
+            s->holds = nh;
+        }
+        memmove(s->holds + i + 1, s->holds + i, (s->n_holds - i) * sizeof *s->holds);
+        s->n_holds++;
+    }
+    s->holds[i] = (stall_window){from, until};
+}
+
+/* Drop the holds that end at or before a committed walk's raw start t:
+ * no later request starts before t. */
+static void drop_holds_before(server *s, int64_t t)
+{
+    size_t k = 0;
+    while (k < s->n_holds && s->holds[k].end_ns <= t)
+        k++;
+    if (k) {
+        memmove(s->holds, s->holds + k, (s->n_holds - k) * sizeof *s->holds);
+        s->n_holds -= k;
+    }
+}
+
 /* A `none` window w starts at w.start_ns while a request works from t with
  * work left: the request runs to its end f = t + work undisturbed, every
  * window that starts before f waits for it, and the stop then lasts the
@@ -365,18 +426,8 @@ static int64_t finish_before_stop(server *s, stall_window w, int64_t t, int64_t 
             len = v.end_ns - v.start_ns;
         x = v.end_ns;
     }
-    if (commit) {
-        int64_t until = f + len;
-        if (s->hold_until > w.start_ns) { /* the stop already waiting */
-            if (w.start_ns < s->hold_from)
-                s->hold_from = w.start_ns;
-            if (until > s->hold_until)
-                s->hold_until = until;
-        } else {
-            s->hold_from = w.start_ns;
-            s->hold_until = until;
-        }
-    }
+    if (commit)
+        add_hold(s, w.start_ns, f + len);
     return f;
 }
 
@@ -426,6 +477,8 @@ static __attribute__((noinline)) int64_t work_until(server *s, int64_t t, int64_
     unsigned long restarts = 0;
     o->start = t;
     o->worked = o->worked_in_run = 0;
+    if (commit && s->n_holds)
+        drop_holds_before(s, t);
     if (t > SERVER_HORIZON_NS - work) { /* the work alone ends past the horizon */
         past_horizon(s, s->stalled_ns);
         return SERVER_HORIZON_NS;
@@ -433,8 +486,8 @@ static __attribute__((noinline)) int64_t work_until(server *s, int64_t t, int64_
     /* Walk the windows ahead of t: inside one, jump to its end; before one,
      * do the work that fits before it starts. */
     for (;;) {
-        if (!started && t >= s->hold_from && t < s->hold_until)
-            t = s->hold_until; /* a stop waiting for requests in service */
+        if (!started && s->n_holds)
+            t = past_holds(s, t); /* a stop waiting for requests in service */
         int found = next_window(s, t, &w, &which, commit);
         if (how == WALK_COMMIT_START)
             commit = 0; /* later t may pass the next request's raw start */
@@ -534,11 +587,14 @@ static __attribute__((noinline)) void learn_quiet(server *s, int64_t from)
         s->quiet_until = s->oom ? from : INT64_MAX;
     else
         s->quiet_until = w.start_ns > from ? w.start_ns : from;
-    if (s->hold_until > s->quiet_from && s->hold_from < s->quiet_until) {
-        if (s->hold_from <= s->quiet_from)
-            s->quiet_from = INT64_MAX; /* inside the hold: no quiet stretch */
-        else
-            s->quiet_until = s->hold_from;
+    for (size_t i = 0; i < s->n_holds && s->quiet_from != INT64_MAX; i++) {
+        const stall_window *h = &s->holds[i];
+        if (h->end_ns > s->quiet_from && h->start_ns < s->quiet_until) {
+            if (h->start_ns <= s->quiet_from)
+                s->quiet_from = INT64_MAX; /* inside a hold: no quiet stretch */
+            else
+                s->quiet_until = h->start_ns;
+        }
     }
     fast_bound(s);
 }

@@ -689,6 +689,29 @@ START_TEST(pool_none_and_resume_by_hand)
 }
 END_TEST
 
+/* Two `none` stops pending at once (c = 2): 10 ms of work each, windows
+ * [5, 6) and [20, 21) ms, arrivals 0..5 ms. A (0) and B (1) are in service
+ * at 5: the stop waits for B's end, 11, and lasts 1 ms: no request starts
+ * in [5, 12). C (2) takes A's worker free at 10, waits to 12 and is in
+ * service at 20: its stop is [20, 23) (22 + 1). D (3) takes B's worker
+ * free at 11: still inside the first stop, so it waits to 12 too (it
+ * started at 11 and replied at 21 when the server kept one hold, C's
+ * having replaced it), works 12..22 and meets [20, 21): reply 22. E (4)
+ * and F (5) take the workers free at 22, wait out [20, 23): 23..33. */
+START_TEST(pool_none_two_stops_pending)
+{
+    stall_window w[2] = {{5 * MS, 6 * MS}, {20 * MS, 21 * MS}};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = w, .n_windows = 2, .preemption = STALL_PREEMPT_NONE};
+    static const int64_t reply[6] = {10, 11, 22, 22, 33, 33}, start[6] = {0, 1, 12, 12, 23, 23};
+    server *s = make_pool(&st, 1, 10 * MS, 2);
+    for (int i = 0; i < 6; i++) {
+        ck_assert_int_eq(server_submit(s, i * MS), reply[i] * MS);
+        ck_assert_int_eq(server_last_start_ns(s), start[i] * MS);
+    }
+    server_free(s);
+}
+END_TEST
+
 /* Erlang C (Erlang 1917; Kleinrock, Queueing Systems vol. 1, eq. 3.40-3.42):
  * M/M/c with offered load a = lambda / mu = c rho. Erlang B by its
  * recursion B(0) = 1, B(k) = a B(k-1) / (k + a B(k-1)); then
@@ -1087,6 +1110,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, none_defers_every_window_it_meets);
     tcase_add_test(tc, pool_fifo_by_hand);
     tcase_add_test(tc, pool_none_and_resume_by_hand);
+    tcase_add_test(tc, pool_none_two_stops_pending);
     tcase_add_test(tc, mmc_erlang_c);
     tcase_add_test(tc, mmc_erlang_c_more_workers);
     tcase_add_test(tc, pool_agrees_with_a_plain_model);
