@@ -2,6 +2,7 @@
  * file staged, the charts rendered and checked, all committed at once. */
 #define _POSIX_C_SOURCE 200809L
 #include "outputs.h"
+#include "hist.h"
 #include "exitcode.h"
 #include "plot.h"
 #include "report.h"
@@ -395,6 +396,14 @@ int outputs_stage(const options *o, const scenario *s, const run_result *r, char
             if (chart_kinds[k].window == CHART_WHOLE_RUN)
                 cd->style[k] = NULL;
     }
+    /* a shown tester that recorded nothing has no curve and no bar: said,
+     * not dropped in silence (every request timed out, a warm-up longer
+     * than the run) */
+    if (spec_names[0] && any_whole)
+        for (size_t i = 0; i < s->n_testers; i++)
+            if (!s->testers[i].chart_hidden && (!r->testers[i].hist || hist_count(r->testers[i].hist) == 0))
+                fprintf(stderr, "cosim: tester %s recorded no sample: it has no curve in the spectrum and no "
+                                "bar in the summary chart\n", s->testers[i].name);
     memset(charts, 0, sizeof(char[N_CHARTS + 1][64]));
     *no_gnuplot = 0;
     drawn[0] = '\0';
