@@ -247,6 +247,18 @@ START_TEST(same_seed_same_service_times)
     ck_assert_int_eq(server_new(&b, &c), 0);
     for (int i = 0; i < 1000; i++)
         ck_assert_int_eq(server_submit(a, i * MS), server_submit(b, i * MS));
+    /* the draws come in blocks of SERVER_DRAW_BATCH (128): across three
+     * blocks each request's work is still the stream's next draw, in
+     * order, as one dist_draw_ns a request gives it (1 ms apart, a 100 us
+     * median: no request waits, so the work is the reply less the start) */
+    server *d;
+    gsl_rng *ref;
+    ck_assert_int_eq(server_new(&d, &c), 0);
+    ck_assert_int_eq(rng_new(&ref, "mt19937", 7, RNG_SERVICE), 0);
+    for (int i = 0; i < 3 * 128 + 5; i++)
+        ck_assert_int_eq(server_submit(d, i * MS) - i * MS, dist_draw_ns(&c.service, ref));
+    rng_free(ref);
+    server_free(d);
     c.generator = "no-such-generator";
     server *x;
     ck_assert_int_eq(server_new(&x, &c), -EINVAL);
