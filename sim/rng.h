@@ -15,7 +15,8 @@
 
 /** The independent streams a scenario draws from. */
 typedef enum rng_stream {
-    RNG_SERVICE = 1,  /**< service times s_k */
+    RNG_SERVICE = 1,  /**< service times s_k: drawn by server_submit only, one a request in order
+                           (in blocks of SERVER_DRAW_BATCH, server.c) */
     RNG_ARRIVALS = 2, /**< Poisson inter-arrival times of open testers */
     RNG_THINK = 3,    /**< think times of closed users */
     RNG_STALLS = 4,   /**< random stalls */
