@@ -294,13 +294,23 @@ static void tester_styles(FILE *f, const scenario *s, const char *words)
 static void subtitle(const scenario *s, char *buf, size_t len)
 {
     char a[64], b[512], d[256], rate[64] = "";
+    /* the testers' rates (partly-open's counts its sessions' requests):
+     * one when they agree, their range when not (a subtitle reading
+     * "100/s" over testers at 100, 200 and 300/s misled) */
+    double lo = -1, hi = -1;
     for (size_t i = 0; i < s->n_testers; i++) {
         double per_ns = tester_request_rate_per_ns(&s->testers[i]);
-        if (per_ns >= 0) { /* the first tester with a rate; partly-open's counts its sessions' requests */
-            snprintf(rate, sizeof rate, "%g/s; ", 1e9 * per_ns);
-            break;
-        }
+        if (per_ns < 0)
+            continue;
+        if (lo < 0 || per_ns < lo)
+            lo = per_ns;
+        if (per_ns > hi)
+            hi = per_ns;
     }
+    if (lo >= 0 && hi == lo)
+        snprintf(rate, sizeof rate, "%g/s; ", 1e9 * lo);
+    else if (lo >= 0)
+        snprintf(rate, sizeof rate, "%g/s to %g/s; ", 1e9 * lo, 1e9 * hi);
     snprintf(buf, len, "%s; stalls: %s; %s%s, random seed %llu, %s rank", dist_describe(&s->service, b, sizeof b),
              scenario_describe_stalls(s, d, sizeof d), rate,
              units_format_duration_exact(s->duration_ns, a, sizeof a), (unsigned long long)s->seed,

@@ -704,6 +704,10 @@ INI
     } >"$work/ten.ini"
     drawn ten "$all" "" "$work/ten.ini"
     grep -qx "styles = '1 6 7 8 2 4 3 5 1 2'" "$work/ten/spectrum.gp" || fail "ten testers: $(grep '^styles' "$work/ten/spectrum.gp")"
+    # open1..5 at 100/s to 500/s (the closed ones have no rate): the
+    # subtitle gives the range, not the first tester's rate alone
+    grep -q "^chart_subtitle = .*; 100/s to 500/s; 2s, random seed 1" "$work/ten/spectrum.gp" \
+        || fail "ten testers' subtitle: $(grep '^chart_subtitle' "$work/ten/spectrum.gp")"
     # the same cases with replications, slides, svg and pdf, a linear axis
     for v in "--replications 3" "--style slides --format svg" "--format pdf --latency-axis linear"; do
         k=$(echo "$v" | tr -dc 'a-z')
