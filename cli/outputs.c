@@ -107,6 +107,7 @@ static void gp_words(char *buf, size_t len, const char *name, size_t n, unsigned
 }
 
 static unsigned long long w_seen(const timeline *t, size_t i) { return timeline_seen(t, i); }
+static unsigned long long w_unrecorded(const timeline *t, size_t i) { return timeline_unrecorded(t, i); }
 static unsigned long long w_syn(const timeline *t, size_t i) { return timeline_synthetic(t, i, NULL); }
 static unsigned long long w_never(const timeline *t, size_t i) { return timeline_never_sent(t, i); }
 static unsigned long long w_exact(const timeline *t, size_t i) { return (unsigned long long)timeline_exact(t, i); }
@@ -165,6 +166,7 @@ static int time_chart_draws(staging *st, int bars, char *extra, size_t len)
     }
     extra[0] = '\0';
     gp_words(extra, len, "seen", s->n_testers, w_seen, t);
+    gp_words(extra, len, "unrecorded", s->n_testers, w_unrecorded, t);
     gp_words(extra, len, "synthetic", s->n_testers, w_syn, t);
     gp_words(extra, len, "exact", s->n_testers, w_exact, t);
     gp_shaded(extra, len, s, st->r, bars ? st->cd->bars_from : st->cd->tl_from,

@@ -252,6 +252,11 @@ do for [i=1:n] {
     sy = word(synthetic, i) + 0
     what = ex ? sprintf("%s: each dot one request (%d)", label(i), word(seen, i) + 0) \
               : sprintf("%s: largest latency of each bin (%d requests)", label(i), word(seen, i) + 0)
+    # requests in the window the tester did not record (warm-up, timed
+    # out, failed) are counted above but have no dot: said, so a gap in
+    # the dots is not read as requests never sent
+    unrec = exists("unrecorded") ? word(unrecorded, i) + 0 : 0
+    if (unrec > 0) { what = what . sprintf("; %d not recorded, not drawn", unrec) }
     # an empty panel's key says what the window held: requests a warm-up
     # or a timeout left unrecorded, or none at all
     if (empty) { what = word(seen, i) + 0 > 0 ? sprintf("%s: %d requests in the window, none recorded", label(i), \

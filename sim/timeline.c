@@ -22,6 +22,8 @@ typedef struct track {
     point *pts;       /* exact mode: up to max points */
     size_t n;
     uint64_t seen;    /* requests in the window */
+    uint64_t unrecorded; /* ... of them not recorded (warm-up, timed out,
+                            failed, dropped at the end): not drawn */
     /* binned mode: max latency (-1 empty), sum and count per bin */
     int64_t *bin_max;
     double *bin_sum;
@@ -341,6 +343,7 @@ void timeline_observe(timeline *t, size_t i, const tester_request *rq, tester_ga
     if (rq->recorded && rq->sent_ns != rq->intended_ns && rq->reply_ns - rq->latency_ns == rq->sent_ns)
         k->from_sent = 1;
     k->seen++;
+    k->unrecorded += !rq->recorded;
     if (!k->bin_max && k->n < t->max_points) {
         k->pts[k->n++] = p;
         return;
@@ -382,6 +385,11 @@ int timeline_from_sent(const timeline *t, size_t i)
 uint64_t timeline_seen(const timeline *t, size_t i)
 {
     return t->tracks[i].seen;
+}
+
+uint64_t timeline_unrecorded(const timeline *t, size_t i)
+{
+    return t->tracks[i].unrecorded;
 }
 
 uint64_t timeline_synthetic(const timeline *t, size_t i, uint64_t *kept)

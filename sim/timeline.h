@@ -96,6 +96,14 @@ int timeline_from_sent(const timeline *t, size_t i);
 /** Requests of tester i seen in the window (kept or binned). */
 uint64_t timeline_seen(const timeline *t, size_t i);
 
+/**
+ * How many of tester i's requests in the window it did not record (in
+ * its warm-up, timed out, failed, or dropped at the run's end): counted in
+ * timeline_seen, not drawn on the timeline (the request bars draw them).
+ * @param i  the tester's index (< the testers given to timeline_new)
+ */
+uint64_t timeline_unrecorded(const timeline *t, size_t i);
+
 /** Synthetic samples of tester i in the window, and how many of them are
  *  kept (at most max_points). */
 uint64_t timeline_synthetic(const timeline *t, size_t i, uint64_t *kept);

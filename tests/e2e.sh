@@ -672,6 +672,11 @@ INI
     nos="cosim: tester closed recorded no sample: it has no curve in the spectrum and no bar in the summary chart"
     # shellcheck disable=SC2086
     drawn timeout "$all" "$nos" $f2b
+    # a 9 ms timeout: each closed request takes 7 ms but the one the stall
+    # meets (500 ms more): it alone is not recorded, counted in the key
+    drawn timeout9 "$all" "" scenarios/one_stall.ini --set tester.closed.timeout=9ms
+    grep -qx "unrecorded = '0 1'" "$work/timeout9/timeline.gp" \
+        || fail "timeout 9 ms: $(grep '^unrecorded' "$work/timeout9/timeline.gp")"
     [ "$(awk '/^# /{b = $0; next} NF && b == "# tester paced" {print}' "$work/warm/timeline.dat")" = "nan nan nan" ] \
         || fail "warm-up: the paced block of timeline.dat is not one nan row"
     grep -q 'no request recorded in this window' "$work/warm/timeline.gp" || fail "warm-up: no empty panel's note"
