@@ -480,12 +480,27 @@ static int open_once(outdir *d, const outdir_options *opt, char *err, size_t err
     int force = opt && opt->force, has_foreign = 0;
     if ((rc = check_foreign(d, force, &has_foreign, err, errlen)))
         return rc;
-    if (opt && opt->source && !(d->source = od_escape_line(opt->source)))
+    /* the source as a path from the folder (an absolute one only when it
+     * cannot be: not a resolved path), so the manifest is the same bytes
+     * wherever the folder was written */
+    char here[PATH_MAX], rel[PATH_MAX];
+    const char *src = opt ? opt->source : NULL;
+    int have_here = snprintf(here, sizeof here, "%s%s%s", d->parent, strcmp(d->parent, "/") ? "/" : "",
+                             d->base) < (int)sizeof here;
+    if (src && have_here && od_relative(here, src, rel, sizeof rel) == 0)
+        src = rel;
+    if (src && !(d->source = od_escape_line(src)))
         return -ENOMEM;
+    /* the previous source: relative to the folder, or absolute (written
+     * by an older cosim) */
+    char old_abs[PATH_MAX];
+    const char *old = d->old_source;
+    if (old && old[0] != '/' && have_here && od_join_lexical(here, old, old_abs, sizeof old_abs) == 0)
+        old = old_abs;
     if (opt && opt->same_source && !force && d->had_manifest && d->source &&
-        (!d->old_source || strcmp(d->old_source, d->source) != 0)) {
+        (!old || strcmp(old, opt->source) != 0)) {
         od_say(err, errlen, "%s: holds the outputs of %s, not of %s; give -o DIR (or --force to replace them)",
-            d->dir, d->old_source ? d->old_source : "another scenario", d->source);
+            d->dir, old ? old : "another scenario", opt->source);
         return -EEXIST;
     }
     return start_staging(d, parent, sibling_prefix, has_foreign, err, errlen);

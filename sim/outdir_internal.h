@@ -116,6 +116,18 @@ int od_write_manifest(const outdir *d, int at, const char *name, int with_old);
 /* "\\" and "\n" escaped, so a path is one manifest line. */
 char *od_escape_line(const char *s);
 
+/* The path from folder dir to to, both absolute paths with no "." or ".."
+ * component and no empty one (realpath's), e.g. "/a/out/run" and
+ * "/a/s/x.ini" give "../../s/x.ini": what a manifest records, so a folder
+ * names its scenario in the same bytes wherever it was written. 0,
+ * -EINVAL (not such paths) or -ENAMETOOLONG. */
+int od_relative(const char *dir, const char *to, char *out, size_t len);
+
+/* dir (absolute, as od_relative takes it) joined to rel with each ".."
+ * taking off one component, lexically (od_relative's inverse): 0 or
+ * -ENAMETOOLONG. */
+int od_join_lexical(const char *dir, const char *rel, char *out, size_t len);
+
 /* Drop the handled signals pending while blocked (a signal during a
  * commit that completed: the run is done, so it ends as a success). */
 void od_discard_pending_signals(void);

@@ -256,3 +256,61 @@ char *od_escape_line(const char *s)
     *q = '\0';
     return out;
 }
+
+/* Whether path holds the component "." or "..", or an empty one (two
+ * slashes), which the lexical walk below cannot take. */
+static int od_plain_path(const char *p)
+{
+    for (const char *c = p; *c;) {
+        size_t n = strcspn(c, "/");
+        if ((n == 0 && c != p) || (n == 1 && c[0] == '.') || (n == 2 && c[0] == '.' && c[1] == '.'))
+            return 0;
+        c += n + (c[n] == '/');
+    }
+    return 1;
+}
+
+int od_relative(const char *dir, const char *to, char *out, size_t len)
+{
+    if (dir[0] != '/' || to[0] != '/' || !od_plain_path(dir) || !od_plain_path(to))
+        return -EINVAL;
+    /* the longest common run of whole components */
+    size_t common = 0;
+    for (size_t i = 1;; i++) {
+        int dend = dir[i] == '\0' || dir[i] == '/', tend = to[i] == '\0' || to[i] == '/';
+        if (dend && tend)
+            common = i;
+        if (dir[i] != to[i] || dir[i] == '\0')
+            break;
+    }
+    size_t n = 0;
+    out[0] = '\0';
+    /* one ".." for each of dir's components past the common part */
+    for (const char *c = dir + common; *c; c++)
+        if (*c == '/' && c[1] != '\0')
+            n += (size_t)snprintf(out + n, n < len ? len - n : 0, "../");
+    const char *rest = to + common + (to[common] == '/');
+    n += (size_t)snprintf(out + n, n < len ? len - n : 0, "%s", rest);
+    return n < len ? 0 : -ENAMETOOLONG;
+}
+
+int od_join_lexical(const char *dir, const char *rel, char *out, size_t len)
+{
+    if (snprintf(out, len, "%s", dir) >= (int)len)
+        return -ENAMETOOLONG;
+    size_t n = strlen(out);
+    for (const char *c = rel; *c;) {
+        size_t k = strcspn(c, "/");
+        if (k == 2 && c[0] == '.' && c[1] == '.') {
+            char *slash = strrchr(out, '/');
+            n = slash && slash != out ? (size_t)(slash - out) : 1;
+            out[n] = '\0';
+        } else if (k > 0 && !(k == 1 && c[0] == '.')) {
+            if (n + 1 + k >= len)
+                return -ENAMETOOLONG;
+            n += (size_t)snprintf(out + n, len - n, "%s%.*s", n > 1 ? "/" : "", (int)k, c);
+        }
+        c += k + (c[k] == '/');
+    }
+    return 0;
+}

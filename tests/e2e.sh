@@ -1782,6 +1782,58 @@ input)
         || fail "a .hgrm with a byte order mark: $(cat "$work/bom.err")"
     cmp -s "$work/bom/h1/c.hgrm" "$work/bom/h2/c.hgrm" || fail "a byte order mark changed the histogram's draws"
     ;;
+moving)
+    # An output folder is the same bytes wherever it was written (no path
+    # of the machine in any file, .gp and .cosim-manifest included), and a
+    # saved chart re-renders from any folder, or fails without touching
+    # the chart when its data is missing (issue 36).
+    cp -r "$root/scenarios" "$work/a"
+    mkdir -p "$work/b/deeper"
+    cp -r "$root/scenarios" "$work/b/deeper/s"
+    # the same scenario from two folders at different depths, one given
+    # by a relative path, one by an absolute one; every chart, the band
+    # and the GIF
+    (cd "$work/a" && "$cosim" -q one_stall.ini -o run --replications 2 --animate) >"$work/a.err" 2>&1 \
+        || fail "moving: the run in a/ exited $?: $(cat "$work/a.err")"
+    (cd "$work/b/deeper" && "$cosim" -q "$work/b/deeper/s/one_stall.ini" -o s/run --replications 2 --animate) \
+        >"$work/b.err" 2>&1 || fail "moving: the run in b/deeper exited $?: $(cat "$work/b.err")"
+    same_tree "$work/a/run" "$work/b/deeper/s/run" || fail "moving: two folders differ: $(diff -r -x .cosim-lock \
+        "$work/a/run" "$work/b/deeper/s/run" | head -5)"
+    # a default folder (out/NAME) too, gc_log reading its data file
+    (cd "$work/a" && "$cosim" -q gc_log.ini --no-plot) >/dev/null 2>&1 || fail "moving: gc_log in a/ failed"
+    (cd "$work/b/deeper/s" && "$cosim" -q gc_log.ini --no-plot) >/dev/null 2>&1 || fail "moving: gc_log in b/ failed"
+    same_tree "$work/a/out/gc_log" "$work/b/deeper/s/out/gc_log" || fail "moving: gc_log's default folders differ"
+    grep -q '^source \.\./\.\./gc_log\.ini$' "$work/a/out/gc_log/.cosim-manifest" \
+        || fail "moving: the manifest does not name its scenario from the folder: $(grep source "$work/a/out/gc_log/.cosim-manifest")"
+    if grep -rl -e "$work" -e "$root" "$work/a/run" "$work/a/out/gc_log" >"$work/abs"; then
+        fail "moving: a file holds an absolute path: $(cat "$work/abs")"
+    fi
+    # the same default folder taken by another scenario of the same name is
+    # still refused, naming both by their real paths
+    mkdir -p "$work/c" && cp "$root/scenarios/one_stall.ini" "$work/c/gc_log.ini"
+    (cd "$work/a" && "$cosim" -q --no-plot "$work/c/gc_log.ini") >/dev/null 2>"$work/c.err"
+    [ $? -eq 4 ] && grep -qF "holds the outputs of $(realpath "$work/a/gc_log.ini"), not of $(realpath "$work/c/gc_log.ini")" \
+        "$work/c.err" || fail "moving: another scenario's default folder: $(cat "$work/c.err")"
+    # re-rendered from another folder: the chart beside its script, the
+    # same bytes cosim drew
+    if command -v gnuplot >/dev/null; then
+        mv "$work/a/run" "$work/moved"
+        mkdir -p "$work/elsewhere"
+        cp "$work/moved/spectrum.png" "$work/spectrum.drawn"
+        rm "$work/moved/spectrum.png"
+        (cd "$work/elsewhere" && gnuplot ../moved/spectrum.gp) 2>"$work/re.err" \
+            || fail "moving: gnuplot ../moved/spectrum.gp failed: $(cat "$work/re.err")"
+        cmp -s "$work/moved/spectrum.png" "$work/spectrum.drawn" || fail "moving: the re-rendered chart differs"
+        [ -z "$(ls "$work/elsewhere")" ] || fail "moving: gnuplot wrote into the folder it ran in: $(ls "$work/elsewhere")"
+        # its data gone: an error naming the file, the chart left as it was
+        mv "$work/moved/requests.dat" "$work/requests.dat"
+        cp "$work/moved/requests.png" "$work/requests.drawn"
+        (cd "$work/elsewhere" && gnuplot ../moved/requests.gp) 2>"$work/re.err" \
+            && fail "moving: gnuplot drew requests.gp without its data"
+        grep -qF "cannot read ../moved/requests.dat" "$work/re.err" || fail "moving: no message: $(cat "$work/re.err")"
+        cmp -s "$work/moved/requests.png" "$work/requests.drawn" || fail "moving: a chart was truncated"
+    fi
+    ;;
 *)
     echo "unknown test $test"
     exit 2

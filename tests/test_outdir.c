@@ -509,7 +509,30 @@ START_TEST(a_default_folder_of_another_scenario_is_refused)
     ck_assert_str_eq(err, "out/run: holds the outputs of /s/exp1/run.ini, not of /s/exp2/run.ini; give -o DIR "
                           "(or --force to replace them)");
     ck_assert_int_eq(run_files("out/run", &bf, files), 0);
-    ck_assert(strstr(get("out/run/.cosim-manifest"), "\nsource /s/exp2/run.ini\n") != NULL);
+    /* recorded as a path from the folder: one ".." for each component of
+     * the folder's real path (cwd/out/run), then the source without its
+     * leading "/" */
+    char cwd[PATH_MAX], want[2 * PATH_MAX] = "\nsource ";
+    ck_assert_ptr_nonnull(realpath(".", cwd));
+    strcat(cwd, "/out/run");
+    for (const char *c = cwd; *c; c++)
+        if (*c == '/')
+            strcat(want, "../");
+    strcat(want, "s/exp2/run.ini\n");
+    ck_assert_ptr_nonnull(strstr(get("out/run/.cosim-manifest"), want));
+    ck_assert_ptr_null(strstr(get("out/run/.cosim-manifest"), "source /"));
+    /* a manifest an older cosim wrote, with the absolute path, still names
+     * the same scenario */
+    char old[PATH_MAX + 64];
+    snprintf(old, sizeof old, "# cosim manifest 1\nsource /s/exp2/run.ini\nfile open.hgrm\n");
+    FILE *f = fopen("out/run/.cosim-manifest", "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(old, f);
+    fclose(f);
+    ck_assert_int_eq(run_files("out/run", &b, files), 0);
+    ck_assert_int_eq(run_files("out/run", &a, files), -EEXIST);
+    ck_assert_str_eq(err, "out/run: holds the outputs of /s/exp2/run.ini, not of /s/exp1/run.ini; give -o DIR "
+                          "(or --force to replace them)");
 }
 END_TEST
 
