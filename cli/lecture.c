@@ -48,11 +48,13 @@ typedef struct lesson_run {
 static void usage(FILE *f)
 {
     fputs("usage: cosim lecture SCENARIO... -o DIR [--force] [--plots-dir DIR] [--title TEXT] [--style STYLE]\n"
-          "       [--quiet]\n"
+          "       [--plot-timeout S] [--quiet]\n"
           "Run each scenario and write DIR/index.html: one page, readable offline, with each scenario's\n"
           "description, lesson (its leading comments), table, charts (SVG) and [expect] verdicts; and\n"
           "DIR/STEM.html, one page per scenario, with STEM.summary.md and STEM.summary.csv beside it.\n"
           "--style slides draws the charts as cosim --style slides does (16:9, slide-sized text).\n"
+          "--plot-timeout S stops gnuplot when one scenario's charts together take more than S seconds\n"
+          "(default 60), as cosim --plot-timeout does for a run's.\n"
           "Exit codes as cosim's (man -l docs/cosim.1); 1 when an expectation was missed.\n", f);
 }
 
@@ -151,7 +153,7 @@ static int draw_charts(options *o, lesson_run *x, chart_data *cd)
 }
 
 /* The options of one scenario's run in a lecture. */
-static options lesson_options(const lesson_run *x, const char *plots_dir, int slides)
+static options lesson_options(const lesson_run *x, const char *plots_dir, int slides, unsigned plot_timeout_s)
 {
     options o;
     memset(&o, 0, sizeof o);
@@ -159,6 +161,7 @@ static options lesson_options(const lesson_run *x, const char *plots_dir, int sl
     o.format = PLOT_SVG;
     o.slides = slides;
     o.plots_dir = plots_dir;
+    o.plot_timeout_s = plot_timeout_s; /* 0: PLOT_DEFAULT_TIMEOUT_S */
     o.quiet = 1;
     return o;
 }
@@ -173,11 +176,11 @@ static int same_file(const char *a, const char *b)
 /* Read every scenario before any runs, so that a bad file or two
  * scenarios whose pages would share a name end the lecture at once, not
  * after minutes of runs. The exit code. */
-static int load_all(lesson_run *runs, size_t n, const char *plots_dir, int slides)
+static int load_all(lesson_run *runs, size_t n, const char *plots_dir, int slides, unsigned plot_timeout_s)
 {
     for (size_t i = 0; i < n; i++) {
         lesson_run *x = &runs[i];
-        options o = lesson_options(x, plots_dir, slides);
+        options o = lesson_options(x, plots_dir, slides, plot_timeout_s);
         int exit_code;
         if (!(x->s = options_load_scenario(&o, &exit_code)))
             return exit_code;
@@ -210,9 +213,9 @@ static int load_all(lesson_run *runs, size_t n, const char *plots_dir, int slide
 
 /* Run one scenario (read by load_all): simulate, the texts of its report
  * and check, its charts. The exit code. */
-static int run_one(lesson_run *x, const char *plots_dir, int slides)
+static int run_one(lesson_run *x, const char *plots_dir, int slides, unsigned plot_timeout_s)
 {
-    options o = lesson_options(x, plots_dir, slides);
+    options o = lesson_options(x, plots_dir, slides, plot_timeout_s);
     chart_data *cd = calloc(1, sizeof *cd);
     if (!cd)
         return COSIM_EXIT_SIM;
@@ -314,7 +317,7 @@ static int write_folder(const char *dir, int force, lesson_run *runs, size_t n, 
 
 /* lecture's options; -1 after a message. */
 static int parse(int argc, char **argv, const char **out, int *force, const char **plots, const char **title,
-                 int *quiet, int *help, int *slides)
+                 int *quiet, int *help, int *slides, unsigned *plot_timeout_s)
 {
     static const struct option longs[] = {{"output", required_argument, NULL, 'o'},
                                           {"force", no_argument, NULL, 'f'},
@@ -322,6 +325,7 @@ static int parse(int argc, char **argv, const char **out, int *force, const char
                                           {"title", required_argument, NULL, 'T'},
                                           {"quiet", no_argument, NULL, 'q'},
                                           {"style", required_argument, NULL, 'S'},
+                                          {"plot-timeout", required_argument, NULL, 't'},
                                           {"help", no_argument, NULL, 'h'},
                                           {NULL, 0, NULL, 0}};
     int c;
@@ -336,6 +340,13 @@ static int parse(int argc, char **argv, const char **out, int *force, const char
         case 'S':
             if (plot_style_parse(optarg, slides)) {
                 fprintf(stderr, "cosim: lecture: --style %s: expected default or slides\n", optarg);
+                return -1;
+            }
+            break;
+        case 't':
+            if (plot_parse_timeout(optarg, plot_timeout_s)) {
+                fprintf(stderr, "cosim: lecture: --plot-timeout %s: a whole number of seconds from 1 to %u\n", optarg,
+                        PLOT_MAX_TIMEOUT_S);
                 return -1;
             }
             break;
@@ -374,7 +385,8 @@ int lecture_main(int argc, char **argv)
 {
     const char *out = NULL, *plots = NULL, *title = "Coordinated omission: a lecture";
     int force = 0, quiet = 0, help = 0, slides = 0;
-    if (parse(argc, argv, &out, &force, &plots, &title, &quiet, &help, &slides)) {
+    unsigned plot_timeout = 0;
+    if (parse(argc, argv, &out, &force, &plots, &title, &quiet, &help, &slides, &plot_timeout)) {
         fprintf(stderr, "cosim: try 'cosim lecture --help'\n");
         return COSIM_EXIT_USAGE;
     }
@@ -392,12 +404,12 @@ int lecture_main(int argc, char **argv)
     lesson_run *runs = calloc(n, sizeof *runs);
     for (size_t i = 0; runs && i < n; i++)
         runs[i].path = argv[optind + (int)i];
-    int rc = runs ? load_all(runs, n, plots, slides) : COSIM_EXIT_SIM;
+    int rc = runs ? load_all(runs, n, plots, slides, plot_timeout) : COSIM_EXIT_SIM;
     if (rc == COSIM_EXIT_OK)
         rc = write_folder(out, force, NULL, 0, NULL, 1);
     size_t misses = 0;
     for (size_t i = 0; i < n && rc == COSIM_EXIT_OK; i++) {
-        rc = run_one(&runs[i], plots, slides);
+        rc = run_one(&runs[i], plots, slides, plot_timeout);
         misses += runs[i].misses;
         if (rc == COSIM_EXIT_OK && !quiet)
             printf("%s: %zu chart%s%s\n", runs[i].path, runs[i].n_charts, runs[i].n_charts == 1 ? "" : "s",

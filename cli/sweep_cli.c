@@ -63,7 +63,7 @@ static void usage(FILE *f)
             "                         written as by cosim (see cosim --help): all or nothing\n"
             "      --force            also take a folder holding files cosim did not write\n"
             "                         (kept, never replaced)\n"
-            "      --plot-timeout S   stop gnuplot after S seconds (default 60)\n"
+            "      --plot-timeout S   stop gnuplot after S seconds on the sweep's chart (default 60)\n"
             "      --set SEC.KEY=VAL  override a key at every point (repeatable)\n"
             "      --seed N           the base seed\n"
             "      --no-plot          write sweep.gp and sweep.dat but do not run gnuplot\n"

@@ -157,8 +157,9 @@ typedef enum plot_render_status {
                            before it failed */
 } plot_render_status;
 
-/** Seconds gnuplot may take for one chart before it is killed
- *  (--plot-timeout changes it). */
+/** Seconds gnuplot may take for a run's charts together (one job's,
+ *  or a lecture scenario's) before it is killed (--plot-timeout changes
+ *  it). */
 #define PLOT_DEFAULT_TIMEOUT_S 60u
 /** Most seconds --plot-timeout takes (a day). */
 #define PLOT_MAX_TIMEOUT_S 86400u
@@ -214,9 +215,8 @@ typedef struct plot_job {
  * machine's cores. Process g renders charts g*n/procs to (g+1)*n/procs - 1
  * one after the other, each after "reset session" (so a script sees none of
  * the previous one's settings or variables: the chart is byte for byte the
- * one plot_render draws), each into its own pipe (outfile='/dev/fd/N'); a
- * process may take the timeouts of its charts added up. Their gnuplot
- * messages are relayed in chart order once all are done.
+ * one plot_render draws), each into its own pipe (outfile='/dev/fd/N').
+ * Their gnuplot messages are relayed in chart order once all are done.
  *
  * If anything fails (gnuplot missing, an error, a timeout, an incomplete
  * chart), the batch's charts and messages are dropped and the charts are
@@ -229,7 +229,11 @@ typedef struct plot_job {
  * @param jobs       n charts (n at most PLOT_BATCH_MAX to be batched)
  * @param procs      most gnuplot processes at once (e.g. the online CPUs);
  *                   0 is taken as 1
- * @param timeout_s  seconds allowed per chart, 1 to PLOT_MAX_TIMEOUT_S
+ * @param timeout_s  seconds allowed for the n charts together, the batch and
+ *                   the one-by-one retry included (--plot-timeout: a run's
+ *                   charts take at most that long), 1 to PLOT_MAX_TIMEOUT_S;
+ *                   a chart whose turn comes after the time is up is
+ *                   PLOT_TIMEOUT
  */
 void plot_render_batch(int dirfd, plot_job *jobs, size_t n, size_t procs, unsigned timeout_s);
 

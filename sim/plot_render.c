@@ -291,12 +291,16 @@ static plot_render_status outcome(int ws, int timed_out, int too_big, char *buf,
     return PLOT_RENDERED;
 }
 
-plot_render_status plot_render(int dirfd, const char *script, plot_format format, unsigned timeout_s,
-                               char **chart, size_t *len, int *status)
+/* plot_render with an absolute deadline (mono_s's clock): PLOT_TIMEOUT at
+ * once, gnuplot not started, when it has passed. */
+static plot_render_status render_until(int dirfd, const char *script, plot_format format, double deadline,
+                                       char **chart, size_t *len, int *status)
 {
     *chart = NULL;
     *len = 0;
     *status = 0;
+    if (mono_s() >= deadline)
+        return PLOT_TIMEOUT;
     sink sk[2] = {{-1, 0, 0, NULL, 0, 0}, {-1, 1, 1, NULL, 0, 0}};
     int w[2] = {-1, -1};
     if ((*status = open_pipes(sk, w, 2)) != 0)
@@ -312,7 +316,6 @@ plot_render_status plot_render(int dirfd, const char *script, plot_format format
     }
     relay rl = {0};
     int timed_out = 0;
-    double deadline = mono_s() + timeout_s;
     int pumped = pump(sk, 2, deadline, &rl);
     relay_end(&rl);
     timed_out = pumped == 1;
@@ -322,6 +325,12 @@ plot_render_status plot_render(int dirfd, const char *script, plot_format format
         if (sk[i].fd >= 0)
             close(sk[i].fd);
     return outcome(ws, timed_out, pumped == 2, sk[0].buf, sk[0].n, format, chart, len, status);
+}
+
+plot_render_status plot_render(int dirfd, const char *script, plot_format format, unsigned timeout_s,
+                               char **chart, size_t *len, int *status)
+{
+    return render_until(dirfd, script, format, mono_s() + timeout_s, chart, len, status);
 }
 
 /* One gnuplot process of a batch: charts first..first+n-1, each on a pipe
@@ -400,22 +409,21 @@ static void batch_collect(plot_job *jobs, const batch_proc *p, sink *sk, int fai
 }
 
 /* Render the batch in procs processes at once, process g taking the charts
- * g*n/procs up to (g+1)*n/procs; each process may take its charts' timeouts
- * added up. 0 if every chart was rendered (the stderr relayed process by
- * process, so in chart order), -1 if not (nothing relayed, nothing kept). */
-static int batch_try(int dirfd, plot_job *jobs, size_t n, size_t procs, unsigned timeout_s)
+ * g*n/procs up to (g+1)*n/procs, all done by the deadline. 0 if every
+ * chart was rendered (the stderr relayed process by process, so in chart
+ * order), -1 if not (nothing relayed, nothing kept). */
+static int batch_try(int dirfd, plot_job *jobs, size_t n, size_t procs, double deadline)
 {
     batch_proc p[PLOT_BATCH_MAX];
     sink sk[2 * PLOT_BATCH_MAX];
     size_t s0[PLOT_BATCH_MAX];
     char outs[PLOT_BATCH_MAX][32];
-    size_t ns = 0, most = 0;
+    size_t ns = 0;
     int failed = 0;
     for (size_t i = 0; i < 2 * PLOT_BATCH_MAX; i++)
         sk[i] = (sink){-1, 0, 0, NULL, 0, 0};
     for (size_t g = 0; g < procs; g++) {
         p[g] = (batch_proc){-1, g * n / procs, (g + 1) * n / procs - g * n / procs};
-        most = p[g].n > most ? p[g].n : most;
         s0[g] = ns;
         if (!failed && batch_spawn(dirfd, jobs, &p[g], &sk[ns], outs + p[g].first) != 0)
             failed = 1;
@@ -423,7 +431,6 @@ static int batch_try(int dirfd, plot_job *jobs, size_t n, size_t procs, unsigned
     }
     relay rl = {0};
     int timed_out = 0;
-    double deadline = mono_s() + (double)timeout_s * (double)most;
     int pumped = failed ? 3 : pump(sk, ns, deadline, &rl);
     for (size_t g = 0; g < procs; g++) {
         if (p[g].pid <= 0)
@@ -446,7 +453,10 @@ void plot_render_batch(int dirfd, plot_job *jobs, size_t n, size_t procs, unsign
         jobs[k].status = 0;
     }
     procs = procs < 1 ? 1 : procs > n ? n : procs;
-    if (n >= 2 && n <= PLOT_BATCH_MAX && batch_try(dirfd, jobs, n, procs, timeout_s) == 0)
+    /* one deadline for every chart of the batch, the one-by-one retry
+     * included: --plot-timeout bounds the run's charts together */
+    double deadline = mono_s() + timeout_s;
+    if (n >= 2 && n <= PLOT_BATCH_MAX && batch_try(dirfd, jobs, n, procs, deadline) == 0)
         return;
     /* one chart, or a batch that failed: chart by chart, as plot_render
      * says, up to the first that fails for another reason than a missing
@@ -457,7 +467,7 @@ void plot_render_batch(int dirfd, plot_job *jobs, size_t n, size_t procs, unsign
     }
     for (size_t k = 0; k < n; k++) {
         plot_job *j = &jobs[k];
-        j->st = plot_render(dirfd, j->script, j->format, timeout_s, &j->chart, &j->len, &j->status);
+        j->st = render_until(dirfd, j->script, j->format, deadline, &j->chart, &j->len, &j->status);
         if (j->st != PLOT_RENDERED && j->st != PLOT_NO_GNUPLOT)
             break;
     }

@@ -750,6 +750,18 @@ lecture)
     # cosim lecture: the pages, the tables, the escaping and the folder's
     # contract; and summary.md / summary.csv in a plain run's folder
     cd "$root" || exit 1
+    # --plot-timeout: one scenario's hung charts stopped after S seconds,
+    # exit 4, no folder (a lecture took 180 s on a slow chart, unbounded)
+    cp -r plots "$work/hung"
+    sed -i '1i pause 30' "$work/hung/spectrum.gp"
+    start=$(date +%s%N)
+    expect_exit 4 "gnuplot did not finish within 1 s and was stopped (--plot-timeout)" \
+        lecture -q scenarios/one_stall.ini -o "$work/LT" --plots-dir "$work/hung" --plot-timeout 1
+    took_ms=$((($(date +%s%N) - start) / 1000000))
+    [ $took_ms -lt 2500 ] || fail "lecture --plot-timeout 1 took $took_ms ms"
+    [ -e "$work/LT/index.html" ] && fail "lecture: a timed-out chart left a page"
+    expect_exact 2 "cosim: lecture: --plot-timeout 0: a whole number of seconds from 1 to 86400
+cosim: try 'cosim lecture --help'" lecture scenarios/one_stall.ini -o "$work/LT" --plot-timeout 0
     "$cosim" lecture scenarios/one_stall.ini -o "$work/L" >"$work/out" 2>"$work/err" \
         || fail "lecture exited $?: $(cat "$work/err")"
     grep -qx "wrote $work/L/index.html and a page for the scenario" "$work/out" \
@@ -1288,6 +1300,15 @@ outdir)
     expect_exact 4 "cosim: $work/k/spectrum.png: gnuplot did not finish within 1 s and was stopped (--plot-timeout); nothing in $work/k was replaced" \
         -q $S -o "$work/k" --charts spectrum --plots-dir "$work/slow" --seed 5 --plot-timeout 1
     [ $SECONDS -lt 10 ] || fail "--plot-timeout 1 took $SECONDS s"
+    # --plot-timeout bounds the run's charts together: four hung charts in
+    # two gnuplots, then the one-by-one retry, took 3 x S (6 s for S = 2)
+    cp -r plots "$work/slow4"
+    for c in spectrum timeline requests summary; do sed -i '1i pause 30' "$work/slow4/$c.gp"; done
+    start=$(date +%s%N)
+    expect_exit 4 "gnuplot did not finish within 2 s and was stopped (--plot-timeout)" \
+        -q $S -o "$work/k" --plots-dir "$work/slow4" --seed 5 --plot-timeout 2
+    took_ms=$((($(date +%s%N) - start) / 1000000))
+    [ $took_ms -lt 3500 ] || fail "--plot-timeout 2 on four hung charts took $took_ms ms"
     same_tree "$work/k.before" "$work/k" || fail "a timed-out chart changed the folder"
     # a signal at any moment of a run into a new folder leaves nothing: one between making the
     # folder (or its parents, or its lock) and arming the handler left them behind
@@ -1375,7 +1396,7 @@ cosim: try 'cosim --help'" -q $S --plot-timeout 0
     expect_exact 4 "cosim: out/run: holds the outputs of $work/names/e1/run.ini, not of $work/names/e2/run.ini; give -o DIR (or --force to replace them)" \
         -q e2/run.ini --no-plot --charts none
     cd "$root" || exit 1
-    grep -q "^source $work/names/e1/run.ini$" "$work/names/out/run/.cosim-manifest" || fail "e2 replaced e1's folder"
+    grep -q "^source \.\./\.\./e1/run\.ini$" "$work/names/out/run/.cosim-manifest" || fail "e2 replaced e1's folder (the source is named from the folder)"
 
     # as an attacker: DIR is a file, a link to nothing, a link to a folder
     touch "$work/afile"
