@@ -154,6 +154,11 @@ void choose_charts(const options *o, const scenario *s, chart_data *cd)
         cd->tl_from = cd->bars_from = 0;
         cd->tl_to = cd->bars_to = s->duration_ns;
     }
+    /* --animate animates the request bars: with them left out it has
+     * nothing to draw, which is said, not passed over in silence */
+    if (o->animate && !cd->style[CHART_REQUESTS])
+        fprintf(stderr, "cosim: warning: --animate draws the request bars, which this run does not draw "
+                        "(--charts): no requests.gif; add requests to --charts\n");
     if (o->animate && cd->style[CHART_REQUESTS]) {
         if (plot_find_style(o->plots_dir, "animate.gp", cd->anim_buf, sizeof cd->anim_buf))
             fprintf(stderr, "cosim: warning: no chart style animate.gp in %s; no requests.gif\n",

@@ -220,6 +220,10 @@ static int write_chart(staging *st, size_t k, char chart[64], int *need_stalls)
     if (ck->spectrum_blocks) {
         ps.testers = st->spec;
         ps.slots = st->slots;
+        /* the levels that hold more than a tenth of a curve's samples,
+         * each given a labelled tick */
+        plot_spectrum_levels(s, st->r, extra, sizeof extra);
+        ps.extra = extra;
     }
     if (st->o->slides) { /* --style slides: the styles read it */
         size_t m = strlen(extra);

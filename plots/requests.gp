@@ -47,8 +47,8 @@ if (term eq "pngcairo") {
         if (slides) { set terminal pdfcairo enhanced size 13.333in,7.5in font "Sans,11" linewidth 3 } \
         else { set terminal pdfcairo enhanced size 10in, (1.3 + n * 2.1)*1in font "Sans,11" linewidth 2 }
     } else {
-        if (slides) { set terminal svg enhanced size 1920,1080 font "Sans,22" linewidth 3 background "white" } \
-        else { set terminal svg enhanced size 1600, (200 + n * panel_px) font "Sans,18" linewidth 2 background "white" }
+        if (slides) { set terminal svg enhanced size 1920,1080 font "Sans,22" fontscale 4.0/3 linewidth 3 background "white" } \
+        else { set terminal svg enhanced size 1600, (200 + n * panel_px) font "Sans,18" fontscale 4.0/3 linewidth 2 background "white" }
     }
 }
 set output outfile
@@ -74,7 +74,7 @@ subtitle_pt = slides ? (pdf ? 11 : 22) : (pdf ? 10 : 16)
 room_pt = 0.94 * (slides ? (pdf ? 960 : 1920) : (pdf ? 720 : 1600))
 # (pngcairo draws a pt as 1.33 px: figure_5_2's 67-character title at 44
 # pt ran ~2270 px across a 1920 px slide, both ends cut)
-cw = term eq "pngcairo" ? 0.8 : 0.6
+cw = term eq "pdfcairo" ? 0.6 : 0.8   # svg as png: both draw text 4/3 px a point
 fit_pt(pt, text) = strlen(text) * pt * cw > room_pt ? int(room_pt / (cw * strlen(text))) : pt
 title_pt = fit_pt(title_pt, chart_title)
 subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)

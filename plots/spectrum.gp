@@ -30,17 +30,23 @@ subtitle_pt = int(base_pt * (slides ? 0.7 : 0.75) + 0.5)
 room_pt = (slides ? 0.94 : 0.76) * (slides ? (pdf ? 960 : 1920) : (pdf ? 720 : 1600))
 # (pngcairo draws a pt as 1.33 px: figure_5_2's 67-character title at 44
 # pt ran ~2270 px across a 1920 px slide, both ends cut)
-cw = term eq "pngcairo" ? 0.8 : 0.6
+cw = term eq "pdfcairo" ? 0.6 : 0.8   # svg as png: both draw text 4/3 px a point
 fit_pt(pt, text) = strlen(text) * pt * cw > room_pt ? int(room_pt / (cw * strlen(text))) : pt
 title_pt = fit_pt(title_pt, chart_title)
 subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)
 subtitle_pt = subtitle_pt <= 0.8 * title_pt ? subtitle_pt : int(0.8 * title_pt)
-# on a slide one subtitle size on all four charts (22 pt, a pdf's 11): a
-# subtitle too long for the page at that size is wrapped to two lines at
-# the "; " (else the space) nearest its middle, not shrunk (fit_pt took
-# stall_every_5s's 118 characters to 19 pt, others' further)
-if (slides) {
-    subtitle_pt = pdf ? 11 : 22
+# no text under the style's minimum, as the chart review checks it: 20 px
+# on a 1600 px page (15 pt in a png, 9 in a pdf), 32 px on a 1080 px slide
+# (24 pt, a pdf's 16); a subtitle too long at that size is wrapped below
+# (preemption_restart's was shrunk to 14 pt, 19 px, unreadable projected)
+min_text_pt = slides ? (pdf ? 16 : 24) : (pdf ? 9 : 15)
+subtitle_pt = subtitle_pt >= min_text_pt ? subtitle_pt : min_text_pt
+# on a slide one subtitle size on all four charts (24 pt, a pdf's 16): a
+# subtitle too long for the page at its size (on any page) is wrapped to
+# two lines at the "; " (else the space) nearest its middle, not shrunk
+# (fit_pt took stall_every_5s's 118 characters to 19 pt, others' further)
+if (slides) { subtitle_pt = min_text_pt }
+if (1) {
     if (strlen(chart_subtitle) * subtitle_pt * cw > room_pt) {
         sub_mid = strlen(chart_subtitle) / 2; sub_at = 0
         do for [k=2:strlen(chart_subtitle)-2] {
@@ -72,9 +78,9 @@ if (term eq "pngcairo") {
         if (slides) { set terminal pdfcairo enhanced size 13.333in,7.5in font sprintf("Sans,%d", base_pt) linewidth 3 } \
         else { set terminal pdfcairo enhanced size 10in,6.25in font sprintf("Sans,%d", base_pt) linewidth 2 }
     } else {
-        if (slides) { set terminal svg enhanced size 1920,1080 font sprintf("Sans,%d", base_pt) linewidth 3 \
+        if (slides) { set terminal svg enhanced size 1920,1080 font sprintf("Sans,%d", base_pt) fontscale 4.0/3 linewidth 3 \
                           background "white" } \
-        else { set terminal svg enhanced size 1600,1000 font sprintf("Sans,%d", base_pt) linewidth 2 background "white" }
+        else { set terminal svg enhanced size 1600,1000 font sprintf("Sans,%d", base_pt) fontscale 4.0/3 linewidth 2 background "white" }
     }
 }
 set output outfile
@@ -140,17 +146,24 @@ if (slides) {
         noenhanced font sprintf(",%d", subtitle_pt)
     set tmargin at screen (strstrt(chart_subtitle, "\n") > 0 ? 0.83 : 0.85)
 } else {
-    set title chart_title noenhanced offset 0,1.2 font sprintf(",%d", title_pt)
-    set label 1 chart_subtitle at graph 0.5, graph 1.04 center font sprintf(",%d", subtitle_pt) noenhanced
-    set tmargin 5
+    # (a wrapped subtitle: its first line a line higher, the title and
+    # the margin above the plot a line taller)
+    sub_lines = strstrt(chart_subtitle, "\n") > 0 ? 2 : 1
+    set title chart_title noenhanced offset 0,(sub_lines == 2 ? 2.2 : 1.2) font sprintf(",%d", title_pt)
+    set label 1 chart_subtitle at graph 0.5, graph 1.04 center font sprintf(",%d", subtitle_pt) noenhanced \
+        offset 0,(sub_lines == 2 ? 1 : 0)
+    set tmargin (sub_lines == 2 ? 6 : 5)
 }
 set xlabel "percentile" offset 0,(slides ? 0.3 : 0.4)
-set ylabel "latency (ms)"
+set ylabel "latency"
 set logscale x
 set xtics ("0%%" 1, "90%%" 10, "99%%" 100, "99.9%%" 1000, "99.99%%" 10000, \
            "99.999%%" 100000, "99.9999%%" 1000000)
-set xrange [1:*]
-set autoscale xfixmax
+# the axis runs past the last point (x = n, or the p99 marks at 100) by a
+# factor 1.6, so no curve's last step or mark lies on the right frame
+# (one_stall's and gc_log's closed loop ended half hidden under it)
+xaxis_max = (xend / 0.9999 > 100 ? xend / 0.9999 : 100) * 1.6
+set xrange [1 : xaxis_max]
 
 stats datafile index 0:(words(testers)-1) using 3 nooutput
 ymax = STATS_max
@@ -165,22 +178,80 @@ if (ylog) {
     # line's foot (the curves below are clipped at the axis, as before)
     lowest = p99min > 0 && p99min / 4 < lowest ? p99min / 4 : lowest
     set logscale y
-    set format y "%g"
     set yrange [(ymin > lowest ? ymin / 1.5 : lowest) : ymax * 2]
-    # under about two decades (figure_5_2: 0.13 to 9.4 ms) the decades
-    # alone gave a single label, "1": the 2s and 5s labelled too
-    if (ymax * 2 / (ymin > lowest ? ymin / 1.5 : lowest) < 120) {
-        set ytics 10
-        do for [e=-6:6] {
-            set ytics add (sprintf("%g", 2 * 10.0 ** e) 2 * 10.0 ** e, sprintf("%g", 5 * 10.0 ** e) 5 * 10.0 ** e)
-        }
-    }
 } else {
     set yrange [0 : (ymax > 0 ? ymax * 1.1 : 1)]
 }
+# The latency ticks, in human units (ns, \302\265s, ms, s, min, h: gnuplot's
+# own put "660" and "2000" on pool5_users6's axis and "6.66667e+08" under
+# a 10^6 s stall): first each level holding more than a tenth of a curve's
+# samples (levels, from cosim: pool5_users6's 1 s, 41 of 51 requests, had
+# no tick), then round values (decades; 2s and 5s too under two decades;
+# minutes and hours past a minute), each only where no tick is nearer than
+# a label's height
+hu(v) = v < 0.001 ? sprintf("%g ns", v * 1e6) : v < 1 ? sprintf("%g \302\265s", v * 1e3) \
+      : v < 1000 ? sprintf("%g ms", v) \
+      : v < 60000 || (v < 3600000 && v / 60000.0 != int(v / 60000.0)) ? sprintf("%g s", v / 1e3) \
+      : v < 3600000 || v / 3600000.0 != int(v / 3600000.0) ? sprintf("%g min", v / 60000.0) \
+      : sprintf("%g h", v / 3600000.0)
+ylo_t = ylog ? (ymin > lowest ? ymin / 1.5 : lowest) : 0
+yhi_t = ylog ? ymax * 2 : (ymax > 0 ? ymax * 1.1 : 1)
+# a tick label's height as a share of the plot's (about 0.6 of the page)
+tick_gap = 1.3 * base_pt / (0.6 * (pdf ? (slides ? 540 : 450) : (slides ? 1080 : 1000)))
+ypos(v) = ylog ? log(v / ylo_t) / log(yhi_t / ylo_t) : (v - ylo_t) / (yhi_t - ylo_t)
+array tick_v[200]
+n_ticks = 0
+tick_free(v) = n_ticks == 0 ? 1 : (sum [tk_=1:n_ticks] (abs(ypos(tick_v[tk_]) - ypos(v)) < tick_gap ? 1 : 0)) == 0
+n_levels = exists("levels") ? words(levels) : 0
+do for [j=1:n_levels] {
+    lv = word(levels, j) + 0.0
+    if (lv >= ylo_t && lv <= yhi_t && n_ticks < 200 && (n_ticks == 0 || tick_free(lv))) {
+        n_ticks = n_ticks + 1; tick_v[n_ticks] = lv
+    }
+}
+# round values: 1, 2 and 5 x 10^e ms up to 50 s, then 1, 2, 5, 10, 20
+# and 30 min, then 1, 2, 5 x 10^e h; the 2s and 5s (and 20, 30 min)
+# only on an axis of under two decades (figure_5_2: 0.13 to 9.4 ms) or a
+# linear one
+array round_v[60]
+array round_fine[60]
+n_round = 0
+do for [e=-6:4] {
+    do for [m=1:3] {
+        n_round = n_round + 1; round_v[n_round] = (m == 1 ? 1 : m == 2 ? 2 : 5) * 10.0 ** e; round_fine[n_round] = m > 1
+    }
+}
+do for [m=1:6] {
+    n_round = n_round + 1; round_v[n_round] = 60000.0 * word("1 2 5 10 20 30", m); round_fine[n_round] = m != 1 && m != 4
+}
+do for [e=0:6] {
+    do for [m=1:3] {
+        n_round = n_round + 1; round_v[n_round] = 3600000.0 * (m == 1 ? 1 : m == 2 ? 2 : 5) * 10.0 ** e; round_fine[n_round] = m > 1
+    }
+}
+fine_ticks = !ylog || yhi_t / ylo_t < 120
+# on a linear axis the step of 1, 2 or 5 x 10^e that gives four to seven ticks
+lin_step = 0
+if (!ylog) {
+    do for [j=1:n_round] { if (lin_step == 0 && yhi_t / round_v[j] <= 7) { lin_step = round_v[j] } }
+}
+do for [j=1:n_round] {
+    rv = round_v[j]
+    on_axis = ylog ? (!round_fine[j] || fine_ticks) : (lin_step > 0 && abs(rv / lin_step - int(rv / lin_step + 0.5)) < 1e-9)
+    if (!ylog && lin_step > 0) { on_axis = 0 }
+    if (on_axis && rv >= ylo_t && rv <= yhi_t && n_ticks < 200 && tick_free(rv)) {
+        n_ticks = n_ticks + 1; tick_v[n_ticks] = rv
+    }
+}
+if (!ylog && lin_step > 0) {
+    do for [k=0:7] {
+        rv = k * lin_step
+        if (rv <= yhi_t && n_ticks < 200 && tick_free(rv)) { n_ticks = n_ticks + 1; tick_v[n_ticks] = rv }
+    }
+}
+set ytics (hu(tick_v[1]) tick_v[1])
+do for [j=2:n_ticks] { set ytics add (hu(tick_v[j]) tick_v[j]) }
 set grid xtics ytics lc rgb "#a0a0a0" lw 1, lc rgb "#d8d8d8" lw 0.5
-set mytics 10
-set grid mytics
 set key outside center bottom horizontal Left reverse box noenhanced samplen 3 spacing 1.1 width 2 maxrows 3
 # on a slide the legend (with each p99) is in two rows under the plot, in
 # place of the end labels, which slide-sized text would push apart
@@ -228,7 +299,7 @@ set arrow 1 from 100, graph 0 to 100, graph 1 nohead dt (4,6) lc rgb "#606060" l
 # (k6_constant_arrival_rate). Right of the line, or left of it when the
 # line is in the last fifth of the axis (xend: the curves' last x)
 set style textbox 1 opaque fillcolor rgb "#ffffff" noborder margins 1.5,1.5
-p99_left = xend > 1.5 && log(100) / log(xend) > 0.8
+p99_left = log(100) / log(xaxis_max) > 0.8
 if (p99_left) { set label 2 "p99" at 100, graph 0 offset -0.6,0.9 right textcolor rgb "#404040" boxed bs 1 front } \
 else { set label 2 "p99" at 100, graph 0 offset 0.6,0.9 left textcolor rgb "#404040" boxed bs 1 front }
 ms(v) = v >= 100 ? sprintf("%.0f ms", v) : v >= 10 ? sprintf("%.1f ms", v) : v >= 1 ? sprintf("%.2f ms", v) \
@@ -324,4 +395,27 @@ if (exists("bandfile")) {
              title title_of(i), \
          for [i=1:nb] datafile index nb every ::(i-1)::(i-1) using 1:2 with points pt 7 ps (2.2 * ptscale) \
              lc rgb colour(i) notitle
+}
+
+# review (tests/charts_review.sh: gnuplot -e "review=1"): what the chart
+# drew, for the checks that nothing sits outside the plot, every level has
+# a tick, no two labels overlap and no text is below the style's minimum
+if (exists("review")) {
+    set print "-"
+    # the smallest text drawn: the subtitle, the axes' and keys' base size,
+    # and the "fewer than 100 requests" note at 0.75 of it
+    min_pt = subtitle_pt < base_pt ? subtitle_pt : base_pt
+    min_pt = short > 0 && 0.75 * base_pt < min_pt ? 0.75 * base_pt : min_pt
+    print sprintf("review chart=spectrum panel=1 term=%s slides=%d canvas_w=%g canvas_h=%g px_xmin=%g px_xmax=%g px_ymin=%g px_ymax=%g min_pt=%g ylog=%d xlog=1 x_min=%g x_max=%g y_min=%g y_max=%g data_xmax=%g data_ymin=%g data_ymax=%g pad=1", \
+        term, slides, GPVAL_TERM_XSIZE / GPVAL_TERM_SCALE, GPVAL_TERM_YSIZE / GPVAL_TERM_SCALE, \
+        GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, GPVAL_TERM_YMIN, GPVAL_TERM_YMAX, \
+        min_pt, \
+        ylog, GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX, xend / 0.9999, ymin > ylo_t ? ymin : ylo_t, ymax)
+    do for [j=1:n_levels] { print sprintf("review-level panel=1 v=%s", word(levels, j)) }
+    do for [j=1:n_ticks] { print sprintf("review-tick panel=1 v=%g pt=%g", tick_v[j], base_pt) }
+    do for [i=1:nb] {
+        if (rank[i] > 0 && !slides) {
+            print sprintf("review-label panel=1 where=right y_graph=%g pt=%g chars=%d", at[i], base_pt, strlen(label(i)))
+        }
+    }
 }

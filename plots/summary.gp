@@ -23,17 +23,23 @@ subtitle_pt = int(base_pt * (slides ? 0.7 : 0.75) + 0.5)
 room_pt = (slides ? 0.94 : 0.76) * (slides ? (pdf ? 960 : 1920) : (pdf ? 720 : 1600))
 # (pngcairo draws a pt as 1.33 px: figure_5_2's 67-character title at 44
 # pt ran ~2270 px across a 1920 px slide, both ends cut)
-cw = term eq "pngcairo" ? 0.8 : 0.6
+cw = term eq "pdfcairo" ? 0.6 : 0.8   # svg as png: both draw text 4/3 px a point
 fit_pt(pt, text) = strlen(text) * pt * cw > room_pt ? int(room_pt / (cw * strlen(text))) : pt
 title_pt = fit_pt(title_pt, chart_title)
 subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)
 subtitle_pt = subtitle_pt <= 0.8 * title_pt ? subtitle_pt : int(0.8 * title_pt)
-# on a slide one subtitle size on all four charts (22 pt, a pdf's 11): a
-# subtitle too long for the page at that size is wrapped to two lines at
-# the "; " (else the space) nearest its middle, not shrunk (fit_pt took
-# stall_every_5s's 118 characters to 19 pt, others' further)
-if (slides) {
-    subtitle_pt = pdf ? 11 : 22
+# no text under the style's minimum, as the chart review checks it: 20 px
+# on a 1600 px page (15 pt in a png, 9 in a pdf), 32 px on a 1080 px slide
+# (24 pt, a pdf's 16); a subtitle too long at that size is wrapped below
+# (preemption_restart's was shrunk to 14 pt, 19 px, unreadable projected)
+min_text_pt = slides ? (pdf ? 16 : 24) : (pdf ? 9 : 15)
+subtitle_pt = subtitle_pt >= min_text_pt ? subtitle_pt : min_text_pt
+# on a slide one subtitle size on all four charts (24 pt, a pdf's 16): a
+# subtitle too long for the page at its size (on any page) is wrapped to
+# two lines at the "; " (else the space) nearest its middle, not shrunk
+# (fit_pt took stall_every_5s's 118 characters to 19 pt, others' further)
+if (slides) { subtitle_pt = min_text_pt }
+if (1) {
     if (strlen(chart_subtitle) * subtitle_pt * cw > room_pt) {
         sub_mid = strlen(chart_subtitle) / 2; sub_at = 0
         do for [k=2:strlen(chart_subtitle)-2] {
@@ -65,9 +71,9 @@ if (term eq "pngcairo") {
         if (slides) { set terminal pdfcairo enhanced size 13.333in,7.5in font sprintf("Sans,%d", base_pt) linewidth 3 } \
         else { set terminal pdfcairo enhanced size 10in,6.25in font sprintf("Sans,%d", base_pt) linewidth 2 }
     } else {
-        if (slides) { set terminal svg enhanced size 1920,1080 font sprintf("Sans,%d", base_pt) linewidth 3 \
+        if (slides) { set terminal svg enhanced size 1920,1080 font sprintf("Sans,%d", base_pt) fontscale 4.0/3 linewidth 3 \
                           background "white" } \
-        else { set terminal svg enhanced size 1600,1000 font sprintf("Sans,%d", base_pt) linewidth 2 background "white" }
+        else { set terminal svg enhanced size 1600,1000 font sprintf("Sans,%d", base_pt) fontscale 4.0/3 linewidth 2 background "white" }
     }
 }
 set output outfile
@@ -87,12 +93,17 @@ if (slides) {
         noenhanced font sprintf(",%d", subtitle_pt)
     set tmargin at screen (strstrt(chart_subtitle, "\n") > 0 ? 0.83 : 0.85)
 } else {
-    set title chart_title noenhanced offset 0,1.2 font sprintf(",%d", title_pt)
-    set label 1 chart_subtitle at graph 0.5, graph 1.04 center font sprintf(",%d", subtitle_pt) noenhanced
-    set tmargin 5
+    # (a wrapped subtitle: its first line a line higher, the title and
+    # the margin above the plot a line taller)
+    sub_lines = strstrt(chart_subtitle, "\n") > 0 ? 2 : 1
+    set title chart_title noenhanced offset 0,(sub_lines == 2 ? 2.2 : 1.2) font sprintf(",%d", title_pt)
+    set label 1 chart_subtitle at graph 0.5, graph 1.04 center font sprintf(",%d", subtitle_pt) noenhanced \
+        offset 0,(sub_lines == 2 ? 1 : 0)
+    set tmargin (sub_lines == 2 ? 6 : 5)
 }
 stats datafile using 2 nooutput
 lowest = STATS_min
+n_rows = STATS_records
 stats datafile using 4 nooutput
 highest = STATS_max
 # the mean may lie under the p50 or (a rare huge reply) over the p99.9
@@ -129,28 +140,50 @@ array pname[3] = ["p50", "p99", "p99.9"]
 # a group of four slots: p50, p99, p99.9, then the mean (a black diamond,
 # not a bar: it is not a percentile), 0.22 apart
 xat(k) = column(0) + (k - 2.5) * 0.22
-# value labels a text line apart: neighbours in a group are 0.27 apart,
-# narrower than a label, so two values within a line's height printed on
-# top of each other (slides, closed: "0.160" over "0.187"); a label that
-# would overlap its left neighbour's goes a line above it. A line is 1.2
-# of the label's size (a png's pt is 1.33 px: "0.160" at 26 pt was 96 px
-# wide; an svg's or pdf's is its unit) over a plot about 0.72 of the page
+# Value labels placed apart, every label against every other (across
+# groups too: on a slide stall_per_second's mean of one tester, "0.103",
+# and the next one's p50, "0.100", 0.34 apart, were printed into
+# "0.1030.100"; gc_log's mean label, moved under its diamond, lay across
+# its own stem). Each label is centred over its value; from the lowest
+# up, one whose box meets a box already placed goes a text line above
+# it. The boxes are estimated from the page: a Sans digit about 0.62 of
+# the size wide, a pt 4/3 px in png and svg (a pdf's unit is its pt); a
+# line 1.2 of the size over a plot about 0.72 of the page high, its width
+# about 0.86 of the page's.
 lab_pt = int(base_pt * 0.8 + 0.5)
-line_frac = 1.2 * lab_pt * (term eq "pngcairo" ? 1.33 : 1) / (0.72 * (pdf ? (slides ? 540 : 450) : (slides ? 1080 : 1000)))
+lab_pt = lab_pt >= min_text_pt ? lab_pt : min_text_pt
+unit_pt = term eq "pdfcairo" ? 1 : 4.0 / 3
+page_w = pdf ? (slides ? 960 : 720) : (slides ? 1920 : 1600)
+page_h = pdf ? (slides ? 540 : 450) : (slides ? 1080 : 1000)
+line_frac = 1.2 * lab_pt * unit_pt / (0.72 * page_h)
+xspan = n_rows - 1 + 0.33 + 0.6 + 0.6
+unit_px = 0.86 * page_w / xspan
+n_lab = 4 * n_rows
+array LX[n_lab]
+array LV[n_lab]
+array LY[n_lab]
+array LW[n_lab]
+array LS[n_lab]
+do for [r=0:n_rows-1] {
+    do for [k=1:4] {
+        stats datafile every ::r::r using (column(k + 1)) nooutput
+        m = 4 * r + k
+        LX[m] = r + (k - 2.5) * 0.22
+        LV[m] = STATS_max
+        LS[m] = ms(STATS_max)
+        LW[m] = 0.62 * lab_pt * unit_pt * (strlen(LS[m]) + 0.5)
+    }
+}
+# the labels placed (see above): from the lowest value up, each a line above
+# any label box it meets
+place_labels = "array ord[n_lab]; do for [m=1:n_lab] { ord[m] = m }; \
+  do for [a=2:n_lab] { j = a; while (j > 1 && LV[ord[j]] < LV[ord[j-1]]) { t = ord[j]; ord[j] = ord[j-1]; ord[j-1] = t; j = j - 1 } }; \
+  do for [a=1:n_lab] { m = ord[a]; LY[m] = ylog ? cl(LV[m]) : LV[m]; moved = 1; \
+    while (moved) { moved = 0; do for [b=1:a-1] { q = ord[b]; \
+      if (abs(LX[m] - LX[q]) * unit_px < (LW[m] + LW[q]) / 2 && near(LY[m], LY[q], dl)) { LY[m] = up(LY[q], dl); moved = 1 } } } }"
 near(a, b, d) = ylog ? (a > 0 && b > 0 && abs(log10(a / b)) < d) : abs(a - b) < d
 up(a, d) = ylog ? a * 10 ** d : a + d
-lab2(v1, v2, d) = near(v2, v1, d) ? up(v1, d) : v2
-lab3(v1, v2, v3, d) = near(v3, lab2(v1, v2, d), d) ? up(lab2(v1, v2, d), d) : v3
-lab(k, d) = k == 1 ? column(2) : k == 2 ? lab2(column(2), column(3), d) : lab3(column(2), column(3), column(4), d)
-# the mean's label above its diamond, or below it when the p99.9's label
-# (its left neighbour) is within a line of it
-mean_below(d) = near(column(5), lab(3, d), d)
-down(a, d) = ylog ? a / 10 ** d : a - d
-# (one labels plot, its y moved two lines down when below: a second
-# labels plot with every row NaN crashed gnuplot 5.4 on one tester)
-mean_lab(d) = mean_below(d) ? down(column(5), 2 * d) : column(5)
-set xrange [-0.6 : *]
-set offsets 0, 0.6, 0, 0
+set xrange [-0.6 : n_rows - 1 + 0.33 + 0.6]
 if (ylog) {
     set logscale y
     set format y "%g"
@@ -158,31 +191,57 @@ if (ylog) {
     cl(v) = v > floor ? v : floor   # a zero on the floor
     set yrange [floor : highest * 4]
     dl = line_frac * log10(highest * 4 / floor)   # a text line, in decades
+    eval place_labels
     # the key's marker alone, a text line high (drawn with its stem at the
     # data's 2.5 the three markers overlapped each other)
     plot for [k=1:3] datafile using (xat(k)):(cl(column(k+1))):(floor):(cl(column(k+1))) with yerrorbars \
              pt pt_[k] ps (2.5 * ptscale) lw 2 lc rgb pc[k] notitle, \
          for [k=1:3] keyentry with points pt pt_[k] ps (2 * ptscale) lc rgb pc[k] title pname[k], \
-         for [k=1:3] '' using (xat(k)):(cl(lab(k, dl))):(ms(column(k+1))) with labels offset 0,1.3 \
-             font sprintf(",%d", lab_pt) notitle, \
-         '' using (xat(4)):(cl($5)):(floor):(cl($5)) with yerrorbars pt 13 ps (2.5 * ptscale) lw 1 dt 2 \
+         datafile using (xat(4)):(cl($5)):(floor):(cl($5)) with yerrorbars pt 13 ps (2.5 * ptscale) lw 1 dt 2 \
              lc rgb "#000000" notitle, \
          keyentry with points pt 13 ps (2 * ptscale) lc rgb "#000000" title "mean", \
-         '' using (xat(4)):(cl(mean_lab(dl))):(ms(column(5))) with labels offset 0,1.3 \
+         [m=1:n_lab:1] '+' using (LX[m]):(LY[m]):(LS[m]) with labels offset 0,1.3 \
              font sprintf(",%d", lab_pt) notitle, \
-         '' using 0:(NaN):xtic(1) notitle
+         datafile using 0:(NaN):xtic(1) notitle
 } else {
     set yrange [0 : (highest > 0 ? highest * 1.15 : 1)]   # every value 0: an axis to 1 ms
     dl = line_frac * (highest > 0 ? highest * 1.15 : 1)   # a text line, in ms
+    cl(v) = v
+    eval place_labels
     set style fill solid 0.85 border rgb "#333333"
     set boxwidth 0.2
     # the mean: a diamond in the group's fourth slot with its value (a
     # dashed line across the bars at its height crossed the p50's label)
     plot for [k=1:3] datafile using (xat(k)):(column(k+1)) with boxes lc rgb pc[k] title pname[k], \
-         for [k=1:3] '' using (xat(k)):(lab(k, dl)):(ms(column(k+1))) with labels offset 0,0.8 \
+         datafile using (xat(4)):5 with points pt 13 ps (2.5 * ptscale) lc rgb "#000000" title "mean", \
+         [m=1:n_lab:1] '+' using (LX[m]):(LY[m]):(LS[m]) with labels offset 0,1.3 \
              font sprintf(",%d", lab_pt) notitle, \
-         '' using (xat(4)):5 with points pt 13 ps (2.5 * ptscale) lc rgb "#000000" title "mean", \
-         '' using (xat(4)):(mean_lab(dl)):(ms(column(5))) with labels offset 0,1.3 \
-             font sprintf(",%d", lab_pt) notitle, \
-         '' using 0:(NaN):xtic(1) notitle
+         datafile using 0:(NaN):xtic(1) notitle
+}
+
+# review (tests/charts_review.sh: gnuplot -e "review=1"): what the chart
+# drew, for the checks that nothing sits outside the plot, no two value
+# labels overlap and no text is below the style's minimum. The labels'
+# places are the plot's own (the arrays the labels are drawn from)
+if (exists("review")) {
+    set print "-"
+    min_pt = subtitle_pt < lab_pt ? subtitle_pt : lab_pt
+    print sprintf("review chart=summary panel=1 term=%s slides=%d canvas_w=%g canvas_h=%g px_xmin=%g px_xmax=%g px_ymin=%g px_ymax=%g min_pt=%g ylog=%d xlog=0 x_min=%g x_max=%g y_min=%g y_max=%g data_xmin=%g data_xmax=%g data_ymin=%g data_ymax=%g pad=1", \
+        term, slides, GPVAL_TERM_XSIZE / GPVAL_TERM_SCALE, GPVAL_TERM_YSIZE / GPVAL_TERM_SCALE, \
+        GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, GPVAL_TERM_YMIN, GPVAL_TERM_YMAX, min_pt, ylog, \
+        GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX, -1.5 * 0.22, n_rows - 1 + 1.5 * 0.22, \
+        ylog ? (lowest > 0 ? lowest : lowest_pos) : 0, highest)
+    # the stems (log axis: from the floor to each value), which no label may cross
+    if (ylog) {
+        set table $review_stems
+        plot for [k=1:3] datafile using (xat(k)):(cl(column(k+1))) with points, '' using (xat(4)):(cl($5)) with points
+        unset table
+        do for [q=1:|$review_stems|] {
+            line = $review_stems[q]
+            if (words(line) >= 2 && line[1:1] ne "#") { print sprintf("review-stem panel=1 x=%s y=%s", word(line, 1), word(line, 2)) }
+        }
+    }
+    do for [m=1:n_lab] {
+        print sprintf("review-label panel=1 where=data x=%g y=%g pt=%g chars=%d dy_em=1.3", LX[m], LY[m], lab_pt, strlen(LS[m]))
+    }
 }

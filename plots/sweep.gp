@@ -37,9 +37,9 @@ if (term eq "pngcairo") {
         if (slides) { set terminal pdfcairo enhanced size 13.333in,7.5in font sprintf("Sans,%d", base_pt) linewidth 3 } \
         else { set terminal pdfcairo enhanced size 10in,6.25in font "Sans,12" linewidth 2 }
     } else {
-        if (slides) { set terminal svg enhanced size 1920,1080 font sprintf("Sans,%d", base_pt) linewidth 3 \
+        if (slides) { set terminal svg enhanced size 1920,1080 font sprintf("Sans,%d", base_pt) fontscale 4.0/3 linewidth 3 \
                           background "white" } \
-        else { set terminal svg enhanced size 1600,1000 font "Sans,20" linewidth 2 background "white" }
+        else { set terminal svg enhanced size 1600,1000 font "Sans,20" fontscale 4.0/3 linewidth 2 background "white" }
     }
 }
 # the title a size above the rest, the line under it a size below (a long

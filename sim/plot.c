@@ -167,6 +167,46 @@ int plot_write_spectrum_data(FILE *f, const scenario *s, const run_result *r)
     return ferror(f) ? -EIO : 0;
 }
 
+void plot_spectrum_levels(const scenario *s, const run_result *r, char *buf, size_t len)
+{
+    double v[PLOT_MAX_LEVELS];
+    size_t m = 0, n = 0;
+    for (size_t i = 0; i <= r->n; i++) {
+        const hist *h = drawn(s, r, i);
+        if (!h)
+            continue;
+        uint64_t total = hist_count(h), cum = 0;
+        unsigned bits = hist_sub_bits(h);
+        for (size_t k = 0; k < hist_counter_count(bits) && m < PLOT_MAX_LEVELS; k++) {
+            uint64_t c = hist_count_at_index(h, k);
+            if (c == 0)
+                continue;
+            /* more than a tenth, exactly: 10 c > total, which for whole
+             * numbers is c > floor(total / 10) */
+            if (c > total / 10) {
+                /* the value the spectrum draws for these ranks (the rank
+                 * rule's value of the level's first rank) */
+                double ms = (double)hist_value_at_rank(h, cum + 1, NULL) / 1e6;
+                int dup = 0;
+                for (size_t j = 0; j < m; j++)
+                    dup |= v[j] == ms;
+                if (!dup)
+                    v[m++] = ms;
+            }
+            cum += c;
+        }
+    }
+    /* ascending, so a chart reads them in order */
+    for (size_t j = 1; j < m; j++)
+        for (size_t k = j; k > 0 && v[k] < v[k - 1]; k--) {
+            double t = v[k]; v[k] = v[k - 1]; v[k - 1] = t;
+        }
+    n += (size_t)snprintf(buf, len, "levels = '");
+    for (size_t j = 0; j < m; j++)
+        n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%.6f", j ? " " : "", v[j]);
+    snprintf(buf + n, n < len ? len - n : 0, "'\n");
+}
+
 /* A gnuplot string expression for any text: single-quoted pieces, inside
  * which no `command` substitution and no @macro expansion happen, joined
  * with '.' to sprintf('%c',39) for each quote. A quote is never written

@@ -55,6 +55,21 @@ size_t plot_spectrum_testers(const run_result *r);
  */
 int plot_write_spectrum_data(FILE *f, const scenario *s, const run_result *r);
 
+/** Most levels plot_spectrum_levels names (ten a block can have, at most
+ *  one block per tester and the truth). */
+#define PLOT_MAX_LEVELS (10 * (SCENARIO_MAX_TESTERS + 1))
+
+/**
+ * The spectrum's levels: the latencies that hold more than a tenth of a
+ * drawn block's samples (pool5_users6's 1 s, 41 of its 51 requests), each
+ * once, ascending, as the gnuplot line "levels = 'MS MS ...'\n" (ms, six
+ * decimals), so the chart gives each a labelled tick. A level is one
+ * histogram bucket; its value the one the block's spectrum draws for the
+ * bucket's first rank (hist_value_at_rank). Written into buf (len bytes,
+ * cut short only if len is too small for PLOT_MAX_LEVELS values).
+ */
+void plot_spectrum_levels(const scenario *s, const run_result *r, char *buf, size_t len);
+
 /**
  * Parse a --style name: "default" (0) or "slides" (1: 16:9, slide-sized
  * fonts, multi-panel charts in a grid; plot_script.slides).

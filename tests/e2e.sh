@@ -892,7 +892,22 @@ traps)
         || fail "--set of a new tester's kind: exit $?"
     # --help points at a page that is there
     "$cosim" --help | grep -qF 'man -l docs/cosim.1' || fail "--help: no 'man -l docs/cosim.1'"
-    man -l docs/cosim.1 >/dev/null 2>&1 || command -v man >/dev/null || true
+    # --animate with nothing to animate: a warning, not silence
+    "$cosim" -q --animate --charts spectrum scenarios/one_stall.ini -o "$work/an" --no-plot 2>"$work/an.err" \
+        || fail "--animate --charts spectrum: exit $?"
+    [ "$(cat "$work/an.err")" = "cosim: warning: --animate draws the request bars, which this run does not draw (--charts): no requests.gif; add requests to --charts" ] \
+        || fail "--animate --charts spectrum: $(cat "$work/an.err")"
+    # the man page as man shows it, with every troff warning on: none (a
+    # line starting with ".svg," was dropped as an unknown macro, and this
+    # check, "|| true", could not fail)
+    if command -v man >/dev/null; then
+        MANWIDTH=80 man --warnings=all -l docs/cosim.1 >"$work/man.txt" 2>"$work/man.err" \
+            || fail "man -l docs/cosim.1 exited $?: $(cat "$work/man.err")"
+        [ -s "$work/man.err" ] && fail "man --warnings: $(cat "$work/man.err")"
+        grep -q 'summary\.json' "$work/man.txt" || fail "man -l docs/cosim.1 printed no page"
+    else
+        fail "man is not installed (scripts/deps.sh installs man-db for the tests)"
+    fi
     # the man page's FILES section is whole (no line starting with '.' cuts it)
     sed -n '/^\.SH FILES/,/^\.SH EXIT/p' docs/cosim.1 | grep -q 'cosim\\-manifest' || fail "cosim.1: FILES cut"
     # late defaults to next_slot: the same run as late = next_slot written out

@@ -1,0 +1,193 @@
+#!/usr/bin/env python3
+"""Check what the chart scripts say they drew (their "review" lines, printed
+with gnuplot -e review=1) and what gnuplot said on stderr.
+
+Usage: charts_review.py FOLDER...   (each FOLDER/NAME.review holds a chart's
+review lines, FOLDER/NAME.err gnuplot's stderr)
+
+The rules (issue 35), each from gnuplot's own figures (GPVAL_TERM_* for the
+plot area in terminal units, GPVAL_X/Y_MIN/MAX for the axes' ranges):
+  - gnuplot said nothing on stderr (no warning reaches the user);
+  - the plot area lies inside the canvas;
+  - the data lie inside the axes' ranges, and with pad=1 clear of the
+    frame by at least 1% of the axis (log axes: of its decades);
+  - every level holding more than a tenth of a curve's samples has a tick
+    within 0.5% (of a decade on a log axis) or a value label;
+  - no two tick labels and no two placed labels overlap: their centres are
+    at least 0.9 of a text line apart (a line: 1.15 em);
+  - a placed label stays inside the canvas;
+  - no text is smaller than the style's minimum: 20 px on a 1600 px-wide
+    page by default (a 1.25% of the width), 32 px on a 1080 px-high slide
+    (2.96% of the height); sizes in the terminal's units: pngcairo and gif
+    draw 4/3 px a point, svg (with fontscale 4/3) too, pdfcairo's canvas is
+    in points.
+Exit 0 when every chart passes, 1 otherwise (each failure named).
+"""
+import math
+import os
+import sys
+
+UNITS_PER_PT = {"pngcairo": 4.0 / 3, "svg": 4.0 / 3, "gif": 4.0 / 3, "pdfcairo": 1.0}
+LINE_EM = 1.15
+
+
+def parse(line):
+    words = line.split()
+    kv = {}
+    for w in words[1:]:
+        if "=" in w:
+            k, v = w.split("=", 1)
+            kv[k] = v
+    return words[0], kv
+
+
+def num(kv, k):
+    return float(kv[k])
+
+
+def pos(v, lo, hi, log):
+    """v's place on an axis from lo to hi, 0 to 1."""
+    if log:
+        if v <= 0 or lo <= 0:
+            return float("nan")
+        return math.log(v / lo) / math.log(hi / lo)
+    return (v - lo) / (hi - lo) if hi != lo else 0.0
+
+
+def check_chart(name, lines, err):
+    fails = []
+    if err.strip():
+        fails.append("gnuplot said: " + err.strip().splitlines()[0])
+    panels = {}
+    levels, ticks, labels, stems = {}, {}, {}, {}
+    for line in lines:
+        kind, kv = parse(line)
+        p = kv.get("panel", "1")
+        if kind == "review":
+            panels[p] = kv
+        elif kind == "review-level":
+            levels.setdefault(p, []).append(float(kv["v"]))
+        elif kind == "review-tick":
+            ticks.setdefault(p, []).append((float(kv["v"]), float(kv["pt"])))
+        elif kind == "review-stem":
+            stems.setdefault(p, []).append((float(kv["x"]), float(kv["y"])))
+        elif kind == "review-label":
+            labels.setdefault(p, []).append(kv)
+    if not panels:
+        fails.append("no review line: the script printed nothing (or failed)")
+        return fails
+    for p, kv in sorted(panels.items()):
+        where = "panel %s: " % p
+        term = kv["term"]
+        u = UNITS_PER_PT[term]
+        cw, ch = num(kv, "canvas_w"), num(kv, "canvas_h")
+        x0, x1, y0, y1 = (num(kv, k) for k in ("px_xmin", "px_xmax", "px_ymin", "px_ymax"))
+        if not (0 <= x0 < x1 <= cw + 1 and 0 <= y0 < y1 <= ch + 1):
+            fails.append(where + "plot area %g..%g x %g..%g outside the %gx%g canvas" % (x0, x1, y0, y1, cw, ch))
+        # text size
+        min_pt = num(kv, "min_pt")
+        if int(kv.get("slides", "0")):
+            share, want = min_pt * u / ch, 32.0 / 1080
+            if share < want * 0.999:
+                fails.append(where + "smallest text %g pt is %.1f px on a 1080 px slide, under 32" %
+                             (min_pt, share * 1080))
+        else:
+            share, want = min_pt * u / cw, 20.0 / 1600
+            if share < want * 0.999:
+                fails.append(where + "smallest text %g pt is %.1f px on a 1600 px page, under 20" %
+                             (min_pt, share * 1600))
+        # data inside the axes
+        xlog, ylog = int(kv.get("xlog", "0")), int(kv.get("ylog", "0"))
+        pad = int(kv.get("pad", "0"))
+        for axis, log, keys in (("x", xlog, ("data_xmin", "data_xmax")), ("y", ylog, ("data_ymin", "data_ymax"))):
+            lo, hi = num(kv, axis + "_min"), num(kv, axis + "_max")
+            if lo > hi:
+                lo, hi = hi, lo
+            for k in keys:
+                if k not in kv:
+                    continue
+                v = num(kv, k)
+                at = pos(v, lo, hi, log)
+                if math.isnan(at) or at < -1e-9 or at > 1 + 1e-9:
+                    fails.append(where + "%s %g outside the %s axis %g..%g" % (k, v, axis, lo, hi))
+                elif pad and k.endswith("max") and at > 0.99:
+                    fails.append(where + "%s %g on the %s axis's frame (%g..%g): no padding" % (k, v, axis, lo, hi))
+        # levels have ticks
+        ylo, yhi = num(kv, "y_min"), num(kv, "y_max")
+        if ylo > yhi:
+            ylo, yhi = yhi, ylo
+        tv = [t for t, _ in ticks.get(p, [])]
+        for v in levels.get(p, []):
+            if not (ylo <= v <= yhi):
+                continue
+            near = [t for t in tv if (abs(math.log10(t / v)) < 0.005 if ylog and t > 0 else abs(t - v) <= 0.005 * (yhi - ylo))]
+            if not near:
+                fails.append(where + "the level %g holding over 10%% of a curve's samples has no tick" % v)
+        # tick labels apart
+        plot_h = y1 - y0
+        tk = sorted((pos(t, ylo, yhi, ylog) * plot_h, pt) for t, pt in ticks.get(p, []) if ylo <= t <= yhi)
+        for (a, pa), (b, pb) in zip(tk, tk[1:]):
+            if b - a < 0.9 * LINE_EM * max(pa, pb) * u:
+                fails.append(where + "two tick labels overlap (%.0f and %.0f units up the axis)" % (a, b))
+        # placed labels apart and inside the canvas
+        lb = []
+        for kv2 in labels.get(p, []):
+            pt = float(kv2["pt"])
+            h = LINE_EM * pt * u
+            w = 0.6 * pt * u * int(kv2.get("chars", "0"))
+            x = 0.0
+            if "y_graph" in kv2:
+                y = y0 + float(kv2["y_graph"]) * plot_h
+            else:  # data coordinates, offset dy_em text lines up
+                x = x0 + pos(float(kv2["x"]), num(kv, "x_min"), num(kv, "x_max"), xlog) * (x1 - x0)
+                y = y0 + pos(float(kv2["y"]), ylo, yhi, ylog) * plot_h + float(kv2.get("dy_em", "0")) * pt * u
+                if x - w / 2 < 0 or x + w / 2 > cw + 1:
+                    fails.append(where + "a label at %.0f units across is outside the canvas" % x)
+            if y - h / 2 < 0 or y + h / 2 > ch + 1:
+                fails.append(where + "a label at %.0f units is outside the canvas (0..%g)" % (y, ch))
+            if kv2.get("where") == "right":
+                right = x1 + 0.6 * pt * u * (1 + int(kv2.get("chars", "0")))
+                if right > cw + 1:
+                    fails.append(where + "a label right of the plot runs %.0f units past the canvas" % (right - cw))
+            lb.append((kv2.get("where", ""), x, y, h, w))
+        # no label across a stem (a line from the axis' floor up to a value)
+        for sx, sy in stems.get(p, []):
+            px_ = x0 + pos(sx, num(kv, "x_min"), num(kv, "x_max"), xlog) * (x1 - x0)
+            py_ = y0 + pos(sy, ylo, yhi, ylog) * plot_h
+            for wh, lx, ly, lh, lw in lb:
+                if wh == "data" and abs(lx - px_) < lw / 2 and ly - lh / 2 < py_ - 1:
+                    fails.append(where + "a label (at %.0f, %.0f) lies across a stem (at %.0f, up to %.0f)" %
+                                 (lx, ly, px_, py_))
+        for i in range(len(lb)):
+            for j in range(i + 1, len(lb)):
+                wi, xi, yi, hi_, wdi = lb[i]
+                wj, xj, yj, hj, wdj = lb[j]
+                if wi != wj:
+                    continue
+                apart_x = wdi and wdj and abs(xi - xj) >= (wdi + wdj) / 2
+                if not apart_x and abs(yi - yj) < 0.9 * max(hi_, hj):
+                    fails.append(where + "two labels overlap (at %.0f and %.0f units up)" % (yi, yj))
+    return fails
+
+
+def main(folders):
+    n = bad = 0
+    for folder in folders:
+        for f in sorted(os.listdir(folder)):
+            if not f.endswith(".review"):
+                continue
+            name = f[:-len(".review")]
+            with open(os.path.join(folder, f)) as fh:
+                lines = [l for l in fh.read().splitlines() if l.startswith("review")]
+            errp = os.path.join(folder, name + ".err")
+            err = open(errp).read() if os.path.exists(errp) else ""
+            n += 1
+            for msg in check_chart(name, lines, err):
+                print("FAIL %s/%s: %s" % (folder, name, msg))
+                bad += 1
+    print("charts_review: %d charts checked, %d failure(s)" % (n, bad))
+    return 1 if bad or n == 0 else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The chart review (issue 35): every shipped scenario (scenarios/ and
+# scenarios/tools/) in every style (default, slides, svg, pdf, animate),
+# each chart rendered by gnuplot from the .gp and .dat cosim wrote, as
+# cosim renders it (gnuplot -d, outfile given), plus review=1: the scripts
+# then print what they drew (plot area, axes, data extents, ticks, levels,
+# placed labels, smallest text), which tests/charts_review.py checks along
+# with gnuplot's stderr. A contact sheet of every picture (one PNG of
+# thumbnails per style) is left in OUT for a person to look at.
+#
+# Usage: charts_review.sh COSIM SOURCE_ROOT OUT [JOBS]
+#   OUT is emptied first; JOBS gnuplots run at once (default 2).
+set -u
+cosim=$(realpath "$1") root=$(realpath "$2") out=$3 jobs=${4:-2}
+command -v gnuplot >/dev/null || { echo "charts_review: gnuplot is not installed: skipped"; exit 77; }
+command -v python3 >/dev/null || { echo "charts_review: python3 is not installed"; exit 1; }
+rm -rf "$out"
+mkdir -p "$out"
+out=$(realpath "$out")
+cd "$root" || exit 1
+
+styles="default slides svg pdf animate"
+opts() {
+    case $1 in
+    default) ;;
+    slides) echo "--style slides" ;;
+    svg) echo "--format svg" ;;
+    pdf) echo "--format pdf" ;;
+    animate) echo "--animate --charts requests" ;;
+    esac
+}
+
+# 1. the charts' scripts and data, by cosim (no gnuplot: fast)
+fails=0
+for st in $styles; do
+    mkdir -p "$out/$st"
+    for sc in scenarios/*.ini scenarios/tools/*.ini; do
+        n=$(basename "$sc" .ini)
+        case $sc in scenarios/tools/*) n=tools_$n ;; esac
+        # shellcheck disable=SC2046 # the style's options are words
+        "$cosim" -q --no-plot -o "$out/$st/$n" "$sc" $(opts "$st") 2>"$out/$st/$n.cosim-err"
+        rc=$?
+        if [ $rc -ne 0 ]; then
+            echo "FAIL $st/$n: cosim exited $rc: $(cat "$out/$st/$n.cosim-err")"
+            fails=$((fails + 1))
+        fi
+    done
+done
+
+# 2. every chart rendered, JOBS gnuplots at once
+ext() {
+    case $1 in svg) echo svg ;; pdf) echo pdf ;; *) echo png ;; esac
+}
+for st in $styles; do
+    for d in "$out/$st"/*/; do
+        for gp in "$d"*.gp; do
+            [ -e "$gp" ] || continue
+            b=$(basename "$gp" .gp)
+            e=$(ext "$st")
+            [ "$b" = requests_anim ] && e=gif
+            [ "$st" = animate ] && [ "$b" != requests_anim ] && continue
+            printf '%s\t%s\t%s\n' "$d" "$b" "$e"
+        done
+    done
+done >"$out/jobs.tsv"
+render() { # DIR NAME EXT
+    cd "$1" && gnuplot -d -e "review=1" -e "outfile='$2.$3'" "$2.gp" >"$2.review" 2>"$2.err"
+    [ $? -eq 0 ] || echo "gnuplot exited $? on $1$2.gp" >>"$2.err"
+}
+export -f render
+tr '\t' '\n' <"$out/jobs.tsv" | xargs -d '\n' -n 3 -P "$jobs" bash -c 'render "$@"' _
+echo "charts_review: $(wc -l <"$out/jobs.tsv") charts rendered in $(echo $styles | wc -w) styles"
+
+# 3. the checks
+python3 "$root/tests/charts_review.py" "$out"/*/*/ || fails=$((fails + 1))
+
+# 4. the contact sheets, for a person (not checked): thumbnails named by
+# scenario and chart
+if command -v montage >/dev/null; then
+    for st in default slides animate; do
+        case $st in animate) pat='*/requests.gif' ;; *) pat='*/*.png' ;; esac
+        list=()
+        for f in "$out/$st"/$pat; do
+            [ -e "$f" ] || continue
+            lab="$(basename "$(dirname "$f")")/$(basename "$f")"
+            case $f in *.gif) list+=(-label "$lab" "$f[20]") ;; *) list+=(-label "$lab" "$f") ;; esac
+        done
+        [ ${#list[@]} -gt 0 ] || continue
+        montage "${list[@]}" -tile 8x -geometry 320x200+4+4 -pointsize 10 "$out/contact-$st.png" \
+            || { echo "FAIL: montage could not make contact-$st.png"; fails=$((fails + 1)); }
+        echo "charts_review: contact sheet $out/contact-$st.png ($((${#list[@]} / 3)) charts)"
+    done
+fi
+[ "$fails" -eq 0 ] || { echo "charts_review: $fails failure(s)"; exit 1; }
+echo "charts_review: ok"
