@@ -40,14 +40,14 @@ rows = (n + cols - 1) / cols
 set datafile nofpe_trap
 
 if (term eq "pngcairo") {
-    if (slides) { set terminal pngcairo enhanced size 1920,1080 font "Sans,22" linewidth 3 } \
+    if (slides) { set terminal pngcairo enhanced size 1920,1080 font "Sans,24" linewidth 3 } \
     else { set terminal pngcairo enhanced size 1600, (200 + n * panel_px) font "Sans,18" linewidth 2 }
 } else {
     if (term eq "pdfcairo") {
-        if (slides) { set terminal pdfcairo enhanced size 13.333in,7.5in font "Sans,11" linewidth 3 } \
+        if (slides) { set terminal pdfcairo enhanced size 13.333in,7.5in font "Sans,16" linewidth 3 } \
         else { set terminal pdfcairo enhanced size 10in, (1.3 + n * 2.1)*1in font "Sans,11" linewidth 2 }
     } else {
-        if (slides) { set terminal svg enhanced size 1920,1080 font "Sans,22" fontscale 4.0/3 linewidth 3 background "white" } \
+        if (slides) { set terminal svg enhanced size 1920,1080 font "Sans,24" fontscale 4.0/3 linewidth 3 background "white" } \
         else { set terminal svg enhanced size 1600, (200 + n * panel_px) font "Sans,18" fontscale 4.0/3 linewidth 2 background "white" }
     }
 }
@@ -57,7 +57,10 @@ set output outfile
 # 10 was 135 px wide in svg at 18 pt), pngcairo about 6.2 px whatever the
 # font (63 px at ps 10): points scaled by 8.3 / font size in svg, so a
 # lecture page's marker is the size of the png's
-ptscale = term eq "svg" ? 8.3 / (slides ? 22 : 18) : 1.0
+ptscale = term eq "svg" ? 8.3 / (slides ? 24 : 18) : 1.0
+# the text's size (pt): a slide's at least 32 px on its 1080 px page (24
+# pt in a png or svg, 16 in a pdf: 22 pt, 29 px, was too small projected)
+font_pt = slides ? (term eq "pdfcairo" ? 16 : 24) : (term eq "pdfcairo" ? 11 : 18)
 # and a hollow point's ring is drawn with a stroke that scales with it:
 # ~0.5 px at the png's size, too faint to see projected. In svg the
 # hollow circles are a ring glyph (U+25CB) in the chart's font instead
@@ -67,7 +70,7 @@ ring_pt = term eq "svg" ? "\342\227\213" : 6
 # or svg pixel counts as a point)
 pdf = term eq "pdfcairo"
 title_pt = slides ? (pdf ? 22 : 44) : (pdf ? 15 : 24)
-subtitle_pt = slides ? (pdf ? 11 : 22) : (pdf ? 10 : 16)
+subtitle_pt = slides ? (pdf ? 16 : 24) : (pdf ? 10 : 16)
 # a long title or subtitle shrinks to fit the page's width rather than run
 # off it (a Sans character is at most about 0.6 of its size wide; room_pt
 # the width a title may take), and the subtitle stays smaller than the title
@@ -79,12 +82,16 @@ fit_pt(pt, text) = strlen(text) * pt * cw > room_pt ? int(room_pt / (cw * strlen
 title_pt = fit_pt(title_pt, chart_title)
 subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)
 subtitle_pt = subtitle_pt <= 0.8 * title_pt ? subtitle_pt : int(0.8 * title_pt)
+# no text under the style's minimum (20 px on a 1600 px page, 32 px on a
+# 1080 px slide): a subtitle too long at that size is wrapped below
+min_text_pt = slides ? (pdf ? 16 : 24) : (pdf ? 9 : 15)
+subtitle_pt = subtitle_pt >= min_text_pt ? subtitle_pt : min_text_pt
 # on a slide one subtitle size on all four charts (22 pt, a pdf's 11): a
 # subtitle too long for the page at that size is wrapped to two lines at
 # the "; " (else the space) nearest its middle, not shrunk (fit_pt took
 # stall_every_5s's 118 characters to 19 pt, others' further)
-if (slides) {
-    subtitle_pt = pdf ? 11 : 22
+if (slides) { subtitle_pt = min_text_pt }
+if (1) {
     if (strlen(chart_subtitle) * subtitle_pt * cw > room_pt) {
         sub_mid = strlen(chart_subtitle) / 2; sub_at = 0
         do for [k=2:strlen(chart_subtitle)-2] {
@@ -127,6 +134,27 @@ do for [i=1:n] {
                                      : STATS_max - STATS_min)
     }
 }
+# The time axis holds every bar it shows: a bar that runs past the window's
+# end (one_stall's and stall_range's open loop replied up to 2.19 s, the
+# panel stopped at 1.5 s, the bars cut with no mark) widens the axis to
+# its reply, up to twice the window; past that the axis stops at the
+# window's end plus the widening, each bar running past ends in an arrow
+# head at the edge, and the key gives the last reply
+last_reply = xto
+do for [i=1:n] {
+    if (word(counts, i) + 0 > 0) {
+        stats datafile index (i-1) using ($5 == 2 ? xfrom : $3) nooutput
+        last_reply = STATS_max > last_reply ? STATS_max : last_reply
+    }
+}
+xto_ax = last_reply <= xfrom + 2 * (xto - xfrom) ? last_reply : xfrom + 2 * (xto - xfrom)
+# a little room after the last reply, so no bar ends on the frame
+xto_ax = xto_ax + (xto_ax - xfrom) * 0.02
+runs_past = last_reply > xto_ax
+# numbers with thousands separators (mm1_rho08's rows near 3.2 million
+# read "3198920"): whole numbers, and times with the decimals a step needs
+thou(v) = v < 0 ? "-".thou(-v) : v < 999.5 ? sprintf("%.0f", v) : thou(floor((v + 0.5) / 1000)).sprintf(",%03.0f", floor(v + 0.5) - 1000 * floor((v + 0.5) / 1000))
+thoud(v, dec) = dec <= 0 ? thou(v) : thou(floor(v)).sprintf(sprintf("%%.%df", dec), v - floor(v))[2:]
 # one shared axis only when it squashes no panel: a fast closed tester's
 # hundreds of rows beside an open one's tens (gc_log) get an axis each
 minspan = exists("minspan") ? (minspan > 1 ? minspan : 1) : 1
@@ -149,7 +177,7 @@ do for [i=1:n] {
 # three lines, the subtitle is a label on the second
 anyshaded = 0
 do for [i=1:n] { anyshaded = anyshaded || (exists("shaded") ? word(shaded, i) + 0 : 1) }
-what_bars = "time (ms): bar from where the tester's latency starts to the reply, dot at the actual send". \
+what_bars = "time (".(xto_ax >= 10 ? "s" : "ms")."): bar from where the tester's latency starts to the reply, dot at the actual send". \
             (anyshaded ? "; grey: stall" : "")."\nrows: each request's index in the run (a paced tester's: its slot)"
 # a slide: the grid's panels share one note at the page's foot
 if (slides) { set label 97 what_bars at screen 0.5, screen 0.045 center font sprintf(",%d", subtitle_pt) }
@@ -182,18 +210,18 @@ array rkey[rows]
 do for [r=1:rows] { rkey[r] = 1 }
 do for [i=1:n] { r = (i - 1) / cols + 1; rkey[r] = key_entries(i) > rkey[r] ? key_entries(i) : rkey[r] }
 keys_px = 0
-do for [r=1:rows] { keys_px = keys_px + rkey[r] * 34 + 14 }
+do for [r=1:rows] { keys_px = keys_px + rkey[r] * 37 + 14 }
 sl_top = 170.0 / 1080; sl_foot = 175.0 / 1080; sl_gap = 70.0 / 1080
 sl_plot = (1 - sl_top - sl_foot - keys_px / 1080.0 - (rows - 1) * sl_gap) / rows
 array rtop[rows]
 rtop[1] = 1 - sl_top
-do for [r=2:rows] { rtop[r] = rtop[r-1] - (rkey[r-1] * 34 + 14) / 1080.0 - sl_plot - sl_gap }
-sl_ptop(r) = rtop[r + 1] - (rkey[r + 1] * 34 + 14) / 1080.0
+do for [r=2:rows] { rtop[r] = rtop[r-1] - (rkey[r-1] * 37 + 14) / 1080.0 - sl_plot - sl_gap }
+sl_ptop(r) = rtop[r + 1] - (rkey[r + 1] * 37 + 14) / 1080.0
 # the left margin as wide as the longest row number (~19 px a digit at 22
 # pt, and the tick's gap): stall_every_5s's closed rows "238500" were cut
 # at the page's edge in a fixed 125 px
 row_digits = rmax >= 1 ? int(log10(rmax + 0.5)) + 1 : 1
-sl_lm = ((row_digits > 4 ? row_digits : 4) * 19 + 40) / 1920.0
+sl_lm = ((row_digits > 4 ? row_digits * 4 / 3 : 4) * 21 + 40) / 1920.0
 sl_left(p) = cols == 1 || (p - 1) % cols == 0 ? sl_lm : 0.5 + sl_lm
 sl_right(p) = cols == 1 || (p - 1) % cols == 1 ? 0.98 : 0.48   # room for the last x label
 do for [i=1:n] {
@@ -212,8 +240,14 @@ do for [i=1:n] {
     if (!empty && word(every, i) + 0 > 1) {
         stats datafile index (i-1) using ($5 == 0 ? $3 - $6 : NaN) nooutput; slowest = STATS_max
     }
+    panel_last = xfrom; panel_first = xto
+    if (!empty) {
+        stats datafile index (i-1) using ($5 == 2 ? xfrom : $3) nooutput; panel_last = STATS_max
+        stats datafile index (i-1) using 1 nooutput; panel_first = STATS_min
+    }
+    past = panel_last > xto_ax
     if (!empty) { stats datafile index (i-1) using 4 nooutput }
-    set xrange [xfrom * 1000 : xto * 1000]
+    set xrange [xfrom * 1000 : xto_ax * 1000]
     lo = empty ? 0 : (shared ? rmin : STATS_min)
     hi = empty ? 1 : (shared ? rmax : STATS_max)
     pad = (hi - lo) / 25.0 > 1 ? (hi - lo) / 25.0 : 1   # the first and last rows clear of the axes
@@ -227,17 +261,26 @@ do for [i=1:n] {
     mag = rs > 0 ? 10 ** floor(log10(rs)) : 1
     tstep = rs / mag > 5 ? 10 * mag : rs / mag > 2 ? 5 * mag : rs / mag > 1 ? 2 * mag : mag
     tstep = tstep >= 1 ? tstep : 1
-    if (hi - lo <= 12) { set ytics lo, (hi - lo <= 6 ? 1 : 2), hi } else { set ytics tstep }
-    if (slides && hi - lo > 6) { set ytics tstep }
-    set format y "%.0f"
+    ystep_r = hi - lo <= 12 && !(slides && hi - lo > 6) ? (hi - lo <= 6 ? 1 : 2) : tstep
+    yfirst = hi - lo <= 12 && !(slides && hi - lo > 6) ? lo : ystep_r * ceil((lo - pad) / ystep_r)
+    set ytics (thou(yfirst) yfirst)
+    do for [k=1:int((hi + pad - yfirst) / ystep_r)] { set ytics add (thou(yfirst + k * ystep_r) yfirst + k * ystep_r) }
     # time ticks likewise: four to six on a step of 1, 2 or 5 x 10^k ms,
     # whole ms when the step is (mm1_rho08's window 4000 s into the run
     # had "3.99998x10^6" under each tick)
-    xs = (xto - xfrom) * 1000 / (slides && cols > 1 ? 4.0 : 5.0)
+    # (in ms up to 10 s into the run, else in s: mm1_rho08's window 4000 s
+    # in read "4000000" under each tick; now "4,000.01"), thousands
+    # separated, with the decimals the step needs
+    xs = (xto_ax - xfrom) * 1000 / (slides && cols > 1 ? 4.0 : 6.0)
     xmag = xs > 0 ? 10 ** floor(log10(xs)) : 1
     xstep = xs / xmag > 5 ? 10 * xmag : xs / xmag > 2 ? 5 * xmag : xs / xmag > 1 ? 2 * xmag : xmag
-    set xtics xstep
-    if (xstep >= 1) { set format x "%.0f" } else { set format x "%g" }
+    x_in_s = xto_ax >= 10
+    xdiv = x_in_s ? 1000.0 : 1.0
+    xdec = xstep / xdiv >= 1 ? 0 : int(ceil(-log10(xstep / xdiv) - 1e-9))
+    set xtics ()
+    do for [k=int(ceil(xfrom * 1000 / xstep - 1e-9)):int(floor(xto_ax * 1000 / xstep + 1e-9))] {
+        set xtics add (thoud(k * xstep / xdiv, xdec) k * xstep)
+    }
     # dense markers thinned to what the panel's height shows apart: a 500
     # ms stall at 1000/s leaves ~500 slots never sent and ~500 synthetic
     # samples, one a row, that merged into a solid band and a solid
@@ -280,7 +323,7 @@ do for [i=1:n] {
     if (kb > ev) { bh = 0.35 * kb }
     if (i == n && !slides) { set xlabel what_bars } else { unset xlabel }
     # a slide's bottom row: its axis named, room below for the shared note
-    if (slides && i > n - cols) { set xlabel "time (ms)" offset 0,0.5 }
+    if (slides && i > n - cols) { set xlabel (xto_ax >= 10 ? "time (s)" : "time (ms)") offset 0,0.5 }
     fs = exists("from_sent") ? word(from_sent, i) + 0 : 0
     # a panel without stalls queues only for a busy worker (pool5_users6);
     # with one, a request may wait for the stall window's end instead
@@ -315,6 +358,20 @@ do for [i=1:n] {
          datafile index (i-1) using ($5 == 2 && int($4) % knv == 0 ? $1*1000 : NaN):4 with points pt ring_pt \
              ps (1.3 * ptscale) lw 1.5 lc rgb colour(i) \
              title (nv > 0 ? sprintf("planned, never sent: %d", nv).(knv > 1 && nv > knv ? \
-                    sprintf(" (1 in %d drawn)", knv) : "") : "")
+                    sprintf(" (1 in %d drawn)", knv) : "") : ""), \
+         datafile index (i-1) using ($5 != 2 && $3 > xto_ax && sent($4, $3 - $6) ? xto_ax*1000 : NaN):4:("\342\226\266") \
+             with labels right tc rgb colour(i) \
+             title (past ? sprintf("\342\226\266 runs past the axis: the last reply at %s ms", thou(panel_last * 1000)) : "")
+    # review (tests/charts_review.sh: gnuplot -e "review=1"): this panel's
+    # plot area, axes and bars (marked: the bars past the axis end in an
+    # arrow head), for the chart review's checks
+    if (exists("review")) {
+        set print "-"
+        print sprintf("review chart=requests panel=%d term=%s slides=%d canvas_w=%.10g canvas_h=%.10g px_xmin=%.10g px_xmax=%.10g px_ymin=%.10g px_ymax=%.10g min_pt=%.10g ylog=0 xlog=0 x_min=%.10g x_max=%.10g y_min=%.10g y_max=%.10g data_xmax=%.10g data_ymin=%.10g data_ymax=%.10g pad=1 marked=%d", \
+            i, term, slides, GPVAL_TERM_XSIZE / GPVAL_TERM_SCALE, GPVAL_TERM_YSIZE / GPVAL_TERM_SCALE, \
+            GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, GPVAL_TERM_YMIN, GPVAL_TERM_YMAX, \
+            (subtitle_pt < font_pt ? subtitle_pt : font_pt), GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX, \
+            panel_last * 1000, empty ? GPVAL_Y_MIN : lo, empty ? GPVAL_Y_MIN : hi, past)
+    }
 }
 unset multiplot

@@ -406,16 +406,16 @@ if (exists("review")) {
     # and the "fewer than 100 requests" note at 0.75 of it
     min_pt = subtitle_pt < base_pt ? subtitle_pt : base_pt
     min_pt = short > 0 && 0.75 * base_pt < min_pt ? 0.75 * base_pt : min_pt
-    print sprintf("review chart=spectrum panel=1 term=%s slides=%d canvas_w=%g canvas_h=%g px_xmin=%g px_xmax=%g px_ymin=%g px_ymax=%g min_pt=%g ylog=%d xlog=1 x_min=%g x_max=%g y_min=%g y_max=%g data_xmax=%g data_ymin=%g data_ymax=%g pad=1", \
+    print sprintf("review chart=spectrum panel=1 term=%s slides=%d canvas_w=%.10g canvas_h=%.10g px_xmin=%.10g px_xmax=%.10g px_ymin=%.10g px_ymax=%.10g min_pt=%.10g ylog=%d xlog=1 x_min=%.10g x_max=%.10g y_min=%.10g y_max=%.10g data_xmax=%.10g data_ymin=%.10g data_ymax=%.10g pad=1", \
         term, slides, GPVAL_TERM_XSIZE / GPVAL_TERM_SCALE, GPVAL_TERM_YSIZE / GPVAL_TERM_SCALE, \
         GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, GPVAL_TERM_YMIN, GPVAL_TERM_YMAX, \
         min_pt, \
         ylog, GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX, xend / 0.9999, ymin > ylo_t ? ymin : ylo_t, ymax)
     do for [j=1:n_levels] { print sprintf("review-level panel=1 v=%s", word(levels, j)) }
-    do for [j=1:n_ticks] { print sprintf("review-tick panel=1 v=%g pt=%g", tick_v[j], base_pt) }
+    do for [j=1:n_ticks] { print sprintf("review-tick panel=1 v=%.10g pt=%.10g", tick_v[j], base_pt) }
     do for [i=1:nb] {
         if (rank[i] > 0 && !slides) {
-            print sprintf("review-label panel=1 where=right y_graph=%g pt=%g chars=%d", at[i], base_pt, strlen(label(i)))
+            print sprintf("review-label panel=1 where=right y_graph=%.10g pt=%.10g chars=%d", at[i], base_pt, strlen(label(i)))
         }
     }
 }

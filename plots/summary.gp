@@ -226,7 +226,7 @@ if (ylog) {
 if (exists("review")) {
     set print "-"
     min_pt = subtitle_pt < lab_pt ? subtitle_pt : lab_pt
-    print sprintf("review chart=summary panel=1 term=%s slides=%d canvas_w=%g canvas_h=%g px_xmin=%g px_xmax=%g px_ymin=%g px_ymax=%g min_pt=%g ylog=%d xlog=0 x_min=%g x_max=%g y_min=%g y_max=%g data_xmin=%g data_xmax=%g data_ymin=%g data_ymax=%g pad=1", \
+    print sprintf("review chart=summary panel=1 term=%s slides=%d canvas_w=%.10g canvas_h=%.10g px_xmin=%.10g px_xmax=%.10g px_ymin=%.10g px_ymax=%.10g min_pt=%.10g ylog=%d xlog=0 x_min=%.10g x_max=%.10g y_min=%.10g y_max=%.10g data_xmin=%.10g data_xmax=%.10g data_ymin=%.10g data_ymax=%.10g pad=1", \
         term, slides, GPVAL_TERM_XSIZE / GPVAL_TERM_SCALE, GPVAL_TERM_YSIZE / GPVAL_TERM_SCALE, \
         GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, GPVAL_TERM_YMIN, GPVAL_TERM_YMAX, min_pt, ylog, \
         GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX, -1.5 * 0.22, n_rows - 1 + 1.5 * 0.22, \
@@ -242,6 +242,6 @@ if (exists("review")) {
         }
     }
     do for [m=1:n_lab] {
-        print sprintf("review-label panel=1 where=data x=%g y=%g pt=%g chars=%d dy_em=1.3", LX[m], LY[m], lab_pt, strlen(LS[m]))
+        print sprintf("review-label panel=1 where=data x=%.10g y=%.10g pt=%.10g chars=%d dy_em=1.3", LX[m], LY[m], lab_pt, strlen(LS[m]))
     }
 }
