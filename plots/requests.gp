@@ -141,9 +141,12 @@ do for [i=1:n] {
 # window's end plus the widening, each bar running past ends in an arrow
 # head at the edge, and the key gives the last reply
 last_reply = xto
+array plast[n]
 do for [i=1:n] {
+    plast[i] = xfrom
     if (word(counts, i) + 0 > 0) {
         stats datafile index (i-1) using ($5 == 2 ? xfrom : $3) nooutput
+        plast[i] = STATS_max
         last_reply = STATS_max > last_reply ? STATS_max : last_reply
     }
 }
@@ -183,7 +186,10 @@ what_bars = "time (".(xto_ax >= 10 ? "s" : "ms")."): bar from where the tester's
 if (slides) { set label 97 what_bars at screen 0.5, screen 0.045 center font sprintf(",%d", subtitle_pt) }
 if (slides) { set multiplot title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt) } \
 else { set multiplot layout rows, cols title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt) }
-set label 99 chart_subtitle at screen 0.5, screen (1 - 3.0 * title_pt / canvas_pt) center noenhanced \
+# (a wrapped subtitle a little higher, its second line clear of the keys
+# below: on a slide stall_per_second's touched the first panels' keys)
+sub_wrapped = strstrt(chart_subtitle, "\n") > 0
+set label 99 chart_subtitle at screen 0.5, screen (1 - (sub_wrapped ? 2.4 : 3.0) * title_pt / canvas_pt) center noenhanced \
     font sprintf(",%d", subtitle_pt)
 set grid xtics lc rgb "#b0b0b0"
 set border 3
@@ -193,7 +199,7 @@ set ylabel (slides ? "" : "request")
 # (on a slide, a half-page panel: an entry a line, as in timeline.gp; a row
 # of stall_every_5s's long entries ran past the page's edge and gnuplot
 # warned "difficulty fitting plot titles into key")
-if (slides) { set key outside top center vertical Left reverse noenhanced samplen 1.5 nobox } \
+if (slides) { set key outside top center horizontal maxcols 1 Left reverse noenhanced samplen 1.5 nobox width -30 } \
 else { set key outside top center horizontal noenhanced samplen 1.5 nobox width -4 }
 # fixed margins, so the panels line up whatever the names
 set lmargin (slides ? 9 : 14)
@@ -204,19 +210,19 @@ set rmargin (slides ? 2 : 4)
 # every panel the same plot height, a row's keys in a band above it as
 # tall as its longest key (~34 px a line of a 1080 px page), tick labels in
 # a 70 px band under each row, the two-line note at the foot
-key_entries(i) = 1 + qd[i] + (word(synthetic, i) + 0 > 0) + (exists("from_sent") ? word(from_sent, i) + 0 : 0) \
+key_entries(i) = 1 + qd[i] + (plast[i] > xto_ax) + (word(synthetic, i) + 0 > 0) + (exists("from_sent") ? word(from_sent, i) + 0 : 0) \
                  + (word(never, i) + 0 > 0)
 array rkey[rows]
 do for [r=1:rows] { rkey[r] = 1 }
 do for [i=1:n] { r = (i - 1) / cols + 1; rkey[r] = key_entries(i) > rkey[r] ? key_entries(i) : rkey[r] }
 keys_px = 0
-do for [r=1:rows] { keys_px = keys_px + rkey[r] * 37 + 14 }
-sl_top = 170.0 / 1080; sl_foot = 175.0 / 1080; sl_gap = 70.0 / 1080
+do for [r=1:rows] { keys_px = keys_px + rkey[r] * 42 + 14 }
+sl_top = (sub_wrapped ? 190.0 : 170.0) / 1080; sl_foot = 175.0 / 1080; sl_gap = 70.0 / 1080
 sl_plot = (1 - sl_top - sl_foot - keys_px / 1080.0 - (rows - 1) * sl_gap) / rows
 array rtop[rows]
 rtop[1] = 1 - sl_top
-do for [r=2:rows] { rtop[r] = rtop[r-1] - (rkey[r-1] * 37 + 14) / 1080.0 - sl_plot - sl_gap }
-sl_ptop(r) = rtop[r + 1] - (rkey[r + 1] * 37 + 14) / 1080.0
+do for [r=2:rows] { rtop[r] = rtop[r-1] - (rkey[r-1] * 42 + 14) / 1080.0 - sl_plot - sl_gap }
+sl_ptop(r) = rtop[r + 1] - (rkey[r + 1] * 42 + 14) / 1080.0
 # the left margin as wide as the longest row number (~19 px a digit at 22
 # pt, and the tick's gap): stall_every_5s's closed rows "238500" were cut
 # at the page's edge in a fixed 125 px
@@ -230,7 +236,12 @@ do for [i=1:n] {
         r = (i - 1) / cols
         set lmargin at screen sl_left(i); set rmargin at screen sl_right(i)
         set tmargin at screen sl_ptop(r); set bmargin at screen sl_ptop(r) - sl_plot
-        set key at screen (sl_left(i) + sl_right(i)) / 2, screen rtop[r + 1] - 6 / 1080.0 center top
+        # one column, an entry a line (gnuplot's own count of rows, from
+        # the short plot's height, put stall_every_5s's entries in
+        # columns over each other)
+        # from the panel's left edge (over its axis name), not centred: a
+        # 24 pt entry is up to ~900 px, the panel ~710 px wide
+        set key at screen sl_left(i) - 0.03, screen rtop[r + 1] - 6 / 1080.0 left top maxcols 1
     }
     set autoscale xy
     empty = word(counts, i) + 0 == 0
@@ -291,7 +302,7 @@ do for [i=1:n] {
     # says "1 in k"; a thinned bar's half-height is 0.35 k rows
     # the key above the panel takes a line an entry on a slide, two entries
     # a line else
-    entries = 1 + qd[i] + (word(synthetic, i) + 0 > 0) + (exists("from_sent") ? word(from_sent, i) + 0 : 0) \
+    entries = 1 + qd[i] + (plast[i] > xto_ax) + (word(synthetic, i) + 0 > 0) + (exists("from_sent") ? word(from_sent, i) + 0 : 0) \
               + (word(never, i) + 0 > 0)
     key_lines = slides ? entries : (entries + 1) / 2
     plot_px = slides ? sl_plot * 1080 : panel_px - 70 - 27 * key_lines

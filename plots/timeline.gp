@@ -42,14 +42,14 @@ wide_backlog = cols == 2 && (n + 1) % 2 == 1
 set datafile nofpe_trap
 
 if (term eq "pngcairo") {
-    if (slides) { set terminal pngcairo enhanced size 1920,1080 font "Sans,22" linewidth 3 } \
+    if (slides) { set terminal pngcairo enhanced size 1920,1080 font "Sans,24" linewidth 3 } \
     else { set terminal pngcairo enhanced size 1600, (200 + (n + 1) * panel_px) font "Sans,18" linewidth 2 }
 } else {
     if (term eq "pdfcairo") {
-        if (slides) { set terminal pdfcairo enhanced size 13.333in,7.5in font "Sans,11" linewidth 3 } \
+        if (slides) { set terminal pdfcairo enhanced size 13.333in,7.5in font "Sans,16" linewidth 3 } \
         else { set terminal pdfcairo enhanced size 10in, (1.3 + (n + 1) * 2)*1in font "Sans,11" linewidth 2 }
     } else {
-        if (slides) { set terminal svg enhanced size 1920,1080 font "Sans,22" fontscale 4.0/3 linewidth 3 background "white" } \
+        if (slides) { set terminal svg enhanced size 1920,1080 font "Sans,24" fontscale 4.0/3 linewidth 3 background "white" } \
         else { set terminal svg enhanced size 1600, (200 + (n + 1) * panel_px) font "Sans,18" fontscale 4.0/3 linewidth 2 background "white" }
     }
 }
@@ -59,7 +59,10 @@ set output outfile
 # 10 was 135 px wide in svg at 18 pt), pngcairo about 6.2 px whatever the
 # font (63 px at ps 10): points scaled by 8.3 / font size in svg, so a
 # lecture page's marker is the size of the png's
-ptscale = term eq "svg" ? 8.3 / (slides ? 22 : 18) : 1.0
+ptscale = term eq "svg" ? 8.3 / (slides ? 24 : 18) : 1.0
+# the text's size (pt): a slide's at least 32 px on its 1080 px page (24
+# pt in a png or svg, 16 in a pdf: 22 pt, 29 px, was too small projected)
+font_pt = slides ? (term eq "pdfcairo" ? 16 : 24) : (term eq "pdfcairo" ? 11 : 18)
 # and a hollow point's ring is drawn with a stroke that scales with it:
 # ~0.5 px at the png's size, too faint to see projected. In svg the
 # hollow circles are a ring glyph (U+25CB) in the chart's font instead
@@ -69,7 +72,7 @@ ring_pt = term eq "svg" ? "\342\227\213" : 6
 # or svg pixel counts as a point)
 pdf = term eq "pdfcairo"
 title_pt = slides ? (pdf ? 22 : 44) : (pdf ? 15 : 24)
-subtitle_pt = slides ? (pdf ? 11 : 22) : (pdf ? 10 : 16)
+subtitle_pt = slides ? (pdf ? 16 : 24) : (pdf ? 10 : 16)
 # a long title or subtitle shrinks to fit the page's width rather than run
 # off it (a Sans character is at most about 0.6 of its size wide; room_pt
 # the width a title may take), and the subtitle stays smaller than the title
@@ -81,12 +84,16 @@ fit_pt(pt, text) = strlen(text) * pt * cw > room_pt ? int(room_pt / (cw * strlen
 title_pt = fit_pt(title_pt, chart_title)
 subtitle_pt = fit_pt(subtitle_pt, chart_subtitle)
 subtitle_pt = subtitle_pt <= 0.8 * title_pt ? subtitle_pt : int(0.8 * title_pt)
+# no text under the style's minimum (20 px on a 1600 px page, 32 px on a
+# 1080 px slide): a subtitle too long at that size is wrapped below
+min_text_pt = slides ? (pdf ? 16 : 24) : (pdf ? 9 : 15)
+subtitle_pt = subtitle_pt >= min_text_pt ? subtitle_pt : min_text_pt
 # on a slide one subtitle size on all four charts (22 pt, a pdf's 11): a
 # subtitle too long for the page at that size is wrapped to two lines at
 # the "; " (else the space) nearest its middle, not shrunk (fit_pt took
 # stall_every_5s's 118 characters to 19 pt, others' further)
-if (slides) {
-    subtitle_pt = pdf ? 11 : 22
+if (slides) { subtitle_pt = min_text_pt }
+if (1) {
     if (strlen(chart_subtitle) * subtitle_pt * cw > room_pt) {
         sub_mid = strlen(chart_subtitle) / 2; sub_at = 0
         do for [k=2:strlen(chart_subtitle)-2] {
@@ -122,24 +129,34 @@ byreply = timeline_by eq "reply"
 # three lines, the subtitle is a label on the second
 if (slides) { set multiplot title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt) } \
 else { set multiplot layout rows, cols title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt) }
-set label 99 chart_subtitle at screen 0.5, screen (1 - 3.0 * title_pt / canvas_pt) center noenhanced \
+# (a wrapped subtitle a little higher, its second line clear of the keys
+# below: on a slide stall_per_second's touched the first panels' keys)
+sub_wrapped = strstrt(chart_subtitle, "\n") > 0
+set label 99 chart_subtitle at screen 0.5, screen (1 - (sub_wrapped ? 2.4 : 3.0) * title_pt / canvas_pt) center noenhanced \
     font sprintf(",%d", subtitle_pt)
 set grid xtics ytics lc rgb "#b0b0b0"
-# a window under 1 s has its time axis labelled in ms, as the requests
-# chart's (figure_5_2's 10 ms window read "0.002 ... 0.01" s): the data stay
-# in seconds, the ticks are placed by hand on a step of 1, 2 or 5 x 10^k ms,
-# four to six of them, and written in ms
+# the time axis, padded by 3% of the window on each side (preemption_restart's
+# point, its 115 ms request at x = 0, was a dot on the y axis), ticks by hand
+# on a step of 1, 2 or 5 x 10^k, four to six of them: in ms for a window
+# under 1 s (figure_5_2's 10 ms window read "0.002 ... 0.01" s), else in s,
+# thousands separated, with the decimals the step needs (mm1_rho08's
+# window 4000 s in read "4000.01"; now "4,000.01")
 in_ms = xto - xfrom < 1
 tunit = in_ms ? "ms" : "s"
-if (in_ms) {
-    xs_ms = (xto - xfrom) * 1000 / 5.0
-    xmag_ms = 10 ** floor(log10(xs_ms))
-    xstep_ms = xs_ms / xmag_ms > 5 ? 10 * xmag_ms : xs_ms / xmag_ms > 2 ? 5 * xmag_ms : \
-               xs_ms / xmag_ms > 1 ? 2 * xmag_ms : xmag_ms
-    set xtics ()
-    do for [k=int(ceil(xfrom * 1000 / xstep_ms - 1e-9)):int(floor(xto * 1000 / xstep_ms + 1e-9))] {
-        set xtics add (sprintf("%g", k * xstep_ms) k * xstep_ms / 1000.0)
-    }
+xpad = (xto - xfrom) * 0.03
+xlo_ax = xfrom - xpad
+xhi_ax = xto + xpad
+thou(v) = v < 0 ? "-".thou(-v) : v < 999.5 ? sprintf("%.0f", v) : thou(floor((v + 0.5) / 1000)).sprintf(",%03.0f", floor(v + 0.5) - 1000 * floor((v + 0.5) / 1000))
+thoud(v, dec) = dec <= 0 ? thou(v) : thou(floor(v)).sprintf(sprintf("%%.%df", dec), v - floor(v))[2:]
+tmul = in_ms ? 1000.0 : 1.0
+xs_u = (xto - xfrom) * tmul / 5.0
+xmag_u = 10 ** floor(log10(xs_u))
+xstep_u = xs_u / xmag_u > 5 ? 10 * xmag_u : xs_u / xmag_u > 2 ? 5 * xmag_u : \
+          xs_u / xmag_u > 1 ? 2 * xmag_u : xmag_u
+xdec = xstep_u >= 1 ? 0 : int(ceil(-log10(xstep_u) - 1e-9))
+set xtics ()
+do for [k=int(ceil(xlo_ax * tmul / xstep_u - 1e-9)):int(floor(xhi_ax * tmul / xstep_u + 1e-9))] {
+    set xtics add (thoud(k * xstep_u, xdec) k * xstep_u / tmul)
 }
 set border 3
 set tics nomirror
@@ -148,7 +165,7 @@ set tics nomirror
 # "closed-loop, corrected: each dot one request (200)" beside "samples the
 # correction added (9)") did not fit it, so gnuplot dropped the key: there
 # an entry a line
-if (slides) { set key outside top center vertical Left reverse noenhanced samplen 1.5 nobox } \
+if (slides) { set key outside top center horizontal maxcols 1 Left reverse noenhanced samplen 1.5 nobox width -30 } \
 else { set key outside top center horizontal noenhanced samplen 1.5 nobox width -4 }
 # a slide's panels placed by hand (gnuplot's layout took each key's lines
 # from its own panel's height: stall_per_second's backlog panel, under a
@@ -165,15 +182,15 @@ do for [i=1:n] { r = (i - 1) / cols + 1; rkey[r] = key_lines(i) > rkey[r] ? key_
 # the backlog's key: a row across the page, a line a tester in a half-width cell
 rkey[rows] = wide_backlog || cols == 1 ? (rkey[rows] > 1 ? rkey[rows] : 1) : (rkey[rows] > n ? rkey[rows] : n)
 keys_px = 0
-do for [r=1:rows] { keys_px = keys_px + rkey[r] * 34 + 14 }
-sl_top = 170.0 / 1080; sl_foot = 140.0 / 1080; sl_gap = 70.0 / 1080
+do for [r=1:rows] { keys_px = keys_px + rkey[r] * 42 + 14 }
+sl_top = (sub_wrapped ? 190.0 : 170.0) / 1080; sl_foot = 140.0 / 1080; sl_gap = 70.0 / 1080
 sl_plot = (1 - sl_top - sl_foot - keys_px / 1080.0 - (rows - 1) * sl_gap) / rows
 # the top of row r's key band (r from 0), and of its plot
 array rtop[rows]
 rtop[1] = 1 - sl_top
-do for [r=2:rows] { rtop[r] = rtop[r-1] - (rkey[r-1] * 34 + 14) / 1080.0 - sl_plot - sl_gap }
+do for [r=2:rows] { rtop[r] = rtop[r-1] - (rkey[r-1] * 42 + 14) / 1080.0 - sl_plot - sl_gap }
 sl_rowtop(r) = rtop[r + 1]
-sl_ptop(r) = rtop[r + 1] - (rkey[r + 1] * 34 + 14) / 1080.0
+sl_ptop(r) = rtop[r + 1] - (rkey[r + 1] * 42 + 14) / 1080.0
 # place panel p (1-based; wide: the whole row) and its key
 sl_lm = 0.065; sl_rm = 0.02   # room for the last x label ("20" was cut at the edge)
 sl_left(p, wide) = wide || cols == 1 ? sl_lm : ((p - 1) % cols == 0 ? sl_lm : 0.5 + sl_lm)
@@ -201,7 +218,7 @@ do for [i=1:n] {
         # centred: stall_every_5s's "closed: largest latency of each bin
         # (191090 requests)", ~790 px with its sample, centred on a ~830
         # px plot ran past the page's left edge
-        set key at screen sl_left(i, 0) - 0.03, screen sl_rowtop(r) - 6 / 1080.0 left top
+        set key at screen sl_left(i, 0) - 0.03, screen sl_rowtop(r) - 6 / 1080.0 left top maxcols 1
     }
     set autoscale xy
     set ylabel (slides ? "ms" : "latency (ms)")
@@ -239,8 +256,14 @@ do for [i=1:n] {
         apart_px = term eq "svg" ? 18.0 : 10.0
         ksy = gap_px > 0 && gap_px < apart_px ? int(ceil(apart_px / gap_px)) : 1
     }
+    # (review: the data's extent, read before the ranges are set)
+    if (exists("review") && !empty) {
+        set autoscale xy
+        stats datafile index (i-1) using 1 nooutput; d_x0 = STATS_min; d_x1 = STATS_max
+        stats datafile index (i-1) using 2 nooutput; d_y0 = STATS_min; d_y1 = STATS_max
+    }
     if (!empty) { stats datafile index (i-1) using 2 nooutput }
-    set xrange [xfrom:xto]
+    set xrange [xlo_ax:xhi_ax]
     top = empty ? 1 : (STATS_max > 0 ? STATS_max * 1.15 : 1)
     bottom = ylog ? (empty ? 0.001 : (STATS_min > 0 ? STATS_min / 1.5 : 0.001)) : 0
     set yrange [bottom:top]
@@ -250,7 +273,9 @@ do for [i=1:n] {
     if (bottom_row(i)) { set xlabel xname offset 0,0.5 }
     ex = word(exact, i) + 0
     sy = word(synthetic, i) + 0
-    what = ex ? sprintf("%s: each dot one request (%d)", label(i), word(seen, i) + 0) \
+    # (a slide's half-width key: shorter words, figure_5_3's "closed-loop,
+    # corrected: each dot one request (200)" ran past the page's edge)
+    what = ex ? sprintf(slides ? "%s: %d requests, a dot each" : "%s: each dot one request (%d)", label(i), word(seen, i) + 0) \
               : sprintf("%s: largest latency of each bin (%d requests)", label(i), word(seen, i) + 0)
     # requests in the window the tester did not record (warm-up, timed
     # out, failed) are counted above but have no dot: said, so a gap in
@@ -273,6 +298,17 @@ do for [i=1:n] {
              ps (1.3 * ptscale) lc rgb colour(i) \
              title (sy > 0 ? sprintf("samples the correction added (%d%s)", sy, \
                     ksy > 1 ? sprintf("; 1 in %d drawn", ksy) : "") : "")
+    # review (tests/charts_review.sh: gnuplot -e "review=1"): this panel's
+    # plot area, axes and points, for the chart review's checks
+    if (exists("review")) {
+        set print "-"
+        if (empty) { d_x0 = xfrom; d_x1 = xfrom; d_y0 = bottom; d_y1 = bottom }
+        print sprintf("review chart=timeline panel=%d term=%s slides=%d canvas_w=%.10g canvas_h=%.10g px_xmin=%.10g px_xmax=%.10g px_ymin=%.10g px_ymax=%.10g min_pt=%.10g ylog=%d xlog=0 x_min=%.10g x_max=%.10g y_min=%.10g y_max=%.10g data_xmin=%.10g data_xmax=%.10g data_ymin=%.10g data_ymax=%.10g pad=1", \
+            i, term, slides, GPVAL_TERM_XSIZE / GPVAL_TERM_SCALE, GPVAL_TERM_YSIZE / GPVAL_TERM_SCALE, \
+            GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, GPVAL_TERM_YMIN, GPVAL_TERM_YMAX, \
+            (subtitle_pt < font_pt ? subtitle_pt : font_pt), ylog, GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX, \
+            d_x0, d_x1, (ylog && d_y0 <= 0 ? GPVAL_Y_MIN : d_y0), d_y1)
+    }
 }
 # the backlog: requests at the server, one line per tester (an empty
 # last panel's note not carried over)
@@ -351,4 +387,11 @@ dash(i) = 10 + sty(i)
 plot stallsfile index n using (($1+$2)/2):(0):(($2-$1)/2):(bmax * 1.15) with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
      for [i=n:1:-1] datafile index (n + i - 1) using 1:2 with steps lw 2 dt dash(i) lc rgb colour(i) notitle, \
      for [i=1:n] keyentry with lines lw 2 dt dash(i) lc rgb colour(i) title label(i)
+if (exists("review")) {
+    set print "-"
+    print sprintf("review chart=timeline panel=%d term=%s slides=%d canvas_w=%.10g canvas_h=%.10g px_xmin=%.10g px_xmax=%.10g px_ymin=%.10g px_ymax=%.10g min_pt=%.10g ylog=0 xlog=0 x_min=%.10g x_max=%.10g y_min=%.10g y_max=%.10g data_ymax=%.10g pad=1", \
+        n + 1, term, slides, GPVAL_TERM_XSIZE / GPVAL_TERM_SCALE, GPVAL_TERM_YSIZE / GPVAL_TERM_SCALE, \
+        GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, GPVAL_TERM_YMIN, GPVAL_TERM_YMAX, \
+        (subtitle_pt < font_pt ? subtitle_pt : font_pt), GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX, bmax)
+}
 unset multiplot
