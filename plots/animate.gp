@@ -12,7 +12,11 @@
 
 n = words(testers)
 frames = 40
-set terminal gif animate delay 15 loop 0 optimize size 1000, (120 + n * 210) font "Sans,10"
+# text at 15 pt, 20 px (gnuplot's gif draws 4/3 px a point): the chart
+# review's minimum for a 1600 px page (at 1000 px and 10 pt, about 13 px,
+# the GIF was unreadable projected)
+font_pt = 15
+set terminal gif animate delay 15 loop 0 optimize size 1600, (150 + n * 300) font "Sans,15"
 set datafile nofpe_trap  # no SIGFPE handler re-armed at every data point (see timeline.gp)
 set output outfile
 
@@ -25,6 +29,8 @@ array colours[8] = ["#D55E00", "#E69F00", "#0072B2", "#009E73", "#CC79A7", "#56B
 style(i) = exists("styles") ? word(styles, i) + 0 : i
 sty(i) = style(i) == 0 ? 1 : (style(i)-1)%8+1
 colour(i) = colours[sty(i)]
+# each tester's legend text, its label (the names alone lost them)
+label(i) = exists("labels") ? labels[i] : word(testers, i)
 array lo[n]
 array hi[n]
 do for [i=1:n] {
@@ -39,8 +45,8 @@ set border 3
 set tics nomirror
 set ylabel "request"
 set key inside right top noenhanced samplen 1 box opaque
-set lmargin 12
-set rmargin 3
+set lmargin 14
+set rmargin 4
 do for [f=1:frames] {
     t = xfrom + (xto - xfrom) * f / frames
     set multiplot layout n, 1 title sprintf("%s\nt = %.1f ms", chart_title, t * 1000) noenhanced
@@ -54,10 +60,19 @@ do for [f=1:frames] {
              datafile index (i-1) using ($5 == 1 && $3 <= t ? $1*1000 : NaN):4:($1*1000):($3*1000):($4-bh):($4+bh) \
                  with boxxyerror fs pattern 4 border lc rgb colour(i) notitle, \
              datafile index (i-1) using ($5 == 0 && $1 <= t ? $1*1000 : NaN):4:($1*1000):(($3 < t ? $3 : t)*1000):($4-bh):($4+bh) \
-                 with boxxyerror fs solid 0.8 noborder lc rgb colour(i) title word(testers, i), \
+                 with boxxyerror fs solid 0.8 noborder lc rgb colour(i) title label(i), \
              datafile index (i-1) using ($5 == 0 && $2 <= t ? $2*1000 : NaN):4 with points pt 7 ps 0.6 lc rgb "#000000" notitle, \
              datafile index (i-1) using ($5 == 2 && $1 <= t ? $1*1000 : NaN):4 with points pt 6 ps 1 \
                  lc rgb colour(i) notitle
+        # review (tests/charts_review.sh: gnuplot -e "review=1"): the last
+        # frame's panels
+        if (exists("review") && f == frames) {
+            set print "-"
+            print sprintf("review chart=animate panel=%d term=gif slides=0 canvas_w=%.10g canvas_h=%.10g px_xmin=%.10g px_xmax=%.10g px_ymin=%.10g px_ymax=%.10g min_pt=%.10g ylog=0 xlog=0 x_min=%.10g x_max=%.10g y_min=%.10g y_max=%.10g", \
+                i, GPVAL_TERM_XSIZE / GPVAL_TERM_SCALE, GPVAL_TERM_YSIZE / GPVAL_TERM_SCALE, \
+                GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, GPVAL_TERM_YMIN, GPVAL_TERM_YMAX, font_pt, \
+                GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX)
+        }
     }
     unset multiplot
 }

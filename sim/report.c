@@ -288,6 +288,11 @@ static void text_truth(FILE *f, const scenario *s, const run_result *r, size_t w
         }
         fputc('\n', f);
     }
+    /* an idle server's truth (load = none) beside testers that load their
+     * own: the errors above are not what the testers miss alone */
+    if (s->truth_load < 0 && r->n > 0)
+        fputs("note: the truth's server is idle (load = none) while each tester loads its own: the errors "
+              "above include that load, not only what the testers miss; set [truth] load to a tester\n", f);
     truth_cliff_notes(f, s, r);
 }
 

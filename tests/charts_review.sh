@@ -83,7 +83,9 @@ if command -v montage >/dev/null; then
         for f in "$out/$st"/$pat; do
             [ -e "$f" ] || continue
             lab="$(basename "$(dirname "$f")")/$(basename "$f")"
-            case $f in *.gif) list+=(-label "$lab" "$f[20]") ;; *) list+=(-label "$lab" "$f") ;; esac
+            # read shrunk (the full pictures exhausted ImageMagick's cache);
+            # a GIF's first frame, the only whole one of an optimized GIF
+            case $f in *.gif) list+=(-label "$lab" "$f[0]") ;; *) list+=(-label "$lab" "$f[640x400]") ;; esac
         done
         [ ${#list[@]} -gt 0 ] || continue
         montage "${list[@]}" -tile 8x -geometry 320x200+4+4 -pointsize 10 "$out/contact-$st.png" \

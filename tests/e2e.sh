@@ -892,6 +892,16 @@ traps)
         || fail "--set of a new tester's kind: exit $?"
     # --help points at a page that is there
     "$cosim" --help | grep -qF 'man -l docs/cosim.1' || fail "--help: no 'man -l docs/cosim.1'"
+    # the truth's load without an open tester: the closed tester's (its
+    # row says so), and an idle server's truth (load = none) only with a
+    # note saying the errors include the testers' load
+    printf '[scenario]\ntitle = t\nduration = 2s\n[service]\ndistribution = constant\ntime = 1ms\n[stall s]\nkind = periodic\nperiod = 1s\nlength = 100ms\n[tester c]\nkind = closed\n[truth]\ninterval = 1ms\n' >"$work/tl.ini"
+    "$cosim" --no-plot -o "$work/tl" "$work/tl.ini" >"$work/tl.out" 2>&1 || fail "truth load: exit $?"
+    grep -q '^truth .*load: c)$' "$work/tl.out" || fail "truth load: not the closed tester's: $(grep '^truth' "$work/tl.out")"
+    grep -q "truth's server is idle" "$work/tl.out" && fail "truth load: an idle-server note with a loaded truth"
+    "$cosim" --no-plot -o "$work/tl" --force "$work/tl.ini" --set truth.load=none >"$work/tl.out" 2>&1 || fail "truth load none: exit $?"
+    grep -qx "note: the truth's server is idle (load = none) while each tester loads its own: the errors above include that load, not only what the testers miss; set \[truth\] load to a tester" \
+        "$work/tl.out" || fail "truth load none: no note: $(cat "$work/tl.out")"
     # --animate with nothing to animate: a warning, not silence
     "$cosim" -q --animate --charts spectrum scenarios/one_stall.ini -o "$work/an" --no-plot 2>"$work/an.err" \
         || fail "--animate --charts spectrum: exit $?"

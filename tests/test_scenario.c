@@ -262,6 +262,21 @@ START_TEST(truth_and_new_tester_keys)
     ck_assert_int_eq(s->truth_interval_ns, 1000000);
     ck_assert_int_eq(s->truth_load, 2); /* the first open tester */
     scenario_free(s);
+    /* no open tester: the first tester's load, whatever its kind (an idle
+     * server's truth only with load = none) */
+    const char *closed_only = GOOD_HEAD "[tester a]\nkind = paced\nrate = 10/s\n[tester c]\nkind = closed\n"
+                                        "[truth]\ninterval = 1ms\n";
+    ck_assert_msg(load_text(closed_only, NULL, 0, &s) == SCENARIO_OK, "%s", err);
+    ck_assert_int_eq(s->truth_load, 0);
+    scenario_free(s);
+    const char *set_none[] = {"truth.load=none"};
+    ck_assert_msg(load_text(closed_only, set_none, 1, &s) == SCENARIO_OK, "%s", err);
+    ck_assert_int_eq(s->truth_load, -1);
+    scenario_free(s);
+    const char *set_c[] = {"truth.load=c"};
+    ck_assert_msg(load_text(closed_only, set_c, 1, &s) == SCENARIO_OK, "%s", err);
+    ck_assert_int_eq(s->truth_load, 1);
+    scenario_free(s);
     expect_error(GOOD_HEAD "[tester p]\nkind = partly_open\nrate = 1/s\np_continue = 1\n",
                  SCENARIO_EINVALID, "p_continue = 1: must be below 1", NULL);
     expect_error(GOOD_HEAD "[tester c]\nkind = closed\nusers = 2\nconnections = 3\n", SCENARIO_EINVALID,
