@@ -175,12 +175,15 @@ do for [r=0:n_rows-1] {
     }
 }
 # the labels placed (see above): from the lowest value up, each a line above
-# any label box it meets
+# any label box it meets (a hair more than a line: exactly a line, up() then
+# near() in floating point found the two still a line apart less a rounding,
+# and stall_every_5s's labels went up forever; a label moves at most once
+# past each other, so at most n_lab rounds)
 place_labels = "array ord[n_lab]; do for [m=1:n_lab] { ord[m] = m }; \
   do for [a=2:n_lab] { j = a; while (j > 1 && LV[ord[j]] < LV[ord[j-1]]) { t = ord[j]; ord[j] = ord[j-1]; ord[j-1] = t; j = j - 1 } }; \
-  do for [a=1:n_lab] { m = ord[a]; LY[m] = ylog ? cl(LV[m]) : LV[m]; moved = 1; \
-    while (moved) { moved = 0; do for [b=1:a-1] { q = ord[b]; \
-      if (abs(LX[m] - LX[q]) * unit_px < (LW[m] + LW[q]) / 2 && near(LY[m], LY[q], dl)) { LY[m] = up(LY[q], dl); moved = 1 } } } }"
+  do for [a=1:n_lab] { m = ord[a]; LY[m] = ylog ? cl(LV[m]) : LV[m]; moved = 1; moves = 0; \
+    while (moved && moves <= n_lab) { moved = 0; moves = moves + 1; do for [b=1:a-1] { q = ord[b]; \
+      if (abs(LX[m] - LX[q]) * unit_px < (LW[m] + LW[q]) / 2 && near(LY[m], LY[q], dl)) { LY[m] = up(LY[q], 1.001 * dl); moved = 1 } } } }"
 near(a, b, d) = ylog ? (a > 0 && b > 0 && abs(log10(a / b)) < d) : abs(a - b) < d
 up(a, d) = ylog ? a * 10 ** d : a + d
 set xrange [-0.6 : n_rows - 1 + 0.33 + 0.6]
