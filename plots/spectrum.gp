@@ -197,7 +197,7 @@ hu(v) = v < 0.001 ? sprintf("%g ns", v * 1e6) : v < 1 ? sprintf("%g \302\265s", 
 ylo_t = ylog ? (ymin > lowest ? ymin / 1.5 : lowest) : 0
 yhi_t = ylog ? ymax * 2 : (ymax > 0 ? ymax * 1.1 : 1)
 # a tick label's height as a share of the plot's (about 0.6 of the page)
-tick_gap = 1.3 * base_pt / (0.6 * (pdf ? (slides ? 540 : 450) : (slides ? 1080 : 1000)))
+tick_gap = 1.3 * base_pt * (pdf ? 1 : 4.0 / 3) / (0.55 * (pdf ? (slides ? 540 : 450) : (slides ? 1080 : 1000)))
 ypos(v) = ylog ? log(v / ylo_t) / log(yhi_t / ylo_t) : (v - ylo_t) / (yhi_t - ylo_t)
 array tick_v[200]
 n_ticks = 0
@@ -327,7 +327,10 @@ key_rows = slides && key_rows == 3 ? key_maxrows : key_rows
 set bmargin ((slides ? 3.0 : 2.6) + key_rows * 1.1 + 1.2)
 # the end labels' column: as wide as the longest label (at least 10
 # characters, at most 44 of the page's width)
-end_cols = longest_label + 3 < 10 ? 10 : longest_label + 3 > 44 ? 44 : longest_label + 3
+end_cols = longest_label + (pdf ? 6 : 3)
+# (a pdf's character is wider than gnuplot counts it: stall_per_second's
+# "corrected" ran past the page's edge at longest + 3)
+end_cols = end_cols < 10 ? 10 : end_cols > 44 ? 44 : end_cols
 if (slides) { set rmargin 6 } else { set rmargin end_cols }
 # end labels in a column right of the plot, in the curves' colours, pushed
 # apart to a text line each (up from the lowest, then down from the top)

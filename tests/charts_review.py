@@ -179,6 +179,13 @@ def check_chart(name, lines, err):
 def main(folders):
     n = bad = 0
     for folder in folders:
+        fe = os.path.join(folder, "_folder.err")
+        if os.path.exists(fe) and open(fe).read().strip():
+            said = [l for l in open(fe).read().splitlines()
+                    if l.strip() and not re.fullmatch(r"\d+ frames in animation sequence", l)]
+            if said:
+                print("FAIL %s: gnuplot said: %s" % (folder, said[0]))
+                bad += 1
         for f in sorted(os.listdir(folder)):
             if not f.endswith(".review"):
                 continue

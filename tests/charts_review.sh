@@ -9,7 +9,9 @@
 # thumbnails per style) is left in OUT for a person to look at.
 #
 # Usage: charts_review.sh COSIM SOURCE_ROOT OUT [JOBS]
-#   OUT is emptied first; JOBS gnuplots run at once (default 2).
+#   OUT is emptied first; JOBS gnuplots run at once (default 2);
+#   CHARTS_REVIEW_ONLY="NAME ..." reviews those scenarios alone (tools_NAME
+#   for scenarios/tools/NAME.ini).
 set -u
 cosim=$(realpath "$1") root=$(realpath "$2") out=$3 jobs=${4:-2}
 command -v gnuplot >/dev/null || { echo "charts_review: gnuplot is not installed: skipped"; exit 77; }
@@ -37,6 +39,8 @@ for st in $styles; do
     for sc in scenarios/*.ini scenarios/tools/*.ini; do
         n=$(basename "$sc" .ini)
         case $sc in scenarios/tools/*) n=tools_$n ;; esac
+        # (CHARTS_REVIEW_ONLY="one_stall tools_wrk2": those alone, while working on a style)
+        if [ -n "${CHARTS_REVIEW_ONLY:-}" ] && ! [[ " $CHARTS_REVIEW_ONLY " == *" $n "* ]]; then continue; fi
         # shellcheck disable=SC2046 # the style's options are words
         "$cosim" -q --no-plot -o "$out/$st/$n" "$sc" $(opts "$st") 2>"$out/$st/$n.cosim-err"
         rc=$?
@@ -47,29 +51,49 @@ for st in $styles; do
     done
 done
 
-# 2. every chart rendered, JOBS gnuplots at once
+# 2. every chart rendered, JOBS gnuplots at once: one gnuplot a folder,
+# its charts one after the other after "reset session" as cosim's batches
+# do (a gnuplot's start costs about 0.13 s of CPU: 663 of them were a
+# minute and a half), each bounded by 300 s. What gnuplot prints is split
+# back by chart: the review lines by the chart they name, the messages by
+# the script they name ("requests.gp" line 12: ...); one that names none is
+# the folder's (_folder.err), a failure too.
 ext() {
     case $1 in svg) echo svg ;; pdf) echo pdf ;; *) echo png ;; esac
 }
 for st in $styles; do
     for d in "$out/$st"/*/; do
-        for gp in "$d"*.gp; do
-            [ -e "$gp" ] || continue
-            b=$(basename "$gp" .gp)
-            e=$(ext "$st")
-            [ "$b" = requests_anim ] && e=gif
-            [ "$st" = animate ] && [ "$b" != requests_anim ] && continue
-            printf '%s\t%s\t%s\n' "$d" "$b" "$e"
-        done
+        [ -d "$d" ] && printf '%s\t%s\n' "$d" "$(ext "$st")"
     done
 done >"$out/jobs.tsv"
-render() { # DIR NAME EXT
-    cd "$1" && gnuplot -d -e "review=1" -e "outfile='$2.$3'" "$2.gp" >"$2.review" 2>"$2.err"
-    [ $? -eq 0 ] || echo "gnuplot exited $? on $1$2.gp" >>"$2.err"
+render_dir() { # DIR EXT
+    cd "$1" || return
+    local args=(-d) b e names=()
+    for gp in *.gp; do
+        [ -e "$gp" ] || continue
+        b=${gp%.gp}
+        e=$2
+        [ "$b" = requests_anim ] && e=gif
+        case $1 in */animate/*) [ "$b" = requests_anim ] || continue ;; esac
+        [ ${#names[@]} -gt 0 ] && args+=(-e "reset session")
+        args+=(-e "review=1" -e "outfile='$b.$e'" "$gp")
+        names+=("$b")
+        : >"$b.review"
+        : >"$b.err"
+    done
+    [ ${#names[@]} -gt 0 ] || return
+    timeout 300 gnuplot "${args[@]}" >_folder.out 2>_folder.all
+    local rc=$?
+    [ $rc -eq 0 ] || echo "gnuplot exited $rc on $1 (${names[*]})" >>_folder.all
+    awk '/^review chart=/ { split($2, a, "="); c = a[2] == "animate" ? "requests_anim" : a[2] }
+         /^review/ && c != "" { print > (c ".review") }' _folder.out
+    awk '{ if (match($0, /^"[A-Za-z_]+\.gp"/)) { n = substr($0, 2, RLENGTH - 5); print > (n ".err") }
+           else if ($0 != "") print > "_folder.err" }' _folder.all
+    rm -f _folder.out _folder.all
 }
-export -f render
-tr '\t' '\n' <"$out/jobs.tsv" | xargs -d '\n' -n 3 -P "$jobs" bash -c 'render "$@"' _
-echo "charts_review: $(wc -l <"$out/jobs.tsv") charts rendered in $(echo $styles | wc -w) styles"
+export -f render_dir
+tr '\t' '\n' <"$out/jobs.tsv" | xargs -d '\n' -n 2 -P "$jobs" bash -c 'render_dir "$@"' _
+echo "charts_review: $(cat "$out"/*/*/*.review 2>/dev/null | grep -c '^review chart=') panels drawn in $(wc -l <"$out/jobs.tsv") folders, $(echo $styles | wc -w) styles"
 
 # 3. the checks
 python3 "$root/tests/charts_review.py" "$out"/*/*/ || fails=$((fails + 1))
@@ -78,7 +102,7 @@ python3 "$root/tests/charts_review.py" "$out"/*/*/ || fails=$((fails + 1))
 # scenario and chart
 if command -v montage >/dev/null; then
     for st in default slides animate; do
-        case $st in animate) pat='*/requests.gif' ;; *) pat='*/*.png' ;; esac
+        case $st in animate) pat='*/requests_anim.gif' ;; *) pat='*/*.png' ;; esac
         list=()
         for f in "$out/$st"/$pat; do
             [ -e "$f" ] || continue
@@ -88,7 +112,11 @@ if command -v montage >/dev/null; then
             case $f in *.gif) list+=(-label "$lab" "$f[0]") ;; *) list+=(-label "$lab" "$f[640x400]") ;; esac
         done
         [ ${#list[@]} -gt 0 ] || continue
-        montage "${list[@]}" -tile 8x -geometry 320x200+4+4 -pointsize 10 "$out/contact-$st.png" \
+        # (ImageMagick's default label font, Helvetica, is not on Debian:
+        # the Sans gnuplot draws with)
+        font=$(fc-match -f '%{file}' Sans 2>/dev/null)
+        montage "${list[@]}" -tile 8x -geometry 320x200+4+4 ${font:+-font "$font"} -pointsize 10 \
+            "$out/contact-$st.png" \
             || { echo "FAIL: montage could not make contact-$st.png"; fails=$((fails + 1)); }
         echo "charts_review: contact sheet $out/contact-$st.png ($((${#list[@]} / 3)) charts)"
     done
