@@ -226,10 +226,8 @@ static int close_run(tester_loop *L)
         /* the queue never drained in the second half, and grew over it */
         out->backlog_growing = out->latency_mid_ns >= 0 && out->last_clear_ns < L->mid_ns &&
                                out->latency_last_ns > out->latency_mid_ns;
-        out->overloaded = out->backlog_growing ||
-                          tester_offered_utilisation(spec, &L->cfg->server->service) /
-                                  (double)(L->cfg->server->workers ? L->cfg->server->workers : 1) >=
-                              1;
+        out->offered_full = tester_offered_at_least_one(spec, &L->cfg->server->service, L->cfg->server->workers);
+        out->overloaded = out->backlog_growing || out->offered_full;
     }
     out->dropped = L->dropped;
     L->dropped = NULL;
