@@ -457,7 +457,9 @@ TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, c
         rq->recorded = 1;
     if (rq->reply_ns > h->end_ns) { /* late: in flight at the end (rare) */
         h->out->in_flight_at_end++;
-        if (h->drop_in_flight) {
+        /* a warm-up request is never measured, so its drop hides nothing:
+         * it counts as warm-up (below), not among the dropped latencies */
+        if (h->drop_in_flight && !(k->extras && rq->intended_ns < h->warmup_ns)) {
             rq->recorded = 0;
             return tester_loop_keep_dropped(L, rq->latency_ns);
         }
