@@ -108,6 +108,8 @@ void combo_ini(const combo *c, char *buf, size_t len)
         put(&p, &left, "catch_up_factor = %d\n", c->factor);
     if (c->grain)
         put(&p, &left, "sleep_granularity = %dns\n", c->grain);
+    if (c->think)
+        put(&p, &left, "think_distribution = constant\nthink_time = %dns\n", c->think);
     if (c->warmup >= 0)
         put(&p, &left, "warmup = %dns\n", c->warmup);
     if (c->timeout)
@@ -400,8 +402,8 @@ int combo_reference(const combo *c, combo_out *o)
             rc = -1;
             break;
         }
-        /* its next */
-        const int64_t r = q.reply;
+        /* its next: ready at the reply plus the think time */
+        const int64_t r = q.reply + (c->kind != COMBO_OPEN ? c->think : 0);
         if (c->kind == COMBO_CLOSED) {
             if (!quota) {
                 x->due = r;
@@ -598,13 +600,14 @@ int combo_check(const combo *c, char *why, size_t whylen)
  * combo by dim_set). */
 enum {
     D_KIND, D_USERS, D_THREADS, D_STAGGER, D_CONNECTIONS, D_QUOTA, D_PIPELINE, D_BATCH, D_SCHEDULE, D_LATE,
-    D_LATENCY_FROM, D_FACTOR, D_GRAIN, D_WARMUP, D_TIMEOUT, D_REQUESTS, D_WORKERS, D_PREEMPTION, D_DROP, N_DIMS
+    D_LATENCY_FROM, D_FACTOR, D_GRAIN, D_WARMUP, D_TIMEOUT, D_REQUESTS, D_WORKERS, D_PREEMPTION, D_DROP, D_THINK,
+    N_DIMS
 };
 static const char *const dim_name[N_DIMS] = {
     "kind", "users", "threads", "stagger", "connections", "quota", "pipeline", "batch", "schedule", "late",
     "latency_from", "catch_up_factor", "sleep_granularity", "warmup", "timeout", "requests", "workers",
-    "preemption", "in_flight_at_end"};
-static const int dim_n[N_DIMS] = {3, 5, 3, 4, 4, 3, 3, 3, 2, 4, 3, 4, 4, 4, 3, 3, 3, 5, 2};
+    "preemption", "in_flight_at_end", "think_time"};
+static const int dim_n[N_DIMS] = {3, 5, 3, 4, 4, 3, 3, 3, 2, 4, 3, 4, 4, 4, 3, 3, 3, 5, 2, 3};
 
 /* Value v of dimension i into c (0 is the key's absence, where it has one). */
 static void dim_set(combo *c, int i, int v)
@@ -630,6 +633,7 @@ static void dim_set(combo *c, int i, int v)
     case D_WORKERS: c->workers = v + 1; break;
     case D_PREEMPTION: c->preempt = v; break;
     case D_DROP: c->drop = v; break;
+    case D_THINK: c->think = (int[]){0, 3, 17}[v]; break;
     }
 }
 
@@ -656,6 +660,7 @@ static int dim_get(const combo *c, int i)
     case D_WORKERS: return c->workers - 1;
     case D_PREEMPTION: return c->preempt;
     case D_DROP: return c->drop;
+    case D_THINK: return c->think == 0 ? 0 : c->think == 3 ? 1 : 2;
     }
     return 0;
 }
@@ -665,7 +670,7 @@ static int dim_get(const combo *c, int i)
 static int dim_kinds(int i)
 {
     switch (i) {
-    case D_USERS: return 1 << COMBO_CLOSED | 1 << COMBO_PACED;
+    case D_USERS: case D_THINK: return 1 << COMBO_CLOSED | 1 << COMBO_PACED;
     case D_CONNECTIONS: return 1 << COMBO_CLOSED | 1 << COMBO_PACED;
     case D_QUOTA: case D_PIPELINE: return 1 << COMBO_CLOSED;
     case D_BATCH: return 1 << COMBO_OPEN;
@@ -799,7 +804,7 @@ static void fill(combo_gen *g, combo *c, unsigned fixed)
         int v = 0;
         if (dim_kinds(i) & 1 << c->kind)
             v = pick(g, dim_n[i]);
-        if ((i == D_REQUESTS || i == D_WARMUP || i == D_TIMEOUT || i == D_DROP) && pick(g, 3))
+        if ((i == D_REQUESTS || i == D_WARMUP || i == D_TIMEOUT || i == D_DROP || i == D_THINK) && pick(g, 3))
             v = 0; /* most runs run whole and record all */
         dim_set(c, i, v);
     }

@@ -19,13 +19,14 @@
  * (users, connections, quota and quota_interval, pipeline), paced
  * (users, threads, stagger, connections, schedule per_user or shared, late
  * of each kind, latency_from, catch_up_factor, sleep_granularity) or open
- * (a fixed grid, batch); the primitives requests, warmup and timeout;
+ * (a fixed grid, batch); a constant think time (closed and paced); the
+ * primitives requests, warmup and timeout;
  * in_flight_at_end record or drop; 1 to 3 workers; no stall, or one stall
  * (a windows list or periodic) with preemption resume, restart, resample
  * (a constant service draws the same time again: as restart) or none
  * (one worker only: with several, the stop that waits for every request
- * in service is left to tests/test_server.c). Not covered: think times,
- * random service, Poisson arrivals, rate ramps, VU pools, corrected
+ * in service is left to tests/test_server.c). Not covered: random think
+ * times, random service, Poisson arrivals, rate ramps, VU pools, corrected
  * testers, request stalls, several stalls at once.
  */
 #ifndef COSIM_TESTS_COMBO_H
@@ -68,6 +69,7 @@ typedef struct combo {
     int rate_per_us;  /* > 0: rate = R/us, else interval = interval_ns */
     int interval_ns;
     int drop;         /* in_flight_at_end = drop */
+    int think;        /* a constant think time, 0: none (closed, paced) */
 } combo;
 
 /* One request as either side saw it. */

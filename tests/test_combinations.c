@@ -5,7 +5,8 @@
  * scenarios that cover every pair of values of the start and pacing keys
  * (users, threads, stagger, connections, quota, pipeline, batch,
  * schedule, late, latency_from, catch_up_factor, sleep_granularity,
- * warmup, timeout, requests, workers, preemption, in_flight_at_end), then
+ * warmup, timeout, requests, workers, preemption, in_flight_at_end, a
+ * constant think_time), then
  * random ones, to COMBO_CASES cases read and run on both sides. Seeded:
  * COSIM_COMBO_SEED=N reruns another seed (COSIM_COMBO_CASES=N another
  * count). A failure prints the smallest failing scenario the shrinker
