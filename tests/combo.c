@@ -143,7 +143,13 @@ typedef struct rsrv {
     int preempt;
     int64_t (*win)[2]; /* sorted, disjoint */
     size_t n_win;
-    int64_t hold_from, hold_until; /* preemption none: no start in it */
+    /* preemption none: the stops that wait for the requests in service at
+     * a window's start w: no request starts in [w, the last of their ends
+     * + the longest window starting before that end) */
+    struct {
+        int64_t from, last_end, until;
+    } hold[64];
+    int n_hold;
     int64_t list_end; /* the list holds every window starting before this */
     int off_list;     /* a reply past list_end: outside the reference */
 } rsrv;
@@ -159,8 +165,14 @@ static int64_t rsrv_submit(rsrv *v, int64_t arrival)
     int started = 0, restarts = 0;
     size_t j = 0;
     for (;;) {
-        if (!started && t >= v->hold_from && t < v->hold_until)
-            t = v->hold_until;
+        for (int moved = !started; moved;) {
+            moved = 0;
+            for (int h = 0; h < v->n_hold; h++)
+                if (t >= v->hold[h].from && t < v->hold[h].until) {
+                    t = v->hold[h].until;
+                    moved = 1;
+                }
+        }
         while (j < v->n_win && v->win[j][1] <= t)
             j++;
         if (j == v->n_win)
@@ -173,14 +185,28 @@ static int64_t rsrv_submit(rsrv *v, int64_t arrival)
         started = 1;
         if (work <= ws - t)
             break;
-        if (v->preempt == COMBO_NONE) { /* runs to its end; the stop waits for it */
-            int64_t f = t + work, len = 0;
-            for (size_t i = j; i < v->n_win && v->win[i][0] < f; i++)
+        if (v->preempt == COMBO_NONE) { /* runs to its end; the stop waits for it and every other in service */
+            int64_t f = t + work;
+            int h = 0;
+            while (h < v->n_hold && v->hold[h].from != ws)
+                h++;
+            if (h == v->n_hold) {
+                if (v->n_hold == 64) {
+                    v->off_list = 1;
+                    return f;
+                }
+                v->n_hold++;
+                v->hold[h].from = ws;
+                v->hold[h].last_end = f;
+            }
+            if (f > v->hold[h].last_end)
+                v->hold[h].last_end = f;
+            int64_t len = 0;
+            for (size_t i = j; i < v->n_win && v->win[i][0] < v->hold[h].last_end; i++)
                 if (v->win[i][1] - v->win[i][0] > len)
                     len = v->win[i][1] - v->win[i][0];
-            v->hold_from = ws;
-            v->hold_until = f + len;
-            if (f + len > v->list_end)
+            v->hold[h].until = v->hold[h].last_end + len;
+            if (v->hold[h].until > v->list_end)
                 v->off_list = 1;
             v->free_at[k] = f;
             return f;
@@ -248,16 +274,13 @@ static int64_t quota_book(uint32_t *count, size_t n_count, int64_t t, int64_t ev
 int combo_reference(const combo *c, combo_out *o)
 {
     memset(o, 0, sizeof *o);
-    if (c->preempt == COMBO_NONE && c->workers > 1)
-        return -1; /* the stop that waits for several requests in service: left out */
     const int64_t end = c->duration;
     frac d = {0, 1};
     if (c->kind != COMBO_CLOSED) {
         d = c->rate_per_us > 0 ? (frac){1000, (uint64_t)c->rate_per_us} : (frac){(uint64_t)c->interval_ns, 1};
     }
     /* the server and its windows (a periodic stall listed far past the run) */
-    rsrv v = {.c = c->workers, .s = c->service, .preempt = c->preempt, .hold_from = 0, .hold_until = 0,
-              .list_end = INT64_MAX};
+    rsrv v = {.c = c->workers, .s = c->service, .preempt = c->preempt, .n_hold = 0, .list_end = INT64_MAX};
     int64_t (*win)[2] = NULL;
     if (c->preempt != COMBO_NO_STALL) {
         size_t n = 0;
@@ -849,10 +872,6 @@ static void fill(combo_gen *g, combo *c, unsigned fixed)
         c->users = c->connections + 1 + pick(g, 2);
     if (FREE(D_CONNECTIONS) && c->connections >= c->users)
         c->connections = 0;
-    if (FREE(D_WORKERS) && c->preempt == COMBO_NONE && c->workers > 1)
-        c->workers = 1;
-    if (FREE(D_PREEMPTION) && c->preempt == COMBO_NONE && c->workers > 1)
-        c->preempt = COMBO_RESUME;
 #undef FREE
     fill_figures(g, c);
 }

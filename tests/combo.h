@@ -24,9 +24,8 @@
  * in_flight_at_end record or drop; 1 to 3 workers; no stall, or one stall
  * (a windows list or periodic) with preemption resume, restart, resample
  * (a constant service draws the same time again: as restart) or none
- * (one worker only: with several, the stop that waits for every request
- * in service is left to tests/test_server.c). Not covered: random think
- * times, random service, Poisson arrivals, rate ramps, VU pools, corrected
+ * (the stop waits for every request in service at the window's start).
+ * Not covered: random think times, random service, Poisson arrivals, rate ramps, VU pools, corrected
  * testers, request stalls, several stalls at once.
  */
 #ifndef COSIM_TESTS_COMBO_H
