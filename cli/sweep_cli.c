@@ -72,6 +72,7 @@ static void usage(FILE *f)
             "                         point and replication; estimated before any run)\n"
             "  -q, --quiet            print no table\n"
             "  -h, --help             show this help\n"
+            "  -V, --version          show the version and exit\n"
             "\n"
             "Writes sweep.csv (one row per point and tester), sweep.dat, sweep.gp and\n"
             "sweep.png (p99 against the first varied key, one curve per tester and\n"
@@ -99,6 +100,7 @@ typedef struct sweep_cli {
     int slides;                       /* --style slides */
     int no_plot, quiet, force;
     unsigned plot_timeout;            /* --plot-timeout, seconds */
+    char scenario_buf[SCENARIO_PATH_MAX + 1]; /* a shipped scenario's path */
 } sweep_cli;
 
 enum { O_VARY = 256, O_REPS, O_JOBS, O_SHARD, O_SET, O_SEED, O_NOPLOT, O_FORCE, O_PLOT_TIMEOUT, O_LONG, O_ZIP,
@@ -114,6 +116,7 @@ static const struct option sweep_longopts[] = {
     {"allow-long", no_argument, NULL, O_LONG},    {"zip", required_argument, NULL, O_ZIP},
     {"format", required_argument, NULL, O_FORMAT}, {"title", required_argument, NULL, O_TITLE},
     {"x-axis", required_argument, NULL, O_XAXIS}, {"style", required_argument, NULL, O_STYLE},
+    {"version", no_argument, NULL, 'V'},
     {NULL, 0, NULL, 0},
 };
 
@@ -261,7 +264,7 @@ static int take_sweep_option(sweep *w, sweep_cli *cli, int c, const char *arg, c
         w->allow_long = 1;
         return 0;
     case 'o':
-        if (options_path_printable("sweep: ", "-o", arg))
+        if (options_path_printable("sweep: ", "-o", arg) || options_output_stream_refused("sweep: ", arg))
             return -1;
         if (!*arg || strlen(arg) > 3800) {
             fprintf(stderr, "cosim: sweep: -o: %s\n",
@@ -275,6 +278,9 @@ static int take_sweep_option(sweep *w, sweep_cli *cli, int c, const char *arg, c
         return 0;
     case 'h':
         usage(stdout);
+        return 1;
+    case 'V':
+        printf("cosim %s\n", COSIM_VERSION);
         return 1;
     case ':':
         fprintf(stderr, "cosim: sweep: option %s needs a value\n", word);
@@ -327,7 +333,7 @@ static int parse_sweep_args(sweep *w, sweep_cli *cli, int argc, char **argv)
     optind = 0; /* a fresh scan (GNU getopt) */
     opterr = 0;
     int c, li = -1;
-    while ((c = getopt_long(argc, argv, ":o:qh", sweep_longopts, &li)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:qhV", sweep_longopts, &li)) != -1) {
         if (c > 0 && c < O_END && c != O_VARY && c != O_ZIP && c != O_SET && c != ':' && c != '?' && seen[c]++) {
             if (li >= 0)
                 fprintf(stderr, "cosim: sweep: --%s given twice; give each option once\n",
@@ -349,9 +355,14 @@ static int parse_sweep_args(sweep *w, sweep_cli *cli, int argc, char **argv)
         fprintf(stderr, "cosim: sweep: nothing to vary; add --vary KEY=FROM..TO:STEPS\n");
         return -1;
     }
-    w->path = argv[optind];
-    if (options_path_printable("sweep: ", "the scenario", w->path))
+    if (options_path_printable("sweep: ", "the scenario", argv[optind]))
         return -1;
+    if (strcmp(argv[optind], "-") == 0) {
+        fprintf(stderr, "cosim: sweep: - (standard input): a sweep reads its scenario once per point and "
+                        "replication, so give a file (cosim - reads one run's scenario from standard input)\n");
+        return -1;
+    }
+    w->path = options_scenario_path(argv[optind], cli->scenario_buf, sizeof cli->scenario_buf);
     if (set_and_varied(w, cli))
         return -1;
     w->user_sets = cli->sets;

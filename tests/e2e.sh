@@ -772,7 +772,7 @@ lecture)
     # worksheet gets them: p50 210 ms, p99 504 ms, 110 over 100 ms
     grep -qxF '| open | open | 200 | 200 | 25 | 200 | 110 | 192.1 ms | 210.0 ms | 450.0 ms | 504.0 ms | 507.0 ms | 507.0 ms | 507.0 ms |' \
         "$work/L/one_stall.summary.md" || fail "summary.md: open row: $(cat "$work/L/one_stall.summary.md")"
-    grep -qxF $'closed,closed,215,215,1,215,1,9.325581,7.000063,7.000063,7.000063,507,507,507\r' \
+    grep -qxF $'closed,closed,closed,215,215,1,215,100,1,9.325581,7.000063,7.000063,7.000063,507,507,507\r' \
         "$work/L/one_stall.summary.csv" || fail "summary.csv: closed row: $(cat -A "$work/L/one_stall.summary.csv")"
     grep -qF 'class="ok">all met' "$work/L/index.html" || fail "lecture: the check verdict is missing"
     grep -qF 'the open loop&#39;s 110 requests that wait over 100 ms' "$work/L/index.html" \
@@ -928,10 +928,14 @@ traps)
     # a tester's label: in summary.json always (the name when unset), in the
     # tables as a column after the name when a tester has one
     grep -qxF '      "label": "open",' "$work/sps/summary.json" || fail "label: no default label in summary.json"
-    head -1 "$work/sps/summary.csv" | grep -q '^tester,kind,' || fail "label: a label column without labels"
+    # summary.csv has every column always (docs/outputs.md); summary.md
+    # shows the label column only when a tester has a label
+    head -1 "$work/sps/summary.csv" | grep -q '^tester,label,kind,planned,sent,in_flight,recorded,threshold_ms,over_threshold,' \
+        || fail "summary.csv: not the fixed header: $(head -1 "$work/sps/summary.csv")"
+    grep -q '^| tester | kind |' "$work/sps/summary.md" || fail "label: a label column without labels in summary.md"
     "$cosim" scenarios/figure_5_3.ini --no-plot -q -o "$work/f53" || fail "figure_5_3: exit $?"
     grep -qxF '      "label": "closed-loop (paced)",' "$work/f53/summary.json" || fail "label: not in summary.json"
-    head -2 "$work/f53/summary.csv" | tr -d '\r' | grep -qxF 'closed,closed-loop (paced),"paced, next_slot",100000,99000,0,99000,100,0.112038,0.100351,0.129535,0.160767,10.092543,10.157238,10.157238' \
+    head -2 "$work/f53/summary.csv" | tr -d '\r' | grep -qxF 'closed,closed-loop (paced),"paced, next_slot",100000,99000,0,99000,1,100,0.112038,0.100351,0.129535,0.160767,10.092543,10.157238,10.157238' \
         || fail "label: not in summary.csv: $(head -2 "$work/f53/summary.csv")"
     grep -qF '| closed | closed-loop (paced) | paced, next\_slot |' "$work/f53/summary.md" || fail "label: not in summary.md"
     ;;
@@ -1773,7 +1777,7 @@ input)
     cmp -s "$work/bom/o/c.hgrm" "$work/bom/ref/c.hgrm" || fail "a byte order mark changed the run"
     # the same for files read whole (a .hgrm of service times, GC logs): a
     # spectrum written by cosim, then with a mark, draws the same
-    printf '[scenario]\nduration = 1s\n[service]\ndistribution = histogram\nfile = s.hgrm\nunit = us\n[tester c]\nkind = closed\n' \
+    printf '[scenario]\nduration = 1s\n[service]\ndistribution = histogram\nfile = s.hgrm\nunit = ms\n[tester c]\nkind = closed\n' \
         >"$work/bom/h.ini"
     cp "$work/bom/ref/c.hgrm" "$work/bom/s.hgrm"
     "$cosim" -q --no-plot --charts none -o "$work/bom/h1" "$work/bom/h.ini" || fail "histogram service: exit $?"
@@ -1781,6 +1785,53 @@ input)
     "$cosim" -q --no-plot --charts none -o "$work/bom/h2" "$work/bom/h.ini" 2>"$work/bom.err" \
         || fail "a .hgrm with a byte order mark: $(cat "$work/bom.err")"
     cmp -s "$work/bom/h1/c.hgrm" "$work/bom/h2/c.hgrm" || fail "a byte order mark changed the histogram's draws"
+    ;;
+conventions)
+    # the CLI conventions users expect (issue 36), one check each
+    cd "$root" || exit 1
+    # - reads the scenario from standard input; its messages name <stdin>:LINE
+    "$cosim" - --charts none -q -o "$work/in" <scenarios/one_stall.ini || fail "cosim - < one_stall.ini: exit $?"
+    "$cosim" scenarios/one_stall.ini --charts none -q -o "$work/file" || fail "one_stall.ini: exit $?"
+    cmp -s "$work/in/summary.csv" "$work/file/summary.csv" || fail "cosim - ran another scenario than the file"
+    printf '[scenario]\nduration = 1s\n\n[tester c]\nkind = closd\n' >"$work/bad.ini"
+    expect_exact 3 "cosim: <stdin>:5: [tester c] kind = closd: did you mean closed? expected one of: closed, paced, open, corrected, partly_open" \
+        - --charts none -q <"$work/bad.ini"
+    # the default folder of standard input is out/stdin
+    mkdir "$work/sd"
+    ( cd "$work/sd" && "$cosim" - --charts none -q <"$root/scenarios/one_stall.ini" ) || fail "cosim - (default folder): exit $?"
+    [ -s "$work/sd/out/stdin/summary.json" ] || fail "cosim -: no out/stdin/"
+    expect_exact 2 "cosim: sweep: - (standard input): a sweep reads its scenario once per point and replication, so give a file (cosim - reads one run's scenario from standard input)" \
+        sweep - --vary tester.open.rate=10/s,20/s </dev/null
+    # -o - is refused: a folder is not a stream; nothing named - is made
+    ( cd "$work" && "$cosim" scenarios/one_stall.ini -o - 2>"$work/err" ); rc=$?
+    [ "$rc" -eq 2 ] || fail "-o -: exit $rc, want 2"
+    grep -qxF "cosim: -o -: cosim writes a folder of files (tables, spectra, charts), not one stream; give a folder, e.g. -o out/run (the summary goes to standard output anyway)" \
+        "$work/err" || fail "-o -: $(cat "$work/err")"
+    [ -e "$work/-" ] && fail "-o - made a folder named -"
+    expect_exit 2 "cosim: sweep: -o -: cosim writes a folder" sweep scenarios/one_stall.ini --vary tester.open.rate=10/s,20/s -o -
+    expect_exit 2 "cosim: lecture: -o -: cosim writes a folder" lecture scenarios/one_stall.ini -o -
+    # did you mean: a command one or two letters off; a file name is not one
+    expect_exact 2 "cosim: swep: no such command, file or shipped scenario; did you mean 'cosim sweep'? (try 'cosim --help')" \
+        swep x.ini
+    expect_exact 2 "cosim: lectrue: no such command, file or shipped scenario; did you mean 'cosim lecture'? (try 'cosim --help')" \
+        lectrue x.ini -o y
+    expect_exit 3 "cosim: sweep.ini: " sweep.ini
+    # --version on every command
+    for cmd in "" sweep lecture; do
+        # shellcheck disable=SC2086
+        v=$("$cosim" $cmd --version) || fail "cosim $cmd --version: exit $?"
+        [ "$v" = "cosim $(sed -n "s/^  version : '\(.*\)',$/\1/p" meson.build)" ] || fail "cosim $cmd --version: '$v'"
+    done
+    # UTF-8 in a scenario file's name is kept in the default output folder's
+    # name (each byte of it used to be one '_'); a Latin-1 byte is still '_'
+    mkdir -p "$work/u"
+    cp scenarios/one_stall.ini "$work/u/$(printf 'caf\303\251 \346\227\245\346\234\254.ini')"
+    cp scenarios/one_stall.ini "$work/u/$(printf 'na\357ve.ini')" 2>/dev/null
+    ( cd "$work/u" && for f in *.ini; do "$cosim" "$f" --charts none -q || exit 1; done ) || fail "UTF-8 names: exit $?"
+    [ -d "$work/u/out/$(printf 'caf\303\251_\346\227\245\346\234\254')" ] || fail "UTF-8 name not kept: $(ls "$work/u/out")"
+    if [ -e "$work/u/$(printf 'na\357ve.ini')" ]; then
+        [ -d "$work/u/out/na_ve" ] || fail "a Latin-1 byte not made '_': $(ls "$work/u/out")"
+    fi
     ;;
 *)
     echo "unknown test $test"

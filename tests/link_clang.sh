@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# build/libcosim.a links with another C compiler than the one that built it
+# (clang): no LTO-only objects (meson.build builds them fat under LTO;
+# docs/hacking.md). A small program over the library's API (a histogram:
+# 1000 values 1..1000 us, p50 must be 500 us within the bucket's width) is
+# compiled and linked by clang and run. Skipped (exit 77, said) without clang.
+# Usage: link_clang.sh LIBCOSIM.a SOURCE_ROOT BUILD_ROOT
+set -u
+lib=$(realpath "$1") src=$2 build=$3
+if ! command -v clang >/dev/null 2>&1; then
+    echo "SKIP: no clang to link libcosim.a with"
+    exit 77
+fi
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cat >"$work/p50.c" <<'C'
+#include "hist.h"
+#include <stdio.h>
+int main(void)
+{
+    hist *h;
+    if (hist_new(&h, 8))
+        return 2;
+    for (int v = 1; v <= 1000; v++)
+        hist_record(h, (int64_t)v * 1000);
+    /* the 500th of 1000 values under nearest rank: 500 us, read as its
+     * bucket's upper edge (sub-buckets of 2^8: within 0.8%) */
+    int64_t p50 = hist_value_at_percentile(h, HIST_NEAREST_RANK, 50, 100);
+    printf("%lld\n", (long long)p50);
+    hist_free(h);
+    return p50 >= 500000 && p50 <= 504000 ? 0 : 1;
+}
+C
+# shellcheck disable=SC2046
+clang -std=c11 -include "$build/cosim_config.h" -I"$src/sim" -I"$build" "$work/p50.c" "$lib" \
+    $(pkg-config --libs gsl inih zlib) -lm -o "$work/p50" 2>"$work/err" \
+    || { echo "FAIL: clang cannot link $lib: $(cat "$work/err")"; exit 1; }
+"$work/p50" || { echo "FAIL: the clang-linked program's p50 is wrong"; exit 1; }
+echo "link-clang: clang links $(basename "$lib") and its p50 is right"
