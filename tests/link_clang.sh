@@ -13,6 +13,19 @@ if ! command -v clang >/dev/null 2>&1; then
 fi
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# every member with GCC LTO bytecode (.gnu.lto_*) must carry machine code
+# too (a .text of non-zero size): fat, not LTO-only
+if command -v readelf >/dev/null 2>&1; then
+    slim=$(readelf -S -W "$lib" | awk '
+        /^File: / { f = $2 }
+        /\.gnu\.lto_/ { lto[f] = 1 }
+        match($0, /\.text +PROGBITS +[0-9a-f]+ +[0-9a-f]+ +[0-9a-f]+/) {
+            split(substr($0, RSTART, RLENGTH), a, / +/)
+            if (a[5] !~ /^0+$/) txt[f] = 1
+        }
+        END { for (k in lto) if (!(k in txt)) print k }')
+    [ -z "$slim" ] || { echo "FAIL: LTO-only objects in $lib (build them with -ffat-lto-objects): $slim"; exit 1; }
+fi
 cat >"$work/p50.c" <<'C'
 #include "hist.h"
 #include <stdio.h>
