@@ -7,6 +7,7 @@
 #include "options.h"
 #include "outdir.h"
 #include "plot.h"
+#include "run.h"
 #include "scenario.h"
 #include "sweep.h"
 #include "sweep_merge.h"
@@ -32,6 +33,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "Usage: cosim sweep [OPTIONS] SCENARIO.ini --vary KEY=FROM..TO:STEPS ...\n"
+            "       cosim sweep --merge [-o DIR] [-q] [--force] [--no-plot] SHARD_DIR...\n"
             "\n"
             "Run SCENARIO at every point of a grid of key values, each with N seeds,\n"
             "and report each tester's percentiles per point (mean and 95%% confidence\n"
@@ -58,7 +60,14 @@ static void usage(FILE *f)
             "      --jobs J           processes running the points (default: the number of\n"
             "                         cores); the outputs do not depend on J\n"
             "      --shard K/N        run only the points p with p mod N = K (0 <= K < N), to\n"
-            "                         split a sweep across machines (docs/sweeps.md)\n"
+            "                         split a sweep across machines (docs/sweeps.md); the\n"
+            "                         folder also holds sweep.shard, what --merge reads\n"
+            "      --estimate         print the work of the sweep (of the shard with --shard)\n"
+            "                         in the work budget's units, run nothing, write nothing\n"
+            "      --merge DIR...     put the N shard folders of one sweep together: the\n"
+            "                         folder one machine would have written, byte for\n"
+            "                         byte; the sweep's options and scenario come from the\n"
+            "                         shards (run it where their scenario path leads)\n"
             "  -o, --output DIR       outputs (default: out/NAME-sweep, with --shard K/N\n"
             "                         out/NAME-sweep-shard-K-of-N); the folder is\n"
             "                         written as by cosim (see cosim --help): all or nothing\n"
@@ -86,7 +95,9 @@ static void usage(FILE *f)
             "Exit status: 0 success, 2 bad command line (a --vary value that is not\n"
             "valid for its key at some point, such as users = 1.5, is the command\n"
             "line's; so are seeds past 2^64 - 1, and a --set value refused), 3 a\n"
-            "scenario error at some point that no --vary value made, 4 an output\n"
+            "scenario error at some point that no --vary value made (with --merge: a\n"
+            "shard folder missing, damaged or truncated, of another cosim or another\n"
+            "sweep, a shard missing or given twice, the scenario changed), 4 an output\n"
             "could not be written (or the folder was refused, or the chart failed),\n"
             "5 a run or job failed, or the work budget was passed without\n"
             "--allow-long; 130/143 interrupted by SIGINT/SIGTERM.\n");
@@ -111,13 +122,14 @@ typedef struct sweep_cli {
     const char *rec[2 * (SWEEP_MAX_AXES + SWEEP_MAX_SETS + 8)];
     size_t n_rec;
     int merge;                        /* --merge */
+    int estimate;                     /* --estimate: print the work, run nothing */
     const char *const *merge_dirs;    /* its shard folders */
     size_t n_merge_dirs;
     uint64_t scenario_bytes, scenario_hash; /* a shard's scenario digest */
 } sweep_cli;
 
 enum { O_VARY = 256, O_REPS, O_JOBS, O_SHARD, O_SET, O_SEED, O_NOPLOT, O_FORCE, O_PLOT_TIMEOUT, O_LONG, O_ZIP,
-       O_FORMAT, O_TITLE, O_XAXIS, O_STYLE, O_MERGE, O_END };
+       O_FORMAT, O_TITLE, O_XAXIS, O_STYLE, O_MERGE, O_ESTIMATE, O_END };
 
 static const struct option sweep_longopts[] = {
     {"vary", required_argument, NULL, O_VARY},    {"replications", required_argument, NULL, O_REPS},
@@ -130,6 +142,7 @@ static const struct option sweep_longopts[] = {
     {"format", required_argument, NULL, O_FORMAT}, {"title", required_argument, NULL, O_TITLE},
     {"x-axis", required_argument, NULL, O_XAXIS}, {"style", required_argument, NULL, O_STYLE},
     {"version", no_argument, NULL, 'V'},          {"merge", no_argument, NULL, O_MERGE},
+    {"estimate", no_argument, NULL, O_ESTIMATE},
     {NULL, 0, NULL, 0},
 };
 
@@ -297,6 +310,10 @@ static int take_sweep_option(sweep *w, sweep_cli *cli, int c, const char *arg, c
         return 1;
     case O_MERGE:
         cli->merge = 1;
+        return 0;
+    case O_ESTIMATE:
+        cli->estimate = 1;
+        w->allow_long = 1; /* say the size, whatever it is */
         return 0;
     case ':':
         fprintf(stderr, "cosim: sweep: option %s needs a value\n", word);
@@ -745,6 +762,27 @@ static int check_utilisation(const sweep *w)
     return 0;
 }
 
+/* --estimate: the work of the points sweep_estimate loaded (the shard's),
+ * in the work budget's units (run.h: simulated requests, truth probes,
+ * correction buckets, and SWEEP_RUN_SETUP_WORK per run), and its share of
+ * RUN_WORK_BUDGET, so a user sizes a job array before submitting it. */
+static void print_estimate(const sweep *w)
+{
+    double total = 0;
+    size_t points = 0;
+    for (size_t p = w->shard; p < w->n_points; p += w->n_shards) {
+        total += w->work[p] * (double)w->reps;
+        points++;
+    }
+    char shard[64] = "";
+    if (w->n_shards > 1)
+        snprintf(shard, sizeof shard, "shard %u of %u: ", w->shard, w->n_shards);
+    printf("%s%zu point%s x %zu replication%s = %zu runs, %.3g work units (%.2g%% of the budget of %.0e%s)\n",
+           shard, points, points == 1 ? "" : "s", w->reps, w->reps == 1 ? "" : "s", points * w->reps, total,
+           100.0 * total / RUN_WORK_BUDGET, RUN_WORK_BUDGET,
+           total > RUN_WORK_BUDGET ? ": over it, needs --allow-long" : "");
+}
+
 /* --merge: parse the shards' options (m's shard 0) into w and cli, as the
  * one-machine sweep of those options would have, keeping the merge's own
  * -o, -q, --force, --no-plot, --plot-timeout. argv2 receives the words
@@ -814,6 +852,10 @@ int sweep_main(int argc, char **argv)
     if ((rc = sweep_check_points(&w, &s)) != 0 || (rc = take_testers(&w, s)) != 0 ||
         (rc = sweep_estimate(&w)) != 0 || (rc = check_utilisation(&w)) != 0 || (rc = take_results(&w)) != 0)
         goto out;
+    if (cli.estimate) {
+        print_estimate(&w);
+        goto out;
+    }
     if (cli.merge && (rc = sweep_merge_fill(&m, &w)) != 0)
         goto out;
     if (w.n_shards > 1) { /* the text this shard runs, for the merge's check */
