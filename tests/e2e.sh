@@ -1833,6 +1833,109 @@ conventions)
         [ -d "$work/u/out/na_ve" ] || fail "a Latin-1 byte not made '_': $(ls "$work/u/out")"
     fi
     ;;
+merge)
+    # cosim sweep --merge (issue 27): shards of one sweep merge into the
+    # folder one machine writes, byte for byte (chart included); every kind
+    # of shard set that is not one sweep is refused with its own message,
+    # exit 3, and nothing is written
+    cd "$root" || exit 1
+    cp scenarios/one_stall.ini "$work/s.ini"
+    args=("$work/s.ini" --vary tester.open.rate=10/s..40/s:4 --vary stall.request90.extra=100ms,300ms
+          --zip tester.closed.users=1,2 --replications 2 --seed 7 --title "Merged, not rerun" -q)
+    "$cosim" sweep "${args[@]}" -o "$work/one" || fail "the one-machine sweep: exit $?"
+    for k in 0 1 2; do
+        "$cosim" sweep "${args[@]}" --shard $k/3 -o "$work/s$k" --no-plot || fail "shard $k/3: exit $?"
+    done
+    [ -s "$work/s1/sweep.shard" ] || fail "a shard wrote no sweep.shard"
+    [ -e "$work/one/sweep.shard" ] && fail "a whole sweep wrote sweep.shard"
+    # in any order of the folders
+    "$cosim" sweep --merge "$work/s2" "$work/s0" "$work/s1" -o "$work/merged" -q || fail "--merge: exit $?"
+    diff -r "$work/one" "$work/merged" >"$work/diff" 2>&1 || fail "merged shards differ from one machine: $(cat "$work/diff")"
+    # the table names the merge
+    "$cosim" sweep --merge "$work/s0" "$work/s1" "$work/s2" -o "$work/merged2" --no-plot >"$work/out" || fail "--merge (table): exit $?"
+    grep -q "^sweep of $work/s.ini: 8 points x 2 replications, merged from 3 shards$" "$work/out" || fail "--merge: table: $(head -1 "$work/out")"
+    cmp -s "$work/one/sweep.csv" "$work/merged2/sweep.csv" || fail "--merge --no-plot: another sweep.csv"
+    # each refusal: its message, exit 3, no folder made
+    refused() { # MESSAGE ARGS...
+        local msg=$1
+        shift
+        expect_exact 3 "$msg" sweep --merge "$@" -o "$work/no"
+        [ -e "$work/no" ] && fail "a refused merge wrote $work/no" && rm -rf "$work/no"
+    }
+    "$cosim" sweep "$work/s.ini" --vary tester.open.rate=10/s..50/s:4 --vary stall.request90.extra=100ms,300ms \
+        --zip tester.closed.users=1,2 --replications 2 --seed 7 --title "Merged, not rerun" -q --no-plot --shard 1/3 \
+        -o "$work/other1" || fail "another sweep's shard: exit $?"
+    refused "cosim: sweep: --merge: $work/s0 and $work/other1 are shards of different sweeps: their options differ from word 2: tester.open.rate=10/s..40/s:4 ... and tester.open.rate=10/s..50/s:4 ..." \
+        "$work/s0" "$work/other1" "$work/s2"
+    "$cosim" sweep "${args[@]}" --shard 1/2 -o "$work/half1" --no-plot || fail "shard 1/2: exit $?"
+    refused "cosim: sweep: --merge: $work/s0 and $work/half1 are shards of different sweeps: split in 3 and in 2 shards" \
+        "$work/s0" "$work/half1"
+    refused "cosim: sweep: --merge: $work/s0 and $work/s0 are both shard 0 of 3; give each shard once" \
+        "$work/s0" "$work/s0" "$work/s1" "$work/s2"
+    refused "cosim: sweep: --merge: shard 1 of 3 is missing; give every shard's folder (2 given)" "$work/s0" "$work/s2"
+    # a folder an older cosim wrote (no sweep.shard), and one of another version
+    cp -r "$work/s1" "$work/old1" && rm "$work/old1/sweep.shard"
+    refused "cosim: sweep: --merge: $work/old1: a sweep folder without sweep.shard: written by a cosim older than $("$cosim" --version | cut -d' ' -f2), or by a sweep that was not a shard (--shard K/N); rerun the shard with this cosim" \
+        "$work/s0" "$work/old1" "$work/s2"
+    cp -r "$work/s1" "$work/v1" && sed -i 's/^cosim .*/cosim 0.0.1/' "$work/v1/sweep.shard"
+    refused "cosim: sweep: --merge: $work/v1: a shard written by cosim 0.0.1; this is cosim $("$cosim" --version | cut -d' ' -f2), whose figures may differ: rerun the shard with this cosim" \
+        "$work/s0" "$work/v1" "$work/s2"
+    cp -r "$work/s1" "$work/f1" && sed -i '1s/.*/cosim-sweep-shard 9/' "$work/f1/sweep.shard"
+    refused "cosim: sweep: --merge: $work/f1/sweep.shard:1: sweep.shard format 9; this cosim ($("$cosim" --version | cut -d' ' -f2)) reads format 1" \
+        "$work/s0" "$work/f1" "$work/s2"
+    # truncated: cut inside a line, cut at a line end, a result line lost
+    lines=$(wc -l <"$work/s1/sweep.shard")
+    cp -r "$work/s1" "$work/t1" && head -c 300 "$work/s1/sweep.shard" >"$work/t1/sweep.shard"
+    refused "cosim: sweep: --merge: $work/t1/sweep.shard:$(head -c 300 "$work/s1/sweep.shard" | wc -l | awk '{print $1 + 1}'): the last line is cut (no line end): the file is truncated" \
+        "$work/s0" "$work/t1" "$work/s2"
+    cp -r "$work/s1" "$work/t2" && head -n $((lines - 1)) "$work/s1/sweep.shard" >"$work/t2/sweep.shard"
+    refused "cosim: sweep: --merge: $work/t2/sweep.shard:$((lines - 1)): no end line: the file is truncated (a shard cut short, or a copy that did not finish)" \
+        "$work/s0" "$work/t2" "$work/s2"
+    cp -r "$work/s1" "$work/t3" && awk '/^r / && !cut { cut = 1; next } 1' "$work/s1/sweep.shard" >"$work/t3/sweep.shard"
+    refused "cosim: sweep: --merge: $work/t3/sweep.shard:$((lines - 1)): the end line counts 6 results, the file holds 5" \
+        "$work/s0" "$work/t3" "$work/s2"
+    refused "cosim: sweep: --merge: $work/nothing: no such folder" "$work/s0" "$work/nothing"
+    mkdir "$work/empty"
+    refused "cosim: sweep: --merge: $work/empty: not a shard folder (no sweep.shard; cosim sweep --shard K/N writes one)" \
+        "$work/s0" "$work/empty"
+    # the scenario edited after the shards ran
+    cp "$work/s.ini" "$work/s.ini.orig" && echo "; edited" >>"$work/s.ini"
+    bytes=$(wc -c <"$work/s.ini")
+    expect_exit 3 "cosim: sweep: --merge: $work/s.ini: not the text the shards ran ($bytes bytes, FNV-1a " \
+        sweep --merge "$work/s0" "$work/s1" "$work/s2" -o "$work/no"
+    [ -e "$work/no" ] && fail "a merge with the scenario changed wrote $work/no"
+    mv "$work/s.ini.orig" "$work/s.ini"
+    # the sweep's options come from the shards
+    expect_exact 2 "cosim: sweep: --merge takes the sweep's options from the shards (--replications given); give the shard folders, and only -o, -q, --force, --no-plot, --plot-timeout" \
+        sweep --merge --replications 2 "$work/s0"
+    # --estimate: the shards' work adds up to the whole sweep's; nothing written
+    mkdir "$work/e"
+    ( cd "$work/e" && for k in 0 1 2; do "$cosim" sweep "${args[@]}" --shard $k/3 --estimate || exit 1; done ) >"$work/est" \
+        || fail "--estimate: exit $?"
+    [ -z "$(ls -A "$work/e")" ] || fail "--estimate wrote $(ls -A "$work/e")"
+    grep -qx 'shard 1 of 3: 3 points x 2 replications = 6 runs, .* work units (.*% of the budget of 1e+10)' "$work/est" \
+        || fail "--estimate: $(cat "$work/est")"
+    ;;
+merge-parallel)
+    # issue 27: a sweep run as 4 shards by GNU parallel (local jobs) and
+    # merged is byte-identical to the sweep on one machine (sweep.csv,
+    # sweep.dat, sweep.gp, sweep.png, the manifest)
+    cd "$root" || exit 1
+    if ! command -v parallel >/dev/null; then
+        echo "SKIP: GNU parallel is not installed (apt-get install parallel; scripts/deps.sh lists it)"
+        exit 77
+    fi
+    # 7 points over 4 shards: shards of 2 and of 1 point; utilisation as x
+    args=(scenarios/mm1_rho08.ini --set scenario.duration=20s --vary tester.open.rate=100/s..700/s:7
+          --replications 3 --x-axis utilisation -q)
+    "$cosim" sweep "${args[@]}" -o "$work/one" || fail "the one-machine sweep: exit $?"
+    parallel --will-cite --halt now,fail=1 -j 4 -q "$cosim" sweep "${args[@]}" --jobs 1 --shard {}/4 \
+        -o "$work/shard-{}" ::: 0 1 2 3 || fail "GNU parallel's shards: exit $?"
+    "$cosim" sweep --merge "$work"/shard-* -o "$work/merged" -q || fail "--merge: exit $?"
+    diff -r "$work/one" "$work/merged" >"$work/diff" 2>&1 || fail "merged differs from one machine: $(cat "$work/diff")"
+    [ "$(ls "$work/merged" | tr '\n' ' ')" = "sweep.csv sweep.dat sweep.gp sweep.png " ] \
+        || fail "merged: $(ls "$work/merged")"
+    ;;
 *)
     echo "unknown test $test"
     exit 2
