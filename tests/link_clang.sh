@@ -4,9 +4,14 @@
 # docs/hacking.md). A small program over the library's API (a histogram:
 # 1000 values 1..1000 us, p50 must be 500 us within the bucket's width) is
 # compiled and linked by clang and run. Skipped (exit 77, said) without clang.
-# Usage: link_clang.sh LIBCOSIM.a SOURCE_ROOT BUILD_ROOT
+# Usage: link_clang.sh LIBCOSIM.a SOURCE_ROOT BUILD_ROOT [B_SANITIZE]
 set -u
-lib=$(realpath "$1") src=$2 build=$3
+lib=$(realpath "$1") src=$2 build=$3 sanitize=${4:-none}
+if [ "$sanitize" != none ]; then
+    # instrumented objects call the runtime of the compiler that built them
+    echo "SKIP: a -Db_sanitize=$sanitize library needs its own compiler's sanitizer runtime"
+    exit 77
+fi
 if ! command -v clang >/dev/null 2>&1; then
     echo "SKIP: no clang to link libcosim.a with"
     exit 77
