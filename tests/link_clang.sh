@@ -50,7 +50,10 @@ int main(void)
 }
 C
 # shellcheck disable=SC2046
-clang -std=c11 -include "$build/cosim_config.h" -I"$src/sim" -I"$build" "$work/p50.c" "$lib" \
+# the library's headers: sim/ and its layer folders
+incs=()
+while IFS= read -r d; do incs+=("-I$d"); done < <(find "$src/sim" -type d)
+clang -std=c11 -include "$build/cosim_config.h" "${incs[@]}" -I"$build" "$work/p50.c" "$lib" \
     $(pkg-config --libs gsl inih zlib) -lm -o "$work/p50" 2>"$work/err" \
     || { echo "FAIL: clang cannot link $lib: $(cat "$work/err")"; exit 1; }
 "$work/p50" || { echo "FAIL: the clang-linked program's p50 is wrong"; exit 1; }
