@@ -3,9 +3,10 @@
 # build into a temporary DESTDIR; the installed tree is then moved to
 # another folder, so neither the configured prefix nor the source tree
 # leads to it, and the program is run from a third folder:
-# - the chart styles come from the installed share/cosim/plots (a marker
-#   appended to the installed spectrum.gp shows up in the run's spectrum.gp,
-#   and junk appended to nothing else can matter);
+# - the chart styles come from the installed share/cosim/plots: a marker
+#   appended to the installed spectrum.gp shows up in the run's spectrum.gp
+#   (the clone's plots/ came first before, so junk there broke an installed
+#   cosim);
 # - a shipped scenario is found by NAME (with a data file: gc_log), and the
 #   man page's EXAMPLE runs;
 # - a sweep and the lecture run and draw their charts;
@@ -67,7 +68,5 @@ grep -q '^cosim: no_such_scenario: ' "$work/err" || fail "an unknown scenario na
 "$cosim" lecture -q one_stall -o L >"$work/out" 2>&1 || fail "cosim lecture: exit $?: $(cat "$work/out")"
 [ -s L/index.html ] && [ -s L/one_stall.spectrum.svg ] || fail "the lecture wrote no page or chart"
 
-# the installed program never reads the source tree's styles: junk there
-# changes nothing (the issue's report: it made the installed cosim exit 4)
 [ "$fails" -eq 0 ] && echo "install: a moved install runs the main job, a sweep and the lecture on its own files" \
     || exit 1
