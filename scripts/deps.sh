@@ -7,7 +7,7 @@ COSIM_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libgsl-dev libinih-de
 # headless, for the lecture page's test (tests/lecture_browser.sh); man-db and
 # groff-base, for the man page's warnings test; python3 and imagemagick, for
 # the chart review (tests/charts_review.sh: its checks and contact sheets).
-COSIM_TEST_PACKAGES="default-jre-headless libhdrhistogram-java chromium man-db groff-base python3 imagemagick"
+COSIM_TEST_PACKAGES="default-jre-headless libhdrhistogram-java chromium parallel clang man-db groff-base python3 imagemagick"
 
 cosim_install_deps() {
     local missing="" p wanted="$COSIM_PACKAGES"

@@ -497,8 +497,11 @@ static int open_once(outdir *d, const outdir_options *opt, char *err, size_t err
     const char *old = d->old_source;
     if (old && old[0] != '/' && have_here && od_join_lexical(here, old, old_abs, sizeof old_abs) == 0)
         old = old_abs;
-    if (opt && opt->same_source && !force && d->had_manifest && d->source &&
-        (!old || strcmp(old, opt->source) != 0)) {
+    /* the same source: the same line (a relative path, or a name such as
+     * <stdin> that is no path), or the old line resolved from the folder */
+    int same = d->old_source && d->source && strcmp(d->old_source, d->source) == 0;
+    same |= old && opt && opt->source && strcmp(old, opt->source) == 0;
+    if (opt && opt->same_source && !force && d->had_manifest && d->source && !same) {
         od_say(err, errlen, "%s: holds the outputs of %s, not of %s; give -o DIR (or --force to replace them)",
             d->dir, old ? old : "another scenario", opt->source);
         return -EEXIST;
