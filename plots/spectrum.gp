@@ -189,24 +189,35 @@ if (ylog) {
 # no tick), then round values (decades; 2s and 5s too under two decades;
 # minutes and hours past a minute), each only where no tick is nearer than
 # a label's height
-hu(v) = v < 0.001 ? sprintf("%g ns", v * 1e6) : v < 1 ? sprintf("%g \302\265s", v * 1e3) \
-      : v < 1000 ? sprintf("%g ms", v) \
-      : v < 60000 || (v < 3600000 && v / 60000.0 != int(v / 60000.0)) ? sprintf("%g s", v / 1e3) \
-      : v < 3600000 || v / 3600000.0 != int(v / 3600000.0) ? sprintf("%g min", v / 60000.0) \
-      : sprintf("%g h", v / 3600000.0)
+# (four significant digits: a level is a histogram bucket's value, which
+# printed whole read "8.02816 ms")
+hu(v) = v < 0.001 ? sprintf("%.4g ns", v * 1e6) : v < 1 ? sprintf("%.4g \302\265s", v * 1e3) \
+      : v < 1000 ? sprintf("%.4g ms", v) \
+      : v < 60000 || (v < 3600000 && v / 60000.0 != int(v / 60000.0)) ? sprintf("%.4g s", v / 1e3) \
+      : v < 3600000 || v / 3600000.0 != int(v / 3600000.0) ? sprintf("%.4g min", v / 60000.0) \
+      : sprintf("%.4g h", v / 3600000.0)
 ylo_t = ylog ? (ymin > lowest ? ymin / 1.5 : lowest) : 0
 yhi_t = ylog ? ymax * 2 : (ymax > 0 ? ymax * 1.1 : 1)
 # a tick label's height as a share of the plot's (about 0.6 of the page)
 tick_gap = 1.3 * base_pt * (pdf ? 1 : 4.0 / 3) / (0.55 * (pdf ? (slides ? 540 : 450) : (slides ? 1080 : 1000)))
 ypos(v) = ylog ? log(v / ylo_t) / log(yhi_t / ylo_t) : (v - ylo_t) / (yhi_t - ylo_t)
 array tick_v[200]
+array tick_s[200]
+array tick_hi[200]
 n_ticks = 0
 tick_free(v) = n_ticks == 0 ? 1 : (sum [tk_=1:n_ticks] (abs(ypos(tick_v[tk_]) - ypos(v)) < tick_gap ? 1 : 0)) == 0
 n_levels = exists("levels") ? words(levels) : 0
+# levels closer than a label's height share one tick, labelled with their
+# range ("16 ms to 17 ms": memtier's pipeline has three levels between 16
+# and 17 ms, each over 10% of its requests)
 do for [j=1:n_levels] {
     lv = word(levels, j) + 0.0
-    if (lv >= ylo_t && lv <= yhi_t && n_ticks < 200 && (n_ticks == 0 || tick_free(lv))) {
-        n_ticks = n_ticks + 1; tick_v[n_ticks] = lv
+    if (lv >= ylo_t && lv <= yhi_t && n_ticks < 200) {
+        if (tick_free(lv)) {
+            n_ticks = n_ticks + 1; tick_v[n_ticks] = lv; tick_s[n_ticks] = hu(lv); tick_hi[n_ticks] = lv
+        } else {
+            tick_hi[n_ticks] = lv; tick_s[n_ticks] = hu(tick_v[n_ticks])." to ".hu(lv)
+        }
     }
 }
 # round values: 1, 2 and 5 x 10^e ms up to 50 s, then 1, 2, 5, 10, 20
@@ -240,17 +251,17 @@ do for [j=1:n_round] {
     on_axis = ylog ? (!round_fine[j] || fine_ticks) : (lin_step > 0 && abs(rv / lin_step - int(rv / lin_step + 0.5)) < 1e-9)
     if (!ylog && lin_step > 0) { on_axis = 0 }
     if (on_axis && rv >= ylo_t && rv <= yhi_t && n_ticks < 200 && tick_free(rv)) {
-        n_ticks = n_ticks + 1; tick_v[n_ticks] = rv
+        n_ticks = n_ticks + 1; tick_v[n_ticks] = rv; tick_s[n_ticks] = hu(rv); tick_hi[n_ticks] = rv
     }
 }
 if (!ylog && lin_step > 0) {
     do for [k=0:7] {
         rv = k * lin_step
-        if (rv <= yhi_t && n_ticks < 200 && tick_free(rv)) { n_ticks = n_ticks + 1; tick_v[n_ticks] = rv }
+        if (rv <= yhi_t && n_ticks < 200 && tick_free(rv)) { n_ticks = n_ticks + 1; tick_v[n_ticks] = rv; tick_s[n_ticks] = hu(rv); tick_hi[n_ticks] = rv }
     }
 }
-set ytics (hu(tick_v[1]) tick_v[1])
-do for [j=2:n_ticks] { set ytics add (hu(tick_v[j]) tick_v[j]) }
+set ytics (tick_s[1] tick_v[1])
+do for [j=2:n_ticks] { set ytics add (tick_s[j] tick_v[j]) }
 set grid xtics ytics lc rgb "#a0a0a0" lw 1, lc rgb "#d8d8d8" lw 0.5
 set key outside center bottom horizontal Left reverse box noenhanced samplen 3 spacing 1.1 width 2 maxrows 3
 # on a slide the legend (with each p99) is in two rows under the plot, in
@@ -327,9 +338,10 @@ key_rows = slides && key_rows == 3 ? key_maxrows : key_rows
 set bmargin ((slides ? 3.0 : 2.6) + key_rows * 1.1 + 1.2)
 # the end labels' column: as wide as the longest label (at least 10
 # characters, at most 44 of the page's width)
-end_cols = longest_label + (pdf ? 6 : 3)
-# (a pdf's character is wider than gnuplot counts it: stall_per_second's
-# "corrected" ran past the page's edge at longest + 3)
+end_cols = int(longest_label * (pdf ? 1.25 : 1.15)) + (pdf ? 6 : 3)
+# (a label's characters are wider than gnuplot counts them, in a pdf and
+# an svg most: stall_per_second's "corrected" and figure_5_3's
+# "closed-loop, corrected" ran past the page's edge at longest + 3)
 end_cols = end_cols < 10 ? 10 : end_cols > 44 ? 44 : end_cols
 if (slides) { set rmargin 6 } else { set rmargin end_cols }
 # end labels in a column right of the plot, in the curves' colours, pushed
@@ -415,7 +427,7 @@ if (exists("review")) {
         min_pt, \
         ylog, GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX, xend / 0.9999, ymin > ylo_t ? ymin : ylo_t, ymax)
     do for [j=1:n_levels] { print sprintf("review-level panel=1 v=%s", word(levels, j)) }
-    do for [j=1:n_ticks] { print sprintf("review-tick panel=1 v=%.10g pt=%.10g", tick_v[j], base_pt) }
+    do for [j=1:n_ticks] { print sprintf("review-tick panel=1 v=%.10g hi=%.10g pt=%.10g", tick_v[j], tick_hi[j], base_pt) }
     do for [i=1:nb] {
         if (rank[i] > 0 && !slides) {
             print sprintf("review-label panel=1 where=right y_graph=%.10g pt=%.10g chars=%d", at[i], base_pt, strlen(label(i)))

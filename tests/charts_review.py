@@ -12,7 +12,8 @@ plot area in terminal units, GPVAL_X/Y_MIN/MAX for the axes' ranges):
   - the data lie inside the axes' ranges, and with pad=1 clear of the
     frame by at least 1% of the axis (log axes: of its decades);
   - every level holding more than a tenth of a curve's samples has a tick
-    within 0.5% (of a decade on a log axis) or a value label;
+    within 0.5% (of a decade on a log axis), or lies in the range a tick's
+    label gives ("16 ms to 17 ms": levels closer than a label's height);
   - no two tick labels and no two placed labels overlap: their centres are
     at least 0.9 of a text line apart (a line: 1.15 em);
   - a placed label stays inside the canvas;
@@ -63,7 +64,7 @@ def check_chart(name, lines, err):
     if said:
         fails.append("gnuplot said: " + said[0])
     panels = {}
-    levels, ticks, labels, stems = {}, {}, {}, {}
+    levels, ticks, labels, stems, spans = {}, {}, {}, {}, {}
     for line in lines:
         kind, kv = parse(line)
         p = kv.get("panel", "1")
@@ -73,6 +74,8 @@ def check_chart(name, lines, err):
             levels.setdefault(p, []).append(float(kv["v"]))
         elif kind == "review-tick":
             ticks.setdefault(p, []).append((float(kv["v"]), float(kv["pt"])))
+            if "hi" in kv:  # a tick labelled with a range of levels
+                spans.setdefault(p, []).append((float(kv["v"]), float(kv["hi"])))
         elif kind == "review-stem":
             stems.setdefault(p, []).append((float(kv["x"]), float(kv["y"])))
         elif kind == "review-label":
@@ -127,6 +130,7 @@ def check_chart(name, lines, err):
             if not (ylo <= v <= yhi):
                 continue
             near = [t for t in tv if (abs(math.log10(t / v)) < 0.005 if ylog and t > 0 else abs(t - v) <= 0.005 * (yhi - ylo))]
+            near += [lo for lo, hi in spans.get(p, []) if lo <= v <= hi]
             if not near:
                 fails.append(where + "the level %g holding over 10%% of a curve's samples has no tick" % v)
         # tick labels apart
