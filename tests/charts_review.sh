@@ -115,7 +115,7 @@ if command -v montage >/dev/null; then
         # (ImageMagick's default label font, Helvetica, is not on Debian:
         # the Sans gnuplot draws with)
         font=$(fc-match -f '%{file}' Sans 2>/dev/null)
-        montage "${list[@]}" -tile 8x -geometry 320x200+4+4 ${font:+-font "$font"} -pointsize 10 \
+        montage "${list[@]}" -tile 8x -geometry 320x200+4+4 ${font:+-font "$font"} -pointsize 10 -depth 8 \
             "$out/contact-$st.png" \
             || { echo "FAIL: montage could not make contact-$st.png"; fails=$((fails + 1)); }
         echo "charts_review: contact sheet $out/contact-$st.png ($((${#list[@]} / 3)) charts)"
