@@ -70,17 +70,34 @@ if (1) {
 # integer % below has a divisor of at least 1.
 set datafile nofpe_trap
 
+# More than twelve curves: the legend alone names them (no end labels, no
+# p99 in its entries), in as many columns as the page's width holds, and a
+# page (not a slide) grows by its rows past three: 64 testers' legend had
+# filled the page and pushed the title and the axis off it
+n_curves = words(testers)
+many = n_curves > 12
+many_lab = 0
+do for [i=1:n_curves] {
+    t_lab = exists("labels") ? labels[i] : word(testers, i)
+    many_lab = strlen(t_lab) > many_lab ? strlen(t_lab) : many_lab
+}
+char_w = 0.6 * base_pt * (pdf ? 1 : 4.0 / 3)
+many_cols = int(0.9 * (pdf ? (slides ? 960 : 720) : (slides ? 1920 : 1600)) / (char_w * (many_lab + 7)))
+many_cols = many_cols < 1 ? 1 : many_cols
+many_rows = (n_curves + many_cols - 1) / many_cols
+extra_lines = many && !slides && many_rows > 3 ? many_rows - 3 : 0
+extra_px = int(extra_lines * 1.1 * base_pt * 4.0 / 3)
 if (term eq "pngcairo") {
     if (slides) { set terminal pngcairo enhanced size 1920,1080 font sprintf("Sans,%d", base_pt) linewidth 3 } \
-    else { set terminal pngcairo enhanced size 1600,1000 font sprintf("Sans,%d", base_pt) linewidth 2 }
+    else { set terminal pngcairo enhanced size 1600,(1000 + extra_px) font sprintf("Sans,%d", base_pt) linewidth 2 }
 } else {
     if (pdf) {
         if (slides) { set terminal pdfcairo enhanced size 13.333in,7.5in font sprintf("Sans,%d", base_pt) linewidth 3 } \
-        else { set terminal pdfcairo enhanced size 10in,6.25in font sprintf("Sans,%d", base_pt) linewidth 2 }
+        else { set terminal pdfcairo enhanced size 10in,(6.25 + extra_lines * 1.1 * base_pt / 72.0)*1in font sprintf("Sans,%d", base_pt) linewidth 2 }
     } else {
         if (slides) { set terminal svg enhanced size 1920,1080 font sprintf("Sans,%d", base_pt) fontscale 4.0/3 linewidth 3 \
                           background "white" } \
-        else { set terminal svg enhanced size 1600,1000 font sprintf("Sans,%d", base_pt) fontscale 4.0/3 linewidth 2 background "white" }
+        else { set terminal svg enhanced size 1600,(1000 + extra_px) font sprintf("Sans,%d", base_pt) fontscale 4.0/3 linewidth 2 background "white" }
     }
 }
 set output outfile
@@ -315,7 +332,7 @@ if (p99_left) { set label 2 "p99" at 100, graph 0 offset -0.6,0.9 right textcolo
 else { set label 2 "p99" at 100, graph 0 offset 0.6,0.9 left textcolor rgb "#404040" boxed bs 1 front }
 ms(v) = v >= 100 ? sprintf("%.0f ms", v) : v >= 10 ? sprintf("%.1f ms", v) : v >= 1 ? sprintf("%.2f ms", v) \
       : sprintf("%.3f ms", v)
-title_of(i) = label(i).": p99 ".ms(p99s[i])
+title_of(i) = many ? label(i) : label(i).": p99 ".ms(p99s[i])
 # The legend's rows. gnuplot puts as many columns as the longest entry
 # allows (on this page two up to about 24 characters, else one; tried
 # with 3 to 39 characters), then fills ceil(n / columns) rows, at most
@@ -335,6 +352,7 @@ key_rows = (nb + key_cols - 1) / key_cols
 # capped, but for a slide's three (stall_per_second's five entries), which
 # fit in the margin made for two
 key_rows = slides && key_rows == 3 ? key_maxrows : key_rows
+key_rows = many ? many_rows : key_rows
 set bmargin ((slides ? 3.0 : 2.6) + key_rows * 1.1 + 1.2)
 # the end labels' column: as wide as the longest label (at least 10
 # characters, at most 44 of the page's width)
@@ -343,7 +361,12 @@ end_cols = int(longest_label * (pdf ? 1.25 : 1.15)) + (pdf ? 6 : 3)
 # an svg most: stall_per_second's "corrected" and figure_5_3's
 # "closed-loop, corrected" ran past the page's edge at longest + 3)
 end_cols = end_cols < 10 ? 10 : end_cols > 44 ? 44 : end_cols
-if (slides) { set rmargin 6 } else { set rmargin end_cols }
+# end labels for up to eight curves; past that the legend alone names them
+# (twelve testers' labels, stacked a line apart from the top, stood far
+# from the curves they named, and with more they left the picture)
+end_labels = !slides && nb <= 8
+if (many) { set key maxrows many_rows maxcols many_cols }
+if (end_labels) { set rmargin end_cols } else { set rmargin 6 }
 # end labels in a column right of the plot, in the curves' colours, pushed
 # apart to a text line each (up from the lowest, then down from the top)
 ylo = ylog ? (ymin > lowest ? ymin / 1.5 : lowest) : 0
@@ -370,7 +393,7 @@ do for [r=nb:1:-1] {
     }
 }
 do for [i=1:nb] {
-    if (rank[i] > 0 && !slides) {
+    if (rank[i] > 0 && end_labels) {
         set label (10 + i) label(i) at graph 1, graph at[i] left offset 1,0 noenhanced textcolor rgb colour(i) front
     }
 }
@@ -429,7 +452,7 @@ if (exists("review")) {
     do for [j=1:n_levels] { print sprintf("review-level panel=1 v=%s", word(levels, j)) }
     do for [j=1:n_ticks] { print sprintf("review-tick panel=1 v=%.10g hi=%.10g pt=%.10g", tick_v[j], tick_hi[j], base_pt) }
     do for [i=1:nb] {
-        if (rank[i] > 0 && !slides) {
+        if (rank[i] > 0 && end_labels) {
             print sprintf("review-label panel=1 where=right y_graph=%.10g pt=%.10g chars=%d", at[i], base_pt, strlen(label(i)))
         }
     }
