@@ -85,7 +85,10 @@ int gcl_warn(gcl_ctx *c, size_t line, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    snprintf(full, sizeof full, "%s:%zu: %s", c->name, line, msg);
+    if (line)
+        snprintf(full, sizeof full, "%s:%zu: %s", c->name, line, msg);
+    else
+        snprintf(full, sizeof full, "%s", msg);
     gclog_result *r = c->r;
     char **nw = realloc(r->warnings, (r->n_warnings + 1) * sizeof *nw);
     if (!nw)
@@ -209,17 +212,28 @@ static gclog_format detect(const char *text, size_t len)
     return GCLOG_UNKNOWN;
 }
 
+/* Each interval is read for its max only: its counts need not stay. */
+static int keep_max_only(void *ctx, const hlog_interval *iv, const char **why)
+{
+    (void)ctx, (void)iv, (void)why;
+    return 0;
+}
+
 /* An interval log's pauses: each interval's max (times the .hlog unit)
- * ending at the interval's end. */
+ * ending at the interval's end; one series (o->tag's, or the only one). */
 static int read_hlog(gcl_ctx *c, const char *text, size_t len, const gclog_options *o)
 {
     hlog_log *log;
-    int rc = hlog_parse(&log, c->name, text, len, c->err, c->errlen);
+    hlog_read_options ho = {.one_series = 1, .tag = o->tag, .strict = o->strict, .on_interval = keep_max_only};
+    int rc = hlog_parse_with(&log, c->name, text, len, &ho, c->err, c->errlen);
     if (rc)
-        return rc;
+        return rc == -EFBIG ? -ERANGE : rc;
+    c->r->lines = log->lines;
+    for (size_t i = 0; i < log->n_warnings && !rc; i++)
+        rc = gcl_warn(c, 0, "%s", log->warnings[i]);
     for (size_t i = 0; i < log->n && !rc; i++) {
         const hlog_interval *iv = &log->iv[i];
-        int64_t max = hlog_histogram_max(&iv->hist), end;
+        int64_t max = iv->max_value, end;
         if (max <= 0)
             continue;
         if (__builtin_mul_overflow(max, o->hlog_unit_ns, &max) ||

@@ -35,6 +35,7 @@
 #define COSIM_HGRM_H
 
 #include "hist.h"
+#include "textin.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -56,6 +57,7 @@ typedef struct hgrm_dist {
     int64_t max_ns;       /**< high_ns of the last bucket */
     int has_footer;       /**< a .hgrm footer "#[Max = .., Total count = ..]" was read */
     int64_t footer_max_ns; /**< its Max, in ns (the tool's own max) */
+    textin_account lines;  /**< what became of the file's lines (zero when not read from one) */
 } hgrm_dist;
 
 /** Free a distribution; hgrm_free(NULL) does nothing. */
