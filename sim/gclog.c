@@ -48,6 +48,7 @@ void gclog_free(gclog_result *r)
     for (size_t i = 0; i < r->n_warnings; i++)
         free(r->warnings[i]);
     free(r->warnings);
+    free(r->name);
     free(r->windows);
     free(r);
 }
@@ -353,6 +354,10 @@ int gclog_parse(gclog_result **out, const char *name, const char *text, size_t l
     if (!r)
         return gcl_fail(&c, -ENOMEM, 0, "out of memory");
     c.r = r;
+    if (!(r->name = strdup(name))) {
+        free(r);
+        return gcl_fail(&c, -ENOMEM, 0, "out of memory");
+    }
     r->format = detect(text, len);
     int rc = read_pauses(&c, r->format, text, len, opt);
     if (!rc)

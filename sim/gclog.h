@@ -140,6 +140,7 @@ typedef struct gclog_result {
     char **warnings;        /**< "FILE:LINE: ..." for each line skipped (strict = 0) or text spliced in */
     size_t n_warnings;
     textin_account lines;   /**< what became of the file's lines */
+    char *name;             /**< the file's name as given */
 } gclog_result;
 
 /**

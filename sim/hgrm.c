@@ -14,6 +14,10 @@ void hgrm_free(hgrm_dist *d)
 {
     if (!d)
         return;
+    for (size_t i = 0; i < d->n_warnings; i++)
+        free(d->warnings[i]);
+    free(d->warnings);
+    free(d->name);
     free(d->b);
     free(d);
 }

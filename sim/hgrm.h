@@ -58,6 +58,9 @@ typedef struct hgrm_dist {
     int has_footer;       /**< a .hgrm footer "#[Max = .., Total count = ..]" was read */
     int64_t footer_max_ns; /**< its Max, in ns (the tool's own max) */
     textin_account lines;  /**< what became of the file's lines (zero when not read from one) */
+    char *name;            /**< the file it was read from (set by the scenario reader), or NULL */
+    char **warnings;       /**< "FILE:LINE: ..." for each line skipped (an .hlog read with strict = 0) */
+    size_t n_warnings;
 } hgrm_dist;
 
 /** Free a distribution; hgrm_free(NULL) does nothing. */
