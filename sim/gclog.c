@@ -309,7 +309,8 @@ static int read_pauses(gcl_ctx *c, gclog_format f, const char *text, size_t len,
             return gcl_fail(c, -EINVAL, 0, "the file ends inside a record at %s:%zu: " TEXTIN_CUT_RECORD
                             " (the GC record does not close)", c->name, rec.line);
         rc = gcl_warn(c, rec.line, "the file ends inside this GC record (" TEXTIN_CUT_RECORD "); skipped");
-        c->r->lines.skipped++;
+        c->r->lines.records -= rec.lines;
+        c->r->lines.skipped += rec.lines;
     }
     return rc;
 }

@@ -64,6 +64,7 @@ typedef struct jdk8_record {
     size_t line;
     int64_t length;
     int have_length;
+    size_t lines;   /* its lines so far (counted as records until it closes) */
 } jdk8_record;
 
 /* Format "NAME:LINE: message" (or "NAME: message" for line 0) into the

@@ -544,6 +544,7 @@ int gcl_jdk8_line(gcl_ctx *c, jdk8_record *r, const char *s, size_t n, size_t li
         if (starts_record && off > 0)
             return gcl_bad_record(c, line, "a GC record starts before the one of line %zu closed", r->line);
         c->cls = TEXTIN_LINE_RECORD;
+        r->lines++;
         return jdk8_scan(c, r, s, n, line);
     }
     if (textin_starts(m, mn, GCL_STOPPED))
@@ -566,5 +567,6 @@ int gcl_jdk8_line(gcl_ctx *c, jdk8_record *r, const char *s, size_t n, size_t li
     r->depth = 0;
     r->start = stamp;
     r->line = line;
+    r->lines = 1;
     return jdk8_scan(c, r, m, mn, line);
 }

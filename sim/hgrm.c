@@ -409,8 +409,9 @@ static int read_line(parser *p, const char *s, size_t n, size_t line)
             return 1;
         p->state = OUTSIDE;
         cls = TEXTIN_LINE_UNKNOWN;
-    } else if (!(t[0].s[0] >= '0' && t[0].s[0] <= '9') && !((t[0].s[0] == '-' || t[0].s[0] == '+' ||
-                                                              t[0].s[0] == '.') && k >= 3)) {
+    } else if (!(t[0].s[0] >= '0' && t[0].s[0] <= '9') &&
+               !((k == 3 || k == 4) && textin_decimal_span(t[1].s, t[1].n, 0) == t[1].n &&
+                 textin_decimal_span(t[2].s, t[2].n, 0) == t[2].n)) {
         /* text inside the rows, before any footer: the spectrum would be
          * cut here, the rest dropped */
         return hgrm_fail(p->err, p->errlen, -EINVAL,
@@ -424,6 +425,19 @@ static int read_line(parser *p, const char *s, size_t n, size_t line)
     if (rc >= 0)
         textin_account_line(&p->lines, cls, line);
     return rc;
+}
+
+/* A level as printed: "0.690000000000". */
+static void fmt_level(const level_dec *l, char *buf, size_t len)
+{
+    uint64_t one = 1;
+    for (unsigned i = 0; i < l->digits; i++)
+        one *= 10;
+    if (l->digits)
+        snprintf(buf, len, "%llu.%0*llu", (unsigned long long)(l->num / one), (int)l->digits,
+                 (unsigned long long)(l->num % one));
+    else
+        snprintf(buf, len, "%llu", (unsigned long long)l->num);
 }
 
 /* Every row's Percentile against its TotalCount, with the spectrum's total
@@ -445,20 +459,21 @@ static int check_levels(parser *p)
         for (unsigned j = 0; j < r->level.digits; j++)
             den *= 10;
         u128 want = (u128)r->level.num * total; /* level x T x den */
+        char lv[48];
+        fmt_level(&r->level, lv, sizeof lv);
         if (want > ((u128)r->total + 1) * den)
             return hgrm_fail(p->err, p->errlen, -EINVAL,
-                             "%s:%zu: Percentile %llu/10^%u contradicts TotalCount %llu: that share of the %llu "
-                             "samples is more than the row counts",
-                             p->name, r->line, (unsigned long long)r->level.num, r->level.digits,
-                             (unsigned long long)r->total, (unsigned long long)st->prev_total);
+                             "%s:%zu: Percentile %s contradicts TotalCount %llu: that share of the %llu samples is "
+                             "more than the row counts",
+                             p->name, r->line, lv, (unsigned long long)r->total, (unsigned long long)st->prev_total);
         /* (not against row 0: cosim prints there the exact min, below
          * the top of the bucket it shares with the next rows) */
         if (i > 1 && st->rows[i - 1].value < r->value && (u128)st->rows[i - 1].total * den > want + den)
             return hgrm_fail(p->err, p->errlen, -EINVAL,
-                             "%s:%zu: Percentile %llu/10^%u contradicts the row before's TotalCount %llu: that many "
-                             "of the %llu samples were already below this row's Value",
-                             p->name, r->line, (unsigned long long)r->level.num, r->level.digits,
-                             (unsigned long long)st->rows[i - 1].total, (unsigned long long)st->prev_total);
+                             "%s:%zu: Percentile %s contradicts the row before's TotalCount %llu: that many of the "
+                             "%llu samples were already below this row's Value",
+                             p->name, r->line, lv, (unsigned long long)st->rows[i - 1].total,
+                             (unsigned long long)st->prev_total);
     }
     return 0;
 }
@@ -550,8 +565,10 @@ int hgrm_parse(hgrm_dist **out, const char *name, const char *text, size_t len, 
     while (rc == 0 && textin_next_line(&it, &s, &n)) {
         rc = read_line(&p, s, n, it.line);
         if (rc < 0 && rc != -ENOMEM && cut && it.p >= it.end && p.state != OUTSIDE) {
-            char why[512];
-            snprintf(why, sizeof why, "%s", err);
+            char why[512], at[64];
+            snprintf(at, sizeof at, ":%zu: ", it.line);
+            const char *r = strstr(err, at);
+            snprintf(why, sizeof why, "%s", r ? r + strlen(at) : err);
             snprintf(err, errlen, "%s: the file ends inside a record at %s:%zu: " TEXTIN_CUT_RECORD " (%s)", name,
                      name, it.line, why);
         }

@@ -453,8 +453,10 @@ int hlog_parse_with(hlog_log **out, const char *name, const char *text, size_t l
             if (rc == 1)
                 rc = 0;
             if (rc == -EINVAL && cut && it.p >= it.end) {
-                char why[512];
-                snprintf(why, sizeof why, "%s", err);
+                char why[512], at[64];
+                snprintf(at, sizeof at, ":%zu: ", it.line);
+                const char *w = strstr(err, at);
+                snprintf(why, sizeof why, "%s", w ? w + strlen(at) : err);
                 snprintf(err, errlen, "%s: the file ends inside a record at %s:%zu: " TEXTIN_CUT_RECORD " (%s)", name,
                          name, it.line, why);
             }

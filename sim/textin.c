@@ -64,6 +64,17 @@ int textin_read_file(const char *path, char **out, size_t *out_len, char *err, s
         snprintf(err, errlen, "%s: read error", path);
         return -EIO;
     }
+    if (len >= 2 && (((unsigned char)buf[0] == 0xFF && (unsigned char)buf[1] == 0xFE) ||
+                     ((unsigned char)buf[0] == 0xFE && (unsigned char)buf[1] == 0xFF)) &&
+        memchr(buf, '\0', len)) {
+        /* a NUL in UTF-16 text is half of every ASCII character: say what
+         * the file is, not that it is binary */
+        int le = (unsigned char)buf[0] == 0xFF;
+        free(buf);
+        snprintf(err, errlen, "%s: UTF-16 text (its byte order mark %s), not UTF-8: convert it first (iconv -f "
+                 "UTF-16 -t UTF-8)", path, le ? "FF FE" : "FE FF");
+        return -EINVAL;
+    }
     if (memchr(buf, '\0', len)) {
         free(buf);
         snprintf(err, errlen, "%s: not a text file (it holds a NUL byte)", path);

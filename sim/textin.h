@@ -24,7 +24,8 @@
  * @param err     on error, receives "PATH: reason"
  * @return 0; -errno when the file cannot be opened or read; -EISDIR for a
  *         folder; -EFBIG past TEXTIN_MAX_BYTES; -EINVAL for a file holding
- *         a NUL byte (binary, or UTF-16) or a carriage return not followed
+ *         a NUL byte (binary; UTF-16 text with a byte order mark is named
+ *         as such) or a carriage return not followed
  *         by '\n' ("PATH:LINE: ..."). A leading UTF-8 byte order mark is
  *         dropped from *out.
  */
