@@ -1,6 +1,32 @@
 /* gclog_jdk.c - pauses from JVM logs (part of the gclog module, API in
  * gclog.h): JDK 9+ unified logging (-Xlog:gc, safepoint) and JDK 8
- * -XX:+PrintGCDetails logs, and the time stamps they carry. */
+ * -XX:+PrintGCDetails logs, and the time stamps they carry.
+ *
+ * Grammar, JDK unified logging (a line is "[DECORATORS...] MESSAGE"):
+ *   records: "[GC(N) ][y: ]Pause TITLE [HEAP] LENGTH" at info level, not
+ *            tagged start: TITLE words of letters ('-', '_') and "(...)"
+ *            groups, HEAP "N[BKMGT]->N[BKMGT](N[BKMGT])", LENGTH a number
+ *            and s, ms, us or ns (textin_number: no sign, no exponent);
+ *            text after LENGTH is another writer's, named in a warning;
+ *            "Safepoint \"...\", ..., Total: N ns";
+ *            "Total time for which application threads were stopped: N
+ *            seconds[, ...]".
+ *   known:   every other decorated line (a title alone opens a pause),
+ *            blank lines.
+ *   not understood: a line that does not begin with '[' (another
+ *            program's); one holding a record's text after other text is
+ *            a record that cannot be read.
+ * Grammar, JDK 8:
+ *   records: STAMPS "[GC ..." or "[Full GC ..." up to the ']' that closes
+ *            it (over lines), its length the token before " secs]";
+ *            STAMPS "Total time for which ... stopped: N seconds" anywhere
+ *            in a line (the JVM prints it into others); STAMPS are
+ *            "2024-01-15T10:30:45.123+0100: " and/or "12.345: ".
+ *   known:   stamped lines of other events, a record's own lines, the
+ *            banner, "CommandLine flags:", "Memory:", the heap printout,
+ *            blank lines.
+ *   not understood: anything else; a GC record after text that is not a
+ *            stamp is a record that cannot be read. */
 #include "gclog_internal.h"
 #include "textin.h"
 

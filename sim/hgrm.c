@@ -1,4 +1,18 @@
-/* hgrm.c - HdrHistogram percentile spectra read back; draws from them. */
+/* hgrm.c - HdrHistogram percentile spectra read back; draws from them.
+ *
+ * Grammar of a spectrum (hgrm.h shows one):
+ *   header:  "Value Percentile TotalCount 1/(1-Percentile)" (blanks or
+ *            commas between, quotes allowed: Java's CSV form)
+ *   records: "VALUE PERCENTILE TOTALCOUNT [INVERSE]", VALUE a plain decimal
+ *            in the caller's unit (textin_number: no sign, no exponent, no
+ *            inf), PERCENTILE a decimal in [0, 1], TOTALCOUNT digits,
+ *            INVERSE a decimal or inf/Infinity; every line between the
+ *            header and the footer is one (blank lines passed over)
+ *   footer:  "#[Mean = M, StdDeviation = S]", "#[Max = V, Total count = N]",
+ *            other "#[" lines; Total count, Max and Mean checked against
+ *            the rows
+ *   other lines (before a header, after a footer: wrk2's whole output)
+ *            are counted as not understood. */
 #include "hgrm.h"
 #include "grow.h"
 #include "textin.h"
