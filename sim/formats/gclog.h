@@ -150,10 +150,17 @@ typedef struct gclog_result {
  * @param path  the log
  * @param opt   options (NULL for gclog_options_default)
  * @param err   on error, "FILE:LINE: reason" (or "FILE: reason")
- * @return 0; -EINVAL for an unknown format, a malformed pause line, a pause
- *         line without a time stamp, a clock step, an unclosed JDK 8 record,
- *         bad options; -ERANGE for times beyond int64 ns; -ENOMEM; -errno
- *         from reading the file.
+ * @return 0; -EINVAL for an unknown format, a record that cannot be read
+ *         (a number with a sign, an exponent, no unit or text before its
+ *         digits: textin_number; a record after another program's text),
+ *         unless opt->strict is 0 (then skipped, with a warning in the
+ *         result), a pause line without a time stamp, a clock step, a file
+ *         that ends inside a record ("the file ends inside a record at
+ *         FILE:LINE: was it copied while being written?"), an .hlog of
+ *         several series without opt->tag or without that tag, bad
+ *         options; -ERANGE for times beyond int64 ns and the .hlog limits
+ *         (hlog_parse_with); -ENOMEM; -errno from reading the file. The
+ *         result's lines count every line of the file.
  */
 int gclog_read(gclog_result **out, const char *path, const gclog_options *opt, char *err, size_t errlen);
 
