@@ -196,8 +196,8 @@ static uint8_t *bomb_histogram(int32_t plen_field, int32_t digits, int64_t highe
     return out;
 }
 
-/* past: the header says 100 payload bytes, the stream inflates to 1.6 GB
- * of zero counts (about 1.6 MB compressed), one interval; within: 30
+/* past: the header says 100 payload bytes, the stream inflates to 160 MB
+ * of zero counts (about 160 KB compressed), one interval; within: 30
  * intervals whose headers allow their 50 MB of zero counts (d = 5 up to
  * 2^62: 45 x 2^17 counts of at most 9 bytes), 50 KB compressed each;
  * many: 20 intervals of 1.2 million counts of one (more than
@@ -208,7 +208,7 @@ static int make_bomb(const char *kind, const char *path)
     uint8_t *h;
     int copies;
     if (strcmp(kind, "past") == 0)
-        h = bomb_histogram(100, 3, INT64_C(3600000000000), 0, (size_t)1600 << 20, &n), copies = 1;
+        h = bomb_histogram(100, 3, INT64_C(3600000000000), 0, (size_t)160 << 20, &n), copies = 1;
     else if (strcmp(kind, "within") == 0)
         h = bomb_histogram(50000000, 5, INT64_C(1) << 62, 0, 50000000, &n), copies = 30;
     else if (strcmp(kind, "many") == 0)
