@@ -38,7 +38,8 @@ int textin_read_file(const char *path, char **out, size_t *out_len, char *err, s
             if (cap >= TEXTIN_MAX_BYTES) {
                 free(buf);
                 fclose(f);
-                snprintf(err, errlen, "%s: larger than %zu MiB", path, TEXTIN_MAX_BYTES >> 20);
+                snprintf(err, errlen, "%s: larger than %zu MiB, cosim's limit for a file it reads whole", path,
+                         TEXTIN_MAX_BYTES >> 20);
                 return -EFBIG;
             }
             size_t ncap = cap * 2;
