@@ -361,7 +361,7 @@ static void note_overload(FILE *f, const scenario *s, const run_result *r, size_
      * sessions send 1 / (1 - p) requests each */
     const char *formula = sp->kind == TESTER_PARTLY_OPEN ? "rate / (1 - p_continue) x mean service / workers"
                                                          : "rate x mean service / workers";
-    if (t->overloaded && offered >= 1) {
+    if (t->overloaded && t->offered_full) {
         fprintf(f, "%swarning: %s offers a utilisation of %.2f (%s): the "
                    "server cannot keep up, so its latencies grow with the run's length and measure "
                    "the test, not the server\n",
