@@ -25,12 +25,13 @@ static const char *const figure_names[RO_N_FIGURES] = {"count", "mean", "p50", "
 
 static void compare_usage(FILE *f)
 {
-    fputs("usage: cosim compare SCENARIO.ini TESTER=FILE... [--hgrm-unit ns|us|ms]\n"
+    fputs("usage: cosim compare SCENARIO.ini TESTER=FILE... [--hgrm-unit ns|us|ms] [--raw]\n"
           "Run the scenario and print, for each TESTER=FILE, what the real tool wrote in FILE beside cosim's\n"
           "prediction for [tester TESTER]: count, mean, p50, p90, p99, p99.9, max and the count over the\n"
           "scenario's threshold, with the difference (real - predicted). FILE is hey -o csv, ab -g or -e,\n"
           "wrk --latency's output, httperf's summary (-v -v adds its histogram) or an .hgrm spectrum (its\n"
           "Value column in --hgrm-unit, default ms as wrk2 prints). A figure the file does not give is '-'.\n"
+          "--raw: one line a figure for scripts, 'TESTER FIGURE REAL PREDICTED' in ns or counts.\n"
           "Exit codes as cosim's (man -l docs/cosim.1): 3 for a file that cannot be read (FILE:LINE).\n", f);
 }
 
@@ -87,16 +88,21 @@ static void print_pair(const char *what, const realout *real, const realout *pre
 int compare_main(int argc, char **argv)
 {
     static const struct option lo[] = {{"hgrm-unit", required_argument, NULL, 'u'},
+                                       {"raw", no_argument, NULL, 'r'},
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
     int64_t unit_ns = 1000000;
-    int ch;
+    int ch, raw = 0;
     optind = 1;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
         if (ch == 'h') {
             compare_usage(stdout);
             return COSIM_EXIT_OK;
+        }
+        if (ch == 'r') {
+            raw = 1;
+            continue;
         }
         if (ch == 'u' && (strcmp(optarg, "ns") == 0 || strcmp(optarg, "us") == 0 || strcmp(optarg, "ms") == 0)) {
             unit_ns = optarg[0] == 'n' ? 1 : optarg[0] == 'u' ? 1000 : 1000000;
@@ -162,6 +168,18 @@ int compare_main(int argc, char **argv)
         realout pred;
         predicted(s, &r.testers[which[k]], &pred);
         char th[32], res[32];
+        if (raw) { /* for scripts: TESTER FIGURE REAL PREDICTED, ns or counts, '-' when not in the file */
+            for (int f = 0; f < RO_N_FIGURES; f++) {
+                int is_count = f == RO_COUNT || f == RO_OVER;
+                long long pv = is_count ? (long long)(f == RO_COUNT ? pred.count : pred.over) : pred.fig_ns[f];
+                long long rv = is_count ? (long long)(f == RO_COUNT ? real[k].count : real[k].over) : real[k].fig_ns[f];
+                if ((real[k].have >> f) & 1)
+                    printf("%s %s %lld %lld\n", t->name, figure_names[f], rv, pv);
+                else
+                    printf("%s %s - %lld\n", t->name, figure_names[f], pv);
+            }
+            continue;
+        }
         printf("%s%s: tester %s beside %s (%s; read to %s)\n", k ? "\n" : "", s->path, t->name,
                strchr(argv[optind + 1 + k], '=') + 1, real[k].format, units_format_duration(real[k].resolution_ns, res, sizeof res));
         printf("  %-14s %14s %14s  %s\n", "figure", "real", "predicted", "real - predicted");
@@ -187,7 +205,8 @@ static void baseline_usage(FILE *f)
     fputs("usage: cosim baseline TOOL FILE\n"
           "Turn a real tool's no-stall run into service times for a scenario, the way the tool needs:\n"
           "  hey FILE    hey -o csv of a run with -c 1: each response time, as an `empirical` file\n"
-          "  ab FILE     ab -g of a run with -c 1 -k: each ttime (whole ms), as an `empirical` file\n"
+          "  ab FILE     ab -g of a run with -c 1 -k: each ttime (whole ms), as an `empirical` file;\n"
+          "              or ab's printed summary: Time taken for tests / Complete requests, as below\n"
           "  wrk FILE    wrk --latency's output of a saturation run (many connections against one\n"
           "              worker): the server's busy time per request, run time / requests, as\n"
           "              `distribution = constant` (wrk's latencies are corrected at exit and\n"
@@ -195,8 +214,10 @@ static void baseline_usage(FILE *f)
           "The result goes to stdout; a summary line to stderr. docs/real-tools.md says which to use.\n", f);
 }
 
-/* wrk's "N requests in T, B read": T / N in ns. */
-static int wrk_busy(const char *path, int64_t *busy_ns, uint64_t *n_out, char *err, size_t errlen)
+/* A saturation run's busy time per request, T / N in ns: wrk's "N
+ * requests in T.TTs, B read", or ab's "Time taken for tests:   T seconds"
+ * and "Complete requests:      N" (support/ab.c output_results). */
+static int busy_per_request(const char *path, int64_t *busy_ns, uint64_t *n_out, char *err, size_t errlen)
 {
     char *text = NULL;
     size_t len = 0;
@@ -207,31 +228,61 @@ static int wrk_busy(const char *path, int64_t *busy_ns, uint64_t *n_out, char *e
     textin_lines_init(&it, text, len);
     const char *s;
     size_t n;
-    rc = -EINVAL;
-    snprintf(err, errlen, "%s: expected wrk's 'N requests in T, B read' line", path);
-    while (textin_next_line(&it, &s, &n)) {
+    int64_t count = -1, t_ns = -1;
+    rc = 0;
+    while (rc == 0 && textin_next_line(&it, &s, &n)) {
         const char *in = textin_find(s, n, " requests in ");
-        if (!in)
-            continue;
         size_t a = 0;
         while (a < n && s[a] == ' ')
             a++;
-        int64_t count, t_ns;
-        const char *t = in + strlen(" requests in ");
-        size_t tn = textin_decimal_span(t, (size_t)(s + n - t), 0);
-        /* wrk prints the run time in seconds with two decimals ("11.02s") */
-        if (textin_decimal(s + a, (size_t)(in - s - (ptrdiff_t)a), 1, 0, &count) != 0 || count <= 0 || tn == 0 ||
-            t[tn] != 's' || textin_decimal(t, tn, 1000000000, 0, &t_ns) != 0) {
-            snprintf(err, errlen, "%s:%zu: expected 'N requests in T.TTs, B read'", path, it.line);
-            break;
+        if (in) { /* wrk: the run time in seconds, two decimals ("11.02s") */
+            const char *t = in + strlen(" requests in ");
+            size_t tn = textin_decimal_span(t, (size_t)(s + n - t), 0);
+            if (textin_decimal(s + a, (size_t)(in - s) - a, 1, 0, &count) != 0 || tn == 0 || t[tn] != 's' ||
+                textin_decimal(t, tn, 1000000000, 0, &t_ns) != 0)
+                rc = -EINVAL;
+        } else if (textin_starts(s, n, "Time taken for tests:")) {
+            const char *t = s + strlen("Time taken for tests:");
+            while (*t == ' ')
+                t++;
+            size_t tn = textin_decimal_span(t, (size_t)(s + n - t), 0);
+            if (tn == 0 || textin_decimal(t, tn, 1000000000, 0, &t_ns) != 0)
+                rc = -EINVAL;
+        } else if (textin_starts(s, n, "Complete requests:")) {
+            const char *t = s + strlen("Complete requests:");
+            while (*t == ' ')
+                t++;
+            if (textin_decimal(t, (size_t)(s + n - t), 1, 0, &count) != 0)
+                rc = -EINVAL;
         }
-        *busy_ns = (t_ns + count / 2) / count;
-        *n_out = (uint64_t)count;
-        rc = 0;
-        break;
+        if (rc != 0)
+            snprintf(err, errlen, "%s:%zu: expected 'N requests in T.TTs, B read' (wrk), 'Time taken for tests: "
+                     "T seconds' or 'Complete requests: N' (ab)", path, it.line);
     }
     free(text);
+    if (rc == 0 && (count <= 0 || t_ns < 0)) {
+        snprintf(err, errlen, "%s: expected a run's request count and time (wrk's 'N requests in T', ab's 'Time "
+                 "taken for tests' and 'Complete requests')", path);
+        rc = -EINVAL;
+    }
+    if (rc == 0) {
+        *busy_ns = (t_ns + count / 2) / count;
+        *n_out = (uint64_t)count;
+    }
     return rc;
+}
+
+/* Whether path starts with ab -g's header. */
+static int is_ab_g(const char *path)
+{
+    static const char head[] = "starttime\tseconds";
+    char buf[sizeof head] = "";
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof head - 1, f);
+    fclose(f);
+    return n == sizeof head - 1 && memcmp(buf, head, n) == 0;
 }
 
 int baseline_main(int argc, char **argv)
@@ -246,15 +297,15 @@ int baseline_main(int argc, char **argv)
         return COSIM_EXIT_USAGE;
     }
     char err[2048];
-    if (strcmp(argv[1], "wrk") == 0) {
+    if (strcmp(argv[1], "wrk") == 0 || (strcmp(argv[1], "ab") == 0 && !is_ab_g(argv[2]))) {
         int64_t busy;
         uint64_t n;
-        if (wrk_busy(argv[2], &busy, &n, err, sizeof err) != 0) {
+        if (busy_per_request(argv[2], &busy, &n, err, sizeof err) != 0) {
             fprintf(stderr, "cosim: %s\n", err);
             return COSIM_EXIT_SCENARIO;
         }
-        printf("# cosim baseline wrk %s: run time / %llu requests (a saturation run's busy time per request)\n"
-               "distribution = constant\ntime = %lldns\n", argv[2], (unsigned long long)n, (long long)busy);
+        printf("# cosim baseline %s %s: run time / %llu requests (a saturation run's busy time per request)\n"
+               "distribution = constant\ntime = %lldns\n", argv[1], argv[2], (unsigned long long)n, (long long)busy);
         return COSIM_EXIT_OK;
     }
     realout o;
