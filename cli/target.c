@@ -12,7 +12,8 @@
  * - the loop wakes at the earliest due reply, window start or end of run;
  *   the reply goes out then, and how late (written - due) is measured;
  * - a stop-the-world window: the due replies written first, then the
- *   process sleeps (clock_nanosleep to the window's planned end): it
+ *   process sleeps (clock_nanosleep for the window's length from the
+ *   instant the loop saw it due): it
  *   accepts, reads and writes nothing, as a process stopped for a GC;
  *   requests in service are due the window's real length later (resume).
  *   Its real start and end, as the clock read them, are the stall log.
@@ -439,7 +440,9 @@ static int hold_window(target *t, int64_t now)
     const stall_window *w = &t->plan->w[t->next_win];
     complete_due(t, now);
     int64_t real_start = now_ns();
-    sleep_until(t->t0 + w->end_ns);
+    /* the window's whole length from when it really started: a stop the
+     * loop noticed late is late, not shorter */
+    sleep_until(real_start + (w->end_ns - w->start_ns));
     int64_t real_end = now_ns();
     for (size_t i = 0; i < t->o.max_conns; i++)
         if (t->c[i].state == C_SERVICE)
