@@ -70,7 +70,7 @@ scenario() {
     {
         printf '[scenario]\nduration = %s\n[service]\ndistribution = constant\ntime = 100us\n' "$2"
         case $3 in
-        article) printf '[stall gc]\nkind = periodic\nlength = 500ms\nperiod = 5s\nfirst = 1s\n' ;;
+        article) printf '[stall gc]\nkind = periodic\nlength = 500ms\nperiod = 5s\nfirst = 2s\n' ;;
         book) printf '[stall gc]\nkind = periodic\nlength = 10ms\nperiod = 1s\nfirst = 500ms\n' ;;
         esac
         printf '[tester t]\nkind = closed\n'
