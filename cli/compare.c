@@ -108,14 +108,14 @@ int compare_main(int argc, char **argv)
             unit_ns = optarg[0] == 'n' ? 1 : optarg[0] == 'u' ? 1000 : 1000000;
             continue;
         }
-        fprintf(stderr, "cosim compare: %s: unknown option, or --hgrm-unit not ns, us or ms\n", argv[optind - 1]);
-        compare_usage(stderr);
+        fprintf(stderr, "cosim: %s: unknown option, or --hgrm-unit not ns, us or ms\n", argv[optind - 1]);
+        fputs("cosim: try 'cosim compare --help'\n", stderr);
         return COSIM_EXIT_USAGE;
     }
     int n_files = argc - optind - 1;
     if (n_files < 1 || n_files > COMPARE_MAX_FILES) {
-        fprintf(stderr, "cosim compare: give SCENARIO.ini and 1 to %d TESTER=FILE\n", COMPARE_MAX_FILES);
-        compare_usage(stderr);
+        fprintf(stderr, "cosim: give SCENARIO.ini and 1 to %d TESTER=FILE\n", COMPARE_MAX_FILES);
+        fputs("cosim: try 'cosim compare --help'\n", stderr);
         return COSIM_EXIT_USAGE;
     }
     char err[2048];
@@ -137,7 +137,7 @@ int compare_main(int argc, char **argv)
             if (strlen(s->testers[t].name) == (size_t)(eq - arg) && memcmp(s->testers[t].name, arg, (size_t)(eq - arg)) == 0)
                 i = t;
         if (!eq || i == s->n_testers) {
-            fprintf(stderr, "cosim compare: %s: expected TESTER=FILE with TESTER a [tester NAME] of %s\n", arg,
+            fprintf(stderr, "cosim: %s: expected TESTER=FILE with TESTER a [tester NAME] of %s\n", arg,
                     argv[optind]);
             code = COSIM_EXIT_USAGE;
             break;
@@ -292,8 +292,8 @@ int baseline_main(int argc, char **argv)
         return COSIM_EXIT_OK;
     }
     if (argc != 3 || (strcmp(argv[1], "hey") != 0 && strcmp(argv[1], "ab") != 0 && strcmp(argv[1], "wrk") != 0)) {
-        fprintf(stderr, "cosim baseline: give TOOL (hey, ab or wrk) and FILE\n");
-        baseline_usage(stderr);
+        fprintf(stderr, "cosim: give TOOL (hey, ab or wrk) and FILE\n");
+        fputs("cosim: try 'cosim baseline --help'\n", stderr);
         return COSIM_EXIT_USAGE;
     }
     char err[2048];
@@ -325,7 +325,7 @@ int baseline_main(int argc, char **argv)
     for (size_t i = 0; i < o.n; i++)
         printf("%lldns\n", (long long)o.values[i]);
     char a[32], b[32];
-    fprintf(stderr, "cosim baseline: %zu values, mean %s, max %s\n", o.n,
+    fprintf(stderr, "cosim: baseline: %zu values, mean %s, max %s\n", o.n,
             units_format_duration(o.fig_ns[RO_MEAN], a, sizeof a), units_format_duration(o.fig_ns[RO_MAX], b, sizeof b));
     realout_free(&o);
     return COSIM_EXIT_OK;

@@ -147,14 +147,14 @@ static int parse_opts(opts *o, int argc, char **argv)
         switch (ch) {
         case 'p':
             if (units_parse_count(optarg, 65535, &v, &why) != 0) {
-                fprintf(stderr, "cosim target: --port %s: %s (0 to 65535)\n", optarg, why);
+                fprintf(stderr, "cosim: --port %s: %s (0 to 65535)\n", optarg, why);
                 return -1;
             }
             o->port = (unsigned)v;
             break;
         case 'm':
             if (units_parse_count(optarg, TARGET_MAX_CONNECTIONS, &v, &why) != 0 || v == 0) {
-                fprintf(stderr, "cosim target: --max-connections %s: 1 to %d\n", optarg, TARGET_MAX_CONNECTIONS);
+                fprintf(stderr, "cosim: --max-connections %s: 1 to %d\n", optarg, TARGET_MAX_CONNECTIONS);
                 return -1;
             }
             o->max_conns = (size_t)v;
@@ -163,7 +163,7 @@ static int parse_opts(opts *o, int argc, char **argv)
         case 'w': {
             int64_t ns;
             if (units_parse_duration(optarg, &ns, &why) != 0 || ns <= 0) {
-                fprintf(stderr, "cosim target: --%s %s: %s\n", ch == 'd' ? "duration" : "wait", optarg,
+                fprintf(stderr, "cosim: --%s %s: %s\n", ch == 'd' ? "duration" : "wait", optarg,
                         ns <= 0 ? "a positive duration with its unit (10s)" : why);
                 return -1;
             }
@@ -180,14 +180,14 @@ static int parse_opts(opts *o, int argc, char **argv)
             usage(stdout);
             return 1;
         default:
-            fprintf(stderr, "cosim target: unknown option or missing value: %s\n", argv[optind - 1]);
-            usage(stderr);
+            fprintf(stderr, "cosim: unknown option or missing value: %s\n", argv[optind - 1]);
+            fputs("cosim: try 'cosim target --help'\n", stderr);
             return -1;
         }
     }
     if (optind != argc - 1) {
-        fprintf(stderr, "cosim target: give one SCENARIO.ini\n");
-        usage(stderr);
+        fprintf(stderr, "cosim: give one SCENARIO.ini\n");
+        fputs("cosim: try 'cosim target --help'\n", stderr);
         return -1;
     }
     o->scenario = argv[optind];
@@ -200,7 +200,7 @@ static int listen_on(const opts *o, unsigned *port, int *code)
 {
     struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)o->port)};
     if (inet_pton(AF_INET, o->bind, &a.sin_addr) != 1 || (ntohl(a.sin_addr.s_addr) >> 24) != 127) {
-        fprintf(stderr, "cosim target: --bind %s: the target serves the loopback interface only (127.0.0.0/8, "
+        fprintf(stderr, "cosim: --bind %s: the target serves the loopback interface only (127.0.0.0/8, "
                 "an IPv4 address such as 127.0.0.1)\n", o->bind);
         *code = COSIM_EXIT_USAGE;
         return -1;
@@ -209,7 +209,7 @@ static int listen_on(const opts *o, unsigned *port, int *code)
     int one = 1;
     if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
         bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(fd, 1024) != 0) {
-        fprintf(stderr, "cosim target: %s:%u: %s\n", o->bind, o->port, strerror(errno));
+        fprintf(stderr, "cosim: %s:%u: %s\n", o->bind, o->port, strerror(errno));
         if (fd >= 0)
             close(fd);
         *code = COSIM_EXIT_OUTPUT;
@@ -570,12 +570,12 @@ static int write_log(const target *t)
 {
     char tmp[SCENARIO_PATH_MAX + 16];
     if (snprintf(tmp, sizeof tmp, "%s.part", t->o.stall_log) >= (int)sizeof tmp) {
-        fprintf(stderr, "cosim target: --stall-log %s: the name is too long\n", t->o.stall_log);
+        fprintf(stderr, "cosim: --stall-log %s: the name is too long\n", t->o.stall_log);
         return -1;
     }
     FILE *f = fopen(tmp, "w");
     if (!f) {
-        fprintf(stderr, "cosim target: %s: %s\n", tmp, strerror(errno));
+        fprintf(stderr, "cosim: %s: %s\n", tmp, strerror(errno));
         return -1;
     }
     fprintf(f, "# cosim target %s: the stop-the-world windows as held, from the first accepted connection\n"
@@ -587,12 +587,12 @@ static int write_log(const target *t)
                 (long long)(h->planned_end - h->planned_start));
     }
     if (fflush(f) != 0 || ferror(f) || fclose(f) != 0) {
-        fprintf(stderr, "cosim target: %s: cannot write\n", tmp);
+        fprintf(stderr, "cosim: %s: cannot write\n", tmp);
         remove(tmp);
         return -1;
     }
     if (rename(tmp, t->o.stall_log) != 0) {
-        fprintf(stderr, "cosim target: %s: %s\n", t->o.stall_log, strerror(errno));
+        fprintf(stderr, "cosim: %s: %s\n", t->o.stall_log, strerror(errno));
         remove(tmp);
         return -1;
     }
@@ -653,7 +653,7 @@ int target_main(int argc, char **argv)
     int rc = target_plan_new(&t.plan, t.s, t.o.duration_ns, err, sizeof err);
     if (rc != 0) {
         if (rc == -ENOMEM)
-            fprintf(stderr, "cosim target: out of memory\n");
+            fprintf(stderr, "cosim: out of memory\n");
         else
             fprintf(stderr, "cosim: %s: %s\n", t.o.scenario, err);
         scenario_free(t.s);
@@ -665,7 +665,7 @@ int target_main(int argc, char **argv)
     t.held = calloc(t.plan->n + 1, sizeof *t.held);
     unsigned port = 0;
     if (!t.c || !t.queue || !t.held) {
-        fprintf(stderr, "cosim target: out of memory\n");
+        fprintf(stderr, "cosim: out of memory\n");
         code = COSIM_EXIT_SIM;
         goto out;
     }
