@@ -1,7 +1,7 @@
 /* compare.c - `cosim compare` and `cosim baseline` (compare.h): a real
  * tool's figures beside cosim's prediction, and a tool's no-stall run
  * turned into service times. */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE
 #include "compare.h"
 
 #include "exitcode.h"
@@ -12,8 +12,13 @@
 #include "textin.h"
 #include "units.h"
 
+#include "plot.h"
+
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,13 +30,14 @@ static const char *const figure_names[RO_N_FIGURES] = {"count", "mean", "p50", "
 
 static void compare_usage(FILE *f)
 {
-    fputs("usage: cosim compare SCENARIO.ini TESTER=FILE... [--hgrm-unit ns|us|ms] [--raw]\n"
+    fputs("usage: cosim compare SCENARIO.ini TESTER=FILE... [--hgrm-unit ns|us|ms] [--raw] [--chart PNG]\n"
           "Run the scenario and print, for each TESTER=FILE, what the real tool wrote in FILE beside cosim's\n"
           "prediction for [tester TESTER]: count, mean, p50, p90, p99, p99.9, max and the count over the\n"
           "scenario's threshold, with the difference (real - predicted). FILE is hey -o csv, ab -g or -e,\n"
           "wrk --latency's output, httperf's summary (-v -v adds its histogram) or an .hgrm spectrum (its\n"
           "Value column in --hgrm-unit, default ms as wrk2 prints). A figure the file does not give is '-'.\n"
           "--raw: one line a figure for scripts, 'TESTER FIGURE REAL PREDICTED' in ns or counts.\n"
+          "--chart PNG (one TESTER=FILE): the real spectrum drawn on the predicted one (a new file).\n"
           "Exit codes as cosim's (man -l docs/cosim.1): 3 for a file that cannot be read (FILE:LINE).\n", f);
 }
 
@@ -85,14 +91,127 @@ static void print_pair(const char *what, const realout *real, const realout *pre
     printf("  %-14s %14s %14s  %s\n", what, a, b, d);
 }
 
+/* The spectrum's levels: p = 1 - 10^(-k/10), k = 0..SPECTRUM_STEPS (up to
+ * 99.999%), drawn at x = 1 / (1 - p) on a log axis (the book's Figure 5.3;
+ * plots/spectrum.gp). */
+#define SPECTRUM_STEPS 50
+
+/* The level k as a fraction num / 10^6 (rounded) and its x. */
+static uint64_t level_num(int k)
+{
+    return (uint64_t)((1.0 - pow(10.0, -k / 10.0)) * 1e6 + 0.5);
+}
+
+/* The chart's data: block 0 the prediction at every level its samples
+ * reach, block 1 the real figures (a list: the same levels; else the
+ * printed percentiles, and the max at the last level reached). */
+static int write_chart_data(FILE *f, const scenario *s, const tester_result *tr, const realout *real)
+{
+    const hist *h = tr->hist;
+    uint64_t n = hist_count(h);
+    int last = 0;
+    fprintf(f, "# predicted: x = 1 / (1 - p), latency in ms\n");
+    for (int k = 0; k <= SPECTRUM_STEPS && n; k++) {
+        if (pow(10.0, k / 10.0) > (double)n)
+            break;
+        fprintf(f, "%.6g %.6f\n", pow(10.0, k / 10.0),
+                (double)hist_value_at_percentile(h, s->rank_rule, level_num(k), 1000000) / 1e6);
+        last = k;
+    }
+    fprintf(f, "\n\n# real\n");
+    if (real->values) {
+        for (int k = 0; k <= SPECTRUM_STEPS; k++) {
+            if (pow(10.0, k / 10.0) > (double)real->n)
+                break;
+            fprintf(f, "%.6g %.6f\n", pow(10.0, k / 10.0),
+                    (double)real->values[hist_rank(s->rank_rule, level_num(k), 1000000, real->n) - 1] / 1e6);
+        }
+    } else {
+        static const double x_of[RO_N_FIGURES] = {[RO_P50] = 2, [RO_P90] = 10, [RO_P99] = 100, [RO_P999] = 1000};
+        for (int fig = RO_P50; fig <= RO_P999; fig++)
+            if ((real->have >> fig) & 1)
+                fprintf(f, "%g %.6f\n", x_of[fig], (double)real->fig_ns[fig] / 1e6);
+        if ((real->have >> RO_MAX) & 1)
+            fprintf(f, "%.6g %.6f\n", pow(10.0, last / 10.0), (double)real->fig_ns[RO_MAX] / 1e6);
+    }
+    return ferror(f) ? -EIO : 0;
+}
+
+/* --chart PNG: the real spectrum and the predicted one on one chart, drawn
+ * by gnuplot (plot_render) in a private temporary folder, the PNG written
+ * beside PNG and renamed into place (whole or not at all). */
+static int draw_chart(const char *png, const scenario *s, const char *tester, const tester_result *tr,
+                      const realout *real, const char *file)
+{
+    char dir[] = "/tmp/cosim-compare.XXXXXX", path[sizeof dir + 32];
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "cosim: --chart: cannot make a temporary folder: %s\n", strerror(errno));
+        return -1;
+    }
+    int rc = -1;
+    snprintf(path, sizeof path, "%s/c.dat", dir);
+    FILE *f = fopen(path, "w");
+    if (f && write_chart_data(f, s, tr, real) == 0 && fclose(f) == 0) {
+        f = NULL;
+        snprintf(path, sizeof path, "%s/c.gp", dir);
+        FILE *g = fopen(path, "w");
+        if (g) {
+            fprintf(g, "set terminal pngcairo size 1600,1000 font 'Sans,18'\nset output outfile\n"
+                       "set title \"%s: the real tool (%s) and cosim's prediction\" noenhanced\n"
+                       "set logscale x\nset xrange [1:*]\nset xlabel 'percentile'\nset ylabel 'latency (ms)'\n"
+                       "set xtics ('0%%%%' 1, '50%%%%' 2, '90%%%%' 10, '99%%%%' 100, '99.9%%%%' 1000, '99.99%%%%' 10000, "
+                       "'99.999%%%%' 100000)\nset grid\nset key top left\nset rmargin 8\n"
+                       "plot 'c.dat' index 0 with lines lw 3 title 'cosim predicted', "
+                       "'' index 1 with %s pt 7 ps 2 lw 2 title '%s (real%s)'\n",
+                    tester, real->format, real->values ? "linespoints" : "points", real->format,
+                    real->values ? "" : ": the figures it prints; its max at the right");
+            if (fclose(g) == 0) {
+                int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+                char *chart = NULL;
+                size_t len = 0;
+                int status = 0;
+                plot_render_status st = dfd >= 0 ? plot_render(dfd, "c.gp", PLOT_PNG, PLOT_DEFAULT_TIMEOUT_S, &chart,
+                                                               &len, &status)
+                                                 : PLOT_FAILED;
+                if (dfd >= 0)
+                    close(dfd);
+                char tmp[SCENARIO_PATH_MAX + 16];
+                snprintf(tmp, sizeof tmp, "%s.part", png);
+                FILE *out = st == PLOT_RENDERED ? fopen(tmp, "wb") : NULL;
+                if (st != PLOT_RENDERED)
+                    fprintf(stderr, "cosim: --chart %s: gnuplot did not draw it (%s)\n", png,
+                            st == PLOT_NO_GNUPLOT ? "gnuplot is not installed" : "it failed or timed out");
+                else if (!out || fwrite(chart, 1, len, out) != len || fclose(out) != 0 || rename(tmp, png) != 0) {
+                    fprintf(stderr, "cosim: --chart %s: cannot write it: %s\n", png, strerror(errno));
+                    remove(tmp);
+                } else {
+                    printf("chart: %s (%s beside the prediction for %s)\n", png, file, tester);
+                    rc = 0;
+                }
+                free(chart);
+            }
+        }
+    }
+    if (f)
+        fclose(f);
+    snprintf(path, sizeof path, "%s/c.dat", dir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/c.gp", dir);
+    remove(path);
+    rmdir(dir);
+    return rc;
+}
+
 int compare_main(int argc, char **argv)
 {
     static const struct option lo[] = {{"hgrm-unit", required_argument, NULL, 'u'},
                                        {"raw", no_argument, NULL, 'r'},
+                                       {"chart", required_argument, NULL, 'c'},
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
     int64_t unit_ns = 1000000;
     int ch, raw = 0;
+    const char *chart = NULL;
     optind = 1;
     opterr = 0;
     while ((ch = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
@@ -104,6 +223,10 @@ int compare_main(int argc, char **argv)
             raw = 1;
             continue;
         }
+        if (ch == 'c') {
+            chart = optarg;
+            continue;
+        }
         if (ch == 'u' && (strcmp(optarg, "ns") == 0 || strcmp(optarg, "us") == 0 || strcmp(optarg, "ms") == 0)) {
             unit_ns = optarg[0] == 'n' ? 1 : optarg[0] == 'u' ? 1000 : 1000000;
             continue;
@@ -113,6 +236,15 @@ int compare_main(int argc, char **argv)
         return COSIM_EXIT_USAGE;
     }
     int n_files = argc - optind - 1;
+    if (chart && access(chart, F_OK) == 0) {
+        fprintf(stderr, "cosim: --chart %s: the file exists; cosim does not replace it (remove it, or name "
+                "another)\n", chart);
+        return COSIM_EXIT_OUTPUT;
+    }
+    if (chart && n_files != 1) {
+        fprintf(stderr, "cosim: --chart draws one TESTER=FILE: give only one\n");
+        return COSIM_EXIT_USAGE;
+    }
     if (n_files < 1 || n_files > COMPARE_MAX_FILES) {
         fprintf(stderr, "cosim: give SCENARIO.ini and 1 to %d TESTER=FILE\n", COMPARE_MAX_FILES);
         fputs("cosim: try 'cosim compare --help'\n", stderr);
@@ -192,6 +324,10 @@ int compare_main(int argc, char **argv)
             print_pair(what, &real[k], &pred, f);
         }
     }
+    if (ran && chart && code == COSIM_EXIT_OK &&
+        draw_chart(chart, s, s->testers[which[0]].name, &r.testers[which[0]], &real[0],
+                   strchr(argv[optind + 1], '=') + 1) != 0)
+        code = COSIM_EXIT_OUTPUT;
     for (int k = 0; k < n_read; k++)
         realout_free(&real[k]);
     if (ran)
