@@ -1795,6 +1795,20 @@ realtools-cli)
     expect_exit 3 "x.txt:1: not a tool output cosim reads" compare "$work/t.ini" "t=$work/x.txt"
     expect_exit 2 "expected TESTER=FILE with TESTER a [tester NAME]" compare "$work/t.ini" "nobody=$work/x.txt"
     expect_exit 3 "expected hey -o csv's output for a baseline" baseline hey "$root/tests/data/realtools/ab-e.csv"
+    # compare: wrk's printed figures beside the prediction, raw and charted
+    printf '[scenario]\nduration = 11s\n[service]\ndistribution = constant\ntime = 250us\n[stall gc]\nkind = periodic\nlength = 500ms\nperiod = 5s\nfirst = 5s\n[tester wrk]\nprofile = wrk\nusers = 1\n' >"$work/w.ini"
+    "$cosim" compare --raw "$work/w.ini" "wrk=$root/tests/data/realtools/wrk-c1.txt" >"$work/raw" 2>"$work/raw.err" ||
+        fail "compare --raw: $(cat "$work/raw.err")"
+    grep -q '^wrk count 41499 [0-9]*$' "$work/raw" || fail "compare --raw: no count line: $(cat "$work/raw")"
+    grep -q '^wrk max 504050000 [0-9]*$' "$work/raw" || fail "compare --raw: no max line: $(cat "$work/raw")"
+    grep -q '^wrk over - [0-9]*$' "$work/raw" || fail "compare --raw: wrk prints no count over the threshold"
+    if command -v gnuplot >/dev/null; then
+        "$cosim" compare --chart "$work/c.png" "$work/w.ini" "wrk=$root/tests/data/realtools/wrk-c1.txt" >/dev/null \
+            2>"$work/chart.err" || fail "compare --chart: $(cat "$work/chart.err")"
+        [ "$(head -c 4 "$work/c.png" | od -An -c | tr -d ' ')" = '211PNG' ] || fail "compare --chart: not a PNG"
+        expect_exit 4 "the file exists; cosim does not replace it" compare --chart "$work/c.png" "$work/w.ini" \
+            "wrk=$root/tests/data/realtools/wrk-c1.txt"
+    fi
     "$cosim" baseline ab "$root/tests/data/realtools/ab-g.tsv" >"$work/b.txt" 2>/dev/null || fail "baseline ab -g"
     [ "$(grep -c 'ns$' "$work/b.txt")" = 18 ] || fail "baseline ab -g: not 18 values: $(cat "$work/b.txt")"
     "$cosim" target "$work/t.ini" --port 0 --duration 1s --wait 10s --stall-log "$work/held.csv" >"$work/tgt.out" 2>&1 &
