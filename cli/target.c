@@ -65,6 +65,7 @@ typedef struct conn {
     int http10_keep; /* HTTP/1.0 with Connection: keep-alive */
     size_t in_len, req_len;
     int64_t due;    /* C_SERVICE: when its reply is due (ns, monotonic) */
+    int64_t replied; /* when its last reply was written whole (0: none) */
     const char *out;
     size_t out_len, out_off;
     char in[TARGET_REQUEST_MAX];
@@ -100,6 +101,8 @@ typedef struct target {
     uint64_t late_bins[LATE_BINS + 1];
     long double late_sum;
     int64_t late_max;
+    long double gap_sum;     /* reply out -> the next request in, same connection */
+    uint64_t gaps;
 } target;
 
 static volatile sig_atomic_t stop_signal;
@@ -335,6 +338,10 @@ static void start_service(target *t, size_t i, int64_t start_ns)
 static void arrive(target *t, size_t i, int64_t now)
 {
     t->requests++;
+    if (t->c[i].replied) { /* the client's own time, with the kernel's */
+        t->gap_sum += (long double)(now - t->c[i].replied);
+        t->gaps++;
+    }
     if (t->busy < t->workers) {
         start_service(t, i, now);
         return;
@@ -385,6 +392,7 @@ static void flush_out(target *t, size_t i, int64_t now)
         conn_close(t, i);
         return;
     }
+    c->replied = now;
     memmove(c->in, c->in + c->req_len, c->in_len - c->req_len);
     c->in_len -= c->req_len;
     c->req_len = 0;
@@ -628,11 +636,16 @@ static void summary(const target *t, int64_t ran_ns)
     printf("replies: late after their due instant by %s on average, p99 %s, max %s (1 us bins)\n",
            units_format_duration(t->replies ? (int64_t)(t->late_sum / t->replies) : 0, d, sizeof d),
            units_format_duration(late_quantile(t, 0.99), e, sizeof e), units_format_duration(t->late_max, a, sizeof a));
+    int64_t gap = t->gaps ? (int64_t)(t->gap_sum / (long double)t->gaps + 0.5L) : 0;
+    printf("clients: a connection's next request came %s after its reply on average (%llu such; the tool's own "
+           "time per request, with the kernel's)\n", units_format_duration(gap, a, sizeof a),
+           (unsigned long long)t->gaps);
     printf("summary: requests=%llu replies=%llu windows_planned=%zu windows_held=%zu start_late_max_ns=%lld "
-           "length_error_max_ns=%lld reply_late_mean_ns=%lld reply_late_p99_ns=%lld reply_late_max_ns=%lld\n",
+           "length_error_max_ns=%lld reply_late_mean_ns=%lld reply_late_p99_ns=%lld reply_late_max_ns=%lld "
+           "client_gap_mean_ns=%lld\n",
            (unsigned long long)t->requests, (unsigned long long)t->replies, planned, t->n_held, (long long)late_start,
            (long long)len_err, (long long)(t->replies ? (int64_t)(t->late_sum / t->replies) : 0),
-           (long long)late_quantile(t, 0.99), (long long)t->late_max);
+           (long long)late_quantile(t, 0.99), (long long)t->late_max, (long long)gap);
 }
 
 int target_main(int argc, char **argv)
