@@ -15,6 +15,8 @@ const uint64_t realout_level_num[RO_N_FIGURES] = {[RO_P50] = 50000, [RO_P90] = 9
                                                   [RO_P999] = 99900};
 
 #define MS_NS 1000000LL
+/* Most values a histogram's counts may expand to (800 MB of them). */
+#define REALOUT_MAX_VALUES 100000000LL
 
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
@@ -240,6 +242,9 @@ static int read_httperf(realout *o, const char *name, const char *text, size_t l
                 textin_decimal(c, cn, 1, 0, &cnt) != 0)
                 return fail(err, errlen, -EINVAL, "%s:%zu: expected a histogram row 'MS COUNT' (1 ms bins)", name,
                             it.line);
+            if (cnt > REALOUT_MAX_VALUES - bins_total)
+                return fail(err, errlen, -EINVAL, "%s:%zu: more than %lld connections in the histogram: expected "
+                            "httperf's counts", name, it.line, (long long)REALOUT_MAX_VALUES);
             /* the bin's middle, as httperf prints it: (i + 0.5) ms */
             for (int64_t k = 0; k < cnt; k++)
                 if (push(o, &cap, mid * (MS_NS / 10)) != 0)
@@ -279,7 +284,6 @@ static int read_httperf(realout *o, const char *name, const char *text, size_t l
         o->fig_ns[RO_MAX] = max;
         o->count = replies;
         o->resolution_ns = MS_NS;
-        (void)bins_total;
     }
     return 0;
 }
