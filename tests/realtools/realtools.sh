@@ -240,13 +240,18 @@ if [ "$MODE" = full ]; then
     # difference of the medians
     say ""
     say "tool setting stall figure | real median [min..max] over runs | predicted median | real - predicted"
-    awk '$4 != "" && $5 != "-" && $3 != "notheld" {k=$1" "$2" "$3" "$4; r[k]=r[k]" "$5; p[k]=p[k]" "$6}
+    awk 'NF == 6 && $5 != "-" {k=$1" "$2" "$3" "$4; r[k]=r[k]" "$5; p[k]=p[k]" "$6}
          END {for (k in r) print k "|" r[k] "|" p[k]}' "$results" | sort | while IFS='|' read -r k rs ps; do
         rm=$(tr ' ' '\n' <<<"$rs" | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)], a[1], a[NR]}')
         pm=$(tr ' ' '\n' <<<"$ps" | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-        set -- $rm
-        say "$k | $1 [$2..$3] | $pm | $(($1 - pm))"
+        read -r med lo hi <<<"$rm"
+        say "$k | $med [$lo..$hi] | $pm | $((med - pm))"
     done
+    say ""
+    say "not held (not judged), by tool, setting and stall:"
+    awk '$4 == "notheld" {n[$1" "$2" "$3]++} END {for (k in n) print "  " k ": " n[k]}' "$results" | sort
+    say "every run's figures (tool setting stall figure real predicted):"
+    sed 's/^/  /' "$results"
 fi
 say "realtools: $judged judged, $fails failed"
 [ "$fails" -eq 0 ]
