@@ -2,7 +2,7 @@
  * its charts as SVG and its [expect] checked, then one folder with
  * index.html (every scenario), STEM.html (one each), the charts
  * STEM.CHART.svg and the tables STEM.summary.md and STEM.summary.csv. The
- * pages are libcosim's (sim/html.c); this file runs and collects. */
+ * pages are libcosim's (sim/outputs/html.c); this file runs and collects. */
 #define _POSIX_C_SOURCE 200809L
 #include "exitcode.h"
 #include "expect.h"

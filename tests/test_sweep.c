@@ -1,4 +1,4 @@
-/* Tests of sweep (sim/sweep.c, sweep_axis.c, sweep_workers.c): the values
+/* Tests of sweep (sim/run/sweep.c, sweep_axis.c, sweep_workers.c): the values
  * of an axis, the points of a grid and of a zip, the chart's blocks and
  * x values, the offered utilisation, the confidence bar's lower end, and
  * the exit code of a point that does not load, on the worker's line too.
