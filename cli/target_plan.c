@@ -121,7 +121,8 @@ int target_plan_new(target_plan **out, const scenario *s, int64_t run_ns, char *
     }
     if (rc == 0) {
         /* one stop: sort, then merge windows that overlap or touch */
-        qsort(p->w, p->n, sizeof *p->w, cmp_window);
+        if (p->n)
+            qsort(p->w, p->n, sizeof *p->w, cmp_window);
         size_t m = 0;
         for (size_t i = 0; i < p->n; i++) {
             if (m > 0 && p->w[i].start_ns <= p->w[m - 1].end_ns) {

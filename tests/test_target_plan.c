@@ -39,6 +39,7 @@ START_TEST(article_stall_in_a_12s_run)
     ck_assert_int_eq(p->w[1].start_ns, 10 * S);
     ck_assert_int_eq(p->w[1].end_ns, 10 * S + 500 * MS);
     target_plan_free(p);
+    scenario_free(s);
     /* a 10.2 s run cuts the second window at 10.2 s */
     p = plan_of(text, 10 * S + 200 * MS, &s);
     ck_assert_uint_eq(p->n, 2);
