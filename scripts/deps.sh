@@ -7,7 +7,7 @@ COSIM_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libgsl-dev libinih-de
 # headless, for the lecture page's test (tests/lecture_browser.sh).
 # The real load tools, for tests/realtools/ (cosim's predictions held against
 # them, against cosim target on 127.0.0.1).
-COSIM_TEST_PACKAGES="default-jre-headless libhdrhistogram-java chromium wrk hey apache2-utils httperf siege"
+COSIM_TEST_PACKAGES="default-jre-headless libhdrhistogram-java chromium parallel clang wrk hey apache2-utils httperf siege"
 
 cosim_install_deps() {
     local missing="" p wanted="$COSIM_PACKAGES"
