@@ -313,6 +313,86 @@ static int read_ab_e(realout *o, const char *name, textin_lines *it, char *err, 
     return 0;
 }
 
+/* The line of text + off (1-based). */
+static size_t line_at(const char *text, size_t off)
+{
+    size_t line = 1;
+    for (size_t i = 0; i < off; i++)
+        line += text[i] == '\n';
+    return line;
+}
+
+/* In the JSON object that follows the key "name" (its first '{' to its
+ * matching '}'), the number after "field": into *out (scaled, rounded).
+ * @return 1 found, 0 absent, -1 not a decimal (*bad: its offset). */
+static int json_number(const char *text, size_t len, const char *obj, const char *field, int64_t scale, int64_t *out,
+                       size_t *bad)
+{
+    char key[64];
+    snprintf(key, sizeof key, "\"%s\"", obj);
+    const char *o = textin_find(text, len, key);
+    if (!o)
+        return 0;
+    const char *b = memchr(o, '{', (size_t)(text + len - o));
+    if (!b)
+        return 0;
+    int depth = 0;
+    const char *e = b;
+    for (; e < text + len; e++) {
+        depth += *e == '{';
+        depth -= *e == '}';
+        if (depth == 0)
+            break;
+    }
+    snprintf(key, sizeof key, "\"%s\"", field);
+    const char *f = textin_find(b, (size_t)(e - b), key);
+    if (!f)
+        return 0;
+    f += strlen(key);
+    while (f < e && (*f == ' ' || *f == ':' || *f == '\t' || *f == '\n'))
+        f++;
+    size_t d = textin_decimal_span(f, (size_t)(e - f), 0);
+    if (d == 0 || (f + d < e && (f[d] == 'e' || f[d] == 'E')) || textin_decimal(f, d, scale, 0, out) != 0) {
+        *bad = (size_t)(f - text);
+        return -1;
+    }
+    return 1;
+}
+
+/* k6 --summary-export: metrics.http_req_duration's avg, med, p(90), p(99)
+ * (when summaryTrendStats asks for it), max, in ms; metrics.http_reqs's
+ * count. */
+static int read_k6(realout *o, const char *name, const char *text, size_t len, char *err, size_t errlen)
+{
+    static const struct {
+        const char *field;
+        int fig;
+    } trend[] = {{"avg", RO_MEAN}, {"med", RO_P50}, {"p(90)", RO_P90}, {"p(99)", RO_P99}, {"p(99.9)", RO_P999},
+                 {"max", RO_MAX}};
+    size_t bad = 0;
+    for (size_t i = 0; i < sizeof trend / sizeof trend[0]; i++) {
+        int r = json_number(text, len, "http_req_duration", trend[i].field, MS_NS, &o->fig_ns[trend[i].fig], &bad);
+        if (r < 0)
+            return fail(err, errlen, -EINVAL, "%s:%zu: expected a decimal number of ms for %s", name,
+                        line_at(text, bad), trend[i].field);
+        if (r > 0)
+            o->have |= 1u << trend[i].fig;
+    }
+    int64_t count;
+    int r = json_number(text, len, "http_reqs", "count", 1, &count, &bad);
+    if (r < 0)
+        return fail(err, errlen, -EINVAL, "%s:%zu: expected a whole count for http_reqs", name, line_at(text, bad));
+    if (r > 0) {
+        o->count = (uint64_t)count;
+        o->have |= 1u << RO_COUNT;
+    }
+    if (!((o->have >> RO_MAX) & 1))
+        return fail(err, errlen, -EINVAL, "%s: expected metrics.http_req_duration with its max (k6 --summary-export)",
+                    name);
+    o->resolution_ns = 1; /* k6 writes ms with many decimals */
+    return 0;
+}
+
 int realout_parse(realout *o, const char *name, const char *text, size_t len, int64_t threshold_ns,
                   hist_rank_rule rule, int64_t hgrm_unit_ns, char *err, size_t errlen)
 {
@@ -344,6 +424,9 @@ int realout_parse(realout *o, const char *name, const char *text, size_t len, in
         }
         o->format = "wrk --latency";
         return read_wrk(o, name, text, len, err, errlen);
+    } else if (textin_find(text, len, "\"http_req_duration\"")) {
+        o->format = "k6 --summary-export";
+        return read_k6(o, name, text, len, err, errlen);
     } else if (textin_find(text, len, "Total: connections ")) {
         o->format = "httperf";
         return read_httperf(o, name, text, len, threshold_ns, rule, err, errlen);
@@ -352,7 +435,7 @@ int realout_parse(realout *o, const char *name, const char *text, size_t len, in
         goto hgrm;
     } else {
         return fail(err, errlen, -EINVAL, "%s:1: not a tool output cosim reads: expected hey -o csv, ab -g or -e, "
-                    "wrk --latency, httperf's summary, or an HdrHistogram .hgrm spectrum", name);
+                    "wrk --latency, httperf's summary, k6 --summary-export JSON, or an HdrHistogram .hgrm spectrum", name);
     }
     if (rc != 0)
         return rc;

@@ -13,6 +13,9 @@
  *  - httperf's summary: "Total: connections C requests R replies P", the
  *    "Connection time [ms]: min .. avg .. max .. median .." line, and with
  *    `-v -v` its "Connection lifetime histogram" (1 ms bins);
+ *  - k6 `--summary-export` JSON: metrics.http_req_duration's avg, med,
+ *    p(90), p(99) and p(99.9) when summaryTrendStats asks for them, max (ms);
+ *    metrics.http_reqs's count;
  *  - an HdrHistogram percentile spectrum (.hgrm, wrk2's --latency text):
  *    its Value column in `unit_ns`.
  * A list of latencies (hey, ab -g) gives every figure, at the list's

@@ -126,6 +126,25 @@ START_TEST(httperf_summary_and_bins)
 }
 END_TEST
 
+START_TEST(k6_summary_export)
+{
+    /* written in k6's --summary-export shape by hand: the plain
+     * http_req_duration (not the {expected_response:true} one before it):
+     * avg 12.345678 ms, med 1.25, p(90) 3.5, p(99) 480.0005, max 501.75;
+     * http_reqs count 1234; no p(99.9), no count over the threshold */
+    realout o = read_data("k6-summary.json", HIST_NEAREST_RANK);
+    ck_assert_str_eq(o.format, "k6 --summary-export");
+    ck_assert_uint_eq(o.count, 1234);
+    ck_assert_int_eq(o.fig_ns[RO_MEAN], 12345678);
+    ck_assert_int_eq(o.fig_ns[RO_P50], 1250 * US);
+    ck_assert_int_eq(o.fig_ns[RO_P90], 3500 * US);
+    ck_assert_int_eq(o.fig_ns[RO_P99], 480000500);
+    ck_assert_int_eq(o.fig_ns[RO_MAX], 501750 * US);
+    ck_assert(!HAS(o, RO_P999) && !HAS(o, RO_OVER));
+    realout_free(&o);
+}
+END_TEST
+
 START_TEST(malformed_names_file_and_line)
 {
     realout o;
@@ -138,7 +157,11 @@ START_TEST(malformed_names_file_and_line)
     ck_assert_int_eq(realout_parse(&o, "x.txt", other, strlen(other), 100 * MS, HIST_NEAREST_RANK, MS, err,
                                    sizeof err), -EINVAL);
     ck_assert_str_eq(err, "x.txt:1: not a tool output cosim reads: expected hey -o csv, ab -g or -e, wrk --latency, "
-                          "httperf's summary, or an HdrHistogram .hgrm spectrum");
+                          "httperf's summary, k6 --summary-export JSON, or an HdrHistogram .hgrm spectrum");
+    const char bad_k6[] = "{\n \"metrics\": {\n  \"http_req_duration\": {\n   \"avg\": 1.5e-3,\n   \"max\": 2\n  }\n }\n}\n";
+    ck_assert_int_eq(realout_parse(&o, "k.json", bad_k6, strlen(bad_k6), 100 * MS, HIST_NEAREST_RANK, MS, err,
+                                   sizeof err), -EINVAL);
+    ck_assert_str_eq(err, "k.json:4: expected a decimal number of ms for avg");
     const char no_latency[] = "Running 1s test @ http://x/\n  Thread Stats   Avg  Stdev  Max  +/- Stdev\n"
                               "    Latency   1.00ms  0.10ms  2.00ms  90.00%\n  1000 requests in 1.00s, 1MB read\n";
     ck_assert_int_eq(realout_parse(&o, "w.txt", no_latency, strlen(no_latency), 100 * MS, HIST_NEAREST_RANK, MS, err,
@@ -160,6 +183,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, ab_e_rows);
     tcase_add_test(tc, wrk_latency_text);
     tcase_add_test(tc, httperf_summary_and_bins);
+    tcase_add_test(tc, k6_summary_export);
     tcase_add_test(tc, malformed_names_file_and_line);
     suite_add_tcase(s, tc);
     return s;
