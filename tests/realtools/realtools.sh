@@ -32,6 +32,7 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/cosim-realtools.XXXXXX")
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$WORK"' EXIT
 fails=0
 judged=0
+HOLD_RLATE=0
 # Hold tolerance: a window that starts later, or lasts longer or shorter,
 # than planned by more than a tenth of its length was not held (a quiet
 # machine holds a window to about 0.1 ms; docs/real-tools.md). cosim is
@@ -96,6 +97,7 @@ held() {
         return 1
     fi
     HOLD_WHY="held: start late by at most $((late / 1000)) us, length off by at most $((err / 1000)) us, replies late by at most $((rlate / 1000)) us"
+    HOLD_RLATE=$rlate
     return 0
 }
 
@@ -180,57 +182,70 @@ for ts in $tools; do
             continue
         }
         for stall in $stalls; do
-            d="$b/$stall"
-            mkdir -p "$d"
-            if [ "$stall" = article ]; then len=500000000; else len=10000000; fi
-            # 2. the real run against the stall; the target ended (SIGTERM:
-            #    it writes its log) once the tool is done
-            scenario "$d/stall.ini" "$((dur + 1))s" "$stall"
-            start_target "$d/stall.ini" "$((dur + 1))s" "$d/held.csv" || { fails=$((fails + 1)); continue; }
-            run_tool "$tool" "$setting" "$PORT" "$dur" "$d/real.out"
-            kill "$TPID" 2>/dev/null
-            stop_target
-            # 3. did the target hold its stalls?
-            if ! held "$len"; then
-                say "NOT JUDGED $tool $setting $stall: the machine was too loaded to hold the stall ($HOLD_WHY)"
-                echo "$tool $setting $stall notheld" >>"$results"
-                continue
-            fi
-            # 4. the prediction from the held windows and the baseline
-            {
-                printf '[scenario]\nduration = %ss\n' "$dur"
-                [ "$tool" = ab ] && printf 'rank_rule = sorted_index\nin_flight_at_end = drop\n'
-                printf '[service]\n'
-                grep -v '^#' "$b/service.txt"
-                printf '[stall held]\nkind = file\nfile = held.csv\n'
-                tester_of "$tool" "$setting" "$dur"
-            } >"$d/predict.ini"
-            if ! "$COSIM" compare --raw "$d/predict.ini" "real=$d/real.out" >"$d/compare.txt" 2>"$d/compare.err"; then
-                say "FAIL $tool $setting $stall: cosim compare: $(cat "$d/compare.err")"
-                fails=$((fails + 1))
-                continue
-            fi
-            while read -r _ fig rv pv; do
-                echo "$tool $setting $stall $fig $rv $pv" >>"$results"
-            done <"$d/compare.txt"
-            # 5. judge what the stalls decide
-            judged=$((judged + 1))
-            verdict=ok
-            why=
-            while read -r _ fig rv pv; do
-                [ "$rv" = - ] && continue
-                case "$stall $fig" in
-                # the longest wait: the stall's length plus what was queued;
-                # 10% + 5 ms (the target's hold and the tool's own time)
-                *" max") within "$rv" "$pv" 10 5000000 || { verdict=FAIL; why="$why max real $rv predicted $pv;"; } ;;
-                # the count over 100 ms: the stall's victims (article only:
-                # the book's 10 ms stall puts none over 100 ms)
-                "article over") within "$rv" "$pv" 20 3 || { verdict=FAIL; why="$why over real $rv predicted $pv;"; } ;;
-                esac
-            done <"$d/compare.txt"
-            say "$verdict $tool $setting $stall (run $rep): $HOLD_WHY;$why"
-            [ "$verdict" = ok ] || fails=$((fails + 1))
-            [ "$verdict" = ok ] || sed 's/^/    /' "$d/compare.txt"
+            for attempt in 1 2; do
+                d="$b/$stall"
+                mkdir -p "$d"
+                if [ "$stall" = article ]; then len=500000000; else len=10000000; fi
+                # 2. the real run against the stall; the target ended (SIGTERM:
+                #    it writes its log) once the tool is done
+                scenario "$d/stall.ini" "$((dur + 1))s" "$stall"
+                start_target "$d/stall.ini" "$((dur + 1))s" "$d/held.csv" || { fails=$((fails + 1)); break; }
+                run_tool "$tool" "$setting" "$PORT" "$dur" "$d/real.out"
+                kill "$TPID" 2>/dev/null
+                stop_target
+                # 3. did the target hold its stalls?
+                if ! held "$len"; then
+                    say "NOT JUDGED $tool $setting $stall: the machine was too loaded to hold the stall ($HOLD_WHY)"
+                    echo "$tool $setting $stall notheld" >>"$results"
+                    break
+                fi
+                # 4. the prediction from the held windows and the baseline
+                {
+                    printf '[scenario]\nduration = %ss\n' "$dur"
+                    [ "$tool" = ab ] && printf 'rank_rule = sorted_index\nin_flight_at_end = drop\n'
+                    printf '[service]\n'
+                    grep -v '^#' "$b/service.txt"
+                    printf '[stall held]\nkind = file\nfile = held.csv\n'
+                    tester_of "$tool" "$setting" "$dur"
+                } >"$d/predict.ini"
+                if ! "$COSIM" compare --raw "$d/predict.ini" "real=$d/real.out" >"$d/compare.txt" 2>"$d/compare.err"; then
+                    say "FAIL $tool $setting $stall: cosim compare: $(cat "$d/compare.err")"
+                    fails=$((fails + 1))
+                    break
+                fi
+                while read -r _ fig rv pv; do
+                    echo "$tool $setting $stall $fig $rv $pv" >>"$results"
+                done <"$d/compare.txt"
+                # 5. judge what the stalls decide
+                judged=$((judged + 1))
+                verdict=ok
+                why=
+                while read -r _ fig rv pv; do
+                    [ "$rv" = - ] && continue
+                    case "$stall $fig" in
+                    # the longest wait: the stall's length plus what was queued;
+                    # 10% + 5 ms (the target's hold and the tool's own time),
+                    # plus the latest reply the target measured in this run (a
+                    # reply the loaded machine delayed may be the stall's own)
+                    *" max") within "$rv" "$pv" 10 $((5000000 + HOLD_RLATE)) ||
+                        { verdict=FAIL; why="$why max real $rv predicted $pv (tolerance 10% + 5 ms + $((HOLD_RLATE / 1000)) us);"; } ;;
+                    # the count over 100 ms: the stall's victims (article only:
+                    # the book's 10 ms stall puts none over 100 ms)
+                    "article over") within "$rv" "$pv" 20 3 || { verdict=FAIL; why="$why over real $rv predicted $pv;"; } ;;
+                    esac
+                done <"$d/compare.txt"
+                say "$verdict $tool $setting $stall (run $rep): $HOLD_WHY;$why"
+                [ "$verdict" = ok ] || sed 's/^/    /' "$d/compare.txt"
+                # a disagreement in the suite is confirmed by a second real run
+                # before it fails (a hiccup the target cannot see, the tool's
+                # own process stopped, rarely comes twice)
+                if [ "$verdict" != ok ] && [ "$MODE" = short ] && [ "$attempt" = 1 ]; then
+                    say "  ... run again to confirm"
+                    continue
+                fi
+                [ "$verdict" = ok ] || fails=$((fails + 1))
+                break
+            done
         done
     done
 done
