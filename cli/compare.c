@@ -34,9 +34,9 @@ static void compare_usage(FILE *f)
           "Run the scenario and print, for each TESTER=FILE, what the real tool wrote in FILE beside cosim's\n"
           "prediction for [tester TESTER]: count, mean, p50, p90, p99, p99.9, max and the count over the\n"
           "scenario's threshold, with the difference (real - predicted). FILE is hey -o csv, ab -g or -e,\n"
-          "wrk --latency's output, httperf's summary (-v -v adds its histogram), k6 --summary-export JSON\n"
-          "or an .hgrm spectrum (its Value column in --hgrm-unit, default ms as wrk2 prints). A figure\n"
-          "the file does not give is '-'.\n"
+          "wrk --latency's output, httperf's summary (-v -v adds its histogram), k6 --summary-export JSON,\n"
+          "an .hgrm spectrum or an .hlog (their values in --hgrm-unit, default ms as wrk2 prints). A\n"
+          "figure the file does not give is '-'.\n"
           "--raw: one line a figure for scripts, 'TESTER FIGURE REAL PREDICTED' in ns or counts.\n"
           "--chart PNG (one TESTER=FILE): the real spectrum drawn on the predicted one (a new file).\n"
           "Exit codes as cosim's (man -l docs/cosim.1): 3 for a file that cannot be read (FILE:LINE).\n", f);

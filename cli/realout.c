@@ -3,6 +3,7 @@
 
 #include "grow.h"
 #include "hgrm.h"
+#include "hlog.h"
 #include "textin.h"
 
 #include <errno.h>
@@ -393,6 +394,21 @@ static int read_k6(realout *o, const char *name, const char *text, size_t len, c
     return 0;
 }
 
+/* The figures of a measured distribution (.hgrm, .hlog): the count, the
+ * percentiles at the rule's rank (hgrm_value_at_percentile), the max (the
+ * .hgrm footer's when it has one). */
+static void figures_of_dist(realout *o, const hgrm_dist *d, hist_rank_rule rule, int64_t unit_ns)
+{
+    o->count = d->total;
+    o->have = 1u << RO_COUNT | 1u << RO_MAX;
+    for (int f = RO_P50; f <= RO_P999; f++) {
+        o->fig_ns[f] = hgrm_value_at_percentile(d, rule, realout_level_num[f], 100000);
+        o->have |= 1u << f;
+    }
+    o->fig_ns[RO_MAX] = d->has_footer ? d->footer_max_ns : d->max_ns;
+    o->resolution_ns = unit_ns;
+}
+
 int realout_parse(realout *o, const char *name, const char *text, size_t len, int64_t threshold_ns,
                   hist_rank_rule rule, int64_t hgrm_unit_ns, char *err, size_t errlen)
 {
@@ -430,12 +446,26 @@ int realout_parse(realout *o, const char *name, const char *text, size_t len, in
     } else if (textin_find(text, len, "Total: connections ")) {
         o->format = "httperf";
         return read_httperf(o, name, text, len, threshold_ns, rule, err, errlen);
+    } else if (textin_find(text, len, "Interval_Length") || textin_find(text, len, "#[Histogram log format")) {
+        o->format = ".hlog interval log";
+        hlog_log *log = NULL;
+        hgrm_dist *d = NULL;
+        rc = hlog_parse(&log, name, text, len, err, errlen);
+        if (rc == 0 && (rc = hlog_to_dist(log, hgrm_unit_ns, &d)) != 0)
+            snprintf(err, errlen, "%s: %s", name, rc == -ENOMEM ? "out of memory" : "expected samples in the log's "
+                     "intervals, of one setting");
+        hlog_log_free(log);
+        if (rc != 0)
+            return rc;
+        figures_of_dist(o, d, rule, hgrm_unit_ns);
+        hgrm_free(d);
+        return 0;
     } else if (textin_find(text, len, "Percentile") && textin_find(text, len, "TotalCount")) {
         o->format = ".hgrm spectrum";
         goto hgrm;
     } else {
         return fail(err, errlen, -EINVAL, "%s:1: not a tool output cosim reads: expected hey -o csv, ab -g or -e, "
-                    "wrk --latency, httperf's summary, k6 --summary-export JSON, or an HdrHistogram .hgrm spectrum", name);
+                    "wrk --latency, httperf's summary, k6 --summary-export JSON, an HdrHistogram .hgrm spectrum or .hlog", name);
     }
     if (rc != 0)
         return rc;
@@ -448,14 +478,7 @@ hgrm: {
     rc = hgrm_parse(&d, name, text, len, hgrm_unit_ns, 0, err, errlen);
     if (rc != 0)
         return rc;
-    o->count = d->total;
-    o->have = 1u << RO_COUNT | 1u << RO_MAX;
-    for (int f = RO_P50; f <= RO_P999; f++) {
-        o->fig_ns[f] = hgrm_value_at_percentile(d, rule, realout_level_num[f], 100000);
-        o->have |= 1u << f;
-    }
-    o->fig_ns[RO_MAX] = d->has_footer ? d->footer_max_ns : d->max_ns;
-    o->resolution_ns = hgrm_unit_ns;
+    figures_of_dist(o, d, rule, hgrm_unit_ns);
     hgrm_free(d);
     return 0;
 }

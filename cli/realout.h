@@ -17,7 +17,9 @@
  *    p(90), p(99) and p(99.9) when summaryTrendStats asks for them, max (ms);
  *    metrics.http_reqs's count;
  *  - an HdrHistogram percentile spectrum (.hgrm, wrk2's --latency text):
- *    its Value column in `unit_ns`.
+ *    its Value column in `hgrm_unit_ns`;
+ *  - an HdrHistogram interval log (.hlog): every interval together, its
+ *    values in `hgrm_unit_ns`.
  * A list of latencies (hey, ab -g) gives every figure, at the list's
  * resolution; the others give what they print.
  */

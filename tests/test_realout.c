@@ -145,6 +145,27 @@ START_TEST(k6_summary_export)
 }
 END_TEST
 
+START_TEST(hlog_every_interval)
+{
+    /* tests/data/gclog/jhiccup.hlog (written by HdrHistogram's Java, see
+     * test_hlog.c): 4 intervals of 1,010 values (1,000 at 30 us, in the
+     * bucket [16384, 32767] ns) and 73 of a ladder up to 45,088,767 ns:
+     * 4,113 values, max 45,088,767; p50 and p90 (ranks 2,057 and 3,702 of
+     * the 4,000 at 30 us) read the bucket's upper edge, 32,767 ns */
+    const char *root = getenv("COSIM_SOURCE_ROOT");
+    char path[4096];
+    snprintf(path, sizeof path, "%s/tests/data/gclog/jhiccup.hlog", root ? root : ".");
+    realout o;
+    ck_assert_msg(realout_read(&o, path, 100 * MS, HIST_NEAREST_RANK, 1, err, sizeof err) == 0, "%s", err);
+    ck_assert_str_eq(o.format, ".hlog interval log");
+    ck_assert_uint_eq(o.count, 4113);
+    ck_assert_int_eq(o.fig_ns[RO_MAX], 45088767);
+    ck_assert_int_eq(o.fig_ns[RO_P50], 32767);
+    ck_assert_int_eq(o.fig_ns[RO_P90], 32767);
+    realout_free(&o);
+}
+END_TEST
+
 START_TEST(malformed_names_file_and_line)
 {
     realout o;
@@ -157,7 +178,7 @@ START_TEST(malformed_names_file_and_line)
     ck_assert_int_eq(realout_parse(&o, "x.txt", other, strlen(other), 100 * MS, HIST_NEAREST_RANK, MS, err,
                                    sizeof err), -EINVAL);
     ck_assert_str_eq(err, "x.txt:1: not a tool output cosim reads: expected hey -o csv, ab -g or -e, wrk --latency, "
-                          "httperf's summary, k6 --summary-export JSON, or an HdrHistogram .hgrm spectrum");
+                          "httperf's summary, k6 --summary-export JSON, an HdrHistogram .hgrm spectrum or .hlog");
     const char bad_k6[] = "{\n \"metrics\": {\n  \"http_req_duration\": {\n   \"avg\": 1.5e-3,\n   \"max\": 2\n  }\n }\n}\n";
     ck_assert_int_eq(realout_parse(&o, "k.json", bad_k6, strlen(bad_k6), 100 * MS, HIST_NEAREST_RANK, MS, err,
                                    sizeof err), -EINVAL);
@@ -184,6 +205,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, wrk_latency_text);
     tcase_add_test(tc, httperf_summary_and_bins);
     tcase_add_test(tc, k6_summary_export);
+    tcase_add_test(tc, hlog_every_interval);
     tcase_add_test(tc, malformed_names_file_and_line);
     suite_add_tcase(s, tc);
     return s;
