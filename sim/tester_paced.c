@@ -239,24 +239,36 @@ TESTER_INLINE int ticker_next(const tester_hot *h, tester_user *u, int64_t ready
     return 0;
 }
 
-/* When a user that must wait from now_ns until due_ns wakes, sleeping as
- * wrk2 sleeps (src/wrk.c socket_writeable and delay_request: an ae timer
- * of round(w / 1000.0 + 0.5) = floor(w) + 1 whole ms; src/ae.c
- * aeAddMillisecondsToNow and processTimeEvents: the timer is set on the
- * clock truncated to whole ms and fires when that clock reaches it, and
- * delay_request sets it again while the send is not yet due): at
- * floor(now / g) g + (floor(w / g) + 1) g, repeated until at or past due
- * (g the grain, 1 ms; the run's start on a whole ms of that clock).
- * Saturates at INT64_MAX (past any end). */
-static inline int64_t sleep_until(int64_t now_ns, int64_t due_ns, int64_t g)
+/* The clock wrk2 reads its times on (src/wrk.c time_us: gettimeofday in
+ * whole microseconds), ns. */
+#define WRK2_CLOCK_NS 1000
+
+/* t_ns on wrk2's clock: truncated to a whole microsecond (t_ns >= 0). */
+static inline int64_t wrk2_clock(int64_t t_ns)
 {
-    while (due_ns > now_ns) {
-        int64_t step;
-        if (__builtin_mul_overflow((due_ns - now_ns) / g + 1, g, &step) ||
-            __builtin_add_overflow(now_ns - now_ns % g, step, &now_ns))
-            return INT64_MAX;
-    }
-    return now_ns;
+    return t_ns - t_ns % WRK2_CLOCK_NS;
+}
+
+/* When a connection that finds at now_ns that it must wait until due_us_ns
+ * (a whole microsecond of wrk2's clock, after now's) wakes, as wrk2 sleeps
+ * it on one connection: src/wrk.c socket_writeable / delay_request turn the
+ * wait w = due - time_us() (whole us) into an ae timer of round(w / 1000.0 +
+ * 0.5) = floor(w / 1 ms) + 1 whole ms; src/ae.c aeAddMillisecondsToNow sets
+ * it at when = now truncated to ms + that many ms, and aeProcessEvents
+ * computes epoll_wait's timeout from the same truncated clock, when - now
+ * truncated = that many whole ms, which epoll_wait sleeps from the real now:
+ * the timer fires at now_ns + (floor(w / g) + 1) g, the fraction of a ms of
+ * now carried (g the grain, 1 ms). The fire always comes after due (the
+ * step passes w by at least 1 us), so delay_request sends at once. Another
+ * socket or timer of the thread's loop that wakes the poll early would make
+ * processTimeEvents fire it on the first whole ms at or past when instead:
+ * left out (a lone connection). Saturates at INT64_MAX (past any end). */
+static inline int64_t wrk2_wake(int64_t now_ns, int64_t due_us_ns, int64_t g)
+{
+    int64_t wait_ns = due_us_ns - wrk2_clock(now_ns), step, wake;
+    if (__builtin_mul_overflow(wait_ns / g + 1, g, &step) || __builtin_add_overflow(now_ns, step, &wake))
+        return INT64_MAX;
+    return wake;
 }
 
 /* wrk2's catch-up limit (wrk2 src/wrk.c, usec_to_next_send, and
@@ -267,7 +279,12 @@ static inline int64_t sleep_until(int64_t now_ns, int64_t due_ns, int64_t g)
  * its requests since the anchor (catch_up_throughput = 2 x throughput).
  * The anchor is thus the user's last send made on schedule, so after a
  * stall the backlog goes out back to back until j U D / factor passes the
- * stall. Intended time: the slot (wrk2 records from its expected start). */
+ * stall. Intended time: the slot (wrk2 records from its expected start).
+ * With sleep_granularity (wrk2's timers, wrk2_wake) the checks are made
+ * on wrk2's microsecond clock, as usec_to_next_send makes them: the slot
+ * and the catch-up instant truncated to us (thread_start + complete /
+ * throughput, catch_up_start_time + complete since / catch_up_throughput,
+ * both stored as whole us) against time_us(). */
 TESTER_INLINE int catch_up_limited_next(tester_loop *L, const tester_hot *h, tester_user *u, int64_t ready_ns)
 {
     struct tester_catch_up *c = &L->catch_up[u->id];
@@ -276,14 +293,27 @@ TESTER_INLINE int catch_up_limited_next(tester_loop *L, const tester_hot *h, tes
     const int64_t g = h->spec->sleep_granularity_ns;
     u->idx = i1;
     u->intended_ns = t1;
+    if (g) {
+        const int64_t now_us = wrk2_clock(ready_ns);
+        if (wrk2_clock(t1) > now_us) { /* on pace: sleeps, and anchors where it wakes */
+            u->next_ns = wrk2_wake(ready_ns, wrk2_clock(t1), g);
+            c->anchor_ns = u->next_ns;
+            c->sent_since = 1;
+            return 0;
+        }
+        int64_t allowed = wrk2_clock(c->anchor_ns) + wrk2_clock(units_interval_at(L->catch_up_gap, 0, c->sent_since));
+        u->next_ns = allowed > now_us ? wrk2_wake(ready_ns, allowed, g) : ready_ns;
+        c->sent_since++;
+        return 0;
+    }
     if (t1 > ready_ns) { /* on pace: waits for its slot, and anchors where it wakes */
-        u->next_ns = g ? sleep_until(ready_ns, t1, g) : t1;
-        c->anchor_ns = u->next_ns;
+        u->next_ns = t1;
+        c->anchor_ns = t1;
         c->sent_since = 1;
         return 0;
     }
     int64_t allowed = units_interval_at(L->catch_up_gap, c->anchor_ns, c->sent_since);
-    u->next_ns = allowed > ready_ns ? (g ? sleep_until(ready_ns, allowed, g) : allowed) : ready_ns;
+    u->next_ns = allowed > ready_ns ? allowed : ready_ns;
     c->sent_since++;
     return 0;
 }
