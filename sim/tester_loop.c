@@ -240,7 +240,7 @@ static int close_run(tester_loop *L)
 static int uses_primitives(const tester_spec *t)
 {
     return t->n_stages || t->has_stagger || t->quota || t->requests || t->warmup_ns || t->timeout_ns || t->catch_up_factor || t->vus || t->batch > 1 ||
-           t->late == TESTER_LATE_TICKER || ((t->kind == TESTER_PACED || t->kind == TESTER_CORRECTED) &&
+           t->late == TESTER_LATE_TICKER || t->step_started || ((t->kind == TESTER_PACED || t->kind == TESTER_CORRECTED) &&
                                              t->has_think);
 }
 

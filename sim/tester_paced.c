@@ -52,6 +52,20 @@ static int stagger_start(tester_loop *L)
     return 0;
 }
 
+/* ramp_up: user u's own schedule from its start (tester_ramp_up_start),
+ * every U D from there, as a staggered user's (JMeter's thread i runs its
+ * first sample when its ramp-up delay is over; the timer's previousTime
+ * is then behind, so it runs at once). Anchors only; stagger_planned
+ * counts. */
+static void ramp_up_start(tester_loop *L)
+{
+    for (size_t i = 0; i < L->n_users; i++) {
+        tester_user *u = &L->users[i];
+        u->anchor_ns = u->next_ns = u->intended_ns = tester_ramp_up_start(L->spec, i);
+        u->idx = 0;
+    }
+}
+
 /* The slots of staggered users before the end, from each one's next. */
 static int stagger_planned(tester_loop *L)
 {
@@ -106,10 +120,17 @@ static int paced_prepare(tester_loop *L)
     L->out->planned = units_interval_count_before(spec->interval, 0, L->end_ns);
     if (spec->has_stagger && (rc = stagger_start(L)) != 0)
         return rc;
+    if (spec->ramp_up_ns)
+        ramp_up_start(L);
     if (spec->late == TESTER_LATE_TICKER)
         ticker_start(L);
-    if (spec->has_stagger && (rc = stagger_planned(L)) != 0)
+    if ((spec->has_stagger || spec->ramp_up_ns) && (rc = stagger_planned(L)) != 0)
         return rc;
+    if (spec->step_started) { /* each user's previousTime is its first send; no fixed grid */
+        for (size_t i = 0; i < L->n_users; i++)
+            L->users[i].anchor_ns = L->users[i].next_ns;
+        L->plans = 0;
+    }
     return spec->catch_up_factor ? catch_up_start(L) : 0;
 }
 
@@ -318,6 +339,47 @@ TESTER_INLINE int catch_up_limited_next(tester_loop *L, const tester_hot *h, tes
     return 0;
 }
 
+/* How many of the tester's users have started (made their first send) by
+ * t_ns: their starts rise with the user's number (a ramp-up, or the dealt
+ * grid floor(u D)), so a binary search. At least 1 for a user that asks. */
+static uint64_t users_started_by(const tester_loop *L, int64_t t_ns)
+{
+    const tester_spec *s = L->spec;
+    uint64_t lo = 1, hi = L->n_users; /* user 0 starts at 0 */
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        int64_t start = s->ramp_up_ns ? tester_ramp_up_start(s, mid) : units_interval_at(s->interval, 0, mid);
+        if (start <= t_ns)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* JMeter's Constant Throughput Timer, AllActiveThreads
+ * (ConstantThroughputTimer.delay and calculateDelay): at each call (after
+ * the reply, before the next sample) the delay is the threads running
+ * then (JMeterContextService.getNumberOfThreads, counted once a thread's
+ * ramp-up delay is over: JMeterThread.initRun, threadStarted) times the
+ * time per sample, rounded as interval_round says (Math.round to whole
+ * ms); target = previousTime + delay; past it: run now and previousTime =
+ * now, else wait for it and previousTime = target. The user's anchor is
+ * its previousTime; intended: the target it was due at. */
+TESTER_INLINE int started_step_next(tester_loop *L, const tester_hot *h, tester_user *u, int64_t ready_ns)
+{
+    const tester_spec *s = h->spec;
+    const unsigned __int128 a = users_started_by(L, ready_ns);
+    const unsigned __int128 num = a * s->step_interval.num_ns, den = s->step_interval.den;
+    const unsigned __int128 g = (unsigned __int128)(s->interval_round_ns > 0 ? s->interval_round_ns : 0);
+    unsigned __int128 step = g ? (2 * num + g * den) / (2 * g * den) * g : num / den;
+    unsigned __int128 target = (unsigned __int128)u->anchor_ns + step;
+    int64_t t = target > (unsigned __int128)INT64_MAX ? INT64_MAX : (int64_t)target;
+    u->intended_ns = t;
+    u->anchor_ns = u->next_ns = ready_ns > t ? ready_ns : t;
+    return 0;
+}
+
 /* The paced schedule with the primitives: a think time between the reply
  * and the moment the user is ready to send (the policies then apply to
  * that moment), the ticker, the catch-up limit. */
@@ -330,6 +392,8 @@ TESTER_INLINE int paced_next_ext(tester_loop *L, const tester_hot *h, tester_use
         return ticker_next(h, u, r.reply_ns);
     if (h->spec->catch_up_factor)
         return catch_up_limited_next(L, h, u, r.reply_ns);
+    if (h->spec->step_started)
+        return started_step_next(L, h, u, r.reply_ns);
     return paced_next(L, h, u, &r);
 }
 
