@@ -145,6 +145,8 @@ static int get_correction(scn_ctx *c, tester_spec *t)
 }
 
 /* vus, max_vus, vu_init and batch of an open tester. */
+static int needs(scn_ctx *c, int got, int ok, const char *key, const char *why);
+
 static int get_pool(scn_ctx *c, tester_spec *t)
 {
     int has_vus = scn_keys_count(c, "vus", &t->vus);
@@ -161,6 +163,22 @@ static int get_pool(scn_ctx *c, tester_spec *t)
         t->max_vus = t->vus;
     if (t->max_vus < t->vus) {
         scn_keys_bad_value(c, scn_keys_get(c, "max_vus"), "is below vus: the pool starts with vus");
+        return -1;
+    }
+    int v = 0, got = scn_keys_choice(c, "vus_full", &v, NULL);
+    if (needs(c, got, has_vus > 0, "vus_full", "says what an arrival does when every VU is busy: give vus too") < 0)
+        return -1;
+    t->vus_queue = v == 1;
+    const char *clash = !t->vus_queue                                  ? NULL
+                        : t->max_vus > t->vus                          ? "max_vus"
+                        : scn_keys_has(c, "vu_init")                   ? "vu_init"
+                        : t->batch > 1                                 ? "batch"
+                        : t->n_stages                                  ? "stages"
+                                                                       : NULL;
+    if (clash) {
+        scn_keys_bad_value(c, scn_keys_get(c, clash), "with vus_full = queue the pool is fixed (Hyperfoil's "
+                                                      "maxSessions) and the arrivals come one at a time on a "
+                                                      "constant rate: remove it");
         return -1;
     }
     return 0;

@@ -184,6 +184,11 @@ typedef struct tester_spec {
                                      none free is dropped (0: no pool) */
     uint64_t max_vus;           /**< open with vus: the pool may grow to this
                                      (one more VU per drop, k6) */
+    int vus_queue;              /**< open with vus: an arrival finding no free
+                                     VU waits for the first to free and is
+                                     sent then, latency from that send, the
+                                     wait counted as blocked (Hyperfoil's
+                                     session pool); 0: dropped (k6) */
     int64_t vu_init_ns;         /**< open with vus: time a new VU takes to
                                      start; no other starts meanwhile */
     uint64_t batch;             /**< open: requests released together, every
@@ -518,6 +523,8 @@ int tester_stages_check(const tester_spec *t, const char **why);
 
 /** "per_user", "shared": a paced tester's schedule key. */
 extern const names_table tester_schedule_names;
+/** "drop", "queue": vus_full's words (tester_spec.vus_queue). */
+extern const names_table tester_vus_full_names;
 /** "all", "started": step_users' words (tester_spec.step_started). */
 extern const names_table tester_step_users_names;
 /** "exact", "step_ms", "start_ms": tester_ramp_round's words. */
