@@ -149,9 +149,10 @@ static const tester_strategy open_poisson_pool = {
 };
 
 /* A VU pool that queues (vus_full = queue: Hyperfoil's session pool,
- * core/impl/SessionPool and PhaseInstanceImpl: a phase that cannot get a
- * session counts the user as throttled and starts it when a session is
- * released): the pool is the loop's connections, so an arrival waits for
+ * core/impl/OpenModelPhase.java: proceed counts a user that finds no
+ * session as throttled, notifyFinished starts a throttled user on the
+ * session that just finished, with no intended start time): the pool is
+ * the loop's connections, so an arrival waits for
  * the first VU to free (FIFO, counted as blocked) and is timed from its
  * send (the request's start: PrepareHttpRequestStep stamps it when the
  * session runs). Poisson gaps run from the arrival, not the late send. */
