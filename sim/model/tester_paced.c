@@ -66,16 +66,24 @@ static void ramp_up_start(tester_loop *L)
     }
 }
 
-/* The slots of staggered users before the end, from each one's next. */
+/* The slots of staggered users before the end, from each one's first.
+ * A staggered user's slots are anchor + floor(m U D), m = idx / U, idx / U
+ * + 1, ... (idx 0, or U once the ticker's first tick moved it): counted
+ * on that grid from the anchor, less the m below its first, never from
+ * its first slot on (floor(U D) + floor(k U D) can fall 1 ns before
+ * floor((k + 1) U D): at 3/s a tick at exactly the end was planned,
+ * issue 30). */
 static int stagger_planned(tester_loop *L)
 {
     units_interval du;
     if (units_interval_mul(L->spec->interval, L->n_users, &du))
         return -ERANGE;
     uint64_t n = 0;
-    for (size_t i = 0; i < L->n_users; i++)
-        if (L->users[i].next_ns < L->end_ns)
-            n += units_interval_count_before(du, L->users[i].next_ns, L->end_ns);
+    for (size_t i = 0; i < L->n_users; i++) {
+        const tester_user *u = &L->users[i];
+        uint64_t on_grid = units_interval_count_before(du, u->anchor_ns, L->end_ns), before = u->idx / L->n_users;
+        n += on_grid > before ? on_grid - before : 0;
+    }
     L->out->planned = n;
     return 0;
 }
@@ -260,33 +268,37 @@ TESTER_INLINE int ticker_next(const tester_hot *h, tester_user *u, int64_t ready
     return 0;
 }
 
-/* The clock wrk2 reads its times on (src/wrk.c time_us: gettimeofday in
- * whole microseconds), ns. */
-#define WRK2_CLOCK_NS 1000
-
-/* t_ns on wrk2's clock: truncated to a whole microsecond (t_ns >= 0). */
-static inline int64_t wrk2_clock(int64_t t_ns)
+/* The clock a tool with timers of grain g reads its times on: a
+ * thousandth of g, at least 1 ns (wrk2: ms timers, time_us in src/wrk.c). */
+static inline int64_t tool_clock_ns(int64_t g)
 {
-    return t_ns - t_ns % WRK2_CLOCK_NS;
+    return g >= 1000 ? g / 1000 : 1;
 }
 
-/* When a connection that finds at now_ns that it must wait until due_us_ns
- * (a whole microsecond of wrk2's clock, after now's) wakes, as wrk2 sleeps
- * it on one connection: src/wrk.c socket_writeable / delay_request turn the
- * wait w = due - time_us() (whole us) into an ae timer of round(w / 1000.0 +
- * 0.5) = floor(w / 1 ms) + 1 whole ms; src/ae.c aeAddMillisecondsToNow sets
- * it at when = now truncated to ms + that many ms, and aeProcessEvents
- * computes epoll_wait's timeout from the same truncated clock, when - now
- * truncated = that many whole ms, which epoll_wait sleeps from the real now:
- * the timer fires at now_ns + (floor(w / g) + 1) g, the fraction of a ms of
- * now carried (g the grain, 1 ms). The fire always comes after due (the
- * step passes w by at least 1 us), so delay_request sends at once. Another
- * socket or timer of the thread's loop that wakes the poll early would make
- * processTimeEvents fire it on the first whole ms at or past when instead:
- * left out (a lone connection). Saturates at INT64_MAX (past any end). */
-static inline int64_t wrk2_wake(int64_t now_ns, int64_t due_us_ns, int64_t g)
+/* t_ns on that clock: truncated to a whole tick of c (t_ns >= 0). */
+static inline int64_t tool_clock(int64_t t_ns, int64_t c)
 {
-    int64_t wait_ns = due_us_ns - wrk2_clock(now_ns), step, wake;
+    return t_ns - t_ns % c;
+}
+
+/* When a connection that finds at now_ns that it must wait until due_c (a
+ * tick of the tool's clock c, after now's) wakes, as wrk2 sleeps it on one
+ * connection: src/wrk.c socket_writeable / delay_request turn the wait w =
+ * due - time_us() (whole us) into an ae timer of round(w / 1000.0 + 0.5) =
+ * floor(w / 1 ms) + 1 whole ms; src/ae.c aeAddMillisecondsToNow sets it at
+ * when = now truncated to ms + that many ms, and aeProcessEvents computes
+ * epoll_wait's timeout from the same truncated clock, when - now truncated
+ * = that many whole ms, which epoll_wait sleeps from the real now: the
+ * timer fires at now_ns + (floor(w / g) + 1) g, the fraction of a ms of
+ * now carried (g the grain, 1 ms). The fire always comes after due (the
+ * step passes w by at least one tick of c), so delay_request sends at
+ * once. Another socket or timer of the thread's loop that wakes the poll
+ * early would make processTimeEvents fire it on the first whole ms at or
+ * past when instead: left out (a lone connection). Saturates at INT64_MAX
+ * (past any end). */
+static inline int64_t wrk2_wake(int64_t now_ns, int64_t due_c, int64_t g, int64_t c)
+{
+    int64_t wait_ns = due_c - tool_clock(now_ns, c), step, wake;
     if (__builtin_mul_overflow(wait_ns / g + 1, g, &step) || __builtin_add_overflow(now_ns, step, &wake))
         return INT64_MAX;
     return wake;
@@ -302,10 +314,11 @@ static inline int64_t wrk2_wake(int64_t now_ns, int64_t due_us_ns, int64_t g)
  * stall the backlog goes out back to back until j U D / factor passes the
  * stall. Intended time: the slot (wrk2 records from its expected start).
  * With sleep_granularity (wrk2's timers, wrk2_wake) the checks are made
- * on wrk2's microsecond clock, as usec_to_next_send makes them: the slot
- * and the catch-up instant truncated to us (thread_start + complete /
- * throughput, catch_up_start_time + complete since / catch_up_throughput,
- * both stored as whole us) against time_us(). */
+ * on the tool's clock (a thousandth of the grain: wrk2's time_us), as
+ * usec_to_next_send makes them: the slot and the catch-up instant
+ * truncated to us (thread_start + complete / throughput,
+ * catch_up_start_time + complete since / catch_up_throughput, both stored
+ * as whole us) against time_us(). */
 TESTER_INLINE int catch_up_limited_next(tester_loop *L, const tester_hot *h, tester_user *u, int64_t ready_ns)
 {
     struct tester_catch_up *c = &L->catch_up[u->id];
@@ -315,15 +328,16 @@ TESTER_INLINE int catch_up_limited_next(tester_loop *L, const tester_hot *h, tes
     u->idx = i1;
     u->intended_ns = t1;
     if (g) {
-        const int64_t now_us = wrk2_clock(ready_ns);
-        if (wrk2_clock(t1) > now_us) { /* on pace: sleeps, and anchors where it wakes */
-            u->next_ns = wrk2_wake(ready_ns, wrk2_clock(t1), g);
+        const int64_t tick = tool_clock_ns(g), now_c = tool_clock(ready_ns, tick);
+        if (tool_clock(t1, tick) > now_c) { /* on pace: sleeps, and anchors where it wakes */
+            u->next_ns = wrk2_wake(ready_ns, tool_clock(t1, tick), g, tick);
             c->anchor_ns = u->next_ns;
             c->sent_since = 1;
             return 0;
         }
-        int64_t allowed = wrk2_clock(c->anchor_ns) + wrk2_clock(units_interval_at(L->catch_up_gap, 0, c->sent_since));
-        u->next_ns = allowed > now_us ? wrk2_wake(ready_ns, allowed, g) : ready_ns;
+        int64_t allowed = tool_clock(c->anchor_ns, tick) +
+                          tool_clock(units_interval_at(L->catch_up_gap, 0, c->sent_since), tick);
+        u->next_ns = allowed > now_c ? wrk2_wake(ready_ns, allowed, g, tick) : ready_ns;
         c->sent_since++;
         return 0;
     }
