@@ -35,7 +35,7 @@ static int out_push(combo_out *o, combo_req r)
 }
 
 static const char *const late_word[] = {"next_slot", "from_now", "catch_up", "ticker"};
-static const char *const preempt_word[] = {"", "resume", "restart", "resample", "none"};
+static const char *const preempt_word[] = {"", "resume", "restart", "resample", "none", "overtime"};
 
 /* ------------------------------------------------------------------ */
 /* The INI text                                                         */
@@ -210,6 +210,12 @@ static int64_t rsrv_submit(rsrv *v, int64_t arrival)
                 v->off_list = 1;
             v->free_at[k] = f;
             return f;
+        }
+        if (v->preempt == COMBO_OVERTIME) { /* runs to its end; the window keeps its own */
+            if (t + work > v->list_end)
+                v->off_list = 1;
+            v->free_at[k] = t + work;
+            return t + work;
         }
         if (v->preempt == COMBO_RESUME) {
             work -= ws - t;
@@ -639,7 +645,7 @@ static const char *const dim_name[N_DIMS] = {
     "kind", "users", "threads", "stagger", "connections", "quota", "pipeline", "batch", "schedule", "late",
     "latency_from", "catch_up_factor", "sleep_granularity", "warmup", "timeout", "requests", "workers",
     "preemption", "in_flight_at_end", "think_time"};
-static const int dim_n[N_DIMS] = {3, 5, 3, 4, 4, 3, 3, 3, 2, 4, 3, 4, 4, 4, 3, 3, 3, 5, 2, 3};
+static const int dim_n[N_DIMS] = {3, 5, 3, 4, 4, 3, 3, 3, 2, 4, 3, 4, 4, 4, 3, 3, 3, 6, 2, 3};
 
 /* Value v of dimension i into c (0 is the key's absence, where it has one). */
 static void dim_set(combo *c, int i, int v)

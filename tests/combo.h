@@ -24,7 +24,9 @@
  * in_flight_at_end record or drop; 1 to 3 workers; no stall, or one stall
  * (a windows list or periodic) with preemption resume, restart, resample
  * (a constant service draws the same time again: as restart) or none
- * (the stop waits for every request in service at the window's start).
+ * (the stop waits for every request in service at the window's start)
+ * or overtime (the request in service runs to its end, the window keeps
+ * its own).
  * Not covered: random think times, random service, Poisson arrivals, rate ramps, VU pools, corrected
  * testers, request stalls, several stalls at once.
  */
@@ -37,7 +39,7 @@
 
 enum { COMBO_CLOSED, COMBO_PACED, COMBO_OPEN };
 enum { COMBO_NEXT_SLOT, COMBO_FROM_NOW, COMBO_CATCH_UP, COMBO_TICKER };
-enum { COMBO_NO_STALL, COMBO_RESUME, COMBO_RESTART, COMBO_RESAMPLE, COMBO_NONE };
+enum { COMBO_NO_STALL, COMBO_RESUME, COMBO_RESTART, COMBO_RESAMPLE, COMBO_NONE, COMBO_OVERTIME };
 
 /* One scenario. A key whose field is 0 (or -1 where 0 is a value) is not
  * written. Times in ns. */
