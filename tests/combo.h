@@ -18,7 +18,8 @@
  * nothing else): constant service times, one tester of kind closed
  * (users, connections, quota and quota_interval, pipeline), paced
  * (users, threads, stagger, connections, schedule per_user or shared, late
- * of each kind, latency_from, catch_up_factor, sleep_granularity) or open
+ * of each kind, latency_from, catch_up_factor, sleep_granularity) or open;
+ * ramp_up (exact starts) on closed and paced testers
  * (a fixed grid, batch); a constant think time (closed and paced); the
  * primitives requests, warmup and timeout;
  * in_flight_at_end record or drop; 1 to 3 workers; no stall, or one stall
@@ -71,6 +72,7 @@ typedef struct combo {
     int interval_ns;
     int drop;         /* in_flight_at_end = drop */
     int think;        /* a constant think time, 0: none (closed, paced) */
+    int ramp;         /* ramp_up (ramp_up_round exact), 0: none (closed, paced) */
 } combo;
 
 /* One request as either side saw it. */
