@@ -238,8 +238,11 @@ typedef struct tester_spec {
     units_interval step_interval; /**< with step_started: D as given (the
                                        interval before interval_round) */
     int64_t sleep_granularity_ns; /**< paced with catch_up_factor: waits are
-                                       slept as wrk2's ae timers sleep them,
-                                       on a clock of this grain (0: exact) */
+                                       slept as wrk2's ae timers sleep them
+                                       on one connection, floor(w / G) + 1
+                                       grains from the instant set, times
+                                       read on a clock of G / 1000 (0:
+                                       exact) */
 } tester_spec;
 
 /** Settings shared by every tester of a run. */

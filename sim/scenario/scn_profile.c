@@ -53,9 +53,20 @@ const scn_profile scn_profiles[] = {
      * run now, previousTime = now; the delay Math.round-ed to whole ms
      * (in AllActiveThreads, the threads x ms-per-sample product) */
     {"jmeter_ctt_this_thread", "JMeter Constant Throughput Timer, this thread only",
-     {{"kind", "paced", F}, {"late", "from_now", F}, {"interval_round", "1ms", F}, {"ramp_up", "0s", D}, {"ramp_up_round", "step_ms", F}, {NULL, NULL, 0}}},
+     {{"kind", "paced", F},
+      {"late", "from_now", F},
+      {"interval_round", "1ms", F},
+      {"ramp_up", "0s", D},
+      {"ramp_up_round", "step_ms", F},
+      {NULL, NULL, 0}}},
     {"jmeter_ctt_all_threads", "JMeter Constant Throughput Timer, all active threads",
-     {{"kind", "paced", F}, {"late", "from_now", F}, {"interval_round", "1ms", F}, {"ramp_up", "0s", D}, {"ramp_up_round", "step_ms", F}, {"step_users", "started", F}, {NULL, NULL, 0}}},
+     {{"kind", "paced", F},
+      {"late", "from_now", F},
+      {"interval_round", "1ms", F},
+      {"ramp_up", "0s", D},
+      {"ramp_up_round", "step_ms", F},
+      {"step_users", "started", F},
+      {NULL, NULL, 0}}},
     /* JMeter ConstantThroughputTimer.calculateSharedDelay + delay, modes
      * AllActiveThreads_Shared and AllActiveThreadsInCurrentThreadGroup_Shared:
      * one schedule for the threads (a cosim tester is one thread group, the
@@ -67,7 +78,11 @@ const scn_profile scn_profiles[] = {
      {{"kind", "paced", F}, {"schedule", "shared", F}, {"late", "from_now", F}, {"interval_round", "1ms", F}, {NULL, NULL, 0}}},
     /* JMeter ConstantTimer.delay: a fixed pause before each sample */
     {"jmeter_constant_timer", "JMeter Constant Timer (think time)",
-     {{"kind", "closed", F}, {"think_distribution", "constant", F}, {"ramp_up", "0s", D}, {"ramp_up_round", "step_ms", F}, {NULL, NULL, 0}}},
+     {{"kind", "closed", F},
+      {"think_distribution", "constant", F},
+      {"ramp_up", "0s", D},
+      {"ramp_up_round", "step_ms", F},
+      {NULL, NULL, 0}}},
     /* Gatling OpenInjectionStep.scala ConstantRateOpenInjection /
      * InjectionIterator with Shard.shards: each second's users on a ms grid */
     {"gatling_open", "Gatling constantUsersPerSec (open injection; .randomized: arrivals = poisson)",
