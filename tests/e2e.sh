@@ -490,6 +490,14 @@ preemption)
     check_preemption restart 115ms 20.5ms 1
     check_preemption resample 115ms 20.5ms 1
     check_preemption none 110ms 20ms 0
+    # overtime (issue 32, Ciw's non-preemptive schedule): request 0 ends at
+    # 10, the window keeps its end: request 1 waits to 105 (105 ms), then
+    # 9 x 10 ms from 115 (the last, sent at 195, replies at 205, recorded):
+    # 11 requests, mean 205 / 11 = 18.636 ms
+    "$cosim" --check -q --set stall.gc.preemption=overtime --set expect.closed.sent=11 \
+        --set expect.closed.recorded=11 --set expect.closed.max=105ms --set "expect.closed.mean=18.636ms +- 1us" \
+        --set expect.closed.in_flight_at_end=1 "$sc" >"$work/out" 2>&1 || fail "preemption overtime: $(cat "$work/out")"
+    grep -q "7 of 7 expectations met (all)" "$work/out" || fail "preemption overtime: $(cat "$work/out")"
     # none: one request waited 100 ms for the held stop (sent at 10 ms,
     # started at 110 ms), the other 9 not at all
     "$cosim" -q --no-plot -o "$work/none" --set stall.gc.preemption=none "$sc" >/dev/null 2>&1

@@ -45,14 +45,28 @@ const scn_profile scn_profiles[] = {
      {{"kind", "open", F}, {"stage_spread", "area", F}, {"stages", NULL, R}, {"vus", NULL, R}, {NULL, NULL, 0}}},
     /* k6 lib/executor/constant_vus.go: each VU loops its iterations */
     {"k6_constant_vus", "k6 constant-vus executor", {{"kind", "closed", F}, {NULL, NULL, 0}}},
-    /* JMeter ConstantThroughputTimer.delay / calculateDelay, mode
-     * ThisThreadOnly and AllActiveThreads: a thread's own target; late:
+    /* JMeter threads/ThreadGroup.java start: thread i's initial delay i x
+     * Math.round(rampUp x 1000 / threads) ms (ramp_up, step_ms; rampUp in
+     * whole seconds in JMeter). ConstantThroughputTimer.delay / calculateDelay, mode
+     * ThisThreadOnly and AllActiveThreads (the threads running at each
+     * call: step_users = started): a thread's own target; late:
      * run now, previousTime = now; the delay Math.round-ed to whole ms
      * (in AllActiveThreads, the threads x ms-per-sample product) */
     {"jmeter_ctt_this_thread", "JMeter Constant Throughput Timer, this thread only",
-     {{"kind", "paced", F}, {"late", "from_now", F}, {"interval_round", "1ms", F}, {NULL, NULL, 0}}},
+     {{"kind", "paced", F},
+      {"late", "from_now", F},
+      {"interval_round", "1ms", F},
+      {"ramp_up", "0s", D},
+      {"ramp_up_round", "step_ms", F},
+      {NULL, NULL, 0}}},
     {"jmeter_ctt_all_threads", "JMeter Constant Throughput Timer, all active threads",
-     {{"kind", "paced", F}, {"late", "from_now", F}, {"interval_round", "1ms", F}, {NULL, NULL, 0}}},
+     {{"kind", "paced", F},
+      {"late", "from_now", F},
+      {"interval_round", "1ms", F},
+      {"ramp_up", "0s", D},
+      {"ramp_up_round", "step_ms", F},
+      {"step_users", "started", F},
+      {NULL, NULL, 0}}},
     /* JMeter ConstantThroughputTimer.calculateSharedDelay + delay, modes
      * AllActiveThreads_Shared and AllActiveThreadsInCurrentThreadGroup_Shared:
      * one schedule for the threads (a cosim tester is one thread group, the
@@ -64,7 +78,11 @@ const scn_profile scn_profiles[] = {
      {{"kind", "paced", F}, {"schedule", "shared", F}, {"late", "from_now", F}, {"interval_round", "1ms", F}, {NULL, NULL, 0}}},
     /* JMeter ConstantTimer.delay: a fixed pause before each sample */
     {"jmeter_constant_timer", "JMeter Constant Timer (think time)",
-     {{"kind", "closed", F}, {"think_distribution", "constant", F}, {NULL, NULL, 0}}},
+     {{"kind", "closed", F},
+      {"think_distribution", "constant", F},
+      {"ramp_up", "0s", D},
+      {"ramp_up_round", "step_ms", F},
+      {NULL, NULL, 0}}},
     /* Gatling OpenInjectionStep.scala ConstantRateOpenInjection /
      * InjectionIterator with Shard.shards: each second's users on a ms grid */
     {"gatling_open", "Gatling constantUsersPerSec (open injection; .randomized: arrivals = poisson)",
@@ -75,8 +93,13 @@ const scn_profile scn_profiles[] = {
      * ConstantRateOpenInjection */
     {"gatling_ramp", "Gatling rampUsersPerSec (open injection, a rate ramp)",
      {{"kind", "open", F}, {"stage_spread", "per_second", F}, {"stages", NULL, R}, {NULL, NULL, 0}}},
-    /* Gatling closed/ClosedInjectionStep.scala constantConcurrentUsers */
-    {"gatling_closed", "Gatling constantConcurrentUsers (closed injection)", {{"kind", "closed", F}, {NULL, NULL, 0}}},
+    /* Gatling closed/ClosedInjectionStep.scala constantConcurrentUsers,
+     * closed/ClosedWorkload.scala injectBatch (each 1 s batch: the missing
+     * users spread by Shard.shards over the window's ms: user k of n at
+     * floor(1000 k / n) ms) and endUser (a user that ends is replaced at
+     * once: scheduled - stopped below the target) */
+    {"gatling_closed", "Gatling constantConcurrentUsers (closed injection)",
+     {{"kind", "closed", F}, {"ramp_up", "1s", F}, {"ramp_up_round", "start_ms", F}, {NULL, NULL, 0}}},
     /* Gatling core/action/Pace.scala execute: late -> now + interval */
     {"gatling_pace", "Gatling pace() inside a user's loop",
      {{"kind", "paced", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
