@@ -7,7 +7,9 @@ COSIM_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libgsl-dev libinih-de
 # headless, for the lecture page's test (tests/lecture_browser.sh); man-db and
 # groff-base, for the man page's warnings test; python3 and imagemagick, for
 # the chart review (tests/charts_review.sh: its checks and contact sheets).
-COSIM_TEST_PACKAGES="default-jre-headless libhdrhistogram-java chromium parallel clang man-db groff-base python3 imagemagick"
+# The real load tools, for tests/realtools/ (cosim's predictions held against
+# them, against cosim target on 127.0.0.1).
+COSIM_TEST_PACKAGES="default-jre-headless libhdrhistogram-java chromium parallel clang man-db groff-base python3 imagemagick wrk hey apache2-utils httperf siege"
 
 cosim_install_deps() {
     local missing="" p wanted="$COSIM_PACKAGES"
