@@ -48,10 +48,11 @@ static int write_summary(FILE *f, const scenario *s, const run_result *r, const 
 }
 
 const chart_kind chart_kinds[N_CHARTS] = {
-    {"spectrum", CHART_WHOLE_RUN, 0, 1, write_spectrum},
-    {"timeline", CHART_TIMELINE_WINDOW, 1, 0, write_timeline}, /* a queue's triangle reads on a linear axis */
-    {"requests", CHART_BARS_WINDOW, 0, 0, write_requests},
-    {"summary", CHART_WHOLE_RUN, 0, 0, write_summary},
+    {"spectrum", CHART_WHOLE_RUN, 0, 1, write_spectrum, NULL},
+    {"timeline", CHART_TIMELINE_WINDOW, 1, 0, write_timeline, /* a queue's triangle reads on a linear axis */
+     "Each request's latency: "},
+    {"requests", CHART_BARS_WINDOW, 0, 0, write_requests, "Requests, send to reply: "},
+    {"summary", CHART_WHOLE_RUN, 0, 0, write_summary, "Percentiles: "},
 };
 
 int chart_kind_find(const char *name, size_t len)
@@ -198,7 +199,7 @@ static int write_chart(staging *st, size_t k, char chart[64], int *need_stalls)
     snprintf(gp, sizeof gp, "%s.gp", ck->name);
     snprintf(chart, 64, "%s.%s", ck->name, plot_format_ext(st->o->format));
     plot_script ps = {ck->name, dat, st->all, chart, st->o->format, !st->o->ylinear && !ck->linear, 0,
-                      s->duration_ns, NULL, NULL, NULL, NULL, NULL};
+                      s->duration_ns, NULL, NULL, NULL, NULL, NULL, ck->title_prefix};
     char counts[2048] = "", extra[8192] = "";
     if (ck->window != CHART_WHOLE_RUN) {
         int bars = ck->window == CHART_BARS_WINDOW;

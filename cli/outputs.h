@@ -30,6 +30,10 @@ typedef struct chart_kind {
     /* the chart's NAME.dat from the run's results; 0 or a negative errno */
     int (*write)(FILE *f, const scenario *s, const run_result *r, const struct chart_data *cd,
                  const char *const *names);
+    /* the chart's own name before the scenario's title, NULL for the
+     * spectrum (the scenario's title is its: "Latency by percentile ...");
+     * figure_5_3's title was stamped on its timeline and bars too */
+    const char *title_prefix;
 } chart_kind;
 
 /** The number of rows of chart_kinds (a bit each in options.charts). */

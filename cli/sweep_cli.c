@@ -557,7 +557,7 @@ static int write_chart_files(outdir *d, const sweep *w, const sweep_cli *cli, co
     char *extra = NULL;
     if (chart_preamble(w, cli, s, &extra))
         return *what = "sweep.gp", -ENOMEM;
-    plot_script ps = {"sweep", "sweep.dat", testers, outfile, cli->format, 0, 0, 0, NULL, xlabel, NULL, NULL, extra};
+    plot_script ps = {"sweep", "sweep.dat", testers, outfile, cli->format, 0, 0, 0, NULL, xlabel, NULL, NULL, extra, NULL};
     FILE *f = outdir_create(d, *what = "sweep.dat");
     int wrc = f ? finish(d, f, sweep_write_chart_data(f, w)) : -errno;
     if (!wrc) {

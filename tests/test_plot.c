@@ -284,10 +284,19 @@ static void subtitle_of(const char *tester, char *out, size_t len)
     char *buf = NULL;
     size_t n = 0;
     FILE *m = open_memstream(&buf, &n);
-    plot_script ps = {"spectrum", "spectrum.dat", "t", "spectrum.png", PLOT_PNG, 1, 0, s->duration_ns, NULL,
-                      NULL, NULL, NULL, NULL};
+    plot_script ps = {"summary", "summary.dat", "t", "summary.png", PLOT_PNG, 1, 0, s->duration_ns, NULL,
+                      NULL, NULL, NULL, NULL, "Percentiles: "};
     ck_assert_int_eq(plot_write_script(m, s, style, &ps), 0);
     fclose(m);
+    /* issues 35 and 36: the chart's own name before the scenario's title;
+     * the data read from beside the script (here, from ARG0) and checked
+     * before the style sets its output; no path of this machine (the
+     * style's folder) in the script */
+    ck_assert_ptr_nonnull(strstr(buf, "\nchart_title = 'Percentiles: '.'"));
+    ck_assert_ptr_nonnull(strstr(buf, "\ndatafile = here.'summary.dat'\n"));
+    ck_assert_ptr_nonnull(strstr(buf, "outfile = here.'summary.png'"));
+    ck_assert_ptr_nonnull(strstr(buf, "stats datafile every ::0::0 using (0) nooutput\n"));
+    ck_assert_ptr_null(strstr(buf, dir));
     const char *at = strstr(buf, "chart_subtitle = '");
     ck_assert_ptr_nonnull(at);
     at += strlen("chart_subtitle = '");

@@ -378,6 +378,10 @@ int plot_write_script(FILE *f, const scenario *s, const char *style_path, const 
     fputs("stallsfile = here.", f);
     gp_string(f, "stalls.dat");
     fputs("\nchart_title = ", f);
+    if (ps->title_prefix) {
+        gp_string(f, ps->title_prefix);
+        fputc('.', f);
+    }
     gp_string(f, s->title);
     fputs("\nchart_subtitle = ", f);
     gp_string(f, sub);

@@ -97,6 +97,10 @@ typedef struct plot_script {
                                tester keeps its colour in every chart */
     const char *extra;    /**< more preamble lines, gnuplot assignments the
                                caller generated (no scenario text); NULL: none */
+    const char *title_prefix; /**< the chart's own name before the scenario's
+                               title ("Each request's latency: "), so a chart
+                               other than the one the title describes says
+                               what it is; NULL: the title alone */
 } plot_script;
 
 /**
