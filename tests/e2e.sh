@@ -104,8 +104,17 @@ golden)
     for c in spectrum timeline requests summary; do
         [ -s "$work/o/$c.gp" ] || fail "no $c.gp"
         grep -q "^testers = 'open closed'" "$work/o/$c.gp" || fail "$c.gp: tester names"
-        grep -qF "chart_title = 'One 500 ms stall on request 90'" "$work/o/$c.gp" || fail "$c.gp: title"
+        grep -qF "'One 500 ms stall on request 90'" "$work/o/$c.gp" || fail "$c.gp: title"
     done
+    # each chart its own title: the scenario's for the spectrum, the chart's
+    # name before it for the others
+    grep -qxF "chart_title = 'One 500 ms stall on request 90'" "$work/o/spectrum.gp" || fail "spectrum.gp: its title"
+    grep -qxF "chart_title = 'Each request'.sprintf('%c',39).'s latency: '.'One 500 ms stall on request 90'" \
+        "$work/o/timeline.gp" || fail "timeline.gp: its title: $(grep chart_title "$work/o/timeline.gp")"
+    grep -qxF "chart_title = 'Requests, send to reply: '.'One 500 ms stall on request 90'" "$work/o/requests.gp" \
+        || fail "requests.gp: its title"
+    grep -qxF "chart_title = 'Percentiles: '.'One 500 ms stall on request 90'" "$work/o/summary.gp" \
+        || fail "summary.gp: its title"
     grep -q "^xfrom = 0.600000000$" "$work/o/timeline.gp" || fail "timeline.gp: window"
     grep -q "^counts = '90 57'$" "$work/o/timeline.gp" || fail "timeline.gp: counts $(grep counts "$work/o/timeline.gp")"
     grep -q "^if (!exists(\"ylog\")) ylog = 1" "$work/o/spectrum.gp" || fail "spectrum.gp: log axis by default"
