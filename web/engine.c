@@ -156,7 +156,9 @@ static int make_timelines(web_run *w, const scenario *s, int64_t *tl_from, int64
  *         "spectrum", "timeline", "requests" and "stalls" (the chart data
  *         files the gnuplot charts read: plot_write_spectrum_data,
  *         timeline_write_points, timeline_write_bars, plot_write_stalls),
- *         and the time windows in ns. NULL when out of memory.
+ *         "styles" (each tester's look: plot_tester_style, the index
+ *         into the charts' palette), and the time windows in ns. NULL
+ *         when out of memory.
  */
 WEB_EXPORT const char *cosim_web_run(const char *path, const char *sets, int allow_long);
 WEB_EXPORT const char *cosim_web_run(const char *path, const char *sets, int allow_long)
@@ -239,6 +241,10 @@ WEB_EXPORT const char *cosim_web_run(const char *path, const char *sets, int all
                 (long long)s->duration_ns);
         fprintf(f, ",\n\"timeline_window_ns\": [%lld, %lld],\n\"requests_window_ns\": [%lld, %lld]",
                 (long long)tl_from, (long long)tl_to, (long long)b_from, (long long)b_to);
+        fputs(",\n\"styles\": [", f); /* each tester's look, as the gnuplot charts pick it */
+        for (size_t i = 0; i < s->n_testers; i++)
+            fprintf(f, "%s%d", i ? ", " : "", plot_tester_style(s, i));
+        fputs("]", f);
         field(f, "summary", summary);
         field(f, "text", text);
         field(f, "table", table);
