@@ -36,7 +36,7 @@ bad=tester.open.rate=500
 "$cosim" "$scn" --set "${sets[0]}" --set "${sets[1]%%=*}=500" --charts none -q -o "$work/c" 2>"$work/bad.err" &&
     { echo "FAIL: the CLI took --set $bad"; exit 1; }
 SCENARIO=stall_per_second COMMAND="cosim $scn --set ${sets[0]} --set ${sets[1]}" \
-FRAGMENT="${sets[0]}&${sets[1]%%=*}=$(node -e 'process.stdout.write(encodeURIComponent(process.argv[1]))' "${sets[1]#*=}")" \
+FRAGMENT="${sets[0]}&${sets[1]}" \
 node -e '
 const fs = require("fs"), w = process.argv[1];
 fs.writeFileSync(w + "/expect.json", JSON.stringify({

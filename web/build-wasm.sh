@@ -105,7 +105,7 @@ cp /usr/include/ini.h "$obj/inc/" # libinih-dev's header: the API web/ini_stream
 # core_dep gives the native build
 incs=()
 for d in $(for c in "$@"; do dirname "$c"; done | LC_ALL=C sort -u); do incs+=(-I"$(cd "$d" && pwd)"); done
-cflags=(-O2 -std=c11 -D_DEFAULT_SOURCE -include "$obj/cosim_config.h" "${incs[@]}" -I"$deps/include" -I"$obj/inc")
+cflags=(-O3 -std=c11 -D_DEFAULT_SOURCE -include "$obj/cosim_config.h" "${incs[@]}" -I"$deps/include" -I"$obj/inc")
 # The output folder's commit and signal handling (renameat2, getdents64)
 # have no wasm counterpart and the engine writes no folder: left out (the
 # link below fails if the engine ever reaches them).
@@ -121,7 +121,7 @@ for c in engine ini_stream; do
     emcc "${cflags[@]}" -c "$root/web/$c.c" -o "$obj/web_$c.o"
 done
 say "linking cosim-engine.js"
-emcc -O2 "$obj/web_engine.o" "$obj/web_ini_stream.o" "$obj/libcosim.a" "$deps/lib/libgsl.a" "$deps/lib/libz.a" -o "$out/cosim-engine.js.tmp.js" \
+emcc -O3 "$obj/web_engine.o" "$obj/web_ini_stream.o" "$obj/libcosim.a" "$deps/lib/libgsl.a" "$deps/lib/libz.a" -o "$out/cosim-engine.js.tmp.js" \
     -sSINGLE_FILE=1 -sMODULARIZE=1 -sEXPORT_NAME=createCosimEngine -sALLOW_MEMORY_GROWTH=1 \
     -sFORCE_FILESYSTEM=1 -sENVIRONMENT=web,worker,node -lnodefs.js \
     -sEXPORTED_FUNCTIONS=_cosim_web_run -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,FS,UTF8ToString
