@@ -4,6 +4,7 @@
  * at the same relative paths (its messages name the same FILE:LINE). */
 #define _POSIX_C_SOURCE 200809L
 #include "explore.h"
+#include "datadir.h"
 #include "html.h"
 #include "scenario.h"
 
@@ -13,14 +14,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#ifndef COSIM_SOURCE_WEB_DIR
-#define COSIM_SOURCE_WEB_DIR "web"
-#endif
 #ifndef COSIM_BUILD_WEB_DIR
 #define COSIM_BUILD_WEB_DIR "build/web"
-#endif
-#ifndef COSIM_INSTALLED_WEB_DIR
-#define COSIM_INSTALLED_WEB_DIR "/usr/local/share/cosim/web"
 #endif
 
 /* dir/name is a regular file. */
@@ -31,23 +26,28 @@ static int has_file(const char *dir, const char *name)
     return (size_t)snprintf(p, sizeof p, "%s/%s", dir, name) < sizeof p && stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* The folder of the file datadir_find finds (len bytes), or -ENOENT. */
+static int data_folder(const char *sub, const char *name, char *dir, size_t len)
+{
+    if (datadir_find(sub, name, dir, len))
+        return -ENOENT;
+    char *slash = strrchr(dir, '/');
+    if (slash)
+        *slash = '\0';
+    return 0;
+}
+
 int explore_find(char *page_dir, char *engine_dir, size_t len)
 {
-    const char *pages[] = {COSIM_SOURCE_WEB_DIR "/page", COSIM_INSTALLED_WEB_DIR "/page"};
-    const char *engines[] = {COSIM_BUILD_WEB_DIR, COSIM_INSTALLED_WEB_DIR};
-    int found = 0;
-    for (size_t i = 0; i < 2 && !found; i++)
-        if (has_file(pages[i], "explore.html") && strlen(pages[i]) < len) {
-            snprintf(page_dir, len, "%s", pages[i]);
-            found = 1;
-        }
-    for (size_t i = 0; i < 2 && found == 1; i++)
-        if (has_file(engines[i], "cosim-engine.js") && has_file(engines[i], "uPlot.iife.min.js") &&
-            has_file(engines[i], "uPlot.min.css") && strlen(engines[i]) < len) {
-            snprintf(engine_dir, len, "%s", engines[i]);
-            found = 2;
-        }
-    return found == 2 ? 0 : -ENOENT;
+    if (data_folder("web/page", "explore.html", page_dir, len))
+        return -ENOENT;
+    /* the build tree's engine when this cosim runs from there, else the
+     * installed one */
+    if (has_file(COSIM_BUILD_WEB_DIR, "cosim-engine.js") && strlen(COSIM_BUILD_WEB_DIR) < len)
+        snprintf(engine_dir, len, "%s", COSIM_BUILD_WEB_DIR);
+    else if (data_folder("web", "cosim-engine.js", engine_dir, len))
+        return -ENOENT;
+    return has_file(engine_dir, "uPlot.iife.min.js") && has_file(engine_dir, "uPlot.min.css") ? 0 : -ENOENT;
 }
 
 /* A whole file into memory (NUL-terminated), at most max bytes. 0 or

@@ -21,10 +21,11 @@ typedef struct explore_lesson {
 #define EXPLORE_FILE_MAX (16 * 1024 * 1024)
 
 /**
- * Find the page's parts: the template (web/page/explore.html in the source
- * tree, else the installed data folder) and the engine (cosim-engine.js,
- * uPlot.iife.min.js and uPlot.min.css in the build tree's web/, else the
- * installed one).
+ * Find the page's parts: the template (web/page/explore.html, found as
+ * datadir_find finds data: installed share/cosim/web/page, or the source
+ * tree's web/page) and the engine (cosim-engine.js, uPlot.iife.min.js and
+ * uPlot.min.css: the build tree's web/ when it holds them, else found by
+ * datadir_find in web/).
  *
  * @param page_dir, engine_dir  get the two folders (len bytes each)
  * @return 0, or -ENOENT when either is missing (the engine is built only

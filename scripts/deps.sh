@@ -8,7 +8,7 @@ COSIM_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libgsl-dev libinih-de
 # emscripten and node (npm: acorn, uplot, puppeteer-core, installed by the
 # build into .cache/) for the lecture page's engine built for the browser
 # (web/build-wasm.sh) and its tests; dpkg-dev for apt-get source.
-COSIM_TEST_PACKAGES="default-jre-headless libhdrhistogram-java chromium emscripten dpkg-dev"
+COSIM_TEST_PACKAGES="default-jre-headless libhdrhistogram-java chromium parallel clang emscripten dpkg-dev"
 # Commands whose Debian package is installed only when the command is
 # missing (a machine with nodesource's nodejs has npm without the npm
 # package, which would conflict with it).

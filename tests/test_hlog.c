@@ -491,7 +491,7 @@ START_TEST(hgrm_reads_cosims_own)
     fclose(f);
     hgrm_dist *d;
     char err[256];
-    ck_assert_int_eq(hgrm_parse(&d, "own.hgrm", buf, len, 1000, -1, err, sizeof err), 0);
+    ck_assert_int_eq(hgrm_parse(&d, "own.hgrm", buf, len, 1000000, -1, err, sizeof err), 0);
     ck_assert_uint_eq(d->total, hist_count(h));
     ck_assert_int_eq(d->max_ns, hist_max(h));
     hist_iter it;

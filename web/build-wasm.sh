@@ -94,10 +94,16 @@ fi
 say "compiling libcosim for wasm"
 obj=$out/obj
 mkdir -p "$obj"
+# the native build's cosim_config.h, for a program without an install: the
+# engine reads no chart styles nor shipped data (the page gives it its files)
 cat >"$obj/cosim_config.h" <<EOF
 #define COSIM_VERSION "web"
 #define COSIM_SOURCE_PLOTS_DIR "/plots"
 #define COSIM_INSTALLED_PLOTS_DIR "/plots"
+#define COSIM_BIN_TO_DATA "-"
+#define COSIM_SOURCE_ROOT "/"
+#define COSIM_BUILD_ROOT "/"
+#define COSIM_INSTALLED_DATA_DIR "/share/cosim"
 EOF
 mkdir -p "$obj/inc"
 cp /usr/include/ini.h "$obj/inc/" # libinih-dev's header: the API web/ini_stream.c implements

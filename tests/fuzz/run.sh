@@ -13,12 +13,13 @@ seconds=${1:-60}
 command -v clang >/dev/null || { echo "fuzz: needs clang (apt-get install clang)" >&2; exit 1; }
 out=build-fuzz
 mkdir -p "$out"
-sources="$(ls sim/*.c) cli/options.c cli/outputs.c cli/sweep_cli.c"
+sources="$(ls sim/*/*.c) cli/options.c cli/outputs.c cli/sweep_cli.c"
+includes=$(for d in sim/*/; do printf -- '-I%s ' "${d%/}"; done)
 # the meson build passes -include cosim_config.h; here its one value needed
 version=$(sed -n "s/^ *version : '\\(.*\\)',/\\1/p" meson.build | head -n 1)
 clang -g -O1 -std=c11 -D_DEFAULT_SOURCE -DCOSIM_LIBFUZZER -DCOSIM_VERSION="\"$version\"" \
     -fsanitize=fuzzer,address,undefined \
-    -fno-sanitize-recover=undefined -Isim -Icli $(pkg-config --cflags gsl inih zlib) \
+    -fno-sanitize-recover=undefined $includes -Icli $(pkg-config --cflags gsl inih zlib) \
     tests/fuzz/fuzz_scenario.c $sources -o "$out/fuzz_scenario" $(pkg-config --libs gsl inih zlib) -lm
 rm -rf "$out/new" "$out/min"
 mkdir -p "$out/new" "$out/min"

@@ -350,7 +350,11 @@ static void default_name(scenario *s, const char *path)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    snprintf(s->name, sizeof s->name, "%s", base);
+    size_t n = strlen(base);
+    if (n > 2 && base[0] == '<' && base[n - 1] == '>') /* a stream's name, "<stdin>": stdin */
+        snprintf(s->name, sizeof s->name, "%.*s", (int)(n - 2), base + 1);
+    else
+        snprintf(s->name, sizeof s->name, "%s", base);
     names_from_file(s->name);
 }
 

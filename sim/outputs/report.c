@@ -342,7 +342,7 @@ static void note_overload(FILE *f, const scenario *s, const run_result *r, size_
      * sessions send 1 / (1 - p) requests each */
     const char *formula = sp->kind == TESTER_PARTLY_OPEN ? "rate / (1 - p_continue) x mean service / workers"
                                                          : "rate x mean service / workers";
-    if (t->overloaded && offered >= 1) {
+    if (t->overloaded && t->offered_full) {
         fprintf(f, "%swarning: %s offers a utilisation of %.2f (%s): the "
                    "server cannot keep up, so its latencies grow with the run's length and measure "
                    "the test, not the server\n",
@@ -670,16 +670,15 @@ int report_hgrm(FILE *f, const hist *h, hist_rank_rule rule)
     fprintf(f, "%12s %14s %10s %14s\n\n", "Value", "Percentile", "TotalCount", "1/(1-Percentile)");
     hist_iter_init(&it, h, rule, 5);
     while (hist_iter_next(&it)) {
-        double us = (double)it.value_ns / 1000.0;
+        double ms = (double)it.value_ns / 1e6;
         if (it.is_final)
-            fprintf(f, "%12.3f %1.12f %10llu\n", us, it.percentile, (unsigned long long)it.total_count);
+            fprintf(f, "%12.6f %1.12f %10llu\n", ms, it.percentile, (unsigned long long)it.total_count);
         else
-            fprintf(f, "%12.3f %1.12f %10llu %14.2f\n", us, it.percentile,
+            fprintf(f, "%12.6f %1.12f %10llu %14.2f\n", ms, it.percentile,
                     (unsigned long long)it.total_count, 1.0 / (1.0 - it.percentile));
     }
-    fprintf(f, "#[Mean    = %12.3f, StdDeviation   = %12.3f]\n", hist_mean(h) / 1000.0,
-            hist_stddev(h) / 1000.0);
-    fprintf(f, "#[Max     = %12.3f, Total count    = %12llu]\n", (double)hist_max(h) / 1000.0,
+    fprintf(f, "#[Mean    = %12.6f, StdDeviation   = %12.6f]\n", hist_mean(h) / 1e6, hist_stddev(h) / 1e6);
+    fprintf(f, "#[Max     = %12.6f, Total count    = %12llu]\n", (double)hist_max(h) / 1e6,
             (unsigned long long)hist_count(h));
     fprintf(f, "#[Buckets = %12u, SubBuckets     = %12u]\n", 64 - hist_sub_bits(h),
             1u << hist_sub_bits(h));
