@@ -298,10 +298,12 @@ END_TEST
 
 /* warmup = 0ns is the default written out: read, no warm-up. A warm-up
  * request still in flight at the end under drop: closed, 10 ns service,
- * 15 ns, warm-up 20 ns: sends at 0 (reply 10) and 10 (reply 20, after
- * the end); both are warm-up: warmup_skipped 2, in flight 1, nothing kept
- * among the dropped latencies (a warm-up request is never measured, so
- * its drop hides nothing). */
+ * 15 ns, warm-up 11 ns: sends at 0 (reply 10) and 10 (reply 20, after
+ * the end); both are intended before 11 ns, so warm-up: warmup_skipped 2,
+ * in flight 1, nothing kept among the dropped latencies (a warm-up request
+ * is never measured, so its drop hides nothing). (A warm-up at or past the
+ * end, 20 ns here once, is refused since issue 31: it would record
+ * nothing.) */
 START_TEST(warmup_edges)
 {
     scenario *s = load("[scenario]\nduration = 1ms\n[service]\ndistribution = constant\ntime = 10ns\n"
@@ -311,7 +313,7 @@ START_TEST(warmup_edges)
     tester_result r;
     log_obs log;
     run_text("[scenario]\nduration = 15ns\nin_flight_at_end = drop\n[service]\ndistribution = constant\n"
-             "time = 10ns\n[tester c]\nkind = closed\nwarmup = 20ns\n",
+             "time = 10ns\n[tester c]\nkind = closed\nwarmup = 11ns\n",
              &r, &log);
     ck_assert_uint_eq(r.sent, 2);
     ck_assert_uint_eq(r.warmup_skipped, 2);

@@ -48,6 +48,15 @@ echo "hgrm $("$tool" hgrm "$work/j/java.hgrm" 1)" >"$work/got_hgrm.txt"
 echo "hgrm_ms $("$tool" hgrm "$work/j/java_ms.hgrm" 1000000)" >>"$work/got_hgrm.txt"
 grep '^hgrm' "$work/expect.txt" | diff -u - "$work/got_hgrm.txt" || fail "cosim's figures of java.hgrm differ"
 
+# 2b. hdr-histogram-js (npm) writes normalizing index offset 1 in every
+# histogram header (tests/inputs/make_js_hlog.js made the fixture): Java
+# ignores it, and cosim reads the same figures
+"$tool" read "$root/tests/inputs/hlog/js_offset.hlog" >"$work/js_cosim.txt" || fail "cosim could not read js_offset.hlog"
+run_java read "$root/tests/inputs/hlog/js_offset.hlog" >"$work/js_java.txt" 2>"$work/java.err" \
+    || fail "Java could not read js_offset.hlog: $(cat "$work/java.err")"
+diff -u "$work/js_java.txt" "$work/js_cosim.txt" || fail "cosim's figures of hdr-histogram-js's log differ from HdrHistogram Java's"
+[ "$(wc -l <"$work/js_java.txt")" -eq 2 ] || fail "Java read $(wc -l <"$work/js_java.txt") intervals of js_offset.hlog, want 2"
+
 # 3. a whole cosim run: TESTER.hlog against summary.json
 "$cosim" "$root/scenarios/gc_log.ini" -o "$work/run" --no-plot --quiet || fail "cosim gc_log.ini exited $?"
 for t in open:10 closed:11; do
