@@ -251,8 +251,8 @@ static void heapify_users(tester_loop *L)
 static int uses_primitives(const tester_spec *t)
 {
     return t->n_stages || t->has_stagger || t->quota || t->requests || t->warmup_ns || t->timeout_ns || t->catch_up_factor || t->vus || t->batch > 1 ||
-           t->late == TESTER_LATE_TICKER || ((t->kind == TESTER_PACED || t->kind == TESTER_CORRECTED) &&
-                                             t->has_think);
+           t->late == TESTER_LATE_TICKER || t->step_started ||
+           ((t->kind == TESTER_PACED || t->kind == TESTER_CORRECTED) && t->has_think);
 }
 
 int tester_run(const tester_spec *spec, const tester_run_config *cfg,
