@@ -17,6 +17,7 @@
 
 #include "dist.h"
 #include "names.h"
+#include "window.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -38,10 +39,8 @@ const char *stall_kind_name(stall_kind k);
 /** Parse a kind's name. @return 0 or -EINVAL. */
 int stall_kind_parse(const char *name, stall_kind *out);
 
-/** A stop-the-world window [start_ns, end_ns). */
-typedef struct stall_window {
-    int64_t start_ns, end_ns;
-} stall_window;
+/** A stop-the-world window [start_ns, end_ns) (base/window.h). */
+typedef time_window stall_window;
 
 /** Request indices first..last (inclusive). */
 typedef struct stall_range {
