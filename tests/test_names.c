@@ -1,7 +1,7 @@
 /* Tests of names: lookups in the enums' name tables, and the tables of the
  * modules (each word once, every value named). */
 #include "dist.h"
-#include "expect.h"
+#include "scn_expect.h"
 #include "hist.h"
 #include "names.h"
 #include "stall.h"
@@ -52,7 +52,7 @@ START_TEST(module_tables)
     distinct(hist_rank_rule_names, 3);
     distinct(hist_correction_names, 2);
     distinct(stall_kind_names, 4);
-    distinct(expect_metric_names, 12);
+    distinct(scn_expect_metric_names, 12);
     ck_assert_str_eq(tester_kind_name(TESTER_PARTLY_OPEN), "partly_open");
     ck_assert_str_eq(tester_late_name(TESTER_LATE_CATCH_UP), "catch_up");
     ck_assert_str_eq(hist_rank_rule_name(HIST_SORTED_INDEX), "sorted_index");

@@ -2,7 +2,7 @@
  * the --list-keys listing. */
 #include "scn_keys.h"
 #include "dist.h"
-#include "expect.h"
+#include "scn_expect.h"
 #include "hist.h"
 #include "scn_real.h"
 #include "scn_profile.h"
@@ -399,7 +399,7 @@ char *scn_keys_takes(const scn_ctx *c, char *buf, size_t len)
     case SCN_SEC_EXPECT: {
         char names[256];
         snprintf(buf, len, "[expect NAME] takes %s and percentiles such as p99.9",
-                 names_join(expect_metric_names, ", ", names, sizeof names));
+                 names_join(scn_expect_metric_names, ", ", names, sizeof names));
         return buf;
     }
     default:
@@ -490,10 +490,10 @@ static char *type_text(const scn_key *k, char *buf, size_t len)
 static int list_figures(FILE *f, const scn_key *k)
 {
     int rc = 0;
-    for (size_t m = 0; m < expect_metric_names.n; m++)
-        if (fprintf(f, "expect\t\t%s\t%s\t%s\t%s\t%s\n", expect_metric_names.names[m],
-                    expect_metric_is_duration((expect_metric)m) ? "duration" : "count", k->def,
-                    expect_metric_is_duration((expect_metric)m) ? "1.87ms +- 3%" : "18000 +- 1%", k->doc) < 0)
+    for (size_t m = 0; m < scn_expect_metric_names.n; m++)
+        if (fprintf(f, "expect\t\t%s\t%s\t%s\t%s\t%s\n", scn_expect_metric_names.names[m],
+                    scn_expect_metric_is_duration((expect_metric)m) ? "duration" : "count", k->def,
+                    scn_expect_metric_is_duration((expect_metric)m) ? "1.87ms +- 3%" : "18000 +- 1%", k->doc) < 0)
             rc = -EIO;
     if (fprintf(f, "expect\t\tpN\tduration\t%s\t1.87ms +- 3%%\t%s (the percentile N: p50, p99.9)\n", k->def,
                 k->doc) < 0)
