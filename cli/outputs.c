@@ -268,8 +268,12 @@ static int write_outputs(staging *st, char charts[N_CHARTS + 1][64], char *err, 
         OPEN(n);
         CLOSE(report_hgrm(f, r->testers[i].hist, s->rank_rule));
     }
-    if ((rc = run_hlog_write(st->d, s, r, st->name, sizeof st->name)) != 0) /* TESTER.hlog: hlog_interval */
-        goto fail;
+    for (size_t i = 0; r->hlog && i < r->n; i++) { /* TESTER.hlog: with hlog_interval */
+        char n[96];
+        snprintf(n, sizeof n, "%s.hlog", s->testers[i].name);
+        OPEN(n);
+        CLOSE(report_hlog(f, r, i));
+    }
     for (size_t i = 0; i < s->n_testers && i < 256; i++)
         st->names[i] = s->testers[i].name;
     plot_all_names(s, st->all, sizeof st->all);

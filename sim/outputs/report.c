@@ -1,7 +1,9 @@
 /* report.c - text summary, summary.json and .hgrm spectra. */
 #include "report.h"
 #include "gclog.h"
+#include "hlog.h"
 #include "levels.h"
+#include "run_hlog.h"
 #include "units.h"
 
 #include <errno.h>
@@ -687,4 +689,30 @@ int report_hgrm(FILE *f, const hist *h, hist_rank_rule rule)
           "min]\n", f);
     fflush(f);
     return ferror(f) ? -EIO : 0;
+}
+
+int report_hlog(FILE *f, const run_result *r, size_t tester)
+{
+    if (!r->hlog)
+        return -EINVAL;
+    size_t len;
+    const char *text = run_hlog_text(r->hlog, tester, &len);
+    int rc = hlog_write_header(f, 0, "cosim " COSIM_VERSION);
+    if (!rc && len && fwrite(text, 1, len, f) != len)
+        rc = -EIO;
+    return rc;
+}
+
+void report_html_escape(FILE *f, const char *t)
+{
+    for (; t && *t; t++) {
+        switch (*t) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&#39;", f); break;
+        default: fputc(*t, f);
+        }
+    }
 }

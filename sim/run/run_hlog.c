@@ -153,22 +153,8 @@ void run_hlog_free(run_hlog *h)
     free(h);
 }
 
-int run_hlog_write(outdir *d, const scenario *s, const run_result *r, char *name, size_t namelen)
+const char *run_hlog_text(const run_hlog *h, size_t tester, size_t *len)
 {
-    const run_hlog *h = r->hlog;
-    if (!h)
-        return 0;
-    for (size_t i = 0; i < r->n; i++) {
-        snprintf(name, namelen, "%s.hlog", s->testers[i].name);
-        FILE *f = outdir_create(d, name);
-        if (!f)
-            return -errno;
-        int w = hlog_write_header(f, 0, "cosim " COSIM_VERSION);
-        if (!w && h->text_len[i] && fwrite(h->text[i], 1, h->text_len[i], f) != h->text_len[i])
-            w = -EIO;
-        int c = outdir_finish(d, f);
-        if (c || w)
-            return c ? c : w;
-    }
-    return 0;
+    *len = h && h->text[tester] ? h->text_len[tester] : 0;
+    return h ? h->text[tester] : NULL;
 }
