@@ -216,10 +216,10 @@ static int run_one(lesson_run *x, const char *plots_dir, int slides)
     chart_data *cd = calloc(1, sizeof *cd);
     if (!cd)
         return COSIM_EXIT_SIM;
-    int rc = check_job(&o, x->s, cd);
+    int rc = job_check(&o, x->s, cd);
     if (rc == COSIM_EXIT_OK) {
-        choose_charts(&o, x->s, cd);
-        rc = simulate(&o, x->s, cd, &x->r) ? COSIM_EXIT_SIM : COSIM_EXIT_OK;
+        job_choose_charts(&o, x->s, cd);
+        rc = job_simulate(&o, x->s, cd, &x->r) ? COSIM_EXIT_SIM : COSIM_EXIT_OK;
     }
     if (rc == COSIM_EXIT_OK) {
         x->ran = 1;

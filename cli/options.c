@@ -5,7 +5,7 @@
 #include "names.h"
 #include "exitcode.h"
 #include "hist.h"
-#include "outputs.h"
+#include "charts.h"
 #include "textin.h"
 #include "units.h"
 
