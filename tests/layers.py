@@ -10,7 +10,9 @@ written. A file's layer is its folder (sim/<layer>/ or cli/). A module is a
 Reads every #include "..." line of sim/ and cli/ and fails, naming each file
 and line, on
   - an include of a header of a higher layer (an upward include), and
-  - a cycle between two or more modules (by includes).
+  - a cycle between two or more modules (by includes), and
+  - a call FORBIDDEN_CALLS keeps out of a layer (the outputs calling the
+    engine).
 Usage: layers.py SOURCE_ROOT   (exit 0 clean, 1 with findings, 2 on a bad tree)
 """
 import os
@@ -18,6 +20,11 @@ import re
 import sys
 
 LAYERS = ["base", "formats", "model", "scenario", "run", "outputs", "cli"]
+# Calls a layer must not make although the header is within reach: the
+# outputs draw what the run hands them (run_stop_windows, tester_grid_of)
+# and never run the engine themselves.
+FORBIDDEN_CALLS = {"outputs": ["server_new", "server_next_window", "tester_run", "tester_run_with_truth"]}
+CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -71,6 +78,11 @@ def main():
         stem = os.path.basename(path).rsplit(".", 1)[0]
         mod = module_of(stem, headers)
         text = open(path, encoding="utf-8").read()
+        for m in CALL.finditer(text):
+            if m.group(1) in FORBIDDEN_CALLS.get(layer, ()):
+                line = text.count("\n", 0, m.start()) + 1
+                print(f"{os.path.relpath(path, root)}:{line}: {layer}/ calls {m.group(1)} (the run hands it what it draws)")
+                findings += 1
         for m in INCLUDE.finditer(text):
             inc = m.group(1)
             if inc not in where:

@@ -37,6 +37,42 @@ static tester_spec spec(tester_kind kind, int64_t interval_ns, tester_late late)
     return t;
 }
 
+/* The grid a chart marks, asked of the model (tester_grid_of): 4 users
+ * of a corrected tester at 10 ms share the grid floor(i x 10 ms); each
+ * user's own interval is 4 x 10 ms = 40 ms, the correction's expected
+ * interval unless expected_interval says 5 ms; late = ticker plans from
+ * slot U = 4 (Go's first tick one period late). A paced tester has the
+ * grid without a correction; an open tester, a shared schedule and
+ * staggered users have none. */
+START_TEST(grid_asked_of_the_model)
+{
+    tester_grid g;
+    tester_spec t = spec(TESTER_CORRECTED, 10 * MS, TESTER_LATE_NEXT_SLOT);
+    t.users = 4;
+    ck_assert_int_eq(tester_grid_of(&t, &g), 1);
+    ck_assert_uint_eq(g.interval.num_ns, 10 * MS);
+    ck_assert_uint_eq(g.first_slot, 0);
+    ck_assert_int_eq(g.corrects, 1);
+    ck_assert_int_eq(g.expected_ns, 40 * MS);
+    t.expected_interval_ns = 5 * MS;
+    t.late = TESTER_LATE_TICKER;
+    ck_assert_int_eq(tester_grid_of(&t, &g), 1);
+    ck_assert_int_eq(g.expected_ns, 5 * MS);
+    ck_assert_uint_eq(g.first_slot, 4);
+    t = spec(TESTER_PACED, 10 * MS, TESTER_LATE_FROM_NOW);
+    ck_assert_int_eq(tester_grid_of(&t, &g), 1);
+    ck_assert_int_eq(g.corrects, 0);
+    ck_assert_int_eq(g.expected_ns, 0);
+    t.schedule = TESTER_SCHEDULE_SHARED;
+    ck_assert_int_eq(tester_grid_of(&t, &g), 0);
+    t = spec(TESTER_PACED, 10 * MS, TESTER_LATE_FROM_NOW);
+    t.has_stagger = 1;
+    ck_assert_int_eq(tester_grid_of(&t, &g), 0);
+    t = spec(TESTER_OPEN, 10 * MS, TESTER_LATE_FROM_NOW);
+    ck_assert_int_eq(tester_grid_of(&t, &g), 0);
+}
+END_TEST
+
 /* The value at a percentile lies in the bucket of `exact` (S = 14 here, so a
  * bucket near 500 ms is 2^15 ns = 0.033 ms wide). */
 static void assert_pct(const hist *h, uint64_t num, uint64_t den, int64_t exact)
@@ -1565,6 +1601,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, vu_pool_drops_arrivals);
     tcase_add_test(tc, batched_arrivals);
     tcase_add_test(tc, backfill_with_the_average_interval);
+    tcase_add_test(tc, grid_asked_of_the_model);
     suite_add_tcase(s, tc);
     return s;
 }

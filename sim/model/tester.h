@@ -519,6 +519,39 @@ const char *tester_label(const tester_spec *t);
 /** [tester] chart: yes (drawn, default) or no. */
 extern const names_table tester_chart_names;
 
+/** The grid of slots a tester sends on, as its run plans them
+ *  (tester_paced.c): what a chart needs to mark each slot, asked of the
+ *  model rather than worked out again. */
+typedef struct tester_grid {
+    units_interval interval; /**< D: slot i is planned at floor(i D), ns */
+    uint64_t first_slot;     /**< the first slot planned: U (the users) with
+                                  late = ticker (Go's time.Ticker: each
+                                  user's first tick one period late), else 0 */
+    int corrects;            /**< 1: the tester corrects its samples for
+                                  coordinated omission (corrected) */
+    int64_t expected_ns;     /**< with corrects, the expected interval
+                                  (tester_expected_interval_ns), else 0 */
+} tester_grid;
+
+/**
+ * The grid tester t sends on, if it has one: a paced or corrected tester
+ * whose users own their slots (not a shared schedule, no stagger, each of
+ * which gives no single grid).
+ *
+ * @param out  receives the grid when there is one
+ * @return 1 with *out set, 0 when t sends on no grid.
+ */
+int tester_grid_of(const tester_spec *t, tester_grid *out);
+
+/**
+ * The interval a corrected tester's correction expects, ns: its
+ * expected_interval when given, else each user's own interval U D
+ * (floor(U D), units_interval_at); the book's Listing 5.2 and
+ * HdrHistogram's recordValueWithExpectedInterval take it as their
+ * expectedIntervalBetweenValueSamples.
+ */
+int64_t tester_expected_interval_ns(const tester_spec *t);
+
 /** "closed", "paced", "open", "corrected", "partly_open" ("?" if none). */
 const char *tester_kind_name(tester_kind k);
 /** @return 0 or -EINVAL. */

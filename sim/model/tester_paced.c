@@ -9,6 +9,23 @@
 
 #include <stdlib.h>
 
+int64_t tester_expected_interval_ns(const tester_spec *t)
+{
+    return t->expected_interval_ns > 0 ? t->expected_interval_ns : units_interval_at(t->interval, 0, t->users);
+}
+
+int tester_grid_of(const tester_spec *t, tester_grid *out)
+{
+    if ((t->kind != TESTER_PACED && t->kind != TESTER_CORRECTED) || t->schedule == TESTER_SCHEDULE_SHARED ||
+        t->has_stagger)
+        return 0;
+    out->interval = t->interval;
+    out->first_slot = t->late == TESTER_LATE_TICKER ? t->users : 0;
+    out->corrects = t->kind == TESTER_CORRECTED;
+    out->expected_ns = out->corrects ? tester_expected_interval_ns(t) : 0;
+    return 1;
+}
+
 /* i + U, saturated (a saturated index lies past any end). */
 static inline uint64_t next_index(uint64_t i, uint64_t n_users)
 {
@@ -99,8 +116,7 @@ static int paced_prepare(tester_loop *L)
         rc = tester_loop_need_interval(L);
     if (rc)
         return rc;
-    L->expected_ns = spec->expected_interval_ns > 0 ? spec->expected_interval_ns
-                                                    : units_interval_at(spec->interval, 0, (uint64_t)L->n_users);
+    L->expected_ns = tester_expected_interval_ns(spec);
     tester_loop_init_users(L, 1);
     L->plans = 1;
     L->out->planned = units_interval_count_before(spec->interval, 0, L->end_ns);

@@ -15,6 +15,25 @@ server_config run_server_config(const scenario *s)
                            .max_windows = run_window_limit(s)};
 }
 
+int run_stop_windows(const scenario *s, int64_t from_ns, int64_t to_ns, stall_window *out, size_t max,
+                      size_t *n)
+{
+    *n = 0;
+    server_config c = run_server_config(s);
+    server *srv;
+    int rc = server_new(&srv, &c);
+    if (rc)
+        return rc;
+    stall_window w;
+    int64_t t = from_ns;
+    while (*n < max && server_next_window(srv, t, &w) && w.start_ns < to_ns) {
+        out[(*n)++] = w;
+        t = w.end_ns;
+    }
+    server_free(srv);
+    return 0;
+}
+
 tester_run_config run_tester_config(const scenario *s, const server_config *srv)
 {
     return (tester_run_config){.duration_ns = s->duration_ns, .threshold_ns = s->threshold_ns,
