@@ -33,17 +33,64 @@
 
 #include <stdint.h>
 
+/** The tester kinds, one per row of tester_kinds.def. */
 typedef enum tester_kind {
-    TESTER_CLOSED = 0,
-    TESTER_PACED,
-    TESTER_OPEN,
-    TESTER_CORRECTED,
-    /** partly-open (Schroeder, Wierman, Harchol-Balter, NSDI 2006): sessions
-     *  arrive as a Poisson process at the tester's rate; each sends a
-     *  request, and after each reply, with probability p_continue, thinks
-     *  and sends another; latency = reply - actual send time */
-    TESTER_PARTLY_OPEN,
+#define TESTER_KIND(ENUM, NAME, FLAGS, STYLE) TESTER_##ENUM,
+#include "tester_kinds.def"
+#undef TESTER_KIND
 } tester_kind;
+
+/** How many tester kinds there are (rows of tester_kinds.def). */
+enum { TESTER_N_KINDS = 0
+#define TESTER_KIND(ENUM, NAME, FLAGS, STYLE) +1
+#include "tester_kinds.def"
+#undef TESTER_KIND
+};
+
+/** A tester kind's properties, the FLAGS of its row in tester_kinds.def:
+ *  what code asks of a kind instead of naming it. */
+enum tester_kind_flag {
+    /** sends at a rate (rate or interval): an interval D between arrivals
+     *  (every kind but closed, whose users send when replies come) */
+    TESTER_KIND_RATED = 1u << 0,
+    /** an arrival takes no free user: `users` does not apply and requests
+     *  in flight are unbounded (open, partly_open) */
+    TESTER_KIND_OPEN_LIKE = 1u << 1,
+    /** users are dealt the slots floor(i D) of one grid (paced, corrected;
+     *  tester_grid_of gives the grid) */
+    TESTER_KIND_ON_GRID = 1u << 2,
+    /** a reply after the user's next slot is handled by `late` */
+    TESTER_KIND_LATE_POLICY = 1u << 3,
+    /** records each latency with the expected interval, adding the values
+     *  coordinated omission hid (corrected) */
+    TESTER_KIND_CORRECTS = 1u << 4,
+    /** an arrival is a session of 1 / (1 - p_continue) requests on average
+     *  (partly_open) */
+    TESTER_KIND_SESSIONS = 1u << 5,
+    /** each request is an arrival of its own: fixed, poisson or a ramp of
+     *  stages (open); the ground truth's default load */
+    TESTER_KIND_ARRIVALS = 1u << 6,
+    /** its users' schedule may be shared (JMeter), staggered (wrk2),
+     *  rounded, caught up at a factor, and its latency taken from the
+     *  intended time (paced: the tools' own keys) */
+    TESTER_KIND_SCHEDULE_KEYS = 1u << 7,
+};
+
+/** A tester kind's row (tester_kinds.def). */
+typedef struct tester_kind_info {
+    const char *name;   /**< kind = NAME; the report's and summary's kind */
+    unsigned flags;     /**< enum tester_kind_flag bits */
+    int chart_style;    /**< the chart style of the kind's first tester (1..5) */
+} tester_kind_info;
+
+/** Every tester kind, indexed by tester_kind. */
+extern const tester_kind_info tester_kinds[TESTER_N_KINDS];
+
+/** Whether kind k has every flag of mask (0 for a value out of range). */
+static inline int tester_kind_has(tester_kind k, unsigned mask)
+{
+    return (unsigned)k < TESTER_N_KINDS && (tester_kinds[k].flags & mask) == mask;
+}
 
 /** What a paced (or corrected) tester does when a reply comes after its next
  *  intended send time. */

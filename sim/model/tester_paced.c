@@ -16,12 +16,11 @@ int64_t tester_expected_interval_ns(const tester_spec *t)
 
 int tester_grid_of(const tester_spec *t, tester_grid *out)
 {
-    if ((t->kind != TESTER_PACED && t->kind != TESTER_CORRECTED) || t->schedule == TESTER_SCHEDULE_SHARED ||
-        t->has_stagger)
+    if (!tester_kind_has(t->kind, TESTER_KIND_ON_GRID) || t->schedule == TESTER_SCHEDULE_SHARED || t->has_stagger)
         return 0;
     out->interval = t->interval;
     out->first_slot = t->late == TESTER_LATE_TICKER ? t->users : 0;
-    out->corrects = t->kind == TESTER_CORRECTED;
+    out->corrects = tester_kind_has(t->kind, TESTER_KIND_CORRECTS);
     out->expected_ns = out->corrects ? tester_expected_interval_ns(t) : 0;
     return 1;
 }
@@ -110,7 +109,7 @@ static int paced_prepare(tester_loop *L)
     if (spec->schedule == TESTER_SCHEDULE_SHARED) /* JMeter's shared modes: tester_shared.c */
         return tester_shared_prepare(L);
     int rc = tester_loop_alloc_users(L, (size_t)spec->users);
-    if (!rc && spec->kind == TESTER_CORRECTED && spec->late == TESTER_LATE_CATCH_UP)
+    if (!rc && tester_kind_has(spec->kind, TESTER_KIND_CORRECTS) && spec->late == TESTER_LATE_CATCH_UP)
         rc = -EINVAL; /* it would count each gap twice (MODEL.md) */
     if (!rc)
         rc = tester_loop_need_interval(L);

@@ -216,9 +216,6 @@ static void gp_var(FILE *f, const char *name, const char *value)
 
 int plot_tester_style(const scenario *s, size_t i)
 {
-    static const int first_of_kind[] = {[TESTER_CLOSED] = 1, [TESTER_PACED] = 2, [TESTER_CORRECTED] = 3,
-                                        [TESTER_OPEN] = 4, [TESTER_PARTLY_OPEN] = 5};
-    const size_t n_kinds = sizeof first_of_kind / sizeof *first_of_kind;
     /* the first tester of each kind keeps its kind's style (its look in
      * every single-kind scenario); those styles are reserved first, so a
      * later kind's first tester never finds its own taken */
@@ -227,7 +224,7 @@ int plot_tester_style(const scenario *s, size_t i)
     size_t n = s->n_testers < SCENARIO_MAX_TESTERS ? s->n_testers : SCENARIO_MAX_TESTERS;
     for (size_t j = 0; j < n; j++) {
         int k = s->testers[j].kind;
-        int kb = k >= 0 && (size_t)k < n_kinds ? first_of_kind[k] : 0;
+        int kb = k >= 0 && k < TESTER_N_KINDS ? tester_kinds[k].chart_style : 0; /* tester_kinds.def */
         base[j] = 0;
         if (kb && !used[kb]) {
             used[kb] = 1;

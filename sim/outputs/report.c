@@ -18,18 +18,19 @@ const char *report_kind_label(const tester_spec *t, char *buf, size_t len)
 #define ADD(...) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__))
     buf[0] = '\0';
     ADD("%s", tester_kind_name(t->kind));
-    if (t->kind == TESTER_PACED || t->kind == TESTER_CORRECTED)
+    if (tester_kind_has(t->kind, TESTER_KIND_LATE_POLICY))
         ADD(", %s", tester_late_name(t->late));
-    if (t->kind == TESTER_OPEN && t->arrivals == TESTER_ARRIVALS_POISSON)
+    if (tester_kind_has(t->kind, TESTER_KIND_ARRIVALS) && t->arrivals == TESTER_ARRIVALS_POISSON)
         ADD(", poisson");
-    if (t->kind == TESTER_PARTLY_OPEN) {
+    if (tester_kind_has(t->kind, TESTER_KIND_SESSIONS)) {
         char p[48];
         ADD(", p %s", units_format_number(t->p_continue, p, sizeof p));
     }
     double rate = tester_request_rate_per_ns(t);
-    if (t->kind != TESTER_OPEN && t->kind != TESTER_PARTLY_OPEN && t->users > 1 && rate > 0)
+    int users = !tester_kind_has(t->kind, TESTER_KIND_OPEN_LIKE) && t->users > 1;
+    if (users && rate > 0)
         ADD(", %llu users at %.3g/s each", (unsigned long long)t->users, rate * 1e9 / (double)t->users);
-    else if (t->kind != TESTER_OPEN && t->kind != TESTER_PARTLY_OPEN && t->users > 1)
+    else if (users)
         ADD(", %llu users", (unsigned long long)t->users);
     if (t->connections && t->connections < t->users)
         ADD(", %llu conn", (unsigned long long)t->connections);
@@ -342,7 +343,7 @@ static void note_overload(FILE *f, const scenario *s, const run_result *r, size_
     double offered = scenario_utilisation(s, i);
     /* the formula scenario_utilisation applies: a partly-open tester's
      * sessions send 1 / (1 - p) requests each */
-    const char *formula = sp->kind == TESTER_PARTLY_OPEN ? "rate / (1 - p_continue) x mean service / workers"
+    const char *formula = tester_kind_has(sp->kind, TESTER_KIND_SESSIONS) ? "rate / (1 - p_continue) x mean service / workers"
                                                          : "rate x mean service / workers";
     if (t->overloaded && offered >= 1) {
         fprintf(f, "%swarning: %s offers a utilisation of %.2f (%s): the "
@@ -531,7 +532,7 @@ static void json_tester_stats(FILE *f, const scenario *s, const tester_spec *t, 
     fputs(",\n      \"label\": ", f); /* the legends' text: the label, else the name */
     report_json_string(f, tester_label(t));
     fprintf(f, ",\n      \"kind\": \"%s\",\n", tester_kind_name(t->kind));
-    if (t->kind == TESTER_PACED || t->kind == TESTER_CORRECTED)
+    if (tester_kind_has(t->kind, TESTER_KIND_LATE_POLICY))
         fprintf(f, "      \"late\": \"%s\",\n", tester_late_name(t->late));
     fprintf(f,
             "      \"planned\": %llu,\n      \"sent\": %llu,\n      \"recorded\": %llu,\n"

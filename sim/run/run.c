@@ -281,7 +281,7 @@ double run_tester_requests(const scenario *s, const tester_spec *t)
 double run_stall_windows(const scenario *s, const tester_spec *t)
 {
     double service = dist_mean_drawn_ns(&s->service);
-    double users = t && t->kind != TESTER_OPEN && t->kind != TESTER_PARTLY_OPEN ? (double)t->users : 1;
+    double users = t && !tester_kind_has(t->kind, TESTER_KIND_OPEN_LIKE) ? (double)t->users : 1;
     /* the drain: the requests in flight at the end, or the work brought
      * beyond the duration (an overloaded open tester's backlog) */
     double drain = users * service;
@@ -326,7 +326,7 @@ uint64_t run_window_limit(const scenario *s)
  * values to duration / D: min(requests B, U (duration / D + B)) + B. */
 static double backfill_work(const scenario *s, const tester_spec *t, double requests)
 {
-    double users = t->kind == TESTER_OPEN || t->kind == TESTER_PARTLY_OPEN ? 1 : (double)t->users;
+    double users = tester_kind_has(t->kind, TESTER_KIND_OPEN_LIKE) ? 1 : (double)t->users;
     double per_user = floor(requests / users);
     if (per_user < 1)
         return 0; /* wrk backfills nothing without a reply per connection */
@@ -345,7 +345,7 @@ double run_tester_work(const scenario *s, const tester_spec *t)
     double requests = run_tester_requests(s, t) + run_stall_windows(s, t);
     if (t->backfill)
         requests += backfill_work(s, t, run_tester_requests(s, t));
-    if (t->kind != TESTER_CORRECTED)
+    if (!tester_kind_has(t->kind, TESTER_KIND_CORRECTS))
         return requests;
     int64_t d = t->expected_interval_ns > 0 ? t->expected_interval_ns
                                             : units_interval_floor_ns(units_interval_scale(t->interval, t->users));

@@ -86,14 +86,13 @@ static void fill(const run_hlog *h, const tester_spec *t, size_t k, hist *acc)
 {
     const interval_values *x = &h->iv[k];
     hist_reset(acc);
-    if (t->kind != TESTER_CORRECTED) {
+    if (!tester_kind_has(t->kind, TESTER_KIND_CORRECTS)) {
         for (size_t j = 0; j < x->n; j++)
             hist_record(acc, x->v[j]);
         return;
     }
-    /* the correction's interval D, as the corrected tester takes it
-     * (tester_paced.c): each user's own interval unless given */
-    int64_t d = t->expected_interval_ns > 0 ? t->expected_interval_ns : units_interval_at(t->interval, 0, t->users);
+    /* the correction's interval D, as the corrected tester takes it */
+    int64_t d = tester_expected_interval_ns(t);
     for (size_t j = 0; j < x->n; j++)
         hist_record_corrected(acc, x->v[j], d, t->correction, 0, NULL);
 }

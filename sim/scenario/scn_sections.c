@@ -121,7 +121,7 @@ int scn_sections_truth(scn_ctx *c)
     }
     s->truth_load = -1;
     for (size_t i = 0; i < s->n_testers; i++)
-        if (s->testers[i].kind == TESTER_OPEN) {
+        if (tester_kind_has(s->testers[i].kind, TESTER_KIND_ARRIVALS)) {
             s->truth_load = (int)i;
             break;
         }
