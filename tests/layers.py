@@ -30,7 +30,8 @@ FORBIDDEN_CALLS = {"outputs": ["server_new", "server_next_window", "tester_run",
 # A kind's value may be named only in its table, and as the `.kind = X`
 # a strategy row or a spec initialiser declares; everywhere else code asks
 # the kind's flags (tester_kind_has, stall_kind_has).
-KIND_TABLES = [("sim/model/tester_kinds.def", "TESTER_KIND", "TESTER_")]
+KIND_TABLES = [("sim/model/tester_kinds.def", "TESTER_KIND", "TESTER_"),
+               ("sim/model/stall_kinds.def", "STALL_KIND", "STALL_")]
 CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
@@ -90,7 +91,10 @@ def kind_names(root, files):
             for m in value.finditer(text):
                 line_start = text.rfind("\n", 0, m.start()) + 1
                 before = text[line_start:m.start()]
-                if re.search(r"\.kind\s*=\s*$", before) or before.lstrip().startswith(("*", "/*", "//")):
+                opened = before.rfind("/*")
+                in_comment = opened >= 0 and "*/" not in before[opened:]
+                if re.search(r"(\.|->)kind\s*=\s*$", before) or in_comment or \
+                        before.lstrip().startswith(("*", "//")):
                     continue  # a row declaring its kind, or a comment
                 line = text.count("\n", 0, m.start()) + 1
                 print(f"{os.path.relpath(f, root)}:{line}: names the kind {m.group(0)} outside {table} "

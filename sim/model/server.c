@@ -141,7 +141,7 @@ int server_new(server **out, const server_config *cfg)
         return -ENOMEM;
     }
     for (size_t i = 0; i < s->n_stalls; i++)
-        s->has_request_stalls |= s->stalls[i].kind == STALL_REQUESTS;
+        s->has_request_stalls |= stall_kind_has(s->stalls[i].kind, STALL_KIND_WORK);
     s->plain = s->workers == 1 && !s->has_request_stalls;
     s->quiet_from = s->quiet_until = 0; /* nothing known yet */
     s->run_end = INT64_MAX;
@@ -164,7 +164,7 @@ int server_new(server **out, const server_config *cfg)
             else if (!(rc = stall_cursor_init(x->fc, s->stalls[i].file)))
                 stall_cursor_copy(x->pc, x->fc);
         }
-        if (s->stalls[i].kind != STALL_RANDOM)
+        if (!stall_kind_has(s->stalls[i].kind, STALL_KIND_DRAWN))
             continue;
         /* every random stall has its own stream: RNG_STALLS + its index */
         rc = rng_new(&s->st[i].rng, cfg->generator, cfg->seed + i * 0x100000001ull, RNG_STALLS);
@@ -290,7 +290,7 @@ static int next_window(server *s, int64_t t, stall_window *out, size_t *which, i
         const stall_spec *st = &s->stalls[i];
         stall_state *x = &s->st[i];
         stall_window w = {0, 0};
-        if (st->kind == STALL_PERIODIC) {
+        if (stall_kind_has(st->kind, STALL_KIND_GRID)) {
             if (!commit) {
                 w = stall_periodic_next(st, t);
             } else {
@@ -302,7 +302,7 @@ static int next_window(server *s, int64_t t, stall_window *out, size_t *which, i
         } else if (x->fc) {
             if (!file_next(s, x, t, &w, commit))
                 continue;
-        } else if (st->kind == STALL_WINDOWS) {
+        } else if (stall_kind_has(st->kind, STALL_KIND_LISTED)) {
             if (commit) {
                 while (x->cursor < st->n_windows && st->windows[x->cursor].end_ns <= t)
                     x->cursor++;
@@ -315,7 +315,7 @@ static int next_window(server *s, int64_t t, stall_window *out, size_t *which, i
                     continue;
                 w = *f;
             }
-        } else if (st->kind == STALL_RANDOM) {
+        } else if (stall_kind_has(st->kind, STALL_KIND_DRAWN)) {
             size_t c = x->cursor;
             if (!random_next(s, i, &c, t, &w))
                 continue;
@@ -564,7 +564,7 @@ static int64_t request_extra(server *s, uint64_t k)
     int64_t extra = 0;
     for (size_t i = 0; i < s->n_stalls; i++) {
         const stall_spec *st = &s->stalls[i];
-        if (st->kind != STALL_REQUESTS)
+        if (!stall_kind_has(st->kind, STALL_KIND_WORK))
             continue;
         size_t *c = &s->st[i].cursor;
         while (*c < st->n_ranges && st->ranges[*c].last < k)

@@ -296,11 +296,11 @@ double run_stall_windows(const scenario *s, const tester_spec *t)
     double windows = 0;
     for (size_t i = 0; i < s->n_stalls; i++) {
         const stall_spec *st = &s->stalls[i];
-        if (st->kind == STALL_PERIODIC && st->period_ns > 0)
+        if (stall_kind_has(st->kind, STALL_KIND_GRID) && st->period_ns > 0)
             windows += span > (double)st->first_ns ? ((span - (double)st->first_ns) / (double)st->period_ns + 1) : 0;
-        else if (st->kind == STALL_RANDOM && st->mean_gap_ns > 0)
+        else if (stall_kind_has(st->kind, STALL_KIND_DRAWN) && st->mean_gap_ns > 0)
             windows += span / (double)st->mean_gap_ns;
-        else if (st->kind == STALL_WINDOWS)
+        else if (stall_kind_has(st->kind, STALL_KIND_LISTED))
             windows += (double)st->n_windows;
     }
     return windows;
