@@ -6,8 +6,7 @@
 #include "exitcode.h"
 #include "plot.h"
 #include "report.h"
-#include "run_hlog.h"
-#include "summary.h"
+#include "runfiles.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -209,24 +208,16 @@ static int write_outputs(staging *st, char charts[N_CHARTS + 1][64], char *err, 
     const run_result *r = st->r;
     FILE *f;
     int rc;
-    OPEN("summary.json");
-    CLOSE(report_json(f, s, r));
-    OPEN("summary.md");
-    CLOSE(summary_markdown(f, s, r));
-    OPEN("summary.csv");
-    CLOSE(summary_csv(f, s, r));
-    for (size_t i = 0; i < r->n; i++) {
-        char n[96];
-        snprintf(n, sizeof n, "%s.hgrm", s->testers[i].name);
-        OPEN(n);
-        CLOSE(report_hgrm(f, r->testers[i].hist, s->rank_rule));
-    }
-    for (size_t i = 0; r->hlog && i < r->n; i++) { /* TESTER.hlog: with hlog_interval */
-        char n[96];
-        snprintf(n, sizeof n, "%s.hlog", s->testers[i].name);
-        OPEN(n);
-        CLOSE(report_hlog(f, r, i));
-    }
+    for (size_t k = 0; k < runfiles_n; k++) /* summary.*, TESTER.hgrm, TESTER.hlog: runfiles.h */
+        for (size_t i = 0; i < runfiles_count(k, s, r); i++) {
+            char n[128];
+            if ((rc = runfiles_name(k, i, s, "", n, sizeof n)) != 0) {
+                snprintf(st->name, sizeof st->name, "%s", runfiles[k].name);
+                goto fail;
+            }
+            OPEN(n);
+            CLOSE(runfiles[k].write(f, s, r, i));
+        }
     for (size_t i = 0; i < s->n_testers && i < 256; i++)
         st->names[i] = s->testers[i].name;
     plot_all_names(s, st->all, sizeof st->all);

@@ -63,16 +63,13 @@ static void section(FILE *f, const html_section *x, int several)
     }
     fputs("<h3>Results</h3>\n", f);
     summary_html(f, s, x->r);
-    if (x->md || x->csv) {
+    if (x->n_tables) {
         fputs("<p>The table for slides and worksheets:", f);
-        const char *files[2] = {x->md, x->csv};
-        for (size_t i = 0; i < 2; i++) {
-            if (!files[i])
-                continue;
+        for (size_t i = 0; i < x->n_tables; i++) {
             fputs(" <a href=\"", f);
-            report_html_escape(f, files[i]);
+            report_html_escape(f, x->tables[i]);
             fputs("\">", f);
-            report_html_escape(f, files[i]);
+            report_html_escape(f, x->tables[i]);
             fputs("</a>", f);
         }
         fputs("</p>\n", f);

@@ -23,7 +23,9 @@ typedef struct html_section {
     size_t misses;            /**< expectations missed */
     const char *const *charts; /**< chart files (SVG) beside the page, in order */
     size_t n_charts;
-    const char *md, *csv;     /**< the tables' files beside the page, or NULL */
+    const char *const *tables; /**< the tables' files beside the page (runfiles.h,
+                                    RUNFILE_LECTURE), in order */
+    size_t n_tables;
 } html_section;
 
 /**
