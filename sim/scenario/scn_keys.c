@@ -71,13 +71,21 @@ const scn_key *scn_keys_find(int section, int kind, const char *key)
     return NULL;
 }
 
-/* The row a getter reads key by: a [service] row inside a distribution. A
- * key without a row (a defect of the table) reads without limits. */
-static const scn_key *row_of(const scn_ctx *c, const char *key)
+/* The row a getter reads key by: a [service] row inside a distribution;
+ * the section's row of another kind when the kind's own has none. A key
+ * that no row of its section names is a defect of the table
+ * (tests/key_rows.py finds the literal ones before a build ships): the
+ * scenario is refused with a message saying so, never read without
+ * limits. */
+static const scn_key *row_of(scn_ctx *c, const char *key)
 {
     static const scn_key none = {.hi_u = UINT64_MAX, .lo_d = -1e300, .hi_d = 1e300, .example = "..."};
-    const scn_key *k = c->prefix ? scn_keys_find(SCN_SEC_SERVICE, c->dist_kind, key)
-                                 : scn_keys_find(c->sec->type, c->kind, key);
+    int section = c->prefix ? SCN_SEC_SERVICE : c->sec->type;
+    const scn_key *k = scn_keys_find(section, c->prefix ? c->dist_kind : c->kind, key);
+    if (!k)
+        k = scn_keys_find(section, -1, key);
+    if (!k)
+        scn_keys_section_fail(c, "key '%s' has no row in scn_keys.def (a defect of cosim: please report it)", key);
     return k ? k : &none;
 }
 
