@@ -129,6 +129,17 @@ double tester_offered_utilisation(const tester_spec *t, const dist_spec *service
     return rate < 0 ? -1 : dist_mean_drawn_ns(service) * rate;
 }
 
+int tester_grid_of(const tester_spec *t, tester_grid *out)
+{
+    if (!tester_kind_has(t->kind, TESTER_KIND_ON_GRID) || t->schedule == TESTER_SCHEDULE_SHARED || t->has_stagger)
+        return 0;
+    out->interval = t->interval;
+    out->first_slot = t->late == TESTER_LATE_TICKER ? t->users : 0;
+    out->corrects = tester_kind_has(t->kind, TESTER_KIND_CORRECTS);
+    out->expected_ns = out->corrects ? tester_expected_interval_ns(t) : 0;
+    return 1;
+}
+
 int tester_latency_includes_backlog(const tester_spec *t)
 {
     /* a grid's catch_up from the intended time carries the backlog (the

@@ -581,7 +581,7 @@ typedef struct tester_grid {
 } tester_grid;
 
 /**
- * The grid tester t sends on, if it has one: a paced or corrected tester
+ * The grid tester t sends on, if it has one (tester.c): a paced or corrected tester
  * whose users own their slots (not a shared schedule, no stagger, each of
  * which gives no single grid).
  *
@@ -597,7 +597,10 @@ int tester_grid_of(const tester_spec *t, tester_grid *out);
  * HdrHistogram's recordValueWithExpectedInterval take it as their
  * expectedIntervalBetweenValueSamples.
  */
-int64_t tester_expected_interval_ns(const tester_spec *t);
+static inline int64_t tester_expected_interval_ns(const tester_spec *t)
+{
+    return t->expected_interval_ns > 0 ? t->expected_interval_ns : units_interval_at(t->interval, 0, t->users);
+}
 
 /** "closed", "paced", "open", "corrected", "partly_open" ("?" if none). */
 const char *tester_kind_name(tester_kind k);

@@ -9,22 +9,6 @@
 
 #include <stdlib.h>
 
-int64_t tester_expected_interval_ns(const tester_spec *t)
-{
-    return t->expected_interval_ns > 0 ? t->expected_interval_ns : units_interval_at(t->interval, 0, t->users);
-}
-
-int tester_grid_of(const tester_spec *t, tester_grid *out)
-{
-    if (!tester_kind_has(t->kind, TESTER_KIND_ON_GRID) || t->schedule == TESTER_SCHEDULE_SHARED || t->has_stagger)
-        return 0;
-    out->interval = t->interval;
-    out->first_slot = t->late == TESTER_LATE_TICKER ? t->users : 0;
-    out->corrects = tester_kind_has(t->kind, TESTER_KIND_CORRECTS);
-    out->expected_ns = out->corrects ? tester_expected_interval_ns(t) : 0;
-    return 1;
-}
-
 /* i + U, saturated (a saturated index lies past any end). */
 static inline uint64_t next_index(uint64_t i, uint64_t n_users)
 {
