@@ -209,7 +209,7 @@ static void text_latencies(FILE *f, const scenario *s, const run_result *r, size
  * tails are 11/10 and 9/10 of level l's tail t = 1 - l (p99: p98.9 and
  * p99.1) differ by more than REPORT_CLIFF_FACTOR, so a small change of
  * rank (the rank rule, the sampling error, a send grid in step with the
- * stalls) moves the figure a lot (docs/decisions.md, 2026-12-01). The
+ * stalls) moves the figure a lot (docs/decisions.md, "A percentile on a cliff"). The
  * levels exactly: 1 - 11t/10 = (10 D - 11 T) / (10 D) and (10 D - 9 T) /
  * (10 D), with T = t D and D = LEVELS_DEN. 1 and the two values (ns)
  * when h sits on a cliff at l, else 0. */
