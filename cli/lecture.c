@@ -55,12 +55,13 @@ typedef struct lesson_run {
 static void usage(FILE *f)
 {
     fputs("usage: cosim lecture SCENARIO... -o DIR [--force] [--plots-dir DIR] [--title TEXT] [--style STYLE]\n"
-          "       [--quiet]\n"
+          "       [--quiet] [--help] [--version]\n"
           "Run each scenario and write DIR/index.html: one page, readable offline, with each scenario's\n"
           "description, lesson (its leading comments), table, charts (SVG) and [expect] verdicts; and\n"
           "DIR/STEM.html, one page per scenario, with STEM.summary.md and STEM.summary.csv beside it.\n"
           "--style slides draws the charts as cosim --style slides does (16:9, slide-sized text).\n"
-          "Exit codes as cosim's (man -l docs/cosim.1); 1 when an expectation was missed.\n", f);
+          "A SCENARIO is a file or a shipped scenario's NAME (as for cosim; see cosim --help).\n"
+          "Exit codes as cosim's (man cosim); 1 when an expectation was missed.\n", f);
 }
 
 /* A whole staged file (the chart gnuplot drew) into memory. */
@@ -343,10 +344,11 @@ static int parse(int argc, char **argv, const char **out, int *force, const char
                                           {"quiet", no_argument, NULL, 'q'},
                                           {"style", required_argument, NULL, 'S'},
                                           {"help", no_argument, NULL, 'h'},
+                                          {"version", no_argument, NULL, 'V'},
                                           {NULL, 0, NULL, 0}};
     int c;
     optind = 0; /* a fresh scan (GNU getopt) */
-    while ((c = getopt_long(argc, argv, "o:qh", longs, NULL)) != -1) {
+    while ((c = getopt_long(argc, argv, "o:qhV", longs, NULL)) != -1) {
         switch (c) {
         case 'o': *out = optarg; break;
         case 'f': *force = 1; break;
@@ -360,6 +362,7 @@ static int parse(int argc, char **argv, const char **out, int *force, const char
             }
             break;
         case 'h': *help = 1; return 0;
+        case 'V': *help = 2; return 0; /* --version */
         default: return -1;
         }
     }
@@ -367,11 +370,18 @@ static int parse(int argc, char **argv, const char **out, int *force, const char
         fprintf(stderr, "cosim: lecture: %s\n", optind == argc ? "no scenario given" : "no folder: give -o DIR");
         return -1;
     }
-    if (options_path_printable("lecture: ", "-o", *out) || (*plots && options_path_printable("lecture: ", "--plots-dir", *plots)))
+    if (options_path_printable("lecture: ", "-o", *out) || options_output_stream_refused("lecture: ", *out) ||
+        (*plots && options_path_printable("lecture: ", "--plots-dir", *plots)))
         return -1;
-    for (int i = optind; i < argc; i++)
+    for (int i = optind; i < argc; i++) {
         if (options_path_printable("lecture: ", "the scenario", argv[i]))
             return -1;
+        if (strcmp(argv[i], "-") == 0) {
+            fprintf(stderr, "cosim: lecture: - (standard input): a lecture reads each scenario's text twice (its "
+                            "run and its lesson), so give files\n");
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -398,6 +408,10 @@ int lecture_main(int argc, char **argv)
         fprintf(stderr, "cosim: try 'cosim lecture --help'\n");
         return COSIM_EXIT_USAGE;
     }
+    if (help == 2) {
+        printf("cosim %s\n", COSIM_VERSION);
+        return COSIM_EXIT_OK;
+    }
     if (help) {
         usage(stdout);
         return COSIM_EXIT_OK;
@@ -410,8 +424,13 @@ int lecture_main(int argc, char **argv)
     }
     size_t n = (size_t)(argc - optind);
     lesson_run *runs = calloc(n, sizeof *runs);
+    char (*found)[SCENARIO_PATH_MAX + 1] = n ? calloc(n, sizeof *found) : NULL;
+    if (!found) {
+        free(runs);
+        runs = NULL;
+    }
     for (size_t i = 0; runs && i < n; i++)
-        runs[i].path = argv[optind + (int)i];
+        runs[i].path = options_scenario_path(argv[optind + (int)i], found[i], sizeof found[i]);
     int rc = runs ? load_all(runs, n, plots, slides) : COSIM_EXIT_SIM;
     if (rc == COSIM_EXIT_OK)
         rc = write_folder(out, force, NULL, 0, NULL, 1);
@@ -430,5 +449,6 @@ int lecture_main(int argc, char **argv)
                       : "wrote %s/index.html and a page for each of the %zu scenarios\n",
                out, n);
     free_runs(runs, n);
+    free(found);
     return rc == COSIM_EXIT_OK && misses ? COSIM_EXIT_CHECK : rc;
 }

@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #ifndef COSIM_VERSION
 #define COSIM_VERSION "0.1.0"
@@ -98,8 +99,59 @@ static int flush_stdout(int exit_code)
     return exit_code;
 }
 
+/* The commands, for "did you mean". */
+static const char *const commands[] = {"sweep", "lecture"};
+
+/* The Levenshtein distance of a and b (insert, delete, replace a byte),
+ * capped at 9: strings longer than 16 bytes count as far. */
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b), row[17];
+    if (na > 16 || nb > 16)
+        return 9;
+    for (size_t j = 0; j <= nb; j++)
+        row[j] = j;
+    for (size_t i = 1; i <= na; i++) {
+        size_t diag = row[0];
+        row[0] = i;
+        for (size_t j = 1; j <= nb; j++) {
+            size_t up = row[j], best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            diag = up;
+            row[j] = best;
+        }
+    }
+    return row[nb] > 9 ? 9 : row[nb];
+}
+
+/* A first word that is no option, no file and no shipped scenario, but
+ * one or two edits from a command ("swep"): say which was meant rather
+ * than read it as a scenario. COSIM_EXIT_USAGE after the message, or
+ * COSIM_EXIT_OK when the word is not such a slip. */
+static int misspelt_command(const char *word)
+{
+    char found[SCENARIO_PATH_MAX + 1];
+    if (word[0] == '-' || strchr(word, '/') || strchr(word, '.') ||
+        options_scenario_path(word, found, sizeof found) != word || access(word, F_OK) == 0)
+        return COSIM_EXIT_OK;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        size_t d = edit_distance(word, commands[i]);
+        if (d > 0 && d <= 2) {
+            fprintf(stderr, "cosim: %s: no such command, file or shipped scenario; did you mean 'cosim %s'? "
+                            "(try 'cosim --help')\n", word, commands[i]);
+            return COSIM_EXIT_USAGE;
+        }
+    }
+    return COSIM_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc > 1 && misspelt_command(argv[1]) != COSIM_EXIT_OK)
+        return COSIM_EXIT_USAGE;
     if (argc > 1 && strcmp(argv[1], "sweep") == 0)
         return flush_stdout(sweep_main(argc - 1, argv + 1));
     if (argc > 1 && strcmp(argv[1], "lecture") == 0)

@@ -2,6 +2,7 @@
  * and their checks, and the scenario they name read and checked. */
 #define _POSIX_C_SOURCE 200809L
 #include "options.h"
+#include "datadir.h"
 #include "names.h"
 #include "exitcode.h"
 #include "hist.h"
@@ -17,7 +18,7 @@
 
 /* The --help text (fputs: no format directives). */
 static const char usage_text[] =
-    "Usage: cosim [OPTIONS] SCENARIO.ini\n"
+    "Usage: cosim [OPTIONS] SCENARIO.ini   (or a shipped scenario's NAME, or -)\n"
     "       cosim sweep [OPTIONS] SCENARIO.ini --vary KEY=FROM..TO:STEPS (see cosim sweep --help)\n"
     "       cosim lecture [OPTIONS] SCENARIO.ini... -o DIR (see cosim lecture --help)\n"
     "\n"
@@ -75,13 +76,14 @@ static const char usage_text[] =
     "\n"
     "Outputs in DIR: summary.json; summary.md and summary.csv (the tables); one\n"
     "TESTER.hgrm percentile spectrum per tester (HdrHistogram's layout, values in\n"
-    "microseconds), and TESTER.hlog interval logs with [scenario] hlog_interval;\n"
-    "for each chart its .dat, .gp and picture: spectrum (latency by percentile;\n"
-    "spectrum_band.dat with --replications), timeline (latency of each request\n"
-    "against its intended send time), requests (bars from intended send to reply\n"
-    "around a stall) and summary (p50/p99/p99.9 bars); stalls.dat, the stalls the\n"
-    "timeline and requests charts shade; with --animate requests_anim.gp and\n"
-    "requests.gif; .cosim-manifest, the files cosim wrote.\n"
+    "milliseconds as wrk2 writes them), and TESTER.hlog interval logs with\n"
+    "[scenario] hlog_interval; for each chart its .dat, .gp and picture: spectrum\n"
+    "(latency by percentile; spectrum_band.dat with --replications), timeline\n"
+    "(latency of each request against its intended send time), requests (bars\n"
+    "from intended send to reply around a stall) and summary (p50/p99/p99.9\n"
+    "bars); stalls.dat, the stalls the timeline and requests charts shade; with\n"
+    "--animate requests_anim.gp and requests.gif; .cosim-manifest, the files\n"
+    "cosim wrote.\n"
     "\n"
     "Output folder: a run writes all its files (charts checked complete) in a\n"
     "staging folder, then puts them in place at once; a failure or an interrupt\n"
@@ -109,8 +111,16 @@ static const char usage_text[] =
     "Each option is given once (--set once per key). Numbers are digits with at\n"
     "most one '.' (no sign, exponent, hex, inf, nan); limits: docs/scenario-format.md.\n"
     "\n"
-    "Example: cosim scenarios/stall_per_second.ini\n"
-    "Scenario format: docs/scenario-format.md; manual: man -l docs/cosim.1 (man cosim once installed)\n";
+    "SCENARIO: a file; - for standard input (messages name <stdin>:LINE, data\n"
+    "files are found in the current folder, the output folder is out/stdin); or,\n"
+    "when no such file exists, a shipped scenario by NAME, NAME.ini or\n"
+    "scenarios/NAME.ini, looked for beside the program (PREFIX/share/cosim/\n"
+    "scenarios), then in the source tree when run from its build folder, then in\n"
+    "the configured prefix; chart styles are found the same way (plots/).\n"
+    "\n"
+    "Example: cosim stall_per_second    (scenarios/stall_per_second.ini)\n"
+    "Scenario format: docs/scenario-format.md (installed: PREFIX/share/doc/cosim);\n"
+    "manual: man cosim (man -l docs/cosim.1 in a clone)\n";
 
 void options_usage(FILE *f)
 {
@@ -178,9 +188,18 @@ int options_path_printable(const char *prefix, const char *what, const char *pat
     return -1;
 }
 
+int options_output_stream_refused(const char *prefix, const char *arg)
+{
+    if (strcmp(arg, "-") != 0)
+        return 0;
+    fprintf(stderr, "cosim: %s-o -: cosim writes a folder of files (tables, spectra, charts), not one stream; "
+                    "give a folder, e.g. -o out/run (the summary goes to standard output anyway)\n", prefix);
+    return -1;
+}
+
 static int opt_output(options *o, const char *arg)
 {
-    if (options_path_printable("", "-o", arg))
+    if (options_path_printable("", "-o", arg) || options_output_stream_refused("", arg))
         return -1;
     if (!*arg || strlen(arg) > MAX_DIR_PATH) {
         fprintf(stderr, "cosim: -o: %s\n", *arg ? "the folder's path is longer than 3800 bytes"
@@ -412,8 +431,37 @@ int options_parse(int argc, char **argv, options *o)
         fprintf(stderr, "cosim: one scenario at a time (got %d)\n", argc - optind);
         return -1;
     }
-    o->scenario = argv[optind];
-    return options_path_printable("", "the scenario", o->scenario);
+    if (options_path_printable("", "the scenario", argv[optind]))
+        return -1;
+    o->scenario = options_scenario_path(argv[optind], o->scenario_buf, sizeof o->scenario_buf);
+    return 0;
+}
+
+/* 1 when path names a file or folder that exists. */
+static int exists(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+const char *options_scenario_path(const char *arg, char *buf, size_t len)
+{
+    if (strcmp(arg, "-") == 0 || exists(arg) || arg[0] == '/' || strncmp(arg, "./", 2) == 0 ||
+        strncmp(arg, "../", 3) == 0 || strstr(arg, "/../"))
+        return arg;
+    /* scenarios/NAME.ini as the docs write it, from any folder */
+    const char *rel = strncmp(arg, "scenarios/", 10) == 0 ? arg + 10 : arg;
+    char with_ini[SCENARIO_PATH_MAX + 8];
+    size_t n = strlen(rel);
+    int has_ini = n > 4 && strcmp(rel + n - 4, ".ini") == 0;
+    if (datadir_find("scenarios", rel, buf, len) == 0)
+        return buf;
+    if (!has_ini && n + 5 <= sizeof with_ini) {
+        snprintf(with_ini, sizeof with_ini, "%s.ini", rel);
+        if (datadir_find("scenarios", with_ini, buf, len) == 0)
+            return buf;
+    }
+    return arg;
 }
 
 /* --plots-dir DIR holds, as regular files, the style of every chart the
@@ -457,7 +505,11 @@ scenario *options_load_scenario(const options *o, int *exit_code)
         *exit_code = COSIM_EXIT_USAGE;
         return NULL;
     }
-    scenario_error se = scenario_load(&s, o->scenario, o->sets, o->n_sets, err, sizeof err);
+    scenario_error se;
+    if (strcmp(o->scenario, "-") == 0) /* standard input, named <stdin> in messages */
+        se = scenario_load_stream(&s, stdin, OPTIONS_STDIN_NAME, o->sets, o->n_sets, err, sizeof err);
+    else
+        se = scenario_load(&s, o->scenario, o->sets, o->n_sets, err, sizeof err);
     if (se != SCENARIO_OK) {
         fprintf(stderr, "cosim: %s\n", err);
         *exit_code = (int)cosim_exit_of_scenario(se);

@@ -43,7 +43,37 @@ typedef struct options {
     int temp_parent;       /* the output's parent is a temporary folder made
                               for this run (cosim lecture): removed with it */
     char *owned[2];        /* the --set text of --seed and --rank-rule */
+    char scenario_buf[SCENARIO_PATH_MAX + 1]; /* a shipped scenario's path (options_scenario_path) */
 } options;
+
+/** The name standard input has in messages ("<stdin>:3: ..."). */
+#define OPTIONS_STDIN_NAME "<stdin>"
+
+/**
+ * The scenario a command-line argument names: "-" (standard input) and a
+ * file that exists are kept as they are; else, for a relative name that
+ * does not climb ("..") out of its folder, a shipped scenario: NAME,
+ * NAME.ini or scenarios/NAME.ini in datadir_folders("scenarios") (beside
+ * the installed program, the source tree when run from its build, the
+ * configured prefix; docs/install.md). Else arg, so the reader's "No such
+ * file" names what was typed.
+ *
+ * @param arg  the argument as typed
+ * @param buf  receives a shipped scenario's path
+ * @param len  buf's size
+ * @return arg or buf.
+ */
+const char *options_scenario_path(const char *arg, char *buf, size_t len);
+
+/**
+ * Refuse "-o -" (a folder cannot be a stream): a message on stderr
+ * "cosim: PREFIX-o -: ...".
+ *
+ * @param prefix  "" or the command's "sweep: ", "lecture: "
+ * @param arg     -o's value
+ * @return 0 when arg is not "-", else -1 after the message.
+ */
+int options_output_stream_refused(const char *prefix, const char *arg);
 
 /**
  * Print cosim's --help text.

@@ -271,12 +271,14 @@ int outputs_open(const options *o, const scenario *s, outdir **d, char *dir, siz
     *d = NULL;
     if (o->output)
         snprintf(dir, dirlen, "%s", o->output);
-    else if (outdir_default(dir, dirlen, o->scenario, s->name, SCENARIO_NAME_MAX, "")) {
+    else if (outdir_default(dir, dirlen, s->path, s->name, SCENARIO_NAME_MAX, "")) {
         fprintf(stderr, "cosim: %s: the default output folder's name is too long; give -o DIR\n", o->scenario);
         return COSIM_EXIT_OUTPUT;
     }
     char source[PATH_MAX], err[PATH_MAX + 1024];
-    outdir_options oo = {o->force, realpath(o->scenario, source) ? source : o->scenario, !o->output,
+    /* standard input has no path: the manifest names it <stdin> */
+    int in = strcmp(o->scenario, "-") == 0;
+    outdir_options oo = {o->force, !in && realpath(o->scenario, source) ? source : s->path, !o->output,
                          o->temp_parent};
     if (outdir_open(d, dir, &oo, err, sizeof err)) {
         fprintf(stderr, "cosim: %s\n", err);

@@ -7,8 +7,10 @@
 #include "options.h"
 #include "outdir.h"
 #include "plot.h"
+#include "run.h"
 #include "scenario.h"
 #include "sweep.h"
+#include "sweep_merge.h"
 #include "units.h"
 
 #include <errno.h>
@@ -31,6 +33,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "Usage: cosim sweep [OPTIONS] SCENARIO.ini --vary KEY=FROM..TO:STEPS ...\n"
+            "       cosim sweep --merge [-o DIR] [-q] [--force] [--no-plot] SHARD_DIR...\n"
             "\n"
             "Run SCENARIO at every point of a grid of key values, each with N seeds,\n"
             "and report each tester's percentiles per point (mean and 95%% confidence\n"
@@ -57,7 +60,14 @@ static void usage(FILE *f)
             "      --jobs J           processes running the points (default: the number of\n"
             "                         cores); the outputs do not depend on J\n"
             "      --shard K/N        run only the points p with p mod N = K (0 <= K < N), to\n"
-            "                         split a sweep across machines (docs/sweeps.md)\n"
+            "                         split a sweep across machines (docs/sweeps.md); the\n"
+            "                         folder also holds sweep.shard, what --merge reads\n"
+            "      --estimate         print the work of the sweep (of the shard with --shard)\n"
+            "                         in the work budget's units, run nothing, write nothing\n"
+            "      --merge DIR...     put the N shard folders of one sweep together: the\n"
+            "                         folder one machine would have written, byte for\n"
+            "                         byte; the sweep's options and scenario come from the\n"
+            "                         shards (run it where their scenario path leads)\n"
             "  -o, --output DIR       outputs (default: out/NAME-sweep, with --shard K/N\n"
             "                         out/NAME-sweep-shard-K-of-N); the folder is\n"
             "                         written as by cosim (see cosim --help): all or nothing\n"
@@ -72,6 +82,7 @@ static void usage(FILE *f)
             "                         point and replication; estimated before any run)\n"
             "  -q, --quiet            print no table\n"
             "  -h, --help             show this help\n"
+            "  -V, --version          show the version and exit\n"
             "\n"
             "Writes sweep.csv (one row per point and tester), sweep.dat, sweep.gp and\n"
             "sweep.png (p99 against the first varied key, one curve per tester and\n"
@@ -84,7 +95,9 @@ static void usage(FILE *f)
             "Exit status: 0 success, 2 bad command line (a --vary value that is not\n"
             "valid for its key at some point, such as users = 1.5, is the command\n"
             "line's; so are seeds past 2^64 - 1, and a --set value refused), 3 a\n"
-            "scenario error at some point that no --vary value made, 4 an output\n"
+            "scenario error at some point that no --vary value made (with --merge: a\n"
+            "shard folder missing, damaged or truncated, of another cosim or another\n"
+            "sweep, a shard missing or given twice, the scenario changed), 4 an output\n"
             "could not be written (or the folder was refused, or the chart failed),\n"
             "5 a run or job failed, or the work budget was passed without\n"
             "--allow-long; 130/143 interrupted by SIGINT/SIGTERM.\n");
@@ -99,10 +112,24 @@ typedef struct sweep_cli {
     int slides;                       /* --style slides */
     int no_plot, quiet, force;
     unsigned plot_timeout;            /* --plot-timeout, seconds */
+    char scenario_buf[SCENARIO_PATH_MAX + 1]; /* a shipped scenario's path */
+    const char *scenario_arg;         /* the scenario as typed */
+    /* the sweep's own options, as a shard records them for the merge
+     * (sweep.shard): --vary, --zip, --set, --seed, --replications and the
+     * chart's --format, --title, --x-axis, --style, each as "--NAME" then
+     * its value; not -o, -q, --force, --jobs, --shard, --no-plot,
+     * --plot-timeout, --allow-long, which change where and how, not what */
+    const char *rec[2 * (SWEEP_MAX_AXES + SWEEP_MAX_SETS + 8)];
+    size_t n_rec;
+    int merge;                        /* --merge */
+    int estimate;                     /* --estimate: print the work, run nothing */
+    const char *const *merge_dirs;    /* its shard folders */
+    size_t n_merge_dirs;
+    uint64_t scenario_bytes, scenario_hash; /* a shard's scenario digest */
 } sweep_cli;
 
 enum { O_VARY = 256, O_REPS, O_JOBS, O_SHARD, O_SET, O_SEED, O_NOPLOT, O_FORCE, O_PLOT_TIMEOUT, O_LONG, O_ZIP,
-       O_FORMAT, O_TITLE, O_XAXIS, O_STYLE, O_END };
+       O_FORMAT, O_TITLE, O_XAXIS, O_STYLE, O_MERGE, O_ESTIMATE, O_END };
 
 static const struct option sweep_longopts[] = {
     {"vary", required_argument, NULL, O_VARY},    {"replications", required_argument, NULL, O_REPS},
@@ -114,6 +141,8 @@ static const struct option sweep_longopts[] = {
     {"allow-long", no_argument, NULL, O_LONG},    {"zip", required_argument, NULL, O_ZIP},
     {"format", required_argument, NULL, O_FORMAT}, {"title", required_argument, NULL, O_TITLE},
     {"x-axis", required_argument, NULL, O_XAXIS}, {"style", required_argument, NULL, O_STYLE},
+    {"version", no_argument, NULL, 'V'},          {"merge", no_argument, NULL, O_MERGE},
+    {"estimate", no_argument, NULL, O_ESTIMATE},
     {NULL, 0, NULL, 0},
 };
 
@@ -261,7 +290,7 @@ static int take_sweep_option(sweep *w, sweep_cli *cli, int c, const char *arg, c
         w->allow_long = 1;
         return 0;
     case 'o':
-        if (options_path_printable("sweep: ", "-o", arg))
+        if (options_path_printable("sweep: ", "-o", arg) || options_output_stream_refused("sweep: ", arg))
             return -1;
         if (!*arg || strlen(arg) > 3800) {
             fprintf(stderr, "cosim: sweep: -o: %s\n",
@@ -276,6 +305,16 @@ static int take_sweep_option(sweep *w, sweep_cli *cli, int c, const char *arg, c
     case 'h':
         usage(stdout);
         return 1;
+    case 'V':
+        printf("cosim %s\n", COSIM_VERSION);
+        return 1;
+    case O_MERGE:
+        cli->merge = 1;
+        return 0;
+    case O_ESTIMATE:
+        cli->estimate = 1;
+        w->allow_long = 1; /* say the size, whatever it is */
+        return 0;
     case ':':
         fprintf(stderr, "cosim: sweep: option %s needs a value\n", word);
         return -1;
@@ -318,6 +357,46 @@ static int set_and_varied(const sweep *w, const sweep_cli *cli)
     return 0;
 }
 
+/* Keep option c (its value arg) in cli->rec when it is one of the sweep's
+ * own (sweep_cli.rec). */
+static void record_option(sweep_cli *cli, int c, const char *arg)
+{
+    static const int own[] = {O_VARY, O_ZIP, O_SET, O_SEED, O_REPS, O_FORMAT, O_TITLE, O_XAXIS, O_STYLE};
+    for (size_t k = 0; k < sizeof own / sizeof own[0]; k++) {
+        if (own[k] != c)
+            continue;
+        for (const struct option *o = sweep_longopts; o->name; o++)
+            if (o->val == c && cli->n_rec + 2 <= sizeof cli->rec / sizeof cli->rec[0]) {
+                /* "--vary": the long names are string literals, "--" joined by the merge */
+                cli->rec[cli->n_rec++] = o->name;
+                cli->rec[cli->n_rec++] = arg;
+                return;
+            }
+    }
+}
+
+/* --merge DIR...: the folders; the sweep's own options come from the
+ * shards, so none may be given. 0, or -1 after a message. */
+static int merge_args(const sweep *w, sweep_cli *cli, int argc, char **argv)
+{
+    if (cli->n_rec || w->n_shards > 1) {
+        fprintf(stderr, "cosim: sweep: --merge takes the sweep's options from the shards (--%s given); give the "
+                        "shard folders, and only -o, -q, --force, --no-plot, --plot-timeout\n",
+                cli->n_rec ? cli->rec[0] : "shard");
+        return -1;
+    }
+    if (optind == argc) {
+        fprintf(stderr, "cosim: sweep: --merge: give the shard folders, e.g. cosim sweep --merge shard-*\n");
+        return -1;
+    }
+    for (int i = optind; i < argc; i++)
+        if (options_path_printable("sweep: --merge: ", "the folder", argv[i]))
+            return -1;
+    cli->merge_dirs = (const char *const *)(argv + optind);
+    cli->n_merge_dirs = (size_t)(argc - optind);
+    return 0;
+}
+
 /* The sweep's command line into w and cli (w->user_sets point into
  * cli->sets). Every option may be given once, except --vary and --set. 0,
  * 1 after --help, or -1 after a message (exit 2). */
@@ -327,7 +406,7 @@ static int parse_sweep_args(sweep *w, sweep_cli *cli, int argc, char **argv)
     optind = 0; /* a fresh scan (GNU getopt) */
     opterr = 0;
     int c, li = -1;
-    while ((c = getopt_long(argc, argv, ":o:qh", sweep_longopts, &li)) != -1) {
+    while ((c = getopt_long(argc, argv, ":o:qhV", sweep_longopts, &li)) != -1) {
         if (c > 0 && c < O_END && c != O_VARY && c != O_ZIP && c != O_SET && c != ':' && c != '?' && seen[c]++) {
             if (li >= 0)
                 fprintf(stderr, "cosim: sweep: --%s given twice; give each option once\n",
@@ -340,7 +419,10 @@ static int parse_sweep_args(sweep *w, sweep_cli *cli, int argc, char **argv)
         int rc = take_sweep_option(w, cli, c, optarg, argv[optind - 1]);
         if (rc)
             return rc;
+        record_option(cli, c, optarg);
     }
+    if (cli->merge)
+        return merge_args(w, cli, argc, argv);
     if (optind != argc - 1) {
         fprintf(stderr, "cosim: sweep: give one scenario; try 'cosim sweep --help'\n");
         return -1;
@@ -349,9 +431,15 @@ static int parse_sweep_args(sweep *w, sweep_cli *cli, int argc, char **argv)
         fprintf(stderr, "cosim: sweep: nothing to vary; add --vary KEY=FROM..TO:STEPS\n");
         return -1;
     }
-    w->path = argv[optind];
-    if (options_path_printable("sweep: ", "the scenario", w->path))
+    if (options_path_printable("sweep: ", "the scenario", argv[optind]))
         return -1;
+    if (strcmp(argv[optind], "-") == 0) {
+        fprintf(stderr, "cosim: sweep: - (standard input): a sweep reads its scenario once per point and "
+                        "replication, so give a file (cosim - reads one run's scenario from standard input)\n");
+        return -1;
+    }
+    cli->scenario_arg = argv[optind];
+    w->path = options_scenario_path(argv[optind], cli->scenario_buf, sizeof cli->scenario_buf);
     if (set_and_varied(w, cli))
         return -1;
     w->user_sets = cli->sets;
@@ -480,7 +568,27 @@ static int write_chart_files(outdir *d, const sweep *w, const sweep_cli *cli, co
     return wrc;
 }
 
-/* The sweep's outputs staged in d: sweep.csv, and with a chart style
+/* A shard's sweep.shard (sweep_shard_write): the options recorded as
+ * words, "--NAME" then the value. 0, or a negative errno with *what. */
+static int write_shard(outdir *d, const sweep *w, const sweep_cli *cli, const char **what)
+{
+    char names[sizeof cli->rec / sizeof cli->rec[0] / 2][32];
+    const char *words[sizeof cli->rec / sizeof cli->rec[0]];
+    for (size_t k = 0; k < cli->n_rec; k++) {
+        if (k % 2 == 0) {
+            snprintf(names[k / 2], sizeof names[0], "--%s", cli->rec[k]);
+            words[k] = names[k / 2];
+        } else {
+            words[k] = cli->rec[k];
+        }
+    }
+    FILE *f = outdir_create(d, *what = "sweep.shard");
+    return f ? finish(d, f, sweep_shard_write(f, w, cli->scenario_arg, words, cli->n_rec, cli->scenario_bytes,
+                                              cli->scenario_hash))
+             : -errno;
+}
+
+/* The sweep's outputs staged in d: sweep.csv (a shard's sweep.shard), and with a chart style
  * sweep.dat, sweep.gp and (unless --no-plot) sweep.FORMAT, checked
  * complete. *drawn is set when the picture was made. 0, or -1 after a
  * message. */
@@ -492,6 +600,8 @@ static int write_outputs(outdir *d, const char *dir, const sweep *w, const scena
     const char *what = "sweep.csv";
     FILE *f = outdir_create(d, what);
     int wrc = f ? finish(d, f, sweep_write_csv(f, w)) : -errno;
+    if (!wrc && w->n_shards > 1)
+        wrc = write_shard(d, w, cli, &what);
     if (!wrc && chart)
         wrc = write_chart_files(d, w, cli, s, style, &what);
     if (wrc) {
@@ -529,11 +639,15 @@ static int write_outputs(outdir *d, const char *dir, const sweep *w, const scena
 /* The table on standard output: p50/p99/p99.9 per point and tester, with
  * every varied key's value (and the tester's offered utilisation when it
  * is the x axis); a tester no varied key affects is marked "*". */
-static void print_table(const sweep *w, const char *dir, int drawn, plot_format format)
+static void print_table(const sweep *w, const char *dir, int drawn, plot_format format, size_t merged)
 {
-    printf("sweep of %s: %zu point%s x %zu replication%s, %u job%s%s\n", w->path, w->n_points,
-           w->n_points == 1 ? "" : "s", w->reps, w->reps == 1 ? "" : "s", w->jobs, w->jobs == 1 ? "" : "s",
-           w->n_shards > 1 ? " (one shard)" : "");
+    if (merged)
+        printf("sweep of %s: %zu point%s x %zu replication%s, merged from %zu shards\n", w->path, w->n_points,
+               w->n_points == 1 ? "" : "s", w->reps, w->reps == 1 ? "" : "s", merged);
+    else
+        printf("sweep of %s: %zu point%s x %zu replication%s, %u job%s%s\n", w->path, w->n_points,
+               w->n_points == 1 ? "" : "s", w->reps, w->reps == 1 ? "" : "s", w->jobs, w->jobs == 1 ? "" : "s",
+               w->n_shards > 1 ? " (one shard)" : "");
     printf("%-6s", "point");
     for (size_t a = 0; a < w->n_axes; a++)
         printf(" %-24s", w->axes[a].key);
@@ -648,6 +762,66 @@ static int check_utilisation(const sweep *w)
     return 0;
 }
 
+/* --estimate: the work of the points sweep_estimate loaded (the shard's),
+ * in the work budget's units (run.h: simulated requests, truth probes,
+ * correction buckets, and SWEEP_RUN_SETUP_WORK per run), and its share of
+ * RUN_WORK_BUDGET, so a user sizes a job array before submitting it. */
+static void print_estimate(const sweep *w)
+{
+    double total = 0;
+    size_t points = 0;
+    for (size_t p = w->shard; p < w->n_points; p += w->n_shards) {
+        total += w->work[p] * (double)w->reps;
+        points++;
+    }
+    char shard[64] = "";
+    if (w->n_shards > 1)
+        snprintf(shard, sizeof shard, "shard %u of %u: ", w->shard, w->n_shards);
+    printf("%s%zu point%s x %zu replication%s = %zu runs, %.3g work units (%.2g%% of the budget of %.0e%s)\n",
+           shard, points, points == 1 ? "" : "s", w->reps, w->reps == 1 ? "" : "s", points * w->reps, total,
+           100.0 * total / RUN_WORK_BUDGET, RUN_WORK_BUDGET,
+           total > RUN_WORK_BUDGET ? ": over it, needs --allow-long" : "");
+}
+
+/* --merge: parse the shards' options (m's shard 0) into w and cli, as the
+ * one-machine sweep of those options would have, keeping the merge's own
+ * -o, -q, --force, --no-plot, --plot-timeout. argv2 receives the words
+ * (kept by the caller while w is used). 0, or the exit code. */
+static int parse_from_shards(sweep *w, sweep_cli *cli, const sweep_merge *m, char ***argv2)
+{
+    const sweep_shard *a = &m->shards[0];
+    sweep_cli keep = *cli;
+    *argv2 = calloc(a->n_args + 3, sizeof **argv2);
+    if (!*argv2) {
+        fprintf(stderr, "cosim: sweep: --merge: out of memory\n");
+        return COSIM_EXIT_SIM;
+    }
+    size_t n = 0;
+    (*argv2)[n++] = "sweep";
+    for (size_t k = 0; k < a->n_args; k++)
+        (*argv2)[n++] = a->args[k];
+    (*argv2)[n++] = a->scenario;
+    memset(w, 0, sizeof *w);
+    w->reps = 1;
+    w->jobs = 1;
+    w->n_shards = 1;
+    memset(cli, 0, sizeof *cli);
+    cli->plot_timeout = PLOT_DEFAULT_TIMEOUT_S;
+    if (parse_sweep_args(w, cli, (int)n, *argv2) != 0 || cli->merge) {
+        fprintf(stderr, "cosim: sweep: --merge: %s: the shards' options (above) cannot be taken by this cosim\n",
+                m->dirs[0]);
+        return COSIM_EXIT_SCENARIO;
+    }
+    cli->output = keep.output;
+    cli->quiet = keep.quiet;
+    cli->force = keep.force;
+    cli->no_plot = keep.no_plot;
+    cli->plot_timeout = keep.plot_timeout;
+    cli->merge = 1;
+    w->allow_long = 1; /* nothing runs: the budget was the shards' */
+    return 0;
+}
+
 int sweep_main(int argc, char **argv)
 {
     sweep w;
@@ -657,6 +831,9 @@ int sweep_main(int argc, char **argv)
     w.jobs = nproc > 0 ? (unsigned)nproc : 1;
     w.n_shards = 1;
     sweep_cli cli = {.plot_timeout = PLOT_DEFAULT_TIMEOUT_S};
+    sweep_merge m;
+    memset(&m, 0, sizeof m);
+    char **argv2 = NULL;
     outdir *d = NULL;
     char err[1200], dir[PATH_MAX];
     scenario *s = NULL;
@@ -665,13 +842,33 @@ int sweep_main(int argc, char **argv)
         rc = rc < 0 ? COSIM_EXIT_USAGE : COSIM_EXIT_OK;
         goto out;
     }
+    /* --merge: the shards read and checked, then the sweep they are parts
+     * of parsed from their options: nothing is written before all passed */
+    if (cli.merge && ((rc = sweep_merge_read(cli.merge_dirs, cli.n_merge_dirs, &m)) != 0 ||
+                      (rc = parse_from_shards(&w, &cli, &m, &argv2)) != 0))
+        goto out;
     /* the whole job's work, before anything starts: every point of the
      * shard loads (so a bad value anywhere fails now) and is estimated */
     if ((rc = sweep_check_points(&w, &s)) != 0 || (rc = take_testers(&w, s)) != 0 ||
-        (rc = sweep_estimate(&w)) != 0 || (rc = check_utilisation(&w)) != 0 || (rc = take_results(&w)) != 0 ||
-        (rc = open_output(&w, cli.output, cli.force, s->name, &d, dir, sizeof dir)) != 0)
+        (rc = sweep_estimate(&w)) != 0 || (rc = check_utilisation(&w)) != 0 || (rc = take_results(&w)) != 0)
         goto out;
-    if ((rc = sweep_run_workers(&w, err, sizeof err)) != 0) {
+    if (cli.estimate) {
+        print_estimate(&w);
+        goto out;
+    }
+    if (cli.merge && (rc = sweep_merge_fill(&m, &w)) != 0)
+        goto out;
+    if (w.n_shards > 1) { /* the text this shard runs, for the merge's check */
+        int drc = sweep_shard_digest(w.path, &cli.scenario_bytes, &cli.scenario_hash);
+        if (drc) {
+            fprintf(stderr, "cosim: sweep: %s: cannot read: %s\n", w.path, strerror(-drc));
+            rc = COSIM_EXIT_SCENARIO;
+            goto out;
+        }
+    }
+    if ((rc = open_output(&w, cli.output, cli.force, s->name, &d, dir, sizeof dir)) != 0)
+        goto out;
+    if (!cli.merge && (rc = sweep_run_workers(&w, err, sizeof err)) != 0) {
         fprintf(stderr, "cosim: sweep: %s\n", err);
         goto out;
     }
@@ -687,10 +884,12 @@ int sweep_main(int argc, char **argv)
     outdir_close(d);
     d = NULL;
     if (rc == COSIM_EXIT_OK && !cli.quiet)
-        print_table(&w, dir, drawn, cli.format);
+        print_table(&w, dir, drawn, cli.format, cli.merge ? m.n : 0);
 out:
     outdir_close(d);
     scenario_free(s);
     sweep_free(&w);
+    sweep_merge_free(&m);
+    free(argv2);
     return rc;
 }

@@ -5,7 +5,7 @@ COSIM_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libgsl-dev libinih-de
 # Only for the test suite (scripts/test.sh sets COSIM_WITH_TESTS=1): Java and
 # HdrHistogram's own implementation, for the .hlog/.hgrm interop test; Chromium,
 # headless, for the lecture page's test (tests/lecture_browser.sh).
-COSIM_TEST_PACKAGES="default-jre-headless libhdrhistogram-java chromium"
+COSIM_TEST_PACKAGES="default-jre-headless libhdrhistogram-java chromium parallel clang"
 
 cosim_install_deps() {
     local missing="" p wanted="$COSIM_PACKAGES"

@@ -772,7 +772,7 @@ lecture)
     # worksheet gets them: p50 210 ms, p99 504 ms, 110 over 100 ms
     grep -qxF '| open | open | 200 | 200 | 25 | 200 | 110 | 192.1 ms | 210.0 ms | 450.0 ms | 504.0 ms | 507.0 ms | 507.0 ms | 507.0 ms |' \
         "$work/L/one_stall.summary.md" || fail "summary.md: open row: $(cat "$work/L/one_stall.summary.md")"
-    grep -qxF $'closed,closed,215,215,1,215,1,9.325581,7.000063,7.000063,7.000063,507,507,507\r' \
+    grep -qxF $'closed,closed,closed,215,215,1,215,100,1,9.325581,7.000063,7.000063,7.000063,507,507,507\r' \
         "$work/L/one_stall.summary.csv" || fail "summary.csv: closed row: $(cat -A "$work/L/one_stall.summary.csv")"
     grep -qF 'class="ok">all met' "$work/L/index.html" || fail "lecture: the check verdict is missing"
     grep -qF 'the open loop&#39;s 110 requests that wait over 100 ms' "$work/L/index.html" \
@@ -928,10 +928,14 @@ traps)
     # a tester's label: in summary.json always (the name when unset), in the
     # tables as a column after the name when a tester has one
     grep -qxF '      "label": "open",' "$work/sps/summary.json" || fail "label: no default label in summary.json"
-    head -1 "$work/sps/summary.csv" | grep -q '^tester,kind,' || fail "label: a label column without labels"
+    # summary.csv has every column always (docs/outputs.md); summary.md
+    # shows the label column only when a tester has a label
+    head -1 "$work/sps/summary.csv" | grep -q '^tester,label,kind,planned,sent,in_flight,recorded,threshold_ms,over_threshold,' \
+        || fail "summary.csv: not the fixed header: $(head -1 "$work/sps/summary.csv")"
+    grep -q '^| tester | kind |' "$work/sps/summary.md" || fail "label: a label column without labels in summary.md"
     "$cosim" scenarios/figure_5_3.ini --no-plot -q -o "$work/f53" || fail "figure_5_3: exit $?"
     grep -qxF '      "label": "closed-loop (paced)",' "$work/f53/summary.json" || fail "label: not in summary.json"
-    head -2 "$work/f53/summary.csv" | tr -d '\r' | grep -qxF 'closed,closed-loop (paced),"paced, next_slot",100000,99000,0,99000,100,0.112038,0.100351,0.129535,0.160767,10.092543,10.157238,10.157238' \
+    head -2 "$work/f53/summary.csv" | tr -d '\r' | grep -qxF 'closed,closed-loop (paced),"paced, next_slot",100000,99000,0,99000,1,100,0.112038,0.100351,0.129535,0.160767,10.092543,10.157238,10.157238' \
         || fail "label: not in summary.csv: $(head -2 "$work/f53/summary.csv")"
     grep -qF '| closed | closed-loop (paced) | paced, next\_slot |' "$work/f53/summary.md" || fail "label: not in summary.md"
     ;;
@@ -1773,7 +1777,7 @@ input)
     cmp -s "$work/bom/o/c.hgrm" "$work/bom/ref/c.hgrm" || fail "a byte order mark changed the run"
     # the same for files read whole (a .hgrm of service times, GC logs): a
     # spectrum written by cosim, then with a mark, draws the same
-    printf '[scenario]\nduration = 1s\n[service]\ndistribution = histogram\nfile = s.hgrm\nunit = us\n[tester c]\nkind = closed\n' \
+    printf '[scenario]\nduration = 1s\n[service]\ndistribution = histogram\nfile = s.hgrm\nunit = ms\n[tester c]\nkind = closed\n' \
         >"$work/bom/h.ini"
     cp "$work/bom/ref/c.hgrm" "$work/bom/s.hgrm"
     "$cosim" -q --no-plot --charts none -o "$work/bom/h1" "$work/bom/h.ini" || fail "histogram service: exit $?"
@@ -1781,6 +1785,156 @@ input)
     "$cosim" -q --no-plot --charts none -o "$work/bom/h2" "$work/bom/h.ini" 2>"$work/bom.err" \
         || fail "a .hgrm with a byte order mark: $(cat "$work/bom.err")"
     cmp -s "$work/bom/h1/c.hgrm" "$work/bom/h2/c.hgrm" || fail "a byte order mark changed the histogram's draws"
+    ;;
+conventions)
+    # the CLI conventions users expect (issue 36), one check each
+    cd "$root" || exit 1
+    # - reads the scenario from standard input; its messages name <stdin>:LINE
+    "$cosim" - --charts none -q -o "$work/in" <scenarios/one_stall.ini || fail "cosim - < one_stall.ini: exit $?"
+    "$cosim" scenarios/one_stall.ini --charts none -q -o "$work/file" || fail "one_stall.ini: exit $?"
+    cmp -s "$work/in/summary.csv" "$work/file/summary.csv" || fail "cosim - ran another scenario than the file"
+    printf '[scenario]\nduration = 1s\n\n[tester c]\nkind = closd\n' >"$work/bad.ini"
+    expect_exact 3 "cosim: <stdin>:5: [tester c] kind = closd: did you mean closed? expected one of: closed, paced, open, corrected, partly_open" \
+        - --charts none -q <"$work/bad.ini"
+    # the default folder of standard input is out/stdin
+    mkdir "$work/sd"
+    ( cd "$work/sd" && "$cosim" - --charts none -q <"$root/scenarios/one_stall.ini" ) || fail "cosim - (default folder): exit $?"
+    [ -s "$work/sd/out/stdin/summary.json" ] || fail "cosim -: no out/stdin/"
+    expect_exact 2 "cosim: sweep: - (standard input): a sweep reads its scenario once per point and replication, so give a file (cosim - reads one run's scenario from standard input)" \
+        sweep - --vary tester.open.rate=10/s,20/s </dev/null
+    # -o - is refused: a folder is not a stream; nothing named - is made
+    ( cd "$work" && "$cosim" scenarios/one_stall.ini -o - 2>"$work/err" ); rc=$?
+    [ "$rc" -eq 2 ] || fail "-o -: exit $rc, want 2"
+    grep -qxF "cosim: -o -: cosim writes a folder of files (tables, spectra, charts), not one stream; give a folder, e.g. -o out/run (the summary goes to standard output anyway)" \
+        "$work/err" || fail "-o -: $(cat "$work/err")"
+    [ -e "$work/-" ] && fail "-o - made a folder named -"
+    expect_exit 2 "cosim: sweep: -o -: cosim writes a folder" sweep scenarios/one_stall.ini --vary tester.open.rate=10/s,20/s -o -
+    expect_exit 2 "cosim: lecture: -o -: cosim writes a folder" lecture scenarios/one_stall.ini -o -
+    # did you mean: a command one or two letters off; a file name is not one
+    expect_exact 2 "cosim: swep: no such command, file or shipped scenario; did you mean 'cosim sweep'? (try 'cosim --help')" \
+        swep x.ini
+    expect_exact 2 "cosim: lectrue: no such command, file or shipped scenario; did you mean 'cosim lecture'? (try 'cosim --help')" \
+        lectrue x.ini -o y
+    expect_exit 3 "cosim: sweep.ini: " sweep.ini
+    # --version on every command
+    for cmd in "" sweep lecture; do
+        # shellcheck disable=SC2086
+        v=$("$cosim" $cmd --version) || fail "cosim $cmd --version: exit $?"
+        [ "$v" = "cosim $(sed -n "s/^  version : '\(.*\)',$/\1/p" meson.build)" ] || fail "cosim $cmd --version: '$v'"
+    done
+    # UTF-8 in a scenario file's name is kept in the default output folder's
+    # name (each byte of it used to be one '_'); a Latin-1 byte is still '_'
+    mkdir -p "$work/u"
+    cp scenarios/one_stall.ini "$work/u/$(printf 'caf\303\251 \346\227\245\346\234\254.ini')"
+    cp scenarios/one_stall.ini "$work/u/$(printf 'na\357ve.ini')" 2>/dev/null
+    ( cd "$work/u" && for f in *.ini; do "$cosim" "$f" --charts none -q || exit 1; done ) || fail "UTF-8 names: exit $?"
+    [ -d "$work/u/out/$(printf 'caf\303\251_\346\227\245\346\234\254')" ] || fail "UTF-8 name not kept: $(ls "$work/u/out")"
+    if [ -e "$work/u/$(printf 'na\357ve.ini')" ]; then
+        [ -d "$work/u/out/na_ve" ] || fail "a Latin-1 byte not made '_': $(ls "$work/u/out")"
+    fi
+    ;;
+merge)
+    # cosim sweep --merge (issue 27): shards of one sweep merge into the
+    # folder one machine writes, byte for byte (chart included); every kind
+    # of shard set that is not one sweep is refused with its own message,
+    # exit 3, and nothing is written
+    cd "$root" || exit 1
+    cp scenarios/one_stall.ini "$work/s.ini"
+    args=("$work/s.ini" --vary tester.open.rate=10/s..40/s:4 --vary stall.request90.extra=100ms,300ms
+          --zip tester.closed.users=1,2 --replications 2 --seed 7 --title "Merged, not rerun" -q)
+    "$cosim" sweep "${args[@]}" -o "$work/one" || fail "the one-machine sweep: exit $?"
+    for k in 0 1 2; do
+        "$cosim" sweep "${args[@]}" --shard $k/3 -o "$work/s$k" --no-plot || fail "shard $k/3: exit $?"
+    done
+    [ -s "$work/s1/sweep.shard" ] || fail "a shard wrote no sweep.shard"
+    [ -e "$work/one/sweep.shard" ] && fail "a whole sweep wrote sweep.shard"
+    # in any order of the folders
+    "$cosim" sweep --merge "$work/s2" "$work/s0" "$work/s1" -o "$work/merged" -q || fail "--merge: exit $?"
+    diff -r "$work/one" "$work/merged" >"$work/diff" 2>&1 || fail "merged shards differ from one machine: $(cat "$work/diff")"
+    # the table names the merge
+    "$cosim" sweep --merge "$work/s0" "$work/s1" "$work/s2" -o "$work/merged2" --no-plot >"$work/out" || fail "--merge (table): exit $?"
+    grep -q "^sweep of $work/s.ini: 8 points x 2 replications, merged from 3 shards$" "$work/out" || fail "--merge: table: $(head -1 "$work/out")"
+    cmp -s "$work/one/sweep.csv" "$work/merged2/sweep.csv" || fail "--merge --no-plot: another sweep.csv"
+    # each refusal: its message, exit 3, no folder made
+    refused() { # MESSAGE ARGS...
+        local msg=$1
+        shift
+        expect_exact 3 "$msg" sweep --merge "$@" -o "$work/no"
+        [ -e "$work/no" ] && fail "a refused merge wrote $work/no" && rm -rf "$work/no"
+    }
+    "$cosim" sweep "$work/s.ini" --vary tester.open.rate=10/s..50/s:4 --vary stall.request90.extra=100ms,300ms \
+        --zip tester.closed.users=1,2 --replications 2 --seed 7 --title "Merged, not rerun" -q --no-plot --shard 1/3 \
+        -o "$work/other1" || fail "another sweep's shard: exit $?"
+    refused "cosim: sweep: --merge: $work/s0 and $work/other1 are shards of different sweeps: their options differ from word 2: tester.open.rate=10/s..40/s:4 ... and tester.open.rate=10/s..50/s:4 ..." \
+        "$work/s0" "$work/other1" "$work/s2"
+    "$cosim" sweep "${args[@]}" --shard 1/2 -o "$work/half1" --no-plot || fail "shard 1/2: exit $?"
+    refused "cosim: sweep: --merge: $work/s0 and $work/half1 are shards of different sweeps: split in 3 and in 2 shards" \
+        "$work/s0" "$work/half1"
+    refused "cosim: sweep: --merge: $work/s0 and $work/s0 are both shard 0 of 3; give each shard once" \
+        "$work/s0" "$work/s0" "$work/s1" "$work/s2"
+    refused "cosim: sweep: --merge: shard 1 of 3 is missing; give every shard's folder (2 given)" "$work/s0" "$work/s2"
+    # a folder an older cosim wrote (no sweep.shard), and one of another version
+    cp -r "$work/s1" "$work/old1" && rm "$work/old1/sweep.shard"
+    refused "cosim: sweep: --merge: $work/old1: a sweep folder without sweep.shard: written by a cosim older than $("$cosim" --version | cut -d' ' -f2), or by a sweep that was not a shard (--shard K/N); rerun the shard with this cosim" \
+        "$work/s0" "$work/old1" "$work/s2"
+    cp -r "$work/s1" "$work/v1" && sed -i 's/^cosim .*/cosim 0.0.1/' "$work/v1/sweep.shard"
+    refused "cosim: sweep: --merge: $work/v1: a shard written by cosim 0.0.1; this is cosim $("$cosim" --version | cut -d' ' -f2), whose figures may differ: rerun the shard with this cosim" \
+        "$work/s0" "$work/v1" "$work/s2"
+    cp -r "$work/s1" "$work/f1" && sed -i '1s/.*/cosim-sweep-shard 9/' "$work/f1/sweep.shard"
+    refused "cosim: sweep: --merge: $work/f1/sweep.shard:1: sweep.shard format 9; this cosim ($("$cosim" --version | cut -d' ' -f2)) reads format 1" \
+        "$work/s0" "$work/f1" "$work/s2"
+    # truncated: cut inside a line, cut at a line end, a result line lost
+    lines=$(wc -l <"$work/s1/sweep.shard")
+    cp -r "$work/s1" "$work/t1" && head -c 300 "$work/s1/sweep.shard" >"$work/t1/sweep.shard"
+    refused "cosim: sweep: --merge: $work/t1/sweep.shard:$(head -c 300 "$work/s1/sweep.shard" | wc -l | awk '{print $1 + 1}'): the last line is cut (no line end): the file is truncated" \
+        "$work/s0" "$work/t1" "$work/s2"
+    cp -r "$work/s1" "$work/t2" && head -n $((lines - 1)) "$work/s1/sweep.shard" >"$work/t2/sweep.shard"
+    refused "cosim: sweep: --merge: $work/t2/sweep.shard:$((lines - 1)): no end line: the file is truncated (a shard cut short, or a copy that did not finish)" \
+        "$work/s0" "$work/t2" "$work/s2"
+    cp -r "$work/s1" "$work/t3" && awk '/^r / && !cut { cut = 1; next } 1' "$work/s1/sweep.shard" >"$work/t3/sweep.shard"
+    refused "cosim: sweep: --merge: $work/t3/sweep.shard:$((lines - 1)): the end line counts 6 results, the file holds 5" \
+        "$work/s0" "$work/t3" "$work/s2"
+    refused "cosim: sweep: --merge: $work/nothing: no such folder" "$work/s0" "$work/nothing"
+    mkdir "$work/empty"
+    refused "cosim: sweep: --merge: $work/empty: not a shard folder (no sweep.shard; cosim sweep --shard K/N writes one)" \
+        "$work/s0" "$work/empty"
+    # the scenario edited after the shards ran
+    cp "$work/s.ini" "$work/s.ini.orig" && echo "; edited" >>"$work/s.ini"
+    bytes=$(wc -c <"$work/s.ini")
+    expect_exit 3 "cosim: sweep: --merge: $work/s.ini: not the text the shards ran ($bytes bytes, FNV-1a " \
+        sweep --merge "$work/s0" "$work/s1" "$work/s2" -o "$work/no"
+    [ -e "$work/no" ] && fail "a merge with the scenario changed wrote $work/no"
+    mv "$work/s.ini.orig" "$work/s.ini"
+    # the sweep's options come from the shards
+    expect_exact 2 "cosim: sweep: --merge takes the sweep's options from the shards (--replications given); give the shard folders, and only -o, -q, --force, --no-plot, --plot-timeout" \
+        sweep --merge --replications 2 "$work/s0"
+    # --estimate: the shards' work adds up to the whole sweep's; nothing written
+    mkdir "$work/e"
+    ( cd "$work/e" && for k in 0 1 2; do "$cosim" sweep "${args[@]}" --shard $k/3 --estimate || exit 1; done ) >"$work/est" \
+        || fail "--estimate: exit $?"
+    [ -z "$(ls -A "$work/e")" ] || fail "--estimate wrote $(ls -A "$work/e")"
+    grep -qx 'shard 1 of 3: 3 points x 2 replications = 6 runs, .* work units (.*% of the budget of 1e+10)' "$work/est" \
+        || fail "--estimate: $(cat "$work/est")"
+    ;;
+merge-parallel)
+    # issue 27: a sweep run as 4 shards by GNU parallel (local jobs) and
+    # merged is byte-identical to the sweep on one machine (sweep.csv,
+    # sweep.dat, sweep.gp, sweep.png, the manifest)
+    cd "$root" || exit 1
+    if ! command -v parallel >/dev/null; then
+        echo "SKIP: GNU parallel is not installed (apt-get install parallel; scripts/deps.sh lists it)"
+        exit 77
+    fi
+    # 7 points over 4 shards: shards of 2 and of 1 point; utilisation as x
+    args=(scenarios/mm1_rho08.ini --set scenario.duration=20s --vary tester.open.rate=100/s..700/s:7
+          --replications 3 --x-axis utilisation -q)
+    "$cosim" sweep "${args[@]}" -o "$work/one" || fail "the one-machine sweep: exit $?"
+    parallel --will-cite --halt now,fail=1 -j 4 -q "$cosim" sweep "${args[@]}" --jobs 1 --shard {}/4 \
+        -o "$work/shard-{}" ::: 0 1 2 3 || fail "GNU parallel's shards: exit $?"
+    "$cosim" sweep --merge "$work"/shard-* -o "$work/merged" -q || fail "--merge: exit $?"
+    diff -r "$work/one" "$work/merged" >"$work/diff" 2>&1 || fail "merged differs from one machine: $(cat "$work/diff")"
+    [ "$(ls "$work/merged" | tr '\n' ' ')" = "sweep.csv sweep.dat sweep.gp sweep.png " ] \
+        || fail "merged: $(ls "$work/merged")"
     ;;
 *)
     echo "unknown test $test"

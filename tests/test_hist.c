@@ -466,7 +466,8 @@ START_TEST(p0_is_the_exact_minimum)
     FILE *f = open_memstream(&buf, &len);
     ck_assert_int_eq(report_hgrm(f, h, HIST_NEAREST_RANK), 0);
     fclose(f);
-    ck_assert_msg(strstr(buf, "\n 1000000.000 0.000000000000          1           1.00\n"), "%s", buf);
+    /* 10^9 ns is 1000 ms, written with 6 decimals (report.h) */
+    ck_assert_msg(strstr(buf, "\n 1000.000000 0.000000000000          1           1.00\n"), "%s", buf);
     free(buf);
     hist_free(h);
 }
@@ -591,22 +592,24 @@ START_TEST(hgrm_layout_matches_hdrhistogram)
     ck_assert_ptr_nonnull(f);
     ck_assert_int_eq(report_hgrm(f, h, HIST_NEAREST_RANK), 0);
     fclose(f);
+    /* milliseconds, 6 decimals: 25 us is 0.025000; the population
+     * deviation of 25, 50, 75 us is sqrt(1250 / 3) = 20.412 us */
     const char *expected =
         "       Value     Percentile TotalCount 1/(1-Percentile)\n"
         "\n"
-        "      25.000 0.000000000000          1           1.00\n"
-        "      25.000 0.100000000000          1           1.11\n"
-        "      25.000 0.200000000000          1           1.25\n"
-        "      25.000 0.300000000000          1           1.43\n"
-        "      50.000 0.400000000000          2           1.67\n"
-        "      50.000 0.500000000000          2           2.00\n"
-        "      50.000 0.550000000000          2           2.22\n"
-        "      50.000 0.600000000000          2           2.50\n"
-        "      50.000 0.650000000000          2           2.86\n"
-        "      75.000 0.700000000000          3           3.33\n"
-        "      75.000 1.000000000000          3\n"
-        "#[Mean    =       50.000, StdDeviation   =       20.412]\n"
-        "#[Max     =       75.000, Total count    =            3]\n"
+        "    0.025000 0.000000000000          1           1.00\n"
+        "    0.025000 0.100000000000          1           1.11\n"
+        "    0.025000 0.200000000000          1           1.25\n"
+        "    0.025000 0.300000000000          1           1.43\n"
+        "    0.050000 0.400000000000          2           1.67\n"
+        "    0.050000 0.500000000000          2           2.00\n"
+        "    0.050000 0.550000000000          2           2.22\n"
+        "    0.050000 0.600000000000          2           2.50\n"
+        "    0.050000 0.650000000000          2           2.86\n"
+        "    0.075000 0.700000000000          3           3.33\n"
+        "    0.075000 1.000000000000          3\n"
+        "#[Mean    =     0.050000, StdDeviation   =     0.020412]\n"
+        "#[Max     =     0.075000, Total count    =            3]\n"
         "#[Buckets =           47, SubBuckets     =       131072]\n"
         "#[StdDeviation is the population one (divided by n, as HdrHistogram's); 0% is the exact min]\n";
     ck_assert_str_eq(buf, expected);

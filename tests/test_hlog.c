@@ -415,7 +415,7 @@ START_TEST(reader_errors)
     ck_assert_str_eq(err, "a.hlog:2: the histogram does not decode: not an HdrHistogram encoding (unknown cookie)");
     const char *t4 = "0.0x0,1.000,0.0,AAAAAAAAAAAA\n";
     ck_assert_int_eq(hlog_parse(&log, "a.hlog", t4, strlen(t4), err, sizeof err), -EINVAL);
-    ck_assert_str_eq(err, "a.hlog:1: the interval's start '0.0x0' and length '1.000' must be seconds (such as 12.000)");
+    ck_assert_str_eq(err, "a.hlog:1: the interval's start '0.0x0' has 'x0' after its digits");
     /* a zlib stream cut short */
     const char *t5 = "0.000,1.000,0.0,HISTFAAAACB4nGNg\n";
     ck_assert_int_eq(hlog_parse(&log, "a.hlog", t5, strlen(t5), err, sizeof err), -EINVAL);
@@ -491,7 +491,7 @@ START_TEST(hgrm_reads_cosims_own)
     fclose(f);
     hgrm_dist *d;
     char err[256];
-    ck_assert_int_eq(hgrm_parse(&d, "own.hgrm", buf, len, 1000, -1, err, sizeof err), 0);
+    ck_assert_int_eq(hgrm_parse(&d, "own.hgrm", buf, len, 1000000, -1, err, sizeof err), 0);
     ck_assert_uint_eq(d->total, hist_count(h));
     ck_assert_int_eq(d->max_ns, hist_max(h));
     hist_iter it;

@@ -118,9 +118,18 @@ START_TEST(user_names)
     char d[64] = "";
     names_from_file(d);
     ck_assert_str_eq(d, "scenario");
-    char e[64] = "caf\xc3\xa9.ini"; /* each byte of a UTF-8 letter made '_' */
+    char e[64] = "caf\xc3\xa9.ini"; /* a UTF-8 letter is kept */
     names_from_file(e);
-    ck_assert_str_eq(e, "caf__");
+    ck_assert_str_eq(e, "caf\xc3\xa9");
+    char f[64] = "\xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80.ini"; /* CJK and an emoji kept, the space made '_' */
+    names_from_file(f);
+    ck_assert_str_eq(f, "\xe6\x97\xa5\xe6\x9c\xac_\xf0\x9f\x98\x80");
+    char g[64] = "caf\xe9\xc3.ini"; /* Latin-1 e-acute and a cut sequence: one '_' each */
+    names_from_file(g);
+    ck_assert_str_eq(g, "caf__");
+    char h[64] = "\xc0\xaf\xed\xa0\x80\xc2\x85x"; /* overlong '/', a surrogate, C1 NEL: bytes made '_' */
+    names_from_file(h);
+    ck_assert_str_eq(h, "_______x");
 }
 END_TEST
 

@@ -130,6 +130,59 @@ START_TEST(periodic_windows)
 }
 END_TEST
 
+/* A lone periodic stall with preemption resume lays work over its gaps in
+ * one step (server.c periodic_resume); the same windows given as a list
+ * are walked one by one (and under preemption none the stop's length is
+ * L without a walk). Both must give every reply, start and busy time
+ * alike: 2000 random patterns (L, P, first), each with requests of random
+ * work at random arrivals, on one and on two workers, resume and none. By hand for one: L
+ * 1, P 2, 7 ns of work from 0 (a window [0, 1)): gaps [1, 2), [3, 4), ...
+ * hold 1 ns each: done at 14. */
+START_TEST(periodic_resume_in_one_step_agrees_with_the_walk)
+{
+    stall_spec one = {.kind = STALL_PERIODIC, .length_ns = 1, .period_ns = 2};
+    server *a = make(&one, 1, 7);
+    ck_assert_int_eq(server_submit(a, 0), 14);
+    server_free(a);
+    gsl_rng *r = gsl_rng_alloc(gsl_rng_mt19937);
+    gsl_rng_set(r, 30);
+    enum { N = 400 };
+    static stall_window w[N];
+    for (int round = 0; round < 2000; round++) {
+        int64_t len = 1 + (int64_t)gsl_rng_uniform_int(r, 20), period = len + 1 + (int64_t)gsl_rng_uniform_int(r, 20);
+        int64_t first = (int64_t)gsl_rng_uniform_int(r, 30);
+        for (size_t j = 0; j < N; j++)
+            w[j] = (stall_window){first + (int64_t)j * period, first + (int64_t)j * period + len};
+        stall_spec per = {.kind = STALL_PERIODIC, .length_ns = len, .period_ns = period, .first_ns = first};
+        stall_spec lst = {.kind = STALL_WINDOWS, .windows = w, .n_windows = N};
+        /* every other pair of rounds preemption none, whose stop is L after
+         * the request in service (its length found without a walk) */
+        per.preemption = lst.preemption = (round / 2) % 2 ? STALL_PREEMPT_NONE : STALL_PREEMPT_RESUME;
+        uint64_t workers = 1 + (uint64_t)(round % 2);
+        int64_t service = 1 + (int64_t)gsl_rng_uniform_int(r, 60);
+        server *p = make_pool(&per, 1, service, workers), *q = make_pool(&lst, 1, service, workers);
+        server_set_run_end(p, 500);
+        server_set_run_end(q, 500);
+        int64_t t = 0;
+        for (int k = 0; k < 12; k++) {
+            t += (int64_t)gsl_rng_uniform_int(r, 40);
+            int64_t sp, sq, ep, eq;
+            int64_t rp = server_submit_spans(p, t, &sp, &ep), rq = server_submit_spans(q, t, &sq, &eq);
+            if (rp > first + (int64_t)(N - 1) * period)
+                break; /* past the listed windows: the list's walk ends there */
+            ck_assert_int_eq(rp, rq);
+            ck_assert_int_eq(sp, sq);
+        }
+        ck_assert_int_eq(server_busy_ns(p), server_busy_ns(q));
+        ck_assert_int_eq(server_busy_in_run_ns(p), server_busy_in_run_ns(q));
+        ck_assert_int_eq(server_failed(p), 0);
+        server_free(p);
+        server_free(q);
+    }
+    gsl_rng_free(r);
+}
+END_TEST
+
 /* Overlapping windows of two stalls stop the worker over their union. */
 START_TEST(overlapping_stalls_union)
 {
@@ -1126,6 +1179,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, mmc_erlang_c);
     tcase_add_test(tc, mmc_erlang_c_more_workers);
     tcase_add_test(tc, pool_agrees_with_a_plain_model);
+    tcase_add_test(tc, periodic_resume_in_one_step_agrees_with_the_walk);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 Suite *test_suite(void);
 
@@ -391,6 +392,102 @@ START_TEST(worker_carries_code)
 }
 END_TEST
 
+/* sweep.shard written then read gives back every field, the percent-encoded
+ * texts and every figure bit for bit. Shard 1 of 2 of 5 points x 2
+ * replications holds points 1 and 3, so tasks 2, 3, 6 and 7. */
+START_TEST(shard_round_trip)
+{
+    sweep w;
+    sweep_init(&w);
+    w.n_points = 5;
+    w.reps = 2;
+    w.n_tasks = 10;
+    w.n_testers = 2;
+    w.shard = 1;
+    w.n_shards = 2;
+    size_t per = w.n_testers * SWEEP_N_METRICS;
+    double res[10 * 2 * SWEEP_N_METRICS];
+    for (size_t k = 0; k < sizeof res / sizeof res[0]; k++) /* thirds and tiny values: no short decimal */
+        res[k] = k % 3 == 0 ? (double)k / 3.0 : k % 3 == 1 ? 1e-300 * (double)k : 123456789.123 + (double)k;
+    w.res = res;
+    const char *args[] = {"--vary", "tester.open.rate=1/s,2/s", "--title", "50% load\tand a space"};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&text, &len);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(sweep_shard_write(f, &w, "my scenario.ini", args, 4, 1873, 0xcf10e60e674f8393ull), 0);
+    fclose(f);
+    char path[] = "/tmp/cosim_shard_XXXXXX";
+    int fd = mkstemp(path);
+    ck_assert_int_ge(fd, 0);
+    ck_assert_int_eq((int)write(fd, text, len), (int)len);
+    close(fd);
+    sweep_shard sh;
+    char err[512];
+    ck_assert_int_eq(sweep_shard_read(&sh, path, err, sizeof err), 0);
+    ck_assert_str_eq(sh.version, COSIM_VERSION);
+    ck_assert_uint_eq(sh.shard, 1);
+    ck_assert_uint_eq(sh.n_shards, 2);
+    ck_assert_str_eq(sh.scenario, "my scenario.ini");
+    ck_assert_uint_eq(sh.scenario_bytes, 1873);
+    ck_assert_uint_eq(sh.scenario_hash, 0xcf10e60e674f8393ull);
+    ck_assert_uint_eq(sh.n_args, 4);
+    for (size_t k = 0; k < 4; k++)
+        ck_assert_str_eq(sh.args[k], args[k]);
+    ck_assert_uint_eq(sh.n_points, 5);
+    ck_assert_uint_eq(sh.reps, 2);
+    ck_assert_uint_eq(sh.n_testers, 2);
+    ck_assert_uint_eq(sh.n_res, 4);
+    const size_t want[4] = {2, 3, 6, 7};
+    for (size_t j = 0; j < 4; j++) {
+        ck_assert_uint_eq(sh.task[j], want[j]);
+        ck_assert_int_eq(memcmp(&sh.res[j * per], &res[want[j] * per], per * sizeof res[0]), 0);
+    }
+    sweep_shard_free(&sh);
+    /* the texts are one token each on their lines: "50%25" and "%09" */
+    ck_assert_ptr_nonnull(strstr(text, "\nscenario my%20scenario.ini\n"));
+    ck_assert_ptr_nonnull(strstr(text, "\narg 50%25%20load%09and%20a%20space\n"));
+    /* every cut of the file is refused, none is read as a smaller shard */
+    for (size_t cut = 0; cut < len; cut++) {
+        FILE *g = fopen(path, "w");
+        ck_assert_ptr_nonnull(g);
+        fwrite(text, 1, cut, g);
+        fclose(g);
+        int rc = sweep_shard_read(&sh, path, err, sizeof err);
+        sweep_shard_free(&sh);
+        ck_assert_msg(rc == -EINVAL, "a file cut at byte %zu of %zu read with %d (%s)", cut, len, rc, err);
+    }
+    unlink(path);
+    ck_assert_int_eq(sweep_shard_read(&sh, path, err, sizeof err), -ENOENT);
+    sweep_shard_free(&sh);
+    free(text);
+}
+END_TEST
+
+/* FNV-1a 64 test vectors (draft-eastlake-fnv, appendix C): "" is the
+ * offset basis 0xcbf29ce484222325, "a" 0xaf63dc4c8601ec8c, "foobar"
+ * 0x85944171f73967e8. */
+START_TEST(shard_digest)
+{
+    const char *in[] = {"", "a", "foobar"};
+    const uint64_t want[] = {0xcbf29ce484222325ull, 0xaf63dc4c8601ec8cull, 0x85944171f73967e8ull};
+    for (size_t k = 0; k < 3; k++) {
+        char path[] = "/tmp/cosim_fnv_XXXXXX";
+        int fd = mkstemp(path);
+        ck_assert_int_ge(fd, 0);
+        ck_assert_int_eq((int)write(fd, in[k], strlen(in[k])), (int)strlen(in[k]));
+        close(fd);
+        uint64_t bytes = 99, hash = 0;
+        ck_assert_int_eq(sweep_shard_digest(path, &bytes, &hash), 0);
+        ck_assert_uint_eq(bytes, strlen(in[k]));
+        ck_assert_uint_eq(hash, want[k]);
+        unlink(path);
+    }
+    uint64_t b, h;
+    ck_assert_int_eq(sweep_shard_digest("/nonexistent/cosim", &b, &h), -ENOENT);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("sweep");
@@ -408,6 +505,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, grid_blocks);
     tcase_add_test(tc, error_codes);
     tcase_add_test(tc, worker_carries_code);
+    tcase_add_test(tc, shard_round_trip);
+    tcase_add_test(tc, shard_digest);
     suite_add_tcase(s, tc);
     return s;
 }

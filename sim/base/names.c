@@ -52,14 +52,48 @@ int names_valid(const char *s, size_t max)
     return 1;
 }
 
+/* The length (2 to 4) of the well-formed UTF-8 sequence of a letter at q
+ * (Unicode 15, Table 3-7: no overlong form, no surrogate, at most
+ * U+10FFFF), or 0 when q does not start one or the character is a C1
+ * control (U+0080..U+009F) or a line or paragraph separator (U+2028,
+ * U+2029), which no file name shown on one line should hold. */
+static size_t utf8_letter(const unsigned char *q)
+{
+    unsigned b = q[0];
+    size_t n = b >= 0xc2 && b <= 0xdf ? 2 : b >= 0xe0 && b <= 0xef ? 3 : b >= 0xf0 && b <= 0xf4 ? 4 : 0;
+    if (!n)
+        return 0;
+    unsigned lo = 0x80, hi = 0xbf; /* the second byte's range */
+    if (b == 0xe0) lo = 0xa0;
+    if (b == 0xed) hi = 0x9f;
+    if (b == 0xf0) lo = 0x90;
+    if (b == 0xf4) hi = 0x8f;
+    if (q[1] < lo || q[1] > hi)
+        return 0;
+    for (size_t i = 2; i < n; i++)
+        if (q[i] < 0x80 || q[i] > 0xbf)
+            return 0;
+    if (b == 0xc2 && q[1] <= 0x9f)
+        return 0; /* C1 controls */
+    if (b == 0xe2 && q[1] == 0x80 && (q[2] == 0xa8 || q[2] == 0xa9))
+        return 0; /* U+2028, U+2029 */
+    return n;
+}
+
 void names_from_file(char *s)
 {
     char *dot = strrchr(s, '.');
     if (dot && dot != s)
         *dot = '\0';
-    for (char *q = s; *q; q++)
+    for (char *q = s; *q; q++) {
+        size_t u = utf8_letter((const unsigned char *)q);
+        if (u) {
+            q += u - 1; /* a UTF-8 letter is kept whole */
+            continue;
+        }
         if (!names_char_ok(*q))
             *q = '_';
+    }
     if (s[0] == '-')
         s[0] = '_';
     if (!*s)

@@ -55,9 +55,12 @@ int names_valid(const char *s, size_t max);
 
 /**
  * Make a file's name a NAME in place: the extension (from the last '.',
- * unless that is the first byte) cut, every byte that names_char_ok
- * refuses made '_', a leading '-' made '_'; "scenario" if nothing is
- * left. The result is not cut to any length.
+ * unless that is the first byte) cut, every well-formed UTF-8 character
+ * kept (Linux file systems take any byte but '/' and NUL, so "café.ini"
+ * gives the folder out/café; C1 controls, U+2028 and U+2029 excepted),
+ * every other byte that names_char_ok refuses made '_' (so a cut or
+ * Latin-1 byte becomes one '_'), a leading '-' made '_'; "scenario" if
+ * nothing is left. The result is not cut to any length.
  * @param s  a writable string of at least 9 bytes
  */
 void names_from_file(char *s);

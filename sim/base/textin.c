@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 __extension__ typedef unsigned __int128 u128;
@@ -37,7 +38,8 @@ int textin_read_file(const char *path, char **out, size_t *out_len, char *err, s
             if (cap >= TEXTIN_MAX_BYTES) {
                 free(buf);
                 fclose(f);
-                snprintf(err, errlen, "%s: larger than %zu MiB", path, TEXTIN_MAX_BYTES >> 20);
+                snprintf(err, errlen, "%s: larger than %zu MiB, cosim's limit for a file it reads whole", path,
+                         TEXTIN_MAX_BYTES >> 20);
                 return -EFBIG;
             }
             size_t ncap = cap * 2;
@@ -62,6 +64,17 @@ int textin_read_file(const char *path, char **out, size_t *out_len, char *err, s
         free(buf);
         snprintf(err, errlen, "%s: read error", path);
         return -EIO;
+    }
+    if (len >= 2 && (((unsigned char)buf[0] == 0xFF && (unsigned char)buf[1] == 0xFE) ||
+                     ((unsigned char)buf[0] == 0xFE && (unsigned char)buf[1] == 0xFF)) &&
+        memchr(buf, '\0', len)) {
+        /* a NUL in UTF-16 text is half of every ASCII character: say what
+         * the file is, not that it is binary */
+        int le = (unsigned char)buf[0] == 0xFF;
+        free(buf);
+        snprintf(err, errlen, "%s: UTF-16 text (its byte order mark %s), not UTF-8: convert it first (iconv -f "
+                 "UTF-16 -t UTF-8)", path, le ? "FF FE" : "FE FF");
+        return -EINVAL;
     }
     if (memchr(buf, '\0', len)) {
         free(buf);
@@ -220,4 +233,142 @@ int textin_utf8_valid(const char *str, size_t *bad)
 size_t textin_bom_len(const char *s, size_t n)
 {
     return n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+}
+
+/* ---- the strict number reader ---- */
+
+const textin_unit textin_duration_units[] = {
+    {"s", 1000000000}, {"ms", 1000000}, {"us", 1000}, {"ns", 1}, {NULL, 0},
+};
+
+static int is_alpha(char c)
+{
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* "s, ms, us or ns": the names of a units table. */
+static void unit_list(const textin_unit *u, char *buf, size_t len)
+{
+    size_t k = 0, n = 0;
+    while (u[n].name)
+        n++;
+    buf[0] = '\0';
+    for (size_t i = 0; i < n && k < len; i++)
+        k += (size_t)snprintf(buf + k, len - k, "%s%s", i == 0 ? "" : i + 1 == n ? " or " : ", ", u[i].name);
+}
+
+int textin_number(const char *s, size_t n, const textin_number_form *f, int64_t *out, char *why, size_t whylen)
+{
+    char units[96] = "";
+    if (f->units)
+        unit_list(f->units, units, sizeof units);
+    int tn = n > 64 ? 64 : (int)n; /* the token as quoted in a message */
+    if (n == 0) {
+        snprintf(why, whylen, "%s is missing", f->what);
+        return -EINVAL;
+    }
+    if ((s[0] == '-' || s[0] == '+') && n > 1 && (is_digit(s[1]) || s[1] == '.')) {
+        snprintf(why, whylen, "%s '%.*s' has a sign; it is never signed", f->what, tn, s);
+        return -EINVAL;
+    }
+    if (!is_digit(s[0])) {
+        size_t k = 0;
+        while (k < n && !is_digit(s[k]))
+            k++;
+        const char *w = s[0] == '-' || s[0] == '+' ? s + 1 : s;
+        size_t wn = (size_t)(s + n - w);
+        if ((wn >= 3 && (strncasecmp(w, "nan", 3) == 0 || strncasecmp(w, "inf", 3) == 0)) || k == n)
+            snprintf(why, whylen, "%s '%.*s' is not a number", f->what, tn, s);
+        else
+            snprintf(why, whylen, "%s '%.*s' has '%.*s' before its digits", f->what, tn, s, (int)k, s);
+        return -EINVAL;
+    }
+    size_t k = textin_decimal_span(s, n, f->comma_ok);
+    const char *r = s + k;
+    size_t rn = n - k;
+    if (rn && (r[0] == 'e' || r[0] == 'E') && rn > 1 &&
+        (is_digit(r[1]) || ((r[1] == '-' || r[1] == '+') && rn > 2 && is_digit(r[2])))) {
+        snprintf(why, whylen, "%s '%.*s' has an exponent; write it in plain digits", f->what, tn, s);
+        return -EINVAL;
+    }
+    int64_t per = f->scale;
+    if (rn == 0) {
+        if (f->units && f->unit_required) {
+            snprintf(why, whylen, "%s '%.*s' has no unit (%s)", f->what, tn, s, units);
+            return -EINVAL;
+        }
+    } else {
+        const char *u = r;
+        size_t un = rn;
+        if (f->units && un > 1 && u[0] == ' ') {
+            u++;
+            un--;
+        }
+        const textin_unit *hit = NULL;
+        for (const textin_unit *x = f->units; x && x->name; x++)
+            if (strlen(x->name) == un && memcmp(x->name, u, un) == 0)
+                hit = x;
+        if (!hit) {
+            if (f->units && is_alpha(u[0]))
+                snprintf(why, whylen, "%s '%.*s' has the unit '%.*s', not %s", f->what, tn, s, (int)un, u, units);
+            else
+                snprintf(why, whylen, "%s '%.*s' has '%.*s' after its digits", f->what, tn, s, (int)rn, r);
+            return -EINVAL;
+        }
+        per = hit->ns;
+    }
+    size_t sep = 0;
+    while (sep < k && is_digit(s[sep]))
+        sep++;
+    if (k - sep > 19) {
+        snprintf(why, whylen, "%s '%.*s' has more than 18 decimals", f->what, tn, s);
+        return -EINVAL;
+    }
+    int rc = textin_decimal(s, k, per, f->comma_ok, out);
+    if (rc == -ERANGE) {
+        snprintf(why, whylen, "%s '%.*s' passes cosim's limit of 2^63 - 1 ns (about 292 years)", f->what, tn, s);
+        return -ERANGE;
+    }
+    if (rc) {
+        snprintf(why, whylen, "%s '%.*s' is not a number", f->what, tn, s);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* ---- every line accounted for ---- */
+
+void textin_account_line(textin_account *a, int cls, size_t line)
+{
+    switch (cls) {
+    case TEXTIN_LINE_RECORD: a->records++; break;
+    case TEXTIN_LINE_SKIPPED: a->skipped++; break;
+    case TEXTIN_LINE_UNKNOWN:
+        if (a->unknown < TEXTIN_FIRST_LINES)
+            a->first_unknown[a->unknown] = line;
+        a->unknown++;
+        break;
+    default: a->known++; break;
+    }
+}
+
+int textin_account_describe(const textin_account *a, const char *name, char *buf, size_t len)
+{
+    int k = snprintf(buf, len, "%zu line%s read as records, %zu known non-record%s, %zu not understood", a->records,
+                     a->records == 1 ? "" : "s", a->known, a->known == 1 ? "" : "s", a->unknown);
+    if (a->skipped && k >= 0 && (size_t)k < len)
+        k += snprintf(buf + k, len - (size_t)k, ", %zu record%s skipped (strict = false)", a->skipped,
+                      a->skipped == 1 ? "" : "s");
+    for (size_t i = 0; i < a->unknown && i < TEXTIN_FIRST_LINES && k >= 0 && (size_t)k < len; i++)
+        k += snprintf(buf + k, len - (size_t)k, "%s%s:%zu", i ? ", " : " (", name, a->first_unknown[i]);
+    if (a->unknown > TEXTIN_FIRST_LINES && k >= 0 && (size_t)k < len)
+        k += snprintf(buf + k, len - (size_t)k, ", ...");
+    if (a->unknown && k >= 0 && (size_t)k < len)
+        k += snprintf(buf + k, len - (size_t)k, ")");
+    return k;
+}
+
+int textin_ends_cut(const char *text, size_t len)
+{
+    return len > 0 && text[len - 1] != '\n';
 }

@@ -23,6 +23,8 @@ void gclog_options_default(gclog_options *o)
     o->scale = 1.0;
     o->source = GCLOG_SOURCE_AUTO;
     o->hlog_unit_ns = 1;
+    o->strict = 1;
+    o->tag = NULL;
 }
 
 const char *gclog_format_name(gclog_format f)
@@ -43,6 +45,10 @@ void gclog_free(gclog_result *r)
     for (size_t i = 0; i < r->n_notes; i++)
         free(r->notes[i]);
     free(r->notes);
+    for (size_t i = 0; i < r->n_warnings; i++)
+        free(r->warnings[i]);
+    free(r->warnings);
+    free(r->name);
     free(r->windows);
     free(r);
 }
@@ -61,6 +67,52 @@ int gcl_fail(gcl_ctx *c, int rc, size_t line, const char *fmt, ...)
     else
         snprintf(c->err, c->errlen, "%s: %s", c->name, msg);
     return rc;
+}
+
+int gcl_bad_record(gcl_ctx *c, size_t line, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(c->why, sizeof c->why, fmt, ap);
+    va_end(ap);
+    c->bad_record = 1;
+    return gcl_fail(c, -EINVAL, line, "%s", c->why);
+}
+
+int gcl_warn(gcl_ctx *c, size_t line, const char *fmt, ...)
+{
+    char msg[400], full[800];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (line)
+        snprintf(full, sizeof full, "%s:%zu: %s", c->name, line, msg);
+    else
+        snprintf(full, sizeof full, "%s", msg);
+    gclog_result *r = c->r;
+    char **nw = realloc(r->warnings, (r->n_warnings + 1) * sizeof *nw);
+    if (!nw)
+        return gcl_fail(c, -ENOMEM, 0, "out of memory");
+    r->warnings = nw;
+    if (!(r->warnings[r->n_warnings] = strdup(full)))
+        return gcl_fail(c, -ENOMEM, 0, "out of memory");
+    r->n_warnings++;
+    return 0;
+}
+
+int gcl_number(gcl_ctx *c, const char *s, size_t n, const char *what, const textin_unit *units, int64_t scale,
+               size_t line, int64_t *out)
+{
+    char why[256];
+    textin_number_form f = {.what = what, .comma_ok = 1, .units = units, .unit_required = units != NULL,
+                            .scale = scale};
+    int rc = textin_number(s, n, &f, out, why, sizeof why);
+    if (rc == -ERANGE)
+        return gcl_fail(c, -ERANGE, line, "%s", why);
+    if (rc)
+        return gcl_bad_record(c, line, "%s", why);
+    return 0;
 }
 
 int gcl_add_pause(gcl_ctx *c, int kind, int64_t start, int64_t end, size_t line)
@@ -161,17 +213,28 @@ static gclog_format detect(const char *text, size_t len)
     return GCLOG_UNKNOWN;
 }
 
+/* Each interval is read for its max only: its counts need not stay. */
+static int keep_max_only(void *ctx, const hlog_interval *iv, const char **why)
+{
+    (void)ctx, (void)iv, (void)why;
+    return 0;
+}
+
 /* An interval log's pauses: each interval's max (times the .hlog unit)
- * ending at the interval's end. */
+ * ending at the interval's end; one series (o->tag's, or the only one). */
 static int read_hlog(gcl_ctx *c, const char *text, size_t len, const gclog_options *o)
 {
     hlog_log *log;
-    int rc = hlog_parse(&log, c->name, text, len, c->err, c->errlen);
+    hlog_read_options ho = {.one_series = 1, .tag = o->tag, .strict = o->strict, .on_interval = keep_max_only};
+    int rc = hlog_parse_with(&log, c->name, text, len, &ho, c->err, c->errlen);
     if (rc)
-        return rc;
+        return rc == -EFBIG ? -ERANGE : rc;
+    c->r->lines = log->lines;
+    for (size_t i = 0; i < log->n_warnings && !rc; i++)
+        rc = gcl_warn(c, 0, "%s", log->warnings[i]);
     for (size_t i = 0; i < log->n && !rc; i++) {
         const hlog_interval *iv = &log->iv[i];
-        int64_t max = hlog_histogram_max(&iv->hist), end;
+        int64_t max = iv->max_value, end;
         if (max <= 0)
             continue;
         if (__builtin_mul_overflow(max, o->hlog_unit_ns, &max) ||
@@ -185,7 +248,30 @@ static int read_hlog(gcl_ctx *c, const char *text, size_t len, const gclog_optio
     return rc;
 }
 
-/* Read every pause of text in format f into c's lists. */
+/* After a line reader failed on a record-like line (c->bad_record): the
+ * last line of a file cut without its newline is said to be cut; with
+ * strict = 0 the line is skipped with a warning. Returns 0 (skipped) or
+ * the error. */
+static int on_bad_record(gcl_ctx *c, const gclog_options *o, size_t line, int rc)
+{
+    char why[sizeof c->why];
+    memcpy(why, c->why, sizeof why);
+    if (c->is_last_cut) {
+        if (o->strict)
+            return gcl_fail(c, rc, 0, "the file ends inside a record at %s:%zu: " TEXTIN_CUT_RECORD " (%s)", c->name,
+                            line, why);
+        rc = gcl_warn(c, line, "the file ends inside this record (" TEXTIN_CUT_RECORD "); skipped: %s", why);
+    } else {
+        if (o->strict)
+            return rc;
+        rc = gcl_warn(c, line, "skipped (strict = false): %s", why);
+    }
+    c->cls = TEXTIN_LINE_SKIPPED;
+    return rc;
+}
+
+/* Read every pause of text in format f into c's lists, each line counted
+ * in c->r->lines. */
 static int read_pauses(gcl_ctx *c, gclog_format f, const char *text, size_t len, const gclog_options *opt)
 {
     int rc = 0;
@@ -194,28 +280,37 @@ static int read_pauses(gcl_ctx *c, gclog_format f, const char *text, size_t len,
     const char *s;
     size_t n;
     jdk8_record rec = {0};
-    switch (f) {
-    case GCLOG_JDK_UNIFIED:
-        while (!rc && textin_next_line(&it, &s, &n))
+    int cut = textin_ends_cut(text, len);
+    if (f == GCLOG_HLOG)
+        return read_hlog(c, text, len, opt);
+    if (f == GCLOG_UNKNOWN)
+        return gcl_fail(c, -EINVAL, 0, "not a log cosim reads pauses from (JDK 9+ unified logging, JDK 8 "
+                        "-XX:+PrintGCDetails, Go gctrace, HdrHistogram interval log)");
+    while (!rc && textin_next_line(&it, &s, &n)) {
+        c->cls = TEXTIN_LINE_KNOWN;
+        c->bad_record = 0;
+        c->is_last_cut = cut && it.p >= it.end;
+        if (f == GCLOG_JDK_UNIFIED)
             rc = gcl_unified_line(c, s, n, it.line);
-        break;
-    case GCLOG_JDK8:
-        while (!rc && textin_next_line(&it, &s, &n))
+        else if (f == GCLOG_JDK8)
             rc = gcl_jdk8_line(c, &rec, s, n, it.line);
-        if (!rc && rec.open)
-            rc = gcl_fail(c, -EINVAL, rec.line, "the GC record does not close before the end of the file");
-        break;
-    case GCLOG_GO:
-        while (!rc && textin_next_line(&it, &s, &n))
+        else
             rc = gcl_go_line(c, s, n, it.line);
-        break;
-    case GCLOG_HLOG:
-        rc = read_hlog(c, text, len, opt);
-        break;
-    default:
-        rc = gcl_fail(c, -EINVAL, 0, "not a log cosim reads pauses from (JDK 9+ unified logging, JDK 8 "
-                      "-XX:+PrintGCDetails, Go gctrace, HdrHistogram interval log)");
-        break;
+        if (rc == -EINVAL && c->bad_record) {
+            rec.open = 0;
+            rc = on_bad_record(c, opt, it.line, rc);
+        }
+        if (!rc)
+            textin_account_line(&c->r->lines, c->cls, it.line);
+    }
+    if (!rc && rec.open) {
+        /* the record's lines were counted as records: it is not one */
+        if (opt->strict)
+            return gcl_fail(c, -EINVAL, 0, "the file ends inside a record at %s:%zu: " TEXTIN_CUT_RECORD
+                            " (the GC record does not close)", c->name, rec.line);
+        rc = gcl_warn(c, rec.line, "the file ends inside this GC record (" TEXTIN_CUT_RECORD "); skipped");
+        c->r->lines.records -= rec.lines;
+        c->r->lines.skipped += rec.lines;
     }
     return rc;
 }
@@ -250,6 +345,8 @@ int gclog_parse(gclog_result **out, const char *name, const char *text, size_t l
         opt = &def;
     }
     gcl_ctx c = {.name = name, .err = err, .errlen = errlen};
+    if (opt->tag && (!*opt->tag || strpbrk(opt->tag, ", \r\n")))
+        return gcl_fail(&c, -EINVAL, 0, "bad options: a tag is a name without commas, blanks or line breaks");
     if (!(opt->scale > 0.0) || !isfinite(opt->scale) || opt->from_ns >= opt->to_ns || opt->min_pause_ns < 0 ||
         opt->hlog_unit_ns < 1)
         return gcl_fail(&c, -EINVAL, 0, "bad options: scale must be > 0, the window's start before its end, the "
@@ -257,6 +354,11 @@ int gclog_parse(gclog_result **out, const char *name, const char *text, size_t l
     gclog_result *r = calloc(1, sizeof *r);
     if (!r)
         return gcl_fail(&c, -ENOMEM, 0, "out of memory");
+    c.r = r;
+    if (!(r->name = strdup(name))) {
+        free(r);
+        return gcl_fail(&c, -ENOMEM, 0, "out of memory");
+    }
     r->format = detect(text, len);
     int rc = read_pauses(&c, r->format, text, len, opt);
     if (!rc)
@@ -302,20 +404,52 @@ static void fmt_ms(char *buf, size_t len, int64_t ns)
     snprintf(buf, len, "%lld.%06lld ms", (long long)(ns / NS_PER_MS), (long long)(ns % NS_PER_MS));
 }
 
+size_t gclog_after_run(const gclog_result *r, int64_t run_ns, int64_t *ns)
+{
+    size_t k = 0;
+    int64_t t = 0;
+    for (size_t i = 0; i < r->n_windows; i++)
+        if (r->windows[i].start_ns >= run_ns) {
+            k++;
+            t += r->windows[i].end_ns - r->windows[i].start_ns; /* <= the total, which fits */
+        }
+    if (ns)
+        *ns = t;
+    return k;
+}
+
 int gclog_summary(const gclog_result *r, int64_t run_ns, char *buf, size_t len)
 {
-    char total[48], longest[48], aside[96] = "", share[64] = "", merged[48] = "";
-    fmt_ms(total, sizeof total, r->total_ns);
-    fmt_ms(longest, sizeof longest, r->longest_ns);
+    char total[48], longest[48], aside[96] = "", share[64] = "", merged[48] = "", after[128] = "";
+    int64_t in_run = r->total_ns, longest_ns = r->longest_ns;
+    if (run_ns > 0) {
+        /* the run's pauses: the part of each window before the run's end */
+        in_run = gclog_paused_within(r, run_ns);
+        longest_ns = 0;
+        for (size_t i = 0; i < r->n_windows && r->windows[i].start_ns < run_ns; i++) {
+            int64_t e = r->windows[i].end_ns < run_ns ? r->windows[i].end_ns : run_ns;
+            if (e - r->windows[i].start_ns > longest_ns)
+                longest_ns = e - r->windows[i].start_ns;
+        }
+        int64_t after_ns;
+        size_t k = gclog_after_run(r, run_ns, &after_ns);
+        if (k) {
+            char a[48];
+            fmt_ms(a, sizeof a, after_ns);
+            snprintf(after, sizeof after, "; %zu pause%s after the run, not used (%s)", k, k == 1 ? "" : "s", a);
+        }
+    }
+    fmt_ms(total, sizeof total, in_run);
+    fmt_ms(longest, sizeof longest, longest_ns);
     if (r->n_set_aside)
         snprintf(aside, sizeof aside, " (%zu %s set aside)", r->n_set_aside, r->set_aside);
     if (r->n_merged)
         snprintf(merged, sizeof merged, ", %zu overlap%s merged", r->n_merged, r->n_merged == 1 ? "" : "s");
     if (run_ns > 0) {
-        double pct = 100.0 * (double)gclog_paused_within(r, run_ns) / (double)run_ns;
+        double pct = 100.0 * (double)in_run / (double)run_ns;
         snprintf(share, sizeof share, ", %.2f%% of the run", pct);
     }
-    return snprintf(buf, len, "%s: %zu pause%s from %s%s, %zu kept%s; paused %s in total, longest %s%s",
+    return snprintf(buf, len, "%s: %zu pause%s from %s%s, %zu kept%s; paused %s in total, longest %s%s%s",
                     gclog_format_name(r->format), r->n_read, r->n_read == 1 ? "" : "s", r->source, aside, r->n_kept,
-                    merged, total, longest, share);
+                    merged, total, longest, share, after);
 }

@@ -82,6 +82,7 @@
 #ifndef COSIM_GCLOG_H
 #define COSIM_GCLOG_H
 
+#include "textin.h"
 #include "window.h"
 
 #include <stddef.h>
@@ -112,10 +113,13 @@ typedef struct gclog_options {
     double scale;         /**< each pause's length is multiplied by this (> 0) */
     gclog_source source;  /**< JVM logs: which lines */
     int64_t hlog_unit_ns; /**< .hlog: ns per histogram unit (1: jHiccup's ns) */
+    int strict;           /**< 1 (default): a record-like line that cannot be read is an error; 0: it is
+                               skipped with a warning naming it */
+    const char *tag;      /**< .hlog: the series (Tag=NAME) to read; NULL: the log's only one */
 } gclog_options;
 
 /** The whole log, from its clock's 0, as read: scale 1, no minimum,
- *  GCLOG_SOURCE_AUTO, .hlog values in ns. */
+ *  GCLOG_SOURCE_AUTO, .hlog values in ns, strict, no tag. */
 void gclog_options_default(gclog_options *o);
 
 /** What a log gave. */
@@ -133,6 +137,10 @@ typedef struct gclog_result {
     int64_t longest_ns;     /**< the longest window */
     char **notes;           /**< "FILE:LINE: ..." for each merge */
     size_t n_notes;
+    char **warnings;        /**< "FILE:LINE: ..." for each line skipped (strict = 0) or text spliced in */
+    size_t n_warnings;
+    textin_account lines;   /**< what became of the file's lines */
+    char *name;             /**< the file's name as given */
 } gclog_result;
 
 /**
@@ -142,10 +150,17 @@ typedef struct gclog_result {
  * @param path  the log
  * @param opt   options (NULL for gclog_options_default)
  * @param err   on error, "FILE:LINE: reason" (or "FILE: reason")
- * @return 0; -EINVAL for an unknown format, a malformed pause line, a pause
- *         line without a time stamp, a clock step, an unclosed JDK 8 record,
- *         bad options; -ERANGE for times beyond int64 ns; -ENOMEM; -errno
- *         from reading the file.
+ * @return 0; -EINVAL for an unknown format, a record that cannot be read
+ *         (a number with a sign, an exponent, no unit or text before its
+ *         digits: textin_number; a record after another program's text),
+ *         unless opt->strict is 0 (then skipped, with a warning in the
+ *         result), a pause line without a time stamp, a clock step, a file
+ *         that ends inside a record ("the file ends inside a record at
+ *         FILE:LINE: was it copied while being written?"), an .hlog of
+ *         several series without opt->tag or without that tag, bad
+ *         options; -ERANGE for times beyond int64 ns and the .hlog limits
+ *         (hlog_parse_with); -ENOMEM; -errno from reading the file. The
+ *         result's lines count every line of the file.
  */
 int gclog_read(gclog_result **out, const char *path, const gclog_options *opt, char *err, size_t errlen);
 
@@ -155,6 +170,10 @@ int gclog_parse(gclog_result **out, const char *name, const char *text, size_t l
 
 /** Free a result; gclog_free(NULL) does nothing. */
 void gclog_free(gclog_result *r);
+
+/** The pauses (windows) that begin at or after run_ns: how many, and
+ *  their total length in *ns when ns is not NULL. */
+size_t gclog_after_run(const gclog_result *r, int64_t run_ns, int64_t *ns);
 
 /** "JDK unified logging", "JDK 8 GC log", "Go gctrace", "HdrHistogram interval log". */
 const char *gclog_format_name(gclog_format f);
@@ -168,7 +187,10 @@ int64_t gclog_paused_within(const gclog_result *r, int64_t run_ns);
 /**
  * The one-line summary for a report, e.g. "JDK unified logging: 12 pauses
  * from GC pause lines, 12 kept, paused 123.456 ms in total, longest
- * 45.000 ms, 1.23% of the 10 s run". run_ns <= 0 leaves the share out.
+ * 45.000 ms, 1.23% of the run". With run_ns > 0 the total, the longest and
+ * the share speak of the run [0, run_ns) and the pauses that begin at or
+ * after its end are counted apart ("3 pauses after the run, not used");
+ * run_ns <= 0 speaks of the whole log and leaves the share out.
  *
  * @return the length snprintf would have written.
  */

@@ -49,6 +49,11 @@ typedef struct gcl_ctx {
     int have_latest;
     int64_t origin;       /* wall clock: the first stamp */
     int have_origin;
+    int cls;              /* the current line's TEXTIN_LINE_* (set by the line readers) */
+    int bad_record;       /* the error at hand is a record-like line that cannot be read */
+    int is_last_cut;      /* the current line is the last one and has no newline */
+    gclog_result *r;      /* for warnings */
+    char why[320];        /* a bad record's reason, without "NAME:LINE: " */
 } gcl_ctx;
 
 /* A JDK 8 GC record being read: "[GC ..." up to the "]" that closes it. */
@@ -59,11 +64,26 @@ typedef struct jdk8_record {
     size_t line;
     int64_t length;
     int have_length;
+    size_t lines;   /* its lines so far (counted as records until it closes) */
 } jdk8_record;
 
 /* Format "NAME:LINE: message" (or "NAME: message" for line 0) into the
  * context's err and return rc. */
 int gcl_fail(gcl_ctx *c, int rc, size_t line, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* A record-like line that cannot be read: the message as gcl_fail, and
+ * the context marked so the caller may skip it (strict = 0) or say the
+ * file was cut. Returns -EINVAL. */
+int gcl_bad_record(gcl_ctx *c, size_t line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Append "NAME:LINE: message" to the result's warnings. 0 or -ENOMEM. */
+int gcl_warn(gcl_ctx *c, size_t line, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* Read the token s[0..n) with textin_number as what (a duration: units
+ * as listed, or bare numbers worth scale ns when units is NULL); on error
+ * a bad record (or a limit, -ERANGE) at line. */
+int gcl_number(gcl_ctx *c, const char *s, size_t n, const char *what, const textin_unit *units, int64_t scale,
+               size_t line, int64_t *out);
 
 /* Append the pause [start, end) of the given KIND_* read at line.
  * Returns 0 or -ENOMEM (with the message). */

@@ -1,6 +1,32 @@
 /* gclog_jdk.c - pauses from JVM logs (part of the gclog module, API in
  * gclog.h): JDK 9+ unified logging (-Xlog:gc, safepoint) and JDK 8
- * -XX:+PrintGCDetails logs, and the time stamps they carry. */
+ * -XX:+PrintGCDetails logs, and the time stamps they carry.
+ *
+ * Grammar, JDK unified logging (a line is "[DECORATORS...] MESSAGE"):
+ *   records: "[GC(N) ][y: ]Pause TITLE [HEAP] LENGTH" at info level, not
+ *            tagged start: TITLE words of letters ('-', '_') and "(...)"
+ *            groups, HEAP "N[BKMGT]->N[BKMGT](N[BKMGT])", LENGTH a number
+ *            and s, ms, us or ns (textin_number: no sign, no exponent);
+ *            text after LENGTH is another writer's, named in a warning;
+ *            "Safepoint \"...\", ..., Total: N ns";
+ *            "Total time for which application threads were stopped: N
+ *            seconds[, ...]".
+ *   known:   every other decorated line (a title alone opens a pause),
+ *            blank lines.
+ *   not understood: a line that does not begin with '[' (another
+ *            program's); one holding a record's text after other text is
+ *            a record that cannot be read.
+ * Grammar, JDK 8:
+ *   records: STAMPS "[GC ..." or "[Full GC ..." up to the ']' that closes
+ *            it (over lines), its length the token before " secs]";
+ *            STAMPS "Total time for which ... stopped: N seconds" anywhere
+ *            in a line (the JVM prints it into others); STAMPS are
+ *            "2024-01-15T10:30:45.123+0100: " and/or "12.345: ".
+ *   known:   stamped lines of other events, a record's own lines, the
+ *            banner, "CommandLine flags:", "Memory:", the heap printout,
+ *            blank lines.
+ *   not understood: anything else; a GC record after text that is not a
+ *            stamp is a record that cannot be read. */
 #include "gclog_internal.h"
 #include "textin.h"
 
@@ -67,26 +93,15 @@ size_t gcl_parse_iso(const char *s, size_t n, int64_t *out)
     return i;
 }
 
-/* A length "12.345ms" / "0.142s" / "12us" / "345ns": ns, or -1. */
-static int parse_length(const char *s, size_t n, int comma_ok, int64_t *out)
+/* The units of the JVM's stopped-time and safepoint lines. */
+static const textin_unit seconds_unit[] = {{"seconds", NS_PER_S}, {NULL, 0}};
+static const textin_unit ns_unit[] = {{"ns", 1}, {NULL, 0}};
+
+/* The end of the token at s[0..n) that ends at ", " or the end: its length. */
+static size_t upto_comma_blank(const char *s, size_t n)
 {
-    size_t k = textin_decimal_span(s, n, comma_ok);
-    if (k == 0)
-        return -EINVAL;
-    int64_t per;
-    const char *u = s + k;
-    size_t un = n - k;
-    if (un == 2 && memcmp(u, "ms", 2) == 0)
-        per = NS_PER_MS;
-    else if (un == 2 && memcmp(u, "us", 2) == 0)
-        per = 1000;
-    else if (un == 2 && memcmp(u, "ns", 2) == 0)
-        per = 1;
-    else if (un == 1 && u[0] == 's')
-        per = NS_PER_S;
-    else
-        return -EINVAL;
-    return textin_decimal(s, k, per, comma_ok, out);
+    const char *e = textin_find(s, n, ", ");
+    return e ? (size_t)(e - s) : n;
 }
 
 /* ---- JDK unified logging ---- */
@@ -175,18 +190,14 @@ static int pick_stamp(const decorations *d, int *clock, int64_t *t)
     return 0;
 }
 
-/* The length of a stopped-time line m[0..mn) (it starts with
- * GCL_STOPPED): "... stopped: 0.0123456 seconds" (decimal comma allowed). */
+/* The length of a stopped-time record m[0..mn) (it starts with
+ * GCL_STOPPED): "... stopped: 0.0123456 seconds[, Stopping threads took:
+ * ...]" (decimal comma allowed). */
 static int stopped_length(gcl_ctx *c, const char *m, size_t mn, size_t line, int64_t *len)
 {
     const char *t = m + strlen(GCL_STOPPED);
     size_t rest = (size_t)(m + mn - t);
-    size_t k = textin_decimal_span(t, rest, 1);
-    if (!k || !textin_starts(t + k, rest - k, " seconds"))
-        return gcl_fail(c, -EINVAL, line, "expected \"%sN seconds\"", GCL_STOPPED);
-    if (textin_decimal(t, k, NS_PER_S, 1, len))
-        return gcl_fail(c, -ERANGE, line, "the stopped time is beyond 2^63 ns");
-    return 0;
+    return gcl_number(c, t, upto_comma_blank(t, rest), "the stopped time", seconds_unit, 0, line, len);
 }
 
 /* Step *m, *mn past a unified message's "GC(12) " and a generation prefix
@@ -211,55 +222,152 @@ static void skip_message_prefixes(const char **m, size_t *mn)
     }
 }
 
+static int is_letter(char ch)
+{
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z');
+}
+
+/* "N[.N]U" with U one of B K M G T at s[*i..n): 1 and *i past it. */
+static int heap_size(const char *s, size_t n, size_t *i)
+{
+    size_t k = textin_decimal_span(s + *i, n - *i, 0);
+    if (!k || *i + k >= n || !strchr("BKMGT", s[*i + k]))
+        return 0;
+    *i += k + 1;
+    return 1;
+}
+
+/* A heap transition "512M->256M(1024M)" is all of s[0..n). */
+static int is_heap_transition(const char *s, size_t n)
+{
+    size_t i = 0;
+    if (!heap_size(s, n, &i) || !textin_starts(s + i, n - i, "->"))
+        return 0;
+    i += 2;
+    if (!heap_size(s, n, &i) || i >= n || s[i] != '(')
+        return 0;
+    i++;
+    return heap_size(s, n, &i) && i + 1 == n && s[i] == ')';
+}
+
+/* A GC pause message m[0..mn) (after the prefixes; it starts with "Pause ")
+ * read by its grammar:
+ *   "Pause" TITLE [HEAP] LENGTH
+ * TITLE is words of letters ('-', '_') and parenthesized groups ("Young",
+ * "(Normal)", "(G1 Evacuation Pause)", "(System.gc())"), HEAP a transition
+ * "512M->256M(1024M)", LENGTH a number with its unit (s, ms, us, ns). A
+ * title alone is the line that opens a pause (no record). Text after the
+ * length is not the JVM's (another writer's output spliced into the line):
+ * the pause is read, the text named in a warning. Returns 1 with *len, 0
+ * for an opening line, or a negative errno with the message. */
+static int pause_length(gcl_ctx *c, const char *m, size_t mn, size_t line, int64_t *len)
+{
+    size_t i = 6, j;
+    for (;;) {
+        while (i < mn && m[i] == ' ')
+            i++;
+        if (i >= mn)
+            return 0; /* the title alone */
+        if (m[i] == '(') {
+            int depth = 0;
+            for (j = i; j < mn; j++) {
+                depth += m[j] == '(' ? 1 : m[j] == ')' ? -1 : 0;
+                if (depth == 0)
+                    break;
+            }
+            if (j >= mn)
+                return gcl_bad_record(c, line, "the pause's title '%.*s' opens a '(' that does not close", (int)mn, m);
+            i = j + 1;
+            continue;
+        }
+        for (j = i; j < mn && m[j] != ' ' && m[j] != '('; j++)
+            if (!is_letter(m[j]) && m[j] != '-' && m[j] != '_')
+                break;
+        if (j < mn && m[j] != ' ' && m[j] != '(')
+            break; /* not a word: the heap or the length */
+        i = j;
+    }
+    for (j = i; j < mn && m[j] != ' '; j++)
+        ;
+    if (textin_find(m + i, j - i, "->")) {
+        if (!is_heap_transition(m + i, j - i))
+            return gcl_bad_record(c, line, "the heap sizes '%.*s' are not N[KMG]->N[KMG](N[KMG])", (int)(j - i), m + i);
+        for (i = j; i < mn && m[i] == ' '; i++)
+            ;
+        if (i >= mn)
+            return gcl_bad_record(c, line, "a pause line without its length (12.345ms) after the heap sizes");
+        for (j = i; j < mn && m[j] != ' '; j++)
+            ;
+    }
+    int rc = gcl_number(c, m + i, j - i, "the pause length", textin_duration_units, 0, line, len);
+    if (rc)
+        return rc;
+    for (i = j; i < mn && m[i] == ' '; i++)
+        ;
+    if (i < mn && (rc = gcl_warn(c, line, "the text '%.*s' after the pause's length is not the JVM's (another "
+                                          "program's output spliced into the line?); the pause read, the text not",
+                                 (int)(mn - i > 80 ? 80 : mn - i), m + i)))
+        return rc;
+    return 1;
+}
+
 /* The pause a unified message m[0..mn) reports: 1 with its KIND_* and
  * length, 0 when it reports none, or a negative errno with the message. */
 static int unified_pause(gcl_ctx *c, const decorations *d, const char *m, size_t mn, size_t line, int *kind,
                          int64_t *len)
 {
     if (textin_starts(m, mn, "Pause ")) {
-        if (d->level == 1)
-            return 0; /* a debug sub-phase of a pause */
-        const char *sp = m + mn;
-        while (sp > m && sp[-1] != ' ')
-            sp--;
-        size_t tn = (size_t)(m + mn - sp);
-        /* a length is the last word: digits and a unit ending in 's'; a
-         * word ending in 's' that begins as a number would (a sign, a
-         * point) or is NaN or Inf is a bad length, said, not a pause
-         * skipped in silence ("Pause Init Update Refs", a start line, is
-         * a word) */
-        int numberish = tn && (gcl_is_digit(sp[0]) || sp[0] == '-' || sp[0] == '+' || sp[0] == '.' ||
-                               (tn >= 3 && (strncasecmp(sp, "nan", 3) == 0 || strncasecmp(sp, "inf", 3) == 0)));
-        int looks = numberish && sp[tn - 1] == 's';
-        if (!looks || d->start_tag)
-            return 0; /* the line that opens a pause (gc,start): no length */
-        if (parse_length(sp, tn, 1, len))
-            return gcl_fail(c, -EINVAL, line, "the pause length '%.*s' is not a number with a unit", (int)tn, sp);
+        if (d->level == 1 || d->start_tag)
+            return 0; /* a debug sub-phase of a pause; the line that opens a pause (gc,start) */
         *kind = KIND_GC;
-    } else if (textin_starts(m, mn, "Safepoint \"")) {
+        return pause_length(c, m, mn, line, len);
+    }
+    if (textin_starts(m, mn, "Safepoint \"")) {
         const char *t = textin_find(m, mn, "Total: ");
         if (!t)
-            return gcl_fail(c, -EINVAL, line, "a safepoint line without \"Total: N ns\"");
+            return gcl_bad_record(c, line, "a safepoint line without \"Total: N ns\"");
         t += 7;
-        size_t k = gcl_digits_at(t, (size_t)(m + mn - t));
-        if (!k || !textin_starts(t + k, (size_t)(m + mn - t - k), " ns"))
-            return gcl_fail(c, -EINVAL, line, "a safepoint line whose \"Total:\" is not \"N ns\"");
-        if (textin_decimal(t, k, 1, 0, len))
-            return gcl_fail(c, -ERANGE, line, "the safepoint's total is beyond 2^63 ns");
+        int rc = gcl_number(c, t, upto_comma_blank(t, (size_t)(m + mn - t)), "the safepoint's total", ns_unit, 0,
+                            line, len);
+        if (rc)
+            return rc;
         *kind = KIND_SAFEPOINT;
-    } else if (textin_starts(m, mn, GCL_STOPPED)) {
+        return 1;
+    }
+    if (textin_starts(m, mn, GCL_STOPPED)) {
         int rc = stopped_length(c, m, mn, line, len);
         if (rc)
             return rc;
         *kind = KIND_SAFEPOINT;
-    } else {
-        return 0;
+        return 1;
     }
-    return 1;
+    return 0;
+}
+
+/* Whether a line that is not the JVM's (no decorators at its start) holds a
+ * record's text: spliced after another program's output. */
+static int holds_record_text(const char *s, size_t n)
+{
+    return textin_find(s, n, "] GC(") || textin_find(s, n, "Pause ") || textin_find(s, n, GCL_STOPPED) ||
+           textin_find(s, n, "Safepoint \"");
 }
 
 int gcl_unified_line(gcl_ctx *c, const char *s, size_t n, size_t line)
 {
+    if (n == 0)
+        return 0;
+    const char *m0 = s;
+    size_t mn0 = n;
+    skip_message_prefixes(&m0, &mn0);
+    int record_start = textin_starts(m0, mn0, "Pause ") || textin_starts(m0, mn0, "Safepoint \"") ||
+                       textin_starts(m0, mn0, GCL_STOPPED);
+    if (s[0] != '[' && !record_start) {
+        if (holds_record_text(s, n))
+            return gcl_bad_record(c, line, "a GC or safepoint record that does not begin the line (another "
+                                           "program's output spliced in before it?)");
+        c->cls = TEXTIN_LINE_UNKNOWN;
+        return 0;
+    }
     decorations d;
     long off = parse_decorators(c, s, n, line, &d);
     if (off < 0)
@@ -280,6 +388,7 @@ int gcl_unified_line(gcl_ctx *c, const char *s, size_t n, size_t line)
     int found = unified_pause(c, &d, m, mn, line, &kind, &len);
     if (found <= 0)
         return found;
+    c->cls = TEXTIN_LINE_RECORD;
     if (!has_stamp)
         return gcl_fail(c, -EINVAL, line,
                         "a pause line without a time decorator: log with -Xlog:gc:FILE:uptime (or uptimemillis, "
@@ -319,7 +428,9 @@ size_t gcl_jdk8_stamps(const char *s, size_t n, int *has_up, int64_t *up, int *h
 }
 
 /* Scan text for the brackets of an open record; on its close, take the
- * length from the "N secs]" that closes it. */
+ * length from the ", N secs]" that closes it: N is the token after the
+ * last blank before " secs]", read strictly (no sign, no exponent, nothing
+ * before its digits). */
 static int jdk8_scan(gcl_ctx *c, jdk8_record *r, const char *s, size_t n, size_t line)
 {
     for (size_t i = 0; i < n && r->open; i++) {
@@ -329,72 +440,159 @@ static int jdk8_scan(gcl_ctx *c, jdk8_record *r, const char *s, size_t n, size_t
             r->depth--;
             if (r->depth > 0)
                 continue;
-            /* "..., 0.0123456 secs]" */
-            size_t j = i;
-            if (j >= 5 && memcmp(s + j - 5, " secs", 5) == 0) {
-                j -= 5;
-                size_t e = j;
-                while (j > 0 && (gcl_is_digit(s[j - 1]) || s[j - 1] == '.' || s[j - 1] == ','))
-                    j--;
-                int64_t v;
-                int64_t end;
-                if (j < e && textin_decimal(s + j, e - j, NS_PER_S, 1, &v) == 0) {
-                    r->open = 0;
-                    if (__builtin_add_overflow(r->start, v, &end))
-                        return gcl_fail(c, -ERANGE, r->line, "the GC record ends beyond 2^63 ns");
-                    return gcl_add_pause(c, KIND_GC, r->start, end, r->line);
-                }
-            }
-            return gcl_fail(c, -EINVAL, line, "the GC record of line %zu closes without its length (\", N secs]\")",
-                            r->line);
+            r->open = 0;
+            if (i < 5 || memcmp(s + i - 5, " secs", 5) != 0)
+                return gcl_bad_record(c, line, "the GC record of line %zu closes without its length (\", N secs]\")",
+                                      r->line);
+            size_t e = i - 5, b = e;
+            while (b > 0 && s[b - 1] != ' ')
+                b--;
+            int64_t v, end;
+            int rc = gcl_number(c, s + b, e - b, "the pause length", NULL, NS_PER_S, line, &v);
+            if (rc)
+                return rc;
+            if (__builtin_add_overflow(r->start, v, &end))
+                return gcl_fail(c, -ERANGE, r->line, "the GC record ends beyond 2^63 ns");
+            return gcl_add_pause(c, KIND_GC, r->start, end, r->line);
         }
     }
     return 0;
 }
 
-int gcl_jdk8_line(gcl_ctx *c, jdk8_record *r, const char *s, size_t n, size_t line)
+/* Lines of a JDK 8 log that are known and not records: the JVM's banner
+ * and flags, the heap printout (-XX:+PrintHeapAtGC, at exit: indented
+ * lines), the tenuring distribution inside a record. */
+static int jdk8_known(const char *s, size_t n)
+{
+    static const char *const known[] = {"CommandLine flags:", "Java HotSpot", "OpenJDK", "Memory:", "Heap",
+                                        "{Heap", "}", " ", "\t", "Desired survivor", "- age", NULL};
+    for (const char *const *k = known; *k; k++)
+        if (textin_starts(s, n, *k))
+            return 1;
+    return n == 0;
+}
+
+/* Where in s[0..p) the stamps of a record at p begin: the earliest q whose
+ * text up to p is all stamps ("2024-...+0100: 12.345: "), not glued to a
+ * number before it; p when there are none. */
+static size_t stamps_before(const char *s, size_t p)
+{
+    for (size_t q = p > 64 ? p - 64 : 0; q < p; q++) {
+        if (q > 0 && (gcl_is_digit(s[q - 1]) || strchr(".,:-+T", s[q - 1])))
+            continue;
+        int hu, hw, bad;
+        int64_t up, wall;
+        if (gcl_jdk8_stamps(s + q, p - q, &hu, &up, &hw, &wall, &bad) == p - q && !bad)
+            return q;
+    }
+    return p;
+}
+
+/* A stopped-time record at m[0..mn) stamped by the stamps of s[q..p). */
+static int jdk8_stopped(gcl_ctx *c, const char *m, size_t mn, int clock, int64_t stamp, size_t line)
+{
+    int64_t len;
+    int rc = stopped_length(c, m, mn, line, &len);
+    if (rc)
+        return rc;
+    if (clock == CLOCK_NONE)
+        return gcl_fail(c, -EINVAL, line,
+                        "a stopped-time line without a time stamp: log with -XX:+PrintGCTimeStamps or "
+                        "-XX:+PrintGCDateStamps");
+    c->cls = TEXTIN_LINE_RECORD;
+    return gcl_add_pause(c, KIND_SAFEPOINT, stamp - len, stamp, line);
+}
+
+/* The stamps at the start of s[0..n): their clock (CLOCK_NONE for none)
+ * and time, noted; the offset after them in *off. */
+static int jdk8_line_stamps(gcl_ctx *c, const char *s, size_t n, size_t line, size_t *off, int *clock,
+                            int64_t *stamp)
 {
     int has_up, has_wall, bad;
     int64_t up = 0, wall = 0;
-    size_t off = gcl_jdk8_stamps(s, n, &has_up, &up, &has_wall, &wall, &bad);
+    *off = gcl_jdk8_stamps(s, n, &has_up, &up, &has_wall, &wall, &bad);
     if (bad)
         return gcl_fail(c, -ERANGE, line, "the time stamp is beyond 2^63 ns");
-    int clock = has_up ? CLOCK_UPTIME : has_wall ? CLOCK_WALL : CLOCK_NONE;
-    int64_t stamp = has_up ? up : wall;
-    if (clock != CLOCK_NONE) {
-        int rc = gcl_note_stamp(c, clock, stamp, line);
-        if (rc)
-            return rc;
+    *clock = has_up ? CLOCK_UPTIME : has_wall ? CLOCK_WALL : CLOCK_NONE;
+    *stamp = has_up ? up : wall;
+    if (*clock != CLOCK_NONE)
+        return gcl_note_stamp(c, *clock, *stamp, line);
+    return 0;
+}
+
+/* Where a GC record ("[GC ...", "[Full GC ...", not "[GC concurrent")
+ * starts in s[0..n), or NULL. */
+static const char *find_record(const char *s, size_t n)
+{
+    for (const char *g = s; (g = textin_find(g, (size_t)(s + n - g), "[")) != NULL; g++) {
+        size_t rest = (size_t)(s + n - g);
+        if (textin_starts(g, rest, "[GC (") || textin_starts(g, rest, "[GC pause") ||
+            textin_starts(g, rest, "[GC remark") || textin_starts(g, rest, "[GC cleanup") ||
+            textin_starts(g, rest, "[GC--") || textin_starts(g, rest, "[Full GC"))
+            return g;
     }
+    return NULL;
+}
+
+int gcl_jdk8_line(gcl_ctx *c, jdk8_record *r, const char *s, size_t n, size_t line)
+{
+    /* a stopped-time record the JVM printed into the middle of another
+     * line (it does: the safepoint's end is printed while another thread's
+     * line is open): read, and the line before it read on its own */
+    const char *st = textin_find(s, n, GCL_STOPPED);
+    if (st && st > s) {
+        size_t p = (size_t)(st - s), q = stamps_before(s, p);
+        if (q == p)
+            return gcl_bad_record(c, line, "a stopped-time record in the middle of the line without its time stamp");
+        if (q > 0) {
+            size_t off;
+            int clock;
+            int64_t stamp;
+            int rc = jdk8_line_stamps(c, s + q, p - q, line, &off, &clock, &stamp);
+            if (!rc)
+                rc = jdk8_stopped(c, st, n - p, clock, stamp, line);
+            if (rc)
+                return rc;
+            n = q;
+        }
+    }
+    size_t off;
+    int clock;
+    int64_t stamp;
+    int rc = jdk8_line_stamps(c, s, n, line, &off, &clock, &stamp);
+    if (rc)
+        return rc;
     const char *m = s + off;
     size_t mn = n - off;
     int starts_record = (textin_starts(m, mn, "[GC") || textin_starts(m, mn, "[Full GC")) &&
                         !textin_starts(m, mn, "[GC concurrent") && (off > 0 || r->open == 0);
     if (r->open) {
         if (starts_record && off > 0)
-            return gcl_fail(c, -EINVAL, line, "a GC record starts before the one of line %zu closed", r->line);
+            return gcl_bad_record(c, line, "a GC record starts before the one of line %zu closed", r->line);
+        c->cls = TEXTIN_LINE_RECORD;
+        r->lines++;
         return jdk8_scan(c, r, s, n, line);
     }
-    if (textin_starts(m, mn, GCL_STOPPED)) {
-        int64_t len;
-        int rc = stopped_length(c, m, mn, line, &len);
-        if (rc)
-            return rc;
-        if (clock == CLOCK_NONE)
-            return gcl_fail(c, -EINVAL, line,
-                            "a stopped-time line without a time stamp: log with -XX:+PrintGCTimeStamps or "
-                            "-XX:+PrintGCDateStamps");
-        return gcl_add_pause(c, KIND_SAFEPOINT, stamp - len, stamp, line);
-    }
-    if (!starts_record)
+    if (textin_starts(m, mn, GCL_STOPPED))
+        return jdk8_stopped(c, m, mn, clock, stamp, line);
+    if (!starts_record) {
+        const char *g = s[0] == ' ' || s[0] == '\t' ? NULL : find_record(m, mn);
+        if (g)
+            return gcl_bad_record(c, line, "the text '%.*s' before the GC record is not a time stamp (12.345: )",
+                                  (int)(g - m > 40 ? 40 : g - m), m);
+        if (c->cls != TEXTIN_LINE_RECORD) /* a stopped-time record after it makes it one */
+            c->cls = off > 0 || jdk8_known(s, n) ? TEXTIN_LINE_KNOWN : TEXTIN_LINE_UNKNOWN;
         return 0;
+    }
     if (clock == CLOCK_NONE)
         return gcl_fail(c, -EINVAL, line,
                         "a GC record without a time stamp: log with -XX:+PrintGCTimeStamps or -XX:+PrintGCDateStamps");
     /* start-stamped: [stamp, stamp + length) */
+    c->cls = TEXTIN_LINE_RECORD;
     r->open = 1;
     r->depth = 0;
     r->start = stamp;
     r->line = line;
+    r->lines = 1;
     return jdk8_scan(c, r, m, mn, line);
 }

@@ -35,6 +35,7 @@
 #define COSIM_HGRM_H
 
 #include "hist.h"
+#include "textin.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -56,6 +57,10 @@ typedef struct hgrm_dist {
     int64_t max_ns;       /**< high_ns of the last bucket */
     int has_footer;       /**< a .hgrm footer "#[Max = .., Total count = ..]" was read */
     int64_t footer_max_ns; /**< its Max, in ns (the tool's own max) */
+    textin_account lines;  /**< what became of the file's lines (zero when not read from one) */
+    char *name;            /**< the file it was read from (set by the scenario reader), or NULL */
+    char **warnings;       /**< "FILE:LINE: ..." for each line skipped (an .hlog read with strict = 0) */
+    size_t n_warnings;
 } hgrm_dist;
 
 /** Free a distribution; hgrm_free(NULL) does nothing. */
@@ -75,11 +80,16 @@ void hgrm_free(hgrm_dist *d);
  *                  for the only one, and more than one is an error
  * @param err       on error, receives "FILE:LINE: reason" (or "FILE:
  *                  reason" when no line is at fault)
- * @return 0; -EINVAL for a malformed file (a row that is not four numbers,
- *         a Value or TotalCount that goes down, a footer Total count that
- *         differs from the last row, no spectrum, a spectrum without
- *         samples, a second spectrum when spectrum is -1); -ERANGE for a
- *         value beyond INT64_MAX ns; -ENOMEM; -errno from reading.
+ * @return 0; -EINVAL for a malformed file (a row that is not four numbers
+ *         or whose Value has a sign, an exponent or is not a number; text
+ *         between the rows and the footer; a Value, Percentile or
+ *         TotalCount that goes down; a Percentile that contradicts its
+ *         TotalCount; a footer Total count, Max or Mean that the rows
+ *         contradict; no spectrum, a spectrum without samples, a second
+ *         spectrum when spectrum is -1; a last line cut without its
+ *         newline: "the file ends inside a record at FILE:LINE"); -ERANGE
+ *         for a value beyond INT64_MAX ns; -ENOMEM; -errno from reading.
+ *         The result's lines count every line of the text.
  */
 int hgrm_read(hgrm_dist **out, const char *path, int64_t unit_ns, int spectrum, char *err,
               size_t errlen);

@@ -5,6 +5,7 @@
 #include "textin.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -74,7 +75,18 @@ int hlog_write_interval(FILE *f, const char *tag, int64_t start_ns, int64_t leng
     return ferror(f) ? -EIO : 0;
 }
 
-/* ---- reader ---- */
+/* ---- reader ----
+ *
+ * Grammar of a log (HistogramLogWriter, HistogramLogReader):
+ *   comment:  "#" ... ; "#[StartTime: S ...", "#[BaseTime: S ...", "#[Histogram
+ *             log format version X.Y]" are read, others known and passed over
+ *   legend:   a line starting with '"' ("StartTimestamp", ...)
+ *   blank:    known
+ *   interval: ["Tag=" NAME ","] START "," LENGTH "," MAX "," BASE64, START and
+ *             LENGTH plain decimal seconds, MAX a plain decimal (no sign, no
+ *             exponent: textin_number), BASE64 a compressed histogram.
+ * Every other line is an interval line that cannot be read: an error at its
+ * line (strict), or skipped with a warning. */
 
 void hlog_log_free(hlog_log *log)
 {
@@ -85,6 +97,9 @@ void hlog_log_free(hlog_log *log)
         hlog_histogram_clear(&log->iv[i].hist);
     }
     free(log->iv);
+    for (size_t i = 0; i < log->n_warnings; i++)
+        free(log->warnings[i]);
+    free(log->warnings);
     free(log);
 }
 
@@ -101,18 +116,24 @@ static int comment_seconds(const char *s, size_t n, const char *prefix, int64_t 
     return textin_decimal(p, k, 1000000000, 0, out_ns);
 }
 
+/* At most this many series are named in a message. */
+#define MAX_SERIES_NAMED 8
+
 /* What the reader keeps between the lines of a log. */
 typedef struct reader {
     hlog_log *log;
     const char *name;
     char *err;
     size_t errlen;
+    const hlog_read_options *o;
     int64_t *second;    /* the raw second column of each interval, ns */
     size_t cap;         /* of log->iv and second */
     int has_base, end_legend;
     int64_t base_ns, start_ns_c;
     uint8_t *bin;       /* the decoded base64 of the current line */
     size_t bin_cap;
+    size_t compressed;  /* bytes of histograms read so far */
+    size_t inflated;    /* bytes they inflated to */
 } reader;
 
 /* A "#" line: the start time, base time and format version comments
@@ -193,28 +214,57 @@ static int grow_bin(reader *r, size_t need)
     return 0;
 }
 
+/* The tag of an interval line s[0..n): 1 with *t, *tn ("Tag=NAME,"), 0 for none. */
+static int line_tag(const char *s, size_t n, const char **t, size_t *tn)
+{
+    if (!textin_starts(s, n, "Tag="))
+        return 0;
+    size_t j = 4;
+    while (j < n && s[j] != ',' && s[j] != ' ')
+        j++;
+    *t = s + 4;
+    *tn = j - 4;
+    return 1;
+}
+
+/* Whether an interval of tag t[0..tn) (has: tagged) is of the series asked. */
+static int in_series(const reader *r, int has, const char *t, size_t tn)
+{
+    if (!r->o->one_series)
+        return 1;
+    if (!r->o->tag)
+        return !has;
+    return has && strlen(r->o->tag) == tn && memcmp(r->o->tag, t, tn) == 0;
+}
+
 /* An interval line "[Tag=T,]START,LENGTH,MAX,BASE64" (commas or blanks
- * between): appended to r->log with its raw second column. */
+ * between): appended to r->log with its raw second column. Returns 1 when
+ * the line is of another series (not read), 0, or a negative errno. */
 static int read_interval(reader *r, const char *s, size_t n, size_t line)
 {
     const char *f[5], *name = r->name;
     size_t fl[5], rest;
     size_t k = split_fields(s, n, f, fl, &rest);
     size_t first = k && textin_starts(f[0], fl[0], "Tag=") ? 1 : 0;
+    if (!in_series(r, (int)first, first ? f[0] + 4 : NULL, first ? fl[0] - 4 : 0))
+        return 1;
     if (k - first != 4 || rest)
         return hgrm_fail(r->err, r->errlen, -EINVAL,
                          "%s:%zu: expected an interval line \"[Tag=NAME,]START,LENGTH,MAX,HISTOGRAM\"", name, line);
     int64_t start, second_col, maxv;
-    int r1 = textin_decimal(f[first], fl[first], 1000000000, 0, &start);
-    int r2 = textin_decimal(f[first + 1], fl[first + 1], 1000000000, 0, &second_col);
-    if (r1 || r2)
-        return hgrm_fail(r->err, r->errlen, (r1 == -ERANGE || r2 == -ERANGE) ? -ERANGE : -EINVAL,
-                         "%s:%zu: the interval's start '%.*s' and length '%.*s' must be seconds (such as 12.000)",
-                         name, line, (int)fl[first], f[first], (int)fl[first + 1], f[first + 1]);
-    if (textin_decimal_span(f[first + 2], fl[first + 2], 0) != fl[first + 2] ||
-        textin_decimal(f[first + 2], fl[first + 2], 1, 0, &maxv) == -EINVAL)
-        return hgrm_fail(r->err, r->errlen, -EINVAL, "%s:%zu: the interval max '%.*s' is not a number", name, line,
-                         (int)fl[first + 2], f[first + 2]);
+    char why[200];
+    static const textin_number_form secs = {"the interval's start", 0, NULL, 0, 1000000000};
+    static const textin_number_form len_form = {"the interval's length", 0, NULL, 0, 1000000000};
+    static const textin_number_form max_form = {"the interval's max", 0, NULL, 0, 1};
+    int rc = textin_number(f[first], fl[first], &secs, &start, why, sizeof why);
+    if (!rc)
+        rc = textin_number(f[first + 1], fl[first + 1], &len_form, &second_col, why, sizeof why);
+    if (rc) /* a time past 2^63 ns is a limit (-ERANGE), anything else not a number */
+        return hgrm_fail(r->err, r->errlen, rc, "%s:%zu: %s", name, line, why);
+    /* the max is not used (the histogram's is), but it must be a number */
+    rc = textin_number(f[first + 2], fl[first + 2], &max_form, &maxv, why, sizeof why);
+    if (rc == -EINVAL)
+        return hgrm_fail(r->err, r->errlen, rc, "%s:%zu: %s", name, line, why);
     if (grow_bin(r, fl[first + 3] / 4 * 3 + 3))
         return hgrm_fail(r->err, r->errlen, -ENOMEM, "%s: out of memory", name);
     size_t blen;
@@ -225,11 +275,17 @@ static int read_interval(reader *r, const char *s, size_t n, size_t line)
     hlog_log *log = r->log;
     hlog_interval *iv = &log->iv[log->n];
     memset(iv, 0, sizeof *iv);
-    const char *why;
-    int dr = hlog_decode(r->bin, blen, &iv->hist, &why);
+    const char *dwhy;
+    r->compressed += blen;
+    size_t allowance = ((size_t)1 << 20) + 128 * r->compressed, budget = allowance - r->inflated;
+    int dr = hlog_decode_bounded(r->bin, blen, &budget, &iv->hist, &dwhy);
+    r->inflated = allowance - budget;
+    if (dr == -EFBIG)
+        return hgrm_fail(r->err, r->errlen, -EFBIG, "%s:%zu: %s", name, line, dwhy);
     if (dr)
-        return hgrm_fail(r->err, r->errlen, dr, "%s:%zu: the histogram does not decode: %s", name, line, why);
+        return hgrm_fail(r->err, r->errlen, dr, "%s:%zu: the histogram does not decode: %s", name, line, dwhy);
     log->n++;
+    iv->max_value = hlog_histogram_max(&iv->hist);
     if (first) {
         iv->tag = strndup(f[0] + 4, fl[0] - 4);
         if (!iv->tag)
@@ -238,6 +294,68 @@ static int read_interval(reader *r, const char *s, size_t n, size_t line)
     iv->start_ns = start;
     r->second[log->n - 1] = second_col;
     iv->line = line;
+    if (r->o->on_interval) {
+        int cr = r->o->on_interval(r->o->ctx, iv, &dwhy);
+        hlog_histogram_clear(&iv->hist);
+        if (cr)
+            return hgrm_fail(r->err, r->errlen, cr, "%s:%zu: %s", name, line, dwhy);
+    }
+    return 0;
+}
+
+/* The log's series, for a refusal: "Tag=A, Tag=B, (untagged)". With
+ * one_series and no tag a log of several is refused; a tag it lacks too. */
+static int check_series(reader *r, const char *text, size_t len)
+{
+    if (!r->o->one_series)
+        return 0;
+    char list[400] = "";
+    size_t k = 0, nseries = 0;
+    int untagged = 0, found = 0;
+    const char *seen[MAX_SERIES_NAMED];
+    size_t seen_n[MAX_SERIES_NAMED];
+    textin_lines it;
+    textin_lines_init(&it, text, len);
+    const char *s, *t;
+    size_t n, tn;
+    while (textin_next_line(&it, &s, &n)) {
+        if (n == 0 || s[0] == '#' || s[0] == '"' || s[0] == ' ')
+            continue;
+        if (!line_tag(s, n, &t, &tn)) {
+            if (!untagged)
+                nseries++;
+            untagged = 1;
+            found |= !r->o->tag;
+            continue;
+        }
+        found |= r->o->tag && strlen(r->o->tag) == tn && memcmp(r->o->tag, t, tn) == 0;
+        size_t j = 0;
+        while (j < nseries - (size_t)untagged && j < MAX_SERIES_NAMED && !(seen_n[j] == tn && !memcmp(seen[j], t, tn)))
+            j++;
+        if (j == nseries - (size_t)untagged) {
+            if (j < MAX_SERIES_NAMED) {
+                seen[j] = t;
+                seen_n[j] = tn;
+            }
+            nseries++;
+        }
+    }
+    size_t named = nseries - (size_t)untagged;
+    for (size_t j = 0; j < named && j < MAX_SERIES_NAMED && k < sizeof list; j++)
+        k += (size_t)snprintf(list + k, sizeof list - k, "%sTag=%.*s", j ? ", " : "", (int)(seen_n[j] > 40 ? 40 : seen_n[j]),
+                              seen[j]);
+    if (named > MAX_SERIES_NAMED && k < sizeof list)
+        k += (size_t)snprintf(list + k, sizeof list - k, ", ...");
+    if (untagged && k < sizeof list)
+        snprintf(list + k, sizeof list - k, "%suntagged intervals", k ? ", " : "");
+    if (!r->o->tag && nseries > 1)
+        return hgrm_fail(r->err, r->errlen, -EINVAL, "%s: the log holds %zu%s series (%s); pick one with tag = NAME",
+                         r->name, nseries, named > MAX_SERIES_NAMED ? " or more" : "", list);
+    if (r->o->tag && !found)
+        return hgrm_fail(r->err, r->errlen, -EINVAL, "%s: no interval is tagged %s; the log holds %s", r->name,
+                         r->o->tag, nseries ? list : "no interval");
+    if (!r->o->tag && nseries == 1 && !untagged) /* the one series is tagged: read it */
+        return 1;
     return 0;
 }
 
@@ -282,31 +400,77 @@ static int apply_times(reader *r)
     return 0;
 }
 
-int hlog_parse(hlog_log **out, const char *name, const char *text, size_t len, char *err, size_t errlen)
+/* Append "NAME:LINE: skipped (strict = false): REASON" (REASON: err after
+ * its "NAME:LINE: ") to log's warnings. */
+static int add_warning(hlog_log *log, const char *err)
+{
+    char **nw = realloc(log->warnings, (log->n_warnings + 1) * sizeof *nw);
+    if (!nw)
+        return -ENOMEM;
+    log->warnings = nw;
+    if (!(log->warnings[log->n_warnings] = strdup(err)))
+        return -ENOMEM;
+    log->n_warnings++;
+    return 0;
+}
+
+int hlog_parse_with(hlog_log **out, const char *name, const char *text, size_t len, const hlog_read_options *o,
+                    char *err, size_t errlen)
 {
     *out = NULL;
-    reader r = {.name = name, .err = err, .errlen = errlen};
+    static const hlog_read_options every = {0, NULL, 1, NULL, NULL};
+    reader r = {.name = name, .err = err, .errlen = errlen, .o = o ? o : &every};
     r.log = calloc(1, sizeof *r.log);
     if (!r.log) {
         snprintf(err, errlen, "%s: out of memory", name);
         return -ENOMEM;
     }
-    int rc = 0;
+    hlog_read_options tagged; /* a log of one tagged series: that one */
+    int rc = check_series(&r, text, len);
+    if (rc == 1) {
+        tagged = *r.o;
+        tagged.one_series = 0;
+        r.o = &tagged;
+        rc = 0;
+    }
     textin_lines it;
     textin_lines_init(&it, text, len);
     const char *s;
     size_t n;
+    int cut = textin_ends_cut(text, len);
     while (!rc && textin_next_line(&it, &s, &n)) {
         while (n && (s[n - 1] == ' ' || s[n - 1] == '\t'))
             n--;
-        if (n == 0)
-            continue;
-        if (s[0] == '#')
+        int cls = TEXTIN_LINE_KNOWN;
+        if (n == 0) {
+        } else if (s[0] == '#') {
             read_comment(&r, s, n);
-        else if (s[0] == '"')
+        } else if (s[0] == '"') {
             r.end_legend |= textin_find(s, n, "EndTimestamp") != NULL;
-        else
+        } else {
             rc = read_interval(&r, s, n, it.line);
+            cls = rc == 1 ? TEXTIN_LINE_KNOWN : TEXTIN_LINE_RECORD;
+            if (rc == 1)
+                rc = 0;
+            if (rc == -EINVAL && cut && it.p >= it.end) {
+                char why[512], at[64];
+                snprintf(at, sizeof at, ":%zu: ", it.line);
+                const char *w = strstr(err, at);
+                snprintf(why, sizeof why, "%s", w ? w + strlen(at) : err);
+                snprintf(err, errlen, "%s: the file ends inside a record at %s:%zu: " TEXTIN_CUT_RECORD " (%s)", name,
+                         name, it.line, why);
+            }
+            if (rc == -EINVAL && !r.o->strict) {
+                char msg[700];
+                snprintf(msg, sizeof msg, "%s (skipped: strict = false)", err);
+                rc = add_warning(r.log, msg);
+                cls = TEXTIN_LINE_SKIPPED;
+                if (rc)
+                    snprintf(err, errlen, "%s: out of memory", name);
+            }
+        }
+        if (!rc)
+            textin_account_line(&r.log->lines, cls, it.line);
     }
     if (!rc)
         rc = apply_times(&r);
@@ -318,6 +482,11 @@ int hlog_parse(hlog_log **out, const char *name, const char *text, size_t len, c
     free(r.bin);
     hlog_log_free(r.log);
     return rc;
+}
+
+int hlog_parse(hlog_log **out, const char *name, const char *text, size_t len, char *err, size_t errlen)
+{
+    return hlog_parse_with(out, name, text, len, NULL, err, errlen);
 }
 
 int hlog_read(hlog_log **out, const char *path, char *err, size_t errlen)
@@ -355,10 +524,79 @@ int hlog_to_hist(const hlog_histogram *h, int64_t unit_ns, hist *dst)
     return 0;
 }
 
-static int cmp_index(const void *a, const void *b)
+void hlog_merge_clear(hlog_merge *m)
 {
-    const hlog_count *x = a, *y = b;
-    return (x->index > y->index) - (x->index < y->index);
+    free(m->counts);
+    memset(m, 0, sizeof *m);
+}
+
+int hlog_merge_add(hlog_merge *m, const hlog_histogram *h, const char **why)
+{
+    if (!h->n)
+        return 0;
+    if (m->have && (h->significant_digits != m->ref.significant_digits ||
+                    h->lowest_discernible != m->ref.lowest_discernible)) {
+        *why = "the histogram's settings (significant digits, lowest value) differ from the first interval's";
+        return -EINVAL;
+    }
+    if (!m->have) {
+        m->ref = *h;
+        m->ref.counts = NULL;
+        m->ref.n = 0;
+        m->have = 1;
+    }
+    size_t need = (size_t)h->counts[h->n - 1].index + 1; /* decode keeps indices below 2^63 values' */
+    if (need > m->cap) {
+        size_t nc = m->cap ? m->cap : 1024;
+        while (nc < need)
+            nc *= 2;
+        uint64_t *nb = realloc(m->counts, nc * sizeof *nb);
+        if (!nb) {
+            *why = "out of memory";
+            return -ENOMEM;
+        }
+        memset(nb + m->cap, 0, (nc - m->cap) * sizeof *nb);
+        m->counts = nb;
+        m->cap = nc;
+    }
+    for (size_t i = 0; i < h->n; i++) {
+        uint64_t *c = &m->counts[h->counts[i].index];
+        if (*c == 0 && ++m->nonzero > HLOG_MAX_COUNTS) {
+            *why = "the intervals together hold more than 1048576 non-zero counts: cosim's limit";
+            return -EFBIG;
+        }
+        if (__builtin_add_overflow(*c, h->counts[i].count, c)) {
+            *why = "a count of the intervals together passes 2^64";
+            return -ERANGE;
+        }
+    }
+    return 0;
+}
+
+int hlog_merge_dist(const hlog_merge *m, int64_t unit_ns, hgrm_dist **out)
+{
+    *out = NULL;
+    if (unit_ns < 1 || !m->have || !m->nonzero)
+        return -EINVAL;
+    hgrm_bucket *b = malloc(m->nonzero * sizeof *b);
+    if (!b)
+        return -ENOMEM;
+    size_t nb = 0;
+    int rc = 0;
+    for (size_t i = 0; i < m->cap && !rc; i++) {
+        if (!m->counts[i])
+            continue;
+        int64_t lo, hi;
+        if (hlog_index_range(&m->ref, (int64_t)i, &lo, &hi) || __builtin_mul_overflow(lo, unit_ns, &lo) ||
+            __builtin_mul_overflow(hi, unit_ns, &hi))
+            rc = -ERANGE;
+        else
+            b[nb++] = (hgrm_bucket){.low_ns = lo, .high_ns = hi, .count = m->counts[i]};
+    }
+    if (!rc)
+        rc = hgrm_from_buckets(out, b, nb);
+    free(b);
+    return rc;
 }
 
 int hlog_to_dist(const hlog_log *log, int64_t unit_ns, hgrm_dist **out)
@@ -366,55 +604,13 @@ int hlog_to_dist(const hlog_log *log, int64_t unit_ns, hgrm_dist **out)
     *out = NULL;
     if (unit_ns < 1)
         return -EINVAL;
-    size_t total = 0;
-    const hlog_histogram *ref = NULL;
-    for (size_t i = 0; i < log->n; i++) {
-        const hlog_histogram *h = &log->iv[i].hist;
-        if (!h->n)
-            continue;
-        if (ref && (h->significant_digits != ref->significant_digits ||
-                    h->lowest_discernible != ref->lowest_discernible))
-            return -EINVAL;
-        ref = h;
-        total += h->n;
-    }
-    if (!ref)
-        return -EINVAL;
-    hlog_count *all = malloc(total * sizeof *all);
-    hgrm_bucket *b = malloc(total * sizeof *b);
+    hlog_merge m = {0};
+    const char *why;
     int rc = 0;
-    if (!all || !b) {
-        rc = -ENOMEM;
-        goto done;
-    }
-    size_t k = 0;
-    for (size_t i = 0; i < log->n; i++)
-        for (size_t j = 0; j < log->iv[i].hist.n; j++)
-            all[k++] = log->iv[i].hist.counts[j];
-    qsort(all, k, sizeof *all, cmp_index);
-    size_t nb = 0;
-    for (size_t i = 0; i < k; i++) {
-        if (nb && all[i].index == all[nb - 1].index) {
-            if (__builtin_add_overflow(all[nb - 1].count, all[i].count, &all[nb - 1].count)) {
-                rc = -ERANGE;
-                goto done;
-            }
-        } else {
-            all[nb++] = all[i];
-        }
-    }
-    for (size_t i = 0; i < nb; i++) {
-        int64_t lo, hi;
-        if (hlog_index_range(ref, all[i].index, &lo, &hi) || __builtin_mul_overflow(lo, unit_ns, &lo) ||
-            __builtin_mul_overflow(hi, unit_ns, &hi)) {
-            rc = -ERANGE;
-            goto done;
-        }
-        b[i] = (hgrm_bucket){.low_ns = lo, .high_ns = hi, .count = all[i].count};
-    }
-    rc = hgrm_from_buckets(out, b, nb);
-done:
-    free(all);
-    free(b);
-    return rc;
+    for (size_t i = 0; i < log->n && !rc; i++)
+        rc = hlog_merge_add(&m, &log->iv[i].hist, &why);
+    if (!rc)
+        rc = hlog_merge_dist(&m, unit_ns, out);
+    hlog_merge_clear(&m);
+    return rc == -EFBIG ? -ERANGE : rc;
 }

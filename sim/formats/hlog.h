@@ -55,6 +55,7 @@
 
 #include "hgrm.h"
 #include "hist.h"
+#include "textin.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -105,7 +106,13 @@ typedef struct hlog_histogram {
     hlog_count *counts;         /**< non-zero counts by increasing index */
     size_t n;
     uint64_t total;             /**< sum of the counts */
+    int32_t normalizing_offset; /**< the header's normalizing index offset (read as Java reads it: ignored) */
 } hlog_histogram;
+
+/** Most non-zero counts one decoded histogram may hold (16 bytes each):
+ *  HdrHistogram's d = 3 layouts hold at most about 90000; more is refused
+ *  as a limit, not an out-of-memory. */
+#define HLOG_MAX_COUNTS ((size_t)1 << 20)
 
 /** Free the counts of h (not h itself); safe on a zeroed struct. */
 void hlog_histogram_clear(hlog_histogram *h);
@@ -138,9 +145,23 @@ int64_t hlog_histogram_max(const hlog_histogram *h);
  * @param out  receives the histogram (hlog_histogram_clear it)
  * @param why  on error, a static English reason
  * @return 0, -EINVAL (bad cookie, truncated or corrupt data, a
- *         DoubleHistogram, a count beyond 2^63), -ENOMEM.
+ *         DoubleHistogram, a count beyond 2^63), -EFBIG (a limit: more than
+ *         HLOG_MAX_COUNTS non-zero counts, or a compressed histogram that
+ *         inflates past the payload length its header gives), -ENOMEM.
+ *         The normalizing index offset is read as HdrHistogram Java reads
+ *         it: the counts are taken index for index (Java stores and reads
+ *         them through the same offset).
  */
 int hlog_decode(const uint8_t *buf, size_t len, hlog_histogram *out, const char **why);
+
+/**
+ * hlog_decode with an allowance: a compressed histogram may inflate to at
+ * most *budget bytes (and never past its header's payload length, itself
+ * at most 9 bytes for each count of its layout); *budget is lowered by
+ * what it took. More is -EFBIG, refused before inflating it, so a zlib
+ * bomb costs time in proportion to the allowance.
+ */
+int hlog_decode_bounded(const uint8_t *buf, size_t len, size_t *budget, hlog_histogram *out, const char **why);
 
 /**
  * The significant digits the writer uses for a cosim histogram of S
@@ -202,7 +223,8 @@ typedef struct hlog_interval {
     char *tag;            /**< NULL when untagged */
     int64_t start_ns;     /**< start relative to the log's start time (below) */
     int64_t length_ns;    /**< length */
-    hlog_histogram hist;  /**< the decoded histogram */
+    hlog_histogram hist;  /**< the decoded histogram (its counts freed after on_interval, below) */
+    int64_t max_value;    /**< hlog_histogram_max of it, kept when the counts are freed */
     size_t line;          /**< its line in the file */
 } hlog_interval;
 
@@ -215,7 +237,23 @@ typedef struct hlog_log {
     int end_stamps;                   /**< a 1.2 log whose second column was read as end times */
     hlog_interval *iv;
     size_t n;
+    textin_account lines;             /**< what became of the file's lines */
+    char **warnings;                  /**< "NAME:LINE: ..." for each line skipped (strict = 0) */
+    size_t n_warnings;
 } hlog_log;
+
+/** How hlog_parse_with reads a log. */
+typedef struct hlog_read_options {
+    int one_series;  /**< 1: read one series: `tag`'s, or the log's only one (a log of several series and
+                          no tag is refused, naming them); 0: every interval, whatever its tag */
+    const char *tag; /**< with one_series: the series Tag=NAME (NULL: the untagged or only one) */
+    int strict;      /**< 1: an interval line that cannot be read is an error; 0: skipped with a warning */
+    /** When set: called with each interval of the series as it is read,
+     *  after which its counts are freed (memory flat in the log's length);
+     *  returns 0 or a negative errno with *why (a static reason). */
+    int (*on_interval)(void *ctx, const hlog_interval *iv, const char **why);
+    void *ctx;
+} hlog_read_options;
 
 /**
  * Parse a log. Interval times follow HistogramLogReader: a stamp is
@@ -231,6 +269,22 @@ typedef struct hlog_log {
  *         -ERANGE for times beyond int64 ns; -ENOMEM.
  */
 int hlog_parse(hlog_log **out, const char *name, const char *text, size_t len, char *err, size_t errlen);
+
+/**
+ * hlog_parse with options (o NULL: hlog_parse's every interval, strict).
+ * Lines: comments, the legend and blank lines are known non-records,
+ * interval lines of the series are records, those of another series known
+ * non-records. Compressed histograms inflate within an allowance of 1 MiB
+ * and 128 bytes for each compressed byte of the file read so far (a zlib
+ * bomb is refused in time proportional to its size).
+ *
+ * @return as hlog_parse; -EFBIG for a limit (HLOG_MAX_COUNTS, the
+ *         inflate allowance), "NAME:LINE: ...: a limit ..."; -EINVAL for a
+ *         second series without a tag, or a tag the log lacks (naming the
+ *         series found).
+ */
+int hlog_parse_with(hlog_log **out, const char *name, const char *text, size_t len, const hlog_read_options *o,
+                    char *err, size_t errlen);
 
 /** hlog_parse on the file at path (errors from reading it as textin_read_file). */
 int hlog_read(hlog_log **out, const char *path, char *err, size_t errlen);
@@ -271,5 +325,32 @@ int hlog_to_hist(const hlog_histogram *h, int64_t unit_ns, hist *dst);
  *         -ENOMEM.
  */
 int hlog_to_dist(const hlog_log *log, int64_t unit_ns, hgrm_dist **out);
+
+/** The counts of several histograms of the same settings added up as
+ *  they are read: one count per counts-array index (8 bytes each, at most
+ *  the layout's length), the intervals themselves not kept. */
+typedef struct hlog_merge {
+    hlog_histogram ref;  /**< the settings (no counts) */
+    int have;            /**< a histogram with counts was added */
+    uint64_t *counts;    /**< by index */
+    size_t cap;          /**< entries of counts */
+    size_t nonzero;      /**< non-zero entries */
+} hlog_merge;
+
+/**
+ * Add h's counts into m.
+ *
+ * @param why  on error, a static reason
+ * @return 0; -EINVAL when h's settings (significant digits, lowest value)
+ *         differ from the first's; -EFBIG past HLOG_MAX_COUNTS non-zero
+ *         indices (a limit); -ERANGE when a count passes 2^64; -ENOMEM.
+ */
+int hlog_merge_add(hlog_merge *m, const hlog_histogram *h, const char **why);
+
+/** The merged counts as a distribution, as hlog_to_dist. */
+int hlog_merge_dist(const hlog_merge *m, int64_t unit_ns, hgrm_dist **out);
+
+/** Free m's counts (not m); safe on a zeroed one. */
+void hlog_merge_clear(hlog_merge *m);
 
 #endif

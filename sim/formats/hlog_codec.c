@@ -175,10 +175,6 @@ int64_t hlog_histogram_max(const hlog_histogram *h)
  * and DHIST_compressedEncodingCookie) */
 #define IS_DOUBLE_HISTOGRAM(c) ((c) == 0x0c72124eu || (c) == 0x0c72124fu)
 
-/* Largest inflated size accepted: HdrHistogram's largest layout (d = 5)
- * covering all of int64 is 46 * 131072 counts of 9 bytes, 54 MB. */
-#define MAX_INFLATED ((size_t)64 << 20)
-
 static uint32_t be32(const uint8_t *p)
 {
     return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
@@ -203,48 +199,114 @@ static void put64(uint8_t *p, uint64_t v)
     put32(p + 4, (uint32_t)v);
 }
 
-static int inflate_all(const uint8_t *in, size_t n, uint8_t **out, size_t *out_len)
+/* The length of the counts array HdrHistogram allocates for the highest
+ * trackable value (AbstractHistogram.establishSize and
+ * getBucketsNeededToCoverValue): buckets until sub_bucket_count << (u +
+ * buckets - 1) passes highest, plus one; (buckets + 1) 2^(M-1) counts. */
+static uint64_t counts_length(unsigned m, unsigned u, int64_t highest)
+{
+    uint64_t smallest_untrackable = (uint64_t)1 << (m + u);
+    uint64_t buckets = 1;
+    while (smallest_untrackable <= (uint64_t)(highest < 2 ? 2 : highest)) {
+        if (smallest_untrackable > (uint64_t)INT64_MAX / 2) {
+            buckets++;
+            break;
+        }
+        smallest_untrackable <<= 1;
+        buckets++;
+    }
+    return (buckets + 1) << (m - 1);
+}
+
+/* Inflate the zlib stream in[0..n) without ever producing more than the
+ * header of the encoding inside lets: first its header (40 bytes, 32 for
+ * V0), then at most its payload length, itself at most 9 bytes for each
+ * count of the layout its highest trackable value needs (what
+ * HdrHistogram Java allocates, AbstractHistogram.decodeFromByteBuffer's
+ * expectedCapacity), and at most *budget bytes in all (the reader's
+ * allowance for the whole file). So a zlib bomb costs time in proportion
+ * to what it is allowed, not to what it would inflate to. */
+static int inflate_bounded(const uint8_t *in, size_t n, size_t *budget, uint8_t **out, size_t *out_len,
+                           const char **why)
 {
     z_stream zs;
     memset(&zs, 0, sizeof zs);
     if (inflateInit(&zs) != Z_OK)
         return -ENOMEM;
-    size_t cap = 4096, len = 0;
+    zs.next_in = (Bytef *)(uintptr_t)in;
+    zs.avail_in = (uInt)n;
+    uint8_t head[40];
+    zs.next_out = head;
+    zs.avail_out = sizeof head;
+    int zr = inflate(&zs, Z_NO_FLUSH);
+    size_t got = sizeof head - zs.avail_out;
+    if ((zr != Z_OK && zr != Z_STREAM_END && zr != Z_BUF_ERROR) || got < 32) {
+        inflateEnd(&zs);
+        *why = got < 32 && (zr == Z_OK || zr == Z_STREAM_END || zr == Z_BUF_ERROR)
+                   ? "the compressed histogram is too short for a histogram's header"
+                   : "the compressed histogram is not a valid zlib stream";
+        return zr == Z_MEM_ERROR ? -ENOMEM : -EINVAL;
+    }
+    uint32_t base = COOKIE_BASE(be32(head));
+    size_t header = base == COOKIE_V0 ? 32 : 40;
+    int32_t digits = (int32_t)be32(head + (header == 32 ? 4 : 12));
+    int64_t lowest = (int64_t)be64(head + (header == 32 ? 8 : 16));
+    int64_t highest = (int64_t)be64(head + (header == 32 ? 16 : 24));
+    unsigned u, m;
+    if ((base != COOKIE_V0 && base != COOKIE_V1 && base != COOKIE_V2) || got < header ||
+        hlog_layout(digits, lowest, &u, &m)) {
+        inflateEnd(&zs);
+        *why = got < header ? "the compressed histogram is too short for a histogram's header"
+               : (base != COOKIE_V0 && base != COOKIE_V1 && base != COOKIE_V2)
+                   ? "the compressed histogram holds no HdrHistogram encoding (unknown cookie)"
+                   : "the histogram's settings are invalid (significant digits outside 0..5 or lowest value < 1)";
+        return -EINVAL;
+    }
+    uint64_t most = counts_length(m, u, highest) * 9;
+    if (header == 40) {
+        int32_t plen = (int32_t)be32(head + 4);
+        if (plen < 0 || (uint64_t)plen > most) {
+            inflateEnd(&zs);
+            *why = "the histogram's payload length is more than its layout can hold (9 bytes a count)";
+            return -EINVAL;
+        }
+        most = (uint64_t)plen;
+    }
+    if (header + most > *budget) {
+        inflateEnd(&zs);
+        *why = "the compressed histograms inflate past the file's allowance (1 MiB and 128 bytes for each "
+               "compressed byte read): a limit against zlib bombs";
+        return -EFBIG;
+    }
+    size_t cap = header + (size_t)most + 1; /* one more: a stream that goes on is refused */
     uint8_t *buf = malloc(cap);
     if (!buf) {
         inflateEnd(&zs);
         return -ENOMEM;
     }
-    zs.next_in = (Bytef *)(uintptr_t)in;
-    zs.avail_in = (uInt)n;
-    int zr;
-    do {
-        if (len == cap) {
-            if (cap >= MAX_INFLATED) {
-                free(buf);
-                inflateEnd(&zs);
-                return -EINVAL;
-            }
-            uint8_t *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                inflateEnd(&zs);
-                return -ENOMEM;
-            }
-            buf = nb;
-            cap *= 2;
-        }
+    memcpy(buf, head, got);
+    size_t len = got;
+    while (zr != Z_STREAM_END && len < cap) {
         zs.next_out = buf + len;
         zs.avail_out = (uInt)(cap - len);
         zr = inflate(&zs, Z_NO_FLUSH);
         len = cap - zs.avail_out;
-        if (zr != Z_OK && zr != Z_STREAM_END && !(zr == Z_BUF_ERROR && zs.avail_out == 0)) {
+        if (zr != Z_OK && zr != Z_STREAM_END) {
             free(buf);
             inflateEnd(&zs);
+            *why = zr == Z_BUF_ERROR ? "the compressed histogram is cut (its zlib stream does not end)"
+                                     : "the compressed histogram is not a valid zlib stream";
             return zr == Z_MEM_ERROR ? -ENOMEM : -EINVAL;
         }
-    } while (zr != Z_STREAM_END);
+    }
     inflateEnd(&zs);
+    if (len == cap) {
+        free(buf);
+        *why = "the compressed histogram inflates past the payload length its header gives: a limit against "
+               "zlib bombs";
+        return -EFBIG;
+    }
+    *budget -= len;
     *out = buf;
     *out_len = len;
     return 0;
@@ -252,6 +314,8 @@ static int inflate_all(const uint8_t *in, size_t n, uint8_t **out, size_t *out_l
 
 static int push_count(hlog_histogram *h, size_t *cap, int64_t index, uint64_t count)
 {
+    if (h->n == HLOG_MAX_COUNTS)
+        return -EFBIG;
     if (h->n == *cap) {
         size_t nc = *cap ? *cap * 2 : 64;
         hlog_count *nb = realloc(h->counts, nc * sizeof *nb);
@@ -396,8 +460,11 @@ static int decode_counts(const uint8_t *p, size_t n, unsigned word, hlog_histogr
                 *why = "the counts add up beyond 2^64";
                 return -EINVAL;
             }
-            if (push_count(h, &cap, index, (uint64_t)count))
-                return -ENOMEM;
+            int rc = push_count(h, &cap, index, (uint64_t)count);
+            if (rc == -EFBIG)
+                *why = "the histogram holds more than 1048576 non-zero counts: cosim's limit";
+            if (rc)
+                return rc;
         }
         index++;
     }
@@ -415,10 +482,11 @@ static int decode_plain(const uint8_t *buf, size_t len, hlog_histogram *h, const
         *why = "the histogram's word size is not 2, 4 or 8 bytes";
         return -EINVAL;
     }
-    if (ph.norm != 0) {
-        *why = "a histogram with a normalizing index offset (shifted), which cosim does not read";
-        return -EINVAL;
-    }
+    /* the normalizing index offset: HdrHistogram Java's decoder stores the
+     * counts through it and its getters read them back through it, so the
+     * counts are read as written, index for index, whatever it is
+     * (hdr-histogram-js writes 1); kept for the record */
+    h->normalizing_offset = ph.norm;
     h->significant_digits = ph.digits;
     h->lowest_discernible = ph.lowest;
     h->highest_trackable = ph.highest;
@@ -431,6 +499,12 @@ static int decode_plain(const uint8_t *buf, size_t len, hlog_histogram *h, const
 }
 
 int hlog_decode(const uint8_t *buf, size_t len, hlog_histogram *out, const char **why)
+{
+    size_t budget = SIZE_MAX;
+    return hlog_decode_bounded(buf, len, &budget, out, why);
+}
+
+int hlog_decode_bounded(const uint8_t *buf, size_t len, size_t *budget, hlog_histogram *out, const char **why)
 {
     memset(out, 0, sizeof *out);
     if (len < 8) {
@@ -448,9 +522,10 @@ int hlog_decode(const uint8_t *buf, size_t len, hlog_histogram *out, const char 
         }
         uint8_t *plain;
         size_t plen;
-        rc = inflate_all(buf + 8, (size_t)clen, &plain, &plen);
+        rc = inflate_bounded(buf + 8, (size_t)clen, budget, &plain, &plen, why);
         if (rc) {
-            *why = rc == -ENOMEM ? "out of memory" : "the compressed histogram is not a valid zlib stream";
+            if (rc == -ENOMEM)
+                *why = "out of memory";
             return rc;
         }
         uint32_t inner = COOKIE_BASE(plen >= 4 ? be32(plain) : 0);

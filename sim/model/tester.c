@@ -140,6 +140,108 @@ int tester_grid_of(const tester_spec *t, tester_grid *out)
     return 1;
 }
 
+/* Exact comparison of products of whole numbers and doubles (each double
+ * taken as the dyadic rational it holds): a number is a 320-bit whole
+ * number times 2^exp. */
+typedef struct exact_num {
+    uint64_t w[5]; /* little-endian limbs */
+    int exp;
+} exact_num;
+
+static void exact_mul_u64(exact_num *x, uint64_t m)
+{
+    unsigned __int128 carry = 0;
+    for (int i = 0; i < 5; i++) {
+        unsigned __int128 p = (unsigned __int128)x->w[i] * m + carry;
+        x->w[i] = (uint64_t)p;
+        carry = p >> 64;
+    }
+}
+
+/* x times d, d finite and >= 0: d = M 2^e with M < 2^53 whole. */
+static void exact_mul_double(exact_num *x, double d)
+{
+    int e;
+    double f = frexp(d, &e); /* d = f 2^e, f in [0.5, 1) */
+    exact_mul_u64(x, (uint64_t)ldexp(f, 53));
+    x->exp += e - 53;
+}
+
+static int exact_bits(const exact_num *x)
+{
+    for (int i = 4; i >= 0; i--)
+        if (x->w[i])
+            return 64 * i + 64 - __builtin_clzll(x->w[i]);
+    return 0;
+}
+
+static void exact_shl(exact_num *x, int n)
+{
+    for (; n >= 64; n -= 64) {
+        for (int i = 4; i > 0; i--)
+            x->w[i] = x->w[i - 1];
+        x->w[0] = 0;
+    }
+    if (n > 0)
+        for (int i = 4; i >= 0; i--)
+            x->w[i] = (x->w[i] << n) | (i ? x->w[i - 1] >> (64 - n) : 0);
+}
+
+/* -1, 0 or 1 as a < b, a = b, a > b. The products this file forms stay
+ * below 2^200 (at most three factors of 64 bits, one of 53), so the shift
+ * that lines up two numbers of equal magnitude fits the 320 bits. */
+static int exact_cmp(exact_num a, exact_num b)
+{
+    int la = exact_bits(&a), lb = exact_bits(&b);
+    if (!la || !lb)
+        return (la > 0) - (lb > 0);
+    if (la + a.exp != lb + b.exp)
+        return la + a.exp > lb + b.exp ? 1 : -1;
+    if (a.exp > b.exp)
+        exact_shl(&a, a.exp - b.exp);
+    else
+        exact_shl(&b, b.exp - a.exp);
+    for (int i = 4; i >= 0; i--)
+        if (a.w[i] != b.w[i])
+            return a.w[i] > b.w[i] ? 1 : -1;
+    return 0;
+}
+
+int tester_offered_at_least_one(const tester_spec *t, const dist_spec *service, uint64_t workers)
+{
+    if (!tester_kind_has(t->kind, TESTER_KIND_RATED) || t->interval.num_ns == 0 || t->interval.den == 0)
+        return 0;
+    /* rate x mean / workers >= 1, rate = den / num (/ (1 - p) for
+     * partly-open): mean den >= workers num (1 - p) */
+    exact_num lhs = {{1, 0, 0, 0, 0}, 0}, rhs = {{1, 0, 0, 0, 0}, 0};
+    exact_mul_double(&lhs, dist_mean_drawn_ns(service));
+    exact_mul_u64(&lhs, t->interval.den);
+    exact_mul_u64(&rhs, workers ? workers : 1);
+    exact_mul_u64(&rhs, t->interval.num_ns);
+    if (tester_kind_has(t->kind, TESTER_KIND_SESSIONS) && t->p_continue > 0) {
+        /* 1 - p exactly: p = mp 2^-k (mp < 2^53 whole), so rhs (1 - p) =
+         * (rhs 2^k - rhs mp) 2^-k. A p read from a decimal (at most 18
+         * decimals) is at least 1e-18, so k <= 113 and rhs 2^k < 2^200;
+         * a smaller p (only from code) counts as 0 */
+        int e;
+        double f = frexp(t->p_continue, &e);
+        int k = 53 - e;
+        if (k <= 120) {
+            exact_num part = rhs;
+            exact_mul_u64(&part, (uint64_t)ldexp(f, 53));
+            exact_shl(&rhs, k);
+            unsigned borrow = 0;
+            for (int i = 0; i < 5; i++) {
+                uint64_t d = rhs.w[i] - part.w[i] - borrow;
+                borrow = rhs.w[i] < part.w[i] || (rhs.w[i] == part.w[i] && borrow);
+                rhs.w[i] = d;
+            }
+            rhs.exp -= k;
+        }
+    }
+    return exact_cmp(lhs, rhs) >= 0;
+}
+
 int tester_latency_includes_backlog(const tester_spec *t)
 {
     /* a grid's catch_up from the intended time carries the backlog (the

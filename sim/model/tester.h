@@ -395,6 +395,9 @@ typedef struct tester_result {
                                     tester_latency_includes_backlog and
                                     (offered utilisation >= 1 or
                                     backlog_growing) */
+    int offered_full;          /**< tester_latency_includes_backlog and the
+                                    offered utilisation is 1 or more, decided
+                                    exactly (tester_offered_at_least_one) */
     int64_t latency_mid_ns;    /**< latency of the first request intended at
                                     or after half the duration (-1: none) */
     int64_t latency_last_ns;   /**< latency of the last request sent */
@@ -510,6 +513,18 @@ double tester_expected_requests(const tester_spec *t, const dist_spec *service, 
  * @return the utilisation, or -1 for a closed tester (it has no rate).
  */
 double tester_offered_utilisation(const tester_spec *t, const dist_spec *service);
+
+/**
+ * Whether the offered utilisation (tester_offered_utilisation over
+ * `workers` workers, 0 meaning 1) is 1 or more, decided exactly: the
+ * interval's fraction num / den ns, the mean of the draws as made and
+ * p_continue each taken as the exact number they hold, so an open tester
+ * at 49 ns against a constant 49 ns is at 1 (the doubles' quotient reads
+ * 0.99999...). The overload flag's test (MODEL.md, "Overload").
+ *
+ * @return 1 or 0; 0 for a closed tester (no rate).
+ */
+int tester_offered_at_least_one(const tester_spec *t, const dist_spec *service, uint64_t workers);
 
 /**
  * 1 if the tester's latencies include its schedule's backlog, so that they

@@ -224,14 +224,25 @@ static int close_run(tester_loop *L)
         /* the queue never drained in the second half, and grew over it */
         out->backlog_growing = out->latency_mid_ns >= 0 && out->last_clear_ns < L->mid_ns &&
                                out->latency_last_ns > out->latency_mid_ns;
-        out->overloaded = out->backlog_growing ||
-                          tester_offered_utilisation(spec, &L->cfg->server->service) /
-                                  (double)(L->cfg->server->workers ? L->cfg->server->workers : 1) >=
-                              1;
+        out->offered_full = tester_offered_at_least_one(spec, &L->cfg->server->service, L->cfg->server->workers);
+        out->overloaded = out->backlog_growing || out->offered_full;
     }
     out->dropped = L->dropped;
     L->dropped = NULL;
     return spec->backfill ? backfill_average_interval(L) : 0;
+}
+
+/* Make L->users a min-heap on (next_ns, id), whatever order prepare left
+ * them in (Floyd's build-heap, O(users)). A kind's prepare may start its
+ * users at instants that do not grow with their id (stagger with threads:
+ * 0, S, 2S, 0, S, 2S; a pipelined quota: 0, I, 0, I): the loop pops the
+ * root as the earliest due user, so an unordered array would send a user
+ * after a later one, back in time (issue 30). A valid heap is left as it
+ * is, so a kind whose users start in order sends exactly as before. */
+static void heapify_users(tester_loop *L)
+{
+    for (size_t i = L->n_users / 2; i-- > 0;)
+        tester_heap_sift_down(L->users, L->n_users, i);
 }
 
 /* Whether the spec uses a primitive that the plain rows do not test. */
@@ -268,6 +279,8 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
     L.ext |= truth != NULL || out->wait != NULL;
     if (!rc)
         rc = k->prepare(&L);
+    if (!rc)
+        heapify_users(&L);
     if (!rc && k->connections && spec->connections && spec->connections < L.n_users) {
         L.n_conns = (size_t)spec->connections;
         if (!(L.conns = calloc(L.n_conns, sizeof *L.conns)))

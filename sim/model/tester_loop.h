@@ -100,8 +100,8 @@ typedef struct tester_loop {
     size_t cap_conns;          /* VU pool: max_vus */
     int64_t vu_ready_ns;       /* VU pool: a VU starting until then */
     int idle;                  /* the truth's run with no load: no users */
-    int64_t shared_last_ns;    /* schedule = shared: the schedule's last slot */
-    int64_t shared_gap_ns;     /* schedule = shared: its interval D, whole ns */
+    int64_t shared_anchor_ns;  /* schedule = shared: the schedule's last slot */
+    uint64_t shared_j;         /* is shared_anchor_ns + floor(shared_j D) */
     struct tester_ramp *ramp;  /* open with stages: the arrival schedule
                                   (tester_ramp.c; freed by the run) */
     tester_gate gate;          /* corrected: the observer's gate a loop starts
@@ -457,7 +457,9 @@ TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, c
         rq->recorded = 1;
     if (rq->reply_ns > h->end_ns) { /* late: in flight at the end (rare) */
         h->out->in_flight_at_end++;
-        if (h->drop_in_flight) {
+        /* a warm-up request is never measured, so its drop hides nothing:
+         * it counts as warm-up (below), not among the dropped latencies */
+        if (h->drop_in_flight && !(k->extras && rq->intended_ns < h->warmup_ns)) {
             rq->recorded = 0;
             return tester_loop_keep_dropped(L, rq->latency_ns);
         }

@@ -52,16 +52,24 @@ static int stagger_start(tester_loop *L)
     return 0;
 }
 
-/* The slots of staggered users before the end, from each one's next. */
+/* The slots of staggered users before the end, from each one's first.
+ * A staggered user's slots are anchor + floor(m U D), m = idx / U, idx / U
+ * + 1, ... (idx 0, or U once the ticker's first tick moved it): counted
+ * on that grid from the anchor, less the m below its first, never from
+ * its first slot on (floor(U D) + floor(k U D) can fall 1 ns before
+ * floor((k + 1) U D): at 3/s a tick at exactly the end was planned,
+ * issue 30). */
 static int stagger_planned(tester_loop *L)
 {
     units_interval du;
     if (units_interval_mul(L->spec->interval, L->n_users, &du))
         return -ERANGE;
     uint64_t n = 0;
-    for (size_t i = 0; i < L->n_users; i++)
-        if (L->users[i].next_ns < L->end_ns)
-            n += units_interval_count_before(du, L->users[i].next_ns, L->end_ns);
+    for (size_t i = 0; i < L->n_users; i++) {
+        const tester_user *u = &L->users[i];
+        uint64_t on_grid = units_interval_count_before(du, u->anchor_ns, L->end_ns), before = u->idx / L->n_users;
+        n += on_grid > before ? on_grid - before : 0;
+    }
     L->out->planned = n;
     return 0;
 }

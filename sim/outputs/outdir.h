@@ -158,7 +158,7 @@ int outdir_staging_fd(const outdir *d);
 /**
  * The default output folder of a scenario: "out/STEM" + suffix, STEM being
  * the scenario file's name without its extension, in full, with every
- * character other than letters, digits, '_' and '-' made '_', a leading '-'
+ * byte other than letters, digits, '_', '-' and whole UTF-8 letters made '_', a leading '-'
  * made '_' (names_from_file, as the
  * scenario reader names a scenario, but never cut to its 40 characters); a
  * scenario with its own [scenario] name keeps that name.

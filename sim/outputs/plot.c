@@ -2,6 +2,7 @@
  * plot_render.c). */
 #define _GNU_SOURCE
 #include "plot.h"
+#include "datadir.h"
 #include "levels.h"
 #include "units.h"
 
@@ -14,12 +15,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#ifndef COSIM_SOURCE_PLOTS_DIR
-#define COSIM_SOURCE_PLOTS_DIR "plots"
-#endif
-#ifndef COSIM_INSTALLED_PLOTS_DIR
-#define COSIM_INSTALLED_PLOTS_DIR "/usr/local/share/cosim/plots"
-#endif
 
 static const char *const exts[] = {"png", "svg", "pdf", "gif"};
 static const char *const terms[] = {"pngcairo", "svg", "pdfcairo", "gif"};
@@ -53,17 +48,11 @@ static int is_file(const char *path)
 
 int plot_find_style(const char *plots_dir, const char *name, char *path, size_t len)
 {
-    const char *dirs[] = {plots_dir, COSIM_SOURCE_PLOTS_DIR, COSIM_INSTALLED_PLOTS_DIR};
-    for (size_t i = 0; i < 3; i++) {
-        if (!dirs[i])
-            continue;
-        snprintf(path, len, "%s/%s", dirs[i], name);
-        if (is_file(path))
-            return 0;
-        if (plots_dir)
-            break; /* an explicit folder is not second-guessed */
-    }
-    return -ENOENT;
+    if (!plots_dir)
+        return datadir_find("plots", name, path, len);
+    /* an explicit folder is not second-guessed */
+    snprintf(path, len, "%s/%s", plots_dir, name);
+    return is_file(path) ? 0 : -ENOENT;
 }
 
 size_t plot_spectrum_testers(const run_result *r)

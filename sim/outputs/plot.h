@@ -32,8 +32,10 @@ int plot_format_parse(const char *name, plot_format *out);
 
 /**
  * Find the style script `name` (e.g. "spectrum.gp"): in plots_dir if not
- * NULL, else in the source tree's plots/ (when run from a build folder),
- * else in the installed data folder.
+ * NULL (and there only), else in the data folders of datadir_folders
+ * ("plots"): beside the running program's installed tree first, the
+ * source tree's plots/ only when run from the build folder, then the
+ * configured prefix (docs/install.md).
  *
  * @param path  receives the script's path
  * @return 0 or -ENOENT.

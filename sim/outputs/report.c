@@ -1,12 +1,14 @@
 /* report.c - text summary, summary.json and .hgrm spectra. */
 #include "report.h"
 #include "gclog.h"
+#include "hgrm.h"
 #include "hlog.h"
 #include "levels.h"
 #include "run_hlog.h"
 #include "units.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <string.h>
 
@@ -118,8 +120,21 @@ static void latency_row(FILE *f, const scenario *s, size_t w, const char *name, 
     fprintf(f, " %9s%s\n", units_format_duration(hist_max(h), a, sizeof a), note);
 }
 
-/* Each gc_log stall's pause summary (gclog_summary) and its log's notes
- * (overlaps merged, at most 5 of them shown). */
+/* What became of an input file's lines, and each warning (lines skipped
+ * with strict = false, text spliced into a record), indented under the
+ * summary it belongs to. */
+static void report_input_lines(FILE *f, const char *name, const textin_account *a, char *const *warnings,
+                               size_t n_warnings)
+{
+    char line[1024];
+    textin_account_describe(a, name, line, sizeof line);
+    fprintf(f, "    lines of %s: %s\n", name, line);
+    for (size_t k = 0; k < n_warnings; k++)
+        fprintf(f, "    warning: %s\n", warnings[k]);
+}
+
+/* Each gc_log stall's pause summary (gclog_summary), its file's lines and
+ * warnings, and its log's notes (overlaps merged, at most 5 of them shown). */
 static void report_stall_logs(FILE *f, const scenario *s)
 {
     for (size_t i = 0; i < s->n_stalls; i++) {
@@ -129,6 +144,7 @@ static void report_stall_logs(FILE *f, const scenario *s)
         char line[512];
         gclog_summary(g, s->duration_ns, line, sizeof line);
         fprintf(f, "  stall %s: %s\n", s->stalls[i].name, line);
+        report_input_lines(f, g->name, &g->lines, g->warnings, g->n_warnings);
         for (size_t k = 0; k < g->n_notes && k < 5; k++)
             fprintf(f, "    note: %s\n", g->notes[k]);
         if (g->n_notes > 5)
@@ -148,6 +164,9 @@ static void text_header(FILE *f, const scenario *s)
     if (s->workers > 1) /* one worker goes unsaid, as before workers existed */
         fprintf(f, ", %llu workers", (unsigned long long)s->workers);
     fputc('\n', f);
+    const hgrm_dist *sh = s->service_hist;
+    if (sh && sh->name)
+        report_input_lines(f, sh->name, &sh->lines, sh->warnings, sh->n_warnings);
     fprintf(f, "  stalls:  %s\n", scenario_describe_stalls(s, c, sizeof c));
     report_stall_logs(f, s);
     fprintf(f, "  percentiles by %s rank; replies after the end %s\n\n",
@@ -345,7 +364,7 @@ static void note_overload(FILE *f, const scenario *s, const run_result *r, size_
      * sessions send 1 / (1 - p) requests each */
     const char *formula = tester_kind_has(sp->kind, TESTER_KIND_SESSIONS) ? "rate / (1 - p_continue) x mean service / workers"
                                                          : "rate x mean service / workers";
-    if (t->overloaded && offered >= 1) {
+    if (t->overloaded && t->offered_full) {
         fprintf(f, "%swarning: %s offers a utilisation of %.2f (%s): the "
                    "server cannot keep up, so its latencies grow with the run's length and measure "
                    "the test, not the server\n",
@@ -503,6 +522,53 @@ static void json_levels(FILE *f, const hist *h, hist_rank_rule rule)
     }
 }
 
+/* One input file's member of "inputs": its lines' account. */
+static void json_input(FILE *f, int first, const char *used_by, const char *name, const textin_account *a,
+                       size_t n_warnings)
+{
+    fputs(first ? "\n    {\"used_by\": " : ",\n    {\"used_by\": ", f);
+    report_json_string(f, used_by);
+    fputs(", \"file\": ", f);
+    report_json_string(f, name);
+    fprintf(f, ", \"records\": %zu, \"known\": %zu, \"not_understood\": %zu, \"skipped\": %zu, \"warnings\": %zu, "
+               "\"first_not_understood\": [",
+            a->records, a->known, a->unknown, a->skipped, n_warnings);
+    for (size_t i = 0; i < a->unknown && i < TEXTIN_FIRST_LINES; i++) {
+        char at[PATH_MAX + 32];
+        snprintf(at, sizeof at, "%s:%zu", name, a->first_unknown[i]);
+        if (i)
+            fputs(", ", f);
+        report_json_string(f, at);
+    }
+    fputs("]}", f);
+}
+
+/* summary.json's "inputs": what became of the lines of every real input
+ * the scenario read (a gc_log stall's log, a histogram service's file);
+ * absent when it read none. */
+static void json_inputs(FILE *f, const scenario *s)
+{
+    int first = 1;
+    char who[128];
+    if (s->service_hist && s->service_hist->name) {
+        fputs(",\n  \"inputs\": [", f);
+        json_input(f, 1, "service", s->service_hist->name, &s->service_hist->lines, s->service_hist->n_warnings);
+        first = 0;
+    }
+    for (size_t i = 0; i < s->n_stalls; i++) {
+        const gclog_result *g = s->stall_log[i];
+        if (!g)
+            continue;
+        if (first)
+            fputs(",\n  \"inputs\": [", f);
+        snprintf(who, sizeof who, "stall %s", s->stalls[i].name);
+        json_input(f, first, who, g->name, &g->lines, g->n_warnings);
+        first = 0;
+    }
+    if (!first)
+        fputs("\n  ]", f);
+}
+
 /* summary.json's scenario members, up to "stalls". */
 static void json_scenario(FILE *f, const scenario *s)
 {
@@ -521,6 +587,7 @@ static void json_scenario(FILE *f, const scenario *s)
         fprintf(f, ",\n  \"workers\": %llu", (unsigned long long)s->workers);
     fputs(",\n  \"stalls\": ", f);
     report_json_string(f, scenario_describe_stalls(s, c, sizeof c));
+    json_inputs(f, s);
 }
 
 /* A tester's counts and statistics, up to "drop_hides_largest". */
@@ -673,16 +740,15 @@ int report_hgrm(FILE *f, const hist *h, hist_rank_rule rule)
     fprintf(f, "%12s %14s %10s %14s\n\n", "Value", "Percentile", "TotalCount", "1/(1-Percentile)");
     hist_iter_init(&it, h, rule, 5);
     while (hist_iter_next(&it)) {
-        double us = (double)it.value_ns / 1000.0;
+        double ms = (double)it.value_ns / 1e6;
         if (it.is_final)
-            fprintf(f, "%12.3f %1.12f %10llu\n", us, it.percentile, (unsigned long long)it.total_count);
+            fprintf(f, "%12.6f %1.12f %10llu\n", ms, it.percentile, (unsigned long long)it.total_count);
         else
-            fprintf(f, "%12.3f %1.12f %10llu %14.2f\n", us, it.percentile,
+            fprintf(f, "%12.6f %1.12f %10llu %14.2f\n", ms, it.percentile,
                     (unsigned long long)it.total_count, 1.0 / (1.0 - it.percentile));
     }
-    fprintf(f, "#[Mean    = %12.3f, StdDeviation   = %12.3f]\n", hist_mean(h) / 1000.0,
-            hist_stddev(h) / 1000.0);
-    fprintf(f, "#[Max     = %12.3f, Total count    = %12llu]\n", (double)hist_max(h) / 1000.0,
+    fprintf(f, "#[Mean    = %12.6f, StdDeviation   = %12.6f]\n", hist_mean(h) / 1e6, hist_stddev(h) / 1e6);
+    fprintf(f, "#[Max     = %12.6f, Total count    = %12llu]\n", (double)hist_max(h) / 1e6,
             (unsigned long long)hist_count(h));
     fprintf(f, "#[Buckets = %12u, SubBuckets     = %12u]\n", 64 - hist_sub_bits(h),
             1u << hist_sub_bits(h));

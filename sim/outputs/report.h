@@ -56,8 +56,11 @@ int report_json(FILE *f, const scenario *s, const run_result *r);
  * line, rows "Value Percentile TotalCount 1/(1-Percentile)" with 5 ticks per
  * half distance, a final 100% row without the last column, and the
  * Mean/StdDeviation, Max/Total count, Buckets/SubBuckets footer, and a line
- * naming the StdDeviation the population one. Values are
- * in microseconds with 3 decimals (exact nanoseconds). Row values follow
+ * naming the StdDeviation the population one. Values are in milliseconds
+ * with 6 decimals (exact nanoseconds), the unit wrk2 and HdrHistogram's
+ * HistogramLogProcessor write (outputValueUnitRatio 10^6 over ns), so
+ * HdrHistogram's plotter draws cosim's spectra beside theirs on one axis
+ * (docs/outputs.md). Row values follow
  * `rule`; under nearest_rank they are HdrHistogram's.
  *
  * @return 0 or -EIO.

@@ -8,10 +8,13 @@
 #include <inttypes.h>
 #include <string.h>
 
-/* The columns, in order; the latencies from COL_MEAN on. COL_LABEL only
- * when a tester has a label of its own (has_labels). */
-enum { COL_TESTER, COL_LABEL, COL_KIND, COL_PLANNED, COL_SENT, COL_IN_FLIGHT, COL_RECORDED, COL_OVER, COL_MEAN,
-       COL_P50, COL_P90, COL_P99, COL_P999, COL_P9999, COL_MAX, N_COLS };
+/* The columns, in order; the latencies from COL_MEAN on. In the Markdown
+ * and HTML tables COL_LABEL only when a tester has a label of its own
+ * (has_labels) and no COL_THRESHOLD (the over column's header says it);
+ * CSV has every column always, so every scenario's summary.csv has the
+ * same header (docs/outputs.md). */
+enum { COL_TESTER, COL_LABEL, COL_KIND, COL_PLANNED, COL_SENT, COL_IN_FLIGHT, COL_RECORDED, COL_THRESHOLD,
+       COL_OVER, COL_MEAN, COL_P50, COL_P90, COL_P99, COL_P999, COL_P9999, COL_MAX, N_COLS };
 
 /* The latency columns from COL_P50 on are the LEVELS_TABLE levels. */
 _Static_assert(COL_MAX - COL_P50 == LEVELS_N_TABLE, "a column per LEVELS_TABLE level");
@@ -19,13 +22,14 @@ _Static_assert(COL_MAX - COL_P50 == LEVELS_N_TABLE, "a column per LEVELS_TABLE l
 /* How a cell is written: as the text summary (md, html) or raw for CSV. */
 typedef enum cell_style { CELL_TEXT, CELL_RAW } cell_style;
 
-/* A column's header; over gets the threshold ("> 50ms", raw "over_50ms"). */
+/* A column's header; over gets the threshold in the text ("> 50ms"), and
+ * is "over_threshold" raw (the threshold is its own column there). */
 static const char *header(const scenario *s, int col, cell_style st, char *buf, size_t len)
 {
-    static const char *const text[] = {"tester", "label", "kind", "planned", "sent", "in flight", "recorded", NULL,
-                                       "mean", [COL_MAX] = "max"};
-    static const char *const raw[] = {"tester", "label", "kind", "planned", "sent", "in_flight", "recorded", NULL,
-                                      "mean_ms", [COL_MAX] = "max_ms"};
+    static const char *const text[] = {"tester", "label", "kind", "planned", "sent", "in flight", "recorded",
+                                       "threshold", NULL, "mean", [COL_MAX] = "max"};
+    static const char *const raw[] = {"tester", "label", "kind", "planned", "sent", "in_flight", "recorded",
+                                      "threshold_ms", "over_threshold", "mean_ms", [COL_MAX] = "max_ms"};
     if (col >= COL_P50 && col < COL_MAX) { /* "p99.9", raw "p99.9_ms" */
         const char *label = levels_nth(LEVELS_TABLE, (size_t)(col - COL_P50))->label;
         if (st == CELL_TEXT)
@@ -33,15 +37,10 @@ static const char *header(const scenario *s, int col, cell_style st, char *buf, 
         snprintf(buf, len, "%s_ms", label);
         return buf;
     }
-    if (col != COL_OVER)
+    if (col != COL_OVER || st == CELL_RAW)
         return st == CELL_TEXT ? text[col] : raw[col];
     char t[48];
-    if (st == CELL_TEXT) {
-        snprintf(buf, len, "> %s", units_format_duration(s->threshold_ns, t, sizeof t));
-    } else {
-        units_format_duration_exact(s->threshold_ns, t, sizeof t);
-        snprintf(buf, len, "over_%s", t);
-    }
+    snprintf(buf, len, "> %s", units_format_duration(s->threshold_ns, t, sizeof t));
     return buf;
 }
 
@@ -75,6 +74,9 @@ static const char *cell(const scenario *s, const run_result *r, size_t row, int 
         return truth ? "truth" : tester_label(&s->testers[row]);
     if (col == COL_KIND)
         return truth ? "random probes" : report_kind_label(&s->testers[row], buf, len);
+    if (col == COL_THRESHOLD)
+        return st == CELL_RAW ? exact_ms(s->threshold_ns, buf, len)
+                              : units_format_duration(s->threshold_ns, buf, len);
     if (col < COL_MEAN) {
         uint64_t v = 0;
         if (truth && col != COL_RECORDED)
@@ -114,10 +116,14 @@ static int has_labels(const scenario *s)
     return 0;
 }
 
-/* Column c is written: every column but the label one without labels. */
-static int shown(const scenario *s, int c)
+/* Column c is written: in CSV every column; in the text tables every
+ * column but the threshold (in the over column's header) and the label
+ * one without labels. */
+static int shown(const scenario *s, int c, cell_style st)
 {
-    return c != COL_LABEL || has_labels(s);
+    if (st == CELL_RAW)
+        return 1;
+    return c != COL_THRESHOLD && (c != COL_LABEL || has_labels(s));
 }
 
 /* The rows: the testers, and the truth when there is one. */
@@ -148,7 +154,7 @@ int summary_markdown(FILE *f, const scenario *s, const run_result *r)
     md_text(f, scenario_describe_stalls(s, buf, sizeof buf));
     fputs("\n\n|", f);
     for (int c = 0; c < N_COLS; c++) {
-        if (!shown(s, c))
+        if (!shown(s, c, CELL_TEXT))
             continue;
         fputc(' ', f);
         md_text(f, header(s, c, CELL_TEXT, buf, sizeof buf));
@@ -156,13 +162,13 @@ int summary_markdown(FILE *f, const scenario *s, const run_result *r)
     }
     fputs("\n|", f);
     for (int c = 0; c < N_COLS; c++)
-        if (shown(s, c))
+        if (shown(s, c, CELL_TEXT))
             fputs(c <= COL_KIND ? " --- |" : " ---: |", f);
     fputc('\n', f);
     for (size_t i = 0; i < n_rows(r); i++) {
         fputc('|', f);
         for (int c = 0; c < N_COLS; c++) {
-            if (!shown(s, c))
+            if (!shown(s, c, CELL_TEXT))
                 continue;
             fputc(' ', f);
             md_text(f, cell(s, r, i, c, CELL_TEXT, buf, sizeof buf));
@@ -195,7 +201,7 @@ int summary_csv(FILE *f, const scenario *s, const run_result *r)
 {
     char buf[512];
     for (int c = 0; c < N_COLS; c++) {
-        if (!shown(s, c))
+        if (!shown(s, c, CELL_RAW))
             continue;
         if (c)
             fputc(',', f);
@@ -204,7 +210,7 @@ int summary_csv(FILE *f, const scenario *s, const run_result *r)
     fputs("\r\n", f);
     for (size_t i = 0; i < n_rows(r); i++) {
         for (int c = 0; c < N_COLS; c++) {
-            if (!shown(s, c))
+            if (!shown(s, c, CELL_RAW))
                 continue;
             if (c)
                 fputc(',', f);
@@ -221,7 +227,7 @@ int summary_html(FILE *f, const scenario *s, const run_result *r)
     char buf[512];
     fputs("<table class=\"summary\">\n<thead><tr>", f);
     for (int c = 0; c < N_COLS; c++) {
-        if (!shown(s, c))
+        if (!shown(s, c, CELL_TEXT))
             continue;
         fputs(c <= COL_KIND ? "<th>" : "<th class=\"n\">", f);
         report_html_escape(f, header(s, c, CELL_TEXT, buf, sizeof buf));
@@ -231,7 +237,7 @@ int summary_html(FILE *f, const scenario *s, const run_result *r)
     for (size_t i = 0; i < n_rows(r); i++) {
         fputs("<tr>", f);
         for (int c = 0; c < N_COLS; c++) {
-            if (!shown(s, c))
+            if (!shown(s, c, CELL_TEXT))
                 continue;
             fputs(c <= COL_KIND ? "<td>" : "<td class=\"n\">", f);
             report_html_escape(f, cell(s, r, i, c, CELL_TEXT, buf, sizeof buf));

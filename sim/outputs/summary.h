@@ -27,7 +27,10 @@ int summary_markdown(FILE *f, const scenario *s, const run_result *r);
 
 /**
  * summary.csv: RFC 4180 CSV, a header row then one row per tester (and the
- * truth). Counts are integers; durations are in milliseconds written
+ * truth). One schema for every scenario (docs/outputs.md, column by
+ * column): tester, label (the name when unset), kind, planned, sent,
+ * in_flight, recorded, threshold_ms, over_threshold, mean_ms, one
+ * pLEVEL_ms per LEVELS_TABLE level, max_ms. Counts are integers; durations are in milliseconds written
  * exactly from the nanoseconds (e.g. 504.000131; the mean rounded to the
  * nanosecond), header "NAME_ms"; a tester without samples has empty
  * latency cells; the truth row has empty count cells but recorded.

@@ -276,4 +276,72 @@ size_t sweep_point_at(const sweep *w, size_t v, size_t c);
 /** Free what w owns (axes, results); the caller's strings stay. */
 void sweep_free(sweep *w);
 
+/* ---- shards: sweep.shard (sweep_shard.c) --------------------------------- */
+
+/** The format version of sweep.shard this cosim writes and reads. */
+#define SWEEP_SHARD_FORMAT 1
+
+/**
+ * What a shard of a sweep ran (`cosim sweep --shard K/N` writes it as
+ * DIR/sweep.shard; `cosim sweep --merge` reads it; docs/sweeps.md): which
+ * sweep (the scenario as typed, its size and FNV-1a digest, the sweep's
+ * arguments), which shard, and the raw figures of each of its tasks, as
+ * exact doubles, so the merge computes what one machine would have.
+ */
+typedef struct sweep_shard {
+    char version[32];        /**< the cosim that wrote it ("0.1.0") */
+    unsigned shard, n_shards;
+    uint64_t scenario_bytes; /**< the scenario file's size */
+    uint64_t scenario_hash;  /**< its FNV-1a 64 digest (sweep_shard_digest) */
+    char *scenario;          /**< the scenario argument as typed */
+    char **args;             /**< the sweep's options (--vary, --set ...), in order */
+    size_t n_args;
+    size_t n_points, reps;   /**< the whole sweep's points and replications */
+    size_t n_tasks;          /**< n_points x reps */
+    size_t n_testers;
+    size_t n_res;            /**< tasks this shard ran */
+    size_t *task;            /**< [n_res]: their numbers, ascending */
+    double *res;             /**< [n_res][n_testers][SWEEP_N_METRICS] */
+} sweep_shard;
+
+/**
+ * The size and FNV-1a 64-bit digest of a file's bytes (Fowler, Noll, Vo:
+ * offset basis 14695981039346656037, prime 1099511628211; the IETF draft
+ * draft-eastlake-fnv, section 2): two shards ran the same scenario text
+ * when both agree. Not a defence against a forger, a check against a
+ * scenario edited between the shards.
+ *
+ * @return 0, or a negative errno when the file cannot be read.
+ */
+int sweep_shard_digest(const char *path, uint64_t *bytes, uint64_t *hash);
+
+/**
+ * Write sweep.shard for the tasks of w's shard (w->shard of w->n_shards,
+ * every replication of each of its points) from w->res.
+ *
+ * @param scenario_arg  the scenario argument as typed
+ * @param args      the sweep's options as they will be given back to the
+ *                  parser by the merge (n_args strings)
+ * @param bytes, hash  sweep_shard_digest of the scenario file
+ * @return 0 or -EIO.
+ */
+int sweep_shard_write(FILE *f, const sweep *w, const char *scenario_arg, const char *const *args, size_t n_args,
+                      uint64_t bytes, uint64_t hash);
+
+/**
+ * Read a sweep.shard written by sweep_shard_write.
+ *
+ * @param out   filled on success (sweep_shard_free it, also on failure)
+ * @param path  the file
+ * @param err   on failure "PATH:LINE: what" or "PATH: what"
+ * @return 0; -ENOENT when there is no such file; -EPROTONOSUPPORT for
+ *         another format version (err says which); -EINVAL for a damaged
+ *         or truncated file (no "end" line, a count that does not match,
+ *         a figure that is no number); -ENOMEM.
+ */
+int sweep_shard_read(sweep_shard *out, const char *path, char *err, size_t errlen);
+
+/** Free what a shard owns; NULL does nothing. */
+void sweep_shard_free(sweep_shard *sh);
+
 #endif

@@ -291,6 +291,28 @@ static int check_stagger_fits(scn_ctx *c, const sections *found)
     return 0;
 }
 
+/* Refuse a warm-up that lasts to the run's end or past it, as a stagger
+ * past the end is refused: the tester would record nothing (the report
+ * would show an empty histogram and only warmup_skipped to say why). */
+static int check_warmup_fits(scn_ctx *c, const sections *found)
+{
+    const scenario *s = c->s;
+    for (size_t i = 0; i < s->n_testers; i++) {
+        const tester_spec *t = &s->testers[i];
+        if (t->warmup_ns < s->duration_ns)
+            continue;
+        char w[32], d[32], why[256];
+        units_format_duration_exact(t->warmup_ns, w, sizeof w);
+        units_format_duration_exact(s->duration_ns, d, sizeof d);
+        snprintf(why, sizeof why, "the warm-up (%s) lasts to the end of the run (duration %s) or past it: the "
+                                  "tester would record nothing; give warmup below the duration", w, d);
+        enter(c, found->tester[i]);
+        scn_keys_bad_value(c, scn_keys_get(c, "warmup"), why);
+        return -1;
+    }
+    return 0;
+}
+
 /* [truth] and [expect NAME], after the testers they name; then a key
  * nothing asked for (every section checks its own; a guard). */
 static int read_late_sections(scn_ctx *c)
@@ -321,7 +343,7 @@ static int interpret(scn_ini *p, scenario *s)
     if (allocate(p, s, &found) < 0 || read_sections(&c, &found) < 0 || check_required(p, &found) < 0)
         return -1;
     note_profiles(&c, &found);
-    if (check_stalls_leave_gaps(&c) < 0 || check_stagger_fits(&c, &found) < 0 ||
+    if (check_stalls_leave_gaps(&c) < 0 || check_stagger_fits(&c, &found) < 0 || check_warmup_fits(&c, &found) < 0 ||
         check_max_requests(&c, &found) < 0)
         return -1;
     return read_late_sections(&c);
@@ -350,7 +372,11 @@ static void default_name(scenario *s, const char *path)
 {
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
-    snprintf(s->name, sizeof s->name, "%s", base);
+    size_t n = strlen(base);
+    if (n > 2 && base[0] == '<' && base[n - 1] == '>') /* a stream's name, "<stdin>": stdin */
+        snprintf(s->name, sizeof s->name, "%.*s", (int)(n - 2), base + 1);
+    else
+        snprintf(s->name, sizeof s->name, "%s", base);
     names_from_file(s->name);
 }
 

@@ -22,6 +22,9 @@ static const char *const source_words[] = {
     [GCLOG_SOURCE_AUTO] = "auto", [GCLOG_SOURCE_GC] = "gc", [GCLOG_SOURCE_SAFEPOINT] = "safepoint"};
 const names_table scn_gclog_source_names = {source_words, ARRAY_SIZE(source_words)};
 
+static const char *const strict_words[] = {"true", "false"};
+const names_table scn_strict_names = {strict_words, ARRAY_SIZE(strict_words)};
+
 static const char *const unit_words[] = {"ns", "us", "ms"};
 const names_table scn_unit_names = {unit_words, ARRAY_SIZE(unit_words)};
 
@@ -55,17 +58,36 @@ static int read_log_window(scn_ctx *c, gclog_options *o)
     return -1;
 }
 
+/* tag = NAME (checked: a series name has no commas, blanks or line
+ * breaks) into *tag. 0 or -1 (message set). */
+int scn_read_tag(scn_ctx *c, const char **tag)
+{
+    scn_ini_entry *e = scn_keys_get(c, "tag");
+    *tag = NULL;
+    if (!e)
+        return 0;
+    if (!*e->value || strpbrk(e->value, ", \t\r\n") || strlen(e->value) > 100) {
+        scn_keys_bad_value(c, e, "a tag is the NAME of Tag=NAME: 1 to 100 characters, no commas or blanks");
+        return -1;
+    }
+    *tag = e->value;
+    return 0;
+}
+
 /* The section's options; *format receives the format asked for (0: any),
  * *unit_e the unit key when given. 0 or -1 (message set). */
 static int read_options(scn_ctx *c, gclog_options *o, int *format, scn_ini_entry **unit_e)
 {
-    int src = 0, unit = 0;
+    int src = 0, unit = 0, strict = 0;
     gclog_options_default(o);
     if (scn_keys_choice(c, "format", format, NULL) < 0 || scn_keys_choice(c, "source", &src, NULL) < 0 ||
         scn_keys_duration(c, "offset", &o->offset_ns) < 0 || read_log_window(c, o) < 0 ||
         scn_keys_duration(c, "min_pause", &o->min_pause_ns) < 0 || scn_keys_number(c, "scale", &o->scale) < 0)
         return -1;
     o->source = (gclog_source)src;
+    if (scn_keys_choice(c, "strict", &strict, NULL) < 0 || scn_read_tag(c, &o->tag) < 0)
+        return -1;
+    o->strict = strict == 0;
     int got = scn_keys_choice(c, "unit", &unit, NULL);
     if (got < 0)
         return -1;
@@ -89,6 +111,18 @@ static int check_result(scn_ctx *c, const gclog_result *r, const char *path, int
         snprintf(msg, sizeof msg, "only an HdrHistogram interval log needs a unit; the format of %s is %s", path,
                  gclog_format_name(r->format));
         scn_keys_bad_value(c, unit_e, msg);
+        return -1;
+    }
+    int jvm = r->format == GCLOG_JDK_UNIFIED || r->format == GCLOG_JDK8;
+    scn_ini_entry *src_e = scn_keys_get(c, "source"), *tag_e = scn_keys_get(c, "tag");
+    if ((src_e && !jvm) || (tag_e && r->format != GCLOG_HLOG)) {
+        char msg[PATH_MAX + 160];
+        snprintf(msg, sizeof msg, "%s; the format of %s is %s",
+                 src_e && !jvm ? "only a JVM log (JDK unified logging, JDK 8 GC log) has GC and safepoint lines to "
+                                 "choose from"
+                               : "only an HdrHistogram interval log has tagged series",
+                 path, gclog_format_name(r->format));
+        scn_keys_bad_value(c, src_e && !jvm ? src_e : tag_e, msg);
         return -1;
     }
     if (r->n_windows == 0) {

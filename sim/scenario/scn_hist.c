@@ -23,24 +23,67 @@ static int is_hlog(const char *text)
            strstr(text, "Interval_Compressed_Histogram") || strstr(text, "Interval_Max");
 }
 
-/* The distribution of the file at path, values times unit_ns. 0, or a
- * negative errno with err set ("FILE:LINE: reason"). */
-static int read_dist(const char *path, int64_t unit_ns, hgrm_dist **out, char *err, size_t errlen)
+/* Each interval's counts into the merge, then freed (hlog_parse_with). */
+static int merge_interval(void *ctx, const hlog_interval *iv, const char **why)
+{
+    return hlog_merge_add(ctx, &iv->hist, why);
+}
+
+/* The distribution of the .hlog text: one series (tag's, or the only one),
+ * its intervals merged as they are read. 0, or a negative errno with err
+ * set ("FILE:LINE: reason"). */
+static int read_hlog_dist(const char *path, const char *text, size_t len, int64_t unit_ns, const char *tag,
+                          int strict, hgrm_dist **out, char *err, size_t errlen)
+{
+    hlog_merge m = {0};
+    hlog_read_options o = {.one_series = 1, .tag = tag, .strict = strict, .on_interval = merge_interval, .ctx = &m};
+    hlog_log *log = NULL;
+    int rc = hlog_parse_with(&log, path, text, len, &o, err, errlen);
+    if (!rc && (rc = hlog_merge_dist(&m, unit_ns, out)) != 0)
+        snprintf(err, errlen, "%s: %s", path,
+                 rc == -ERANGE ? "a value times the unit passes the clock's range (2^63 ns): check the unit"
+                               : rc == -ENOMEM ? "out of memory" : "the log holds no sample");
+    if (!rc) {
+        (*out)->lines = log->lines;
+        (*out)->n_warnings = log->n_warnings;
+        (*out)->warnings = log->warnings;
+        log->warnings = NULL;
+        log->n_warnings = 0;
+    }
+    hlog_log_free(log);
+    hlog_merge_clear(&m);
+    return rc;
+}
+
+/* The distribution of the file at path, values times unit_ns; tag and
+ * strict (given: tag_e, strict_e) apply to an .hlog only and are refused
+ * for a .hgrm, naming its format. 0, or a negative errno with err set
+ * ("FILE:LINE: reason"), or 1 when a key was refused (message out). */
+static int read_dist(scn_ctx *c, const char *path, int64_t unit_ns, hgrm_dist **out, char *err, size_t errlen)
 {
     char *text = NULL;
     size_t len = 0;
+    int strict = 0;
+    const char *tag;
+    if (scn_keys_choice(c, "strict", &strict, NULL) < 0 || scn_read_tag(c, &tag) < 0)
+        return 1;
     int rc = textin_read_file(path, &text, &len, err, errlen);
     if (rc)
         return rc;
     if (is_hlog(text)) {
-        hlog_log *log = NULL;
-        rc = hlog_parse(&log, path, text, len, err, errlen);
-        if (!rc && (rc = hlog_to_dist(log, unit_ns, out)) != 0)
-            snprintf(err, errlen, "%s: %s", path,
-                     rc == -ERANGE ? "a value times the unit passes the clock's range"
-                                   : "the log holds no sample, or histograms of different settings");
-        hlog_log_free(log);
+        rc = read_hlog_dist(path, text, len, unit_ns, tag, strict == 0, out, err, errlen);
     } else {
+        scn_ini_entry *e = scn_keys_get(c, "tag");
+        if (!e)
+            e = scn_keys_get(c, "strict");
+        if (e) {
+            char msg[SCENARIO_PATH_MAX + 200];
+            snprintf(msg, sizeof msg, "applies to an HdrHistogram interval log (.hlog) only; %s is a percentile "
+                                      "spectrum (.hgrm), read whole, one series", path);
+            scn_keys_bad_value(c, e, msg);
+            free(text);
+            return 1;
+        }
         rc = hgrm_parse(out, path, text, len, unit_ns, -1, err, errlen);
     }
     free(text);
@@ -64,7 +107,9 @@ int scn_hist_read(scn_ctx *c, dist_spec *d)
     if (scn_data_file(c, e, path, sizeof path) < 0)
         return -1;
     hgrm_dist *h = NULL;
-    int rc = read_dist(path, scn_unit_ns(unit), &h, err, sizeof err);
+    int rc = read_dist(c, path, scn_unit_ns(unit), &h, err, sizeof err);
+    if (rc == 1)
+        return -1;
     if (rc == -ENOMEM) {
         c->p->oom = 1;
         return -1;
@@ -81,6 +126,11 @@ int scn_hist_read(scn_ctx *c, dist_spec *d)
         scn_ini_fail(c->p, "%s%s: a service time of %s, above the longest a draw may be (1000000 s); check the unit",
                      path, at, units_format_duration(h->max_ns, a, sizeof a));
         hgrm_free(h);
+        return -1;
+    }
+    if (!(h->name = strdup(path))) {
+        hgrm_free(h);
+        c->p->oom = 1;
         return -1;
     }
     hgrm_free(c->s->service_hist);

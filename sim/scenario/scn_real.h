@@ -18,10 +18,17 @@
 extern const names_table scn_gclog_format_names;
 /** [stall] source: "auto", "gc", "safepoint" (indexed by gclog_source). */
 extern const names_table scn_gclog_source_names;
+/** strict: "true", "false" (index 0 is true). */
+extern const names_table scn_strict_names;
 /** unit of a file without units (HdrHistogram's): "ns", "us", "ms". */
 extern const names_table scn_unit_names;
 /** What one unit of scn_unit_names is worth in ns: 1, 1000, 1000000. */
 int64_t scn_unit_ns(int unit);
+
+/** tag = NAME of an .hlog's series into *tag (NULL when absent; the
+ *  value lives as long as the scenario file's entries). 0 or -1 (message
+ *  set: a tag with a comma or blank). */
+int scn_read_tag(scn_ctx *c, const char **tag);
 
 /**
  * kind = gc_log: read the log named by `file` with the section's options

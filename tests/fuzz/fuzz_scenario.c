@@ -10,6 +10,10 @@
  *      for "file = service.txt" and "file = stalls.csv".
  * An input without a "----" line is a scenario file alone (the corpus kept
  * from the first target stays valid).
+ * A first word "reader" fuzzes one real-input reader on part 3 (written
+ * to service.txt and read from there, as a scenario's file is): the next
+ * word names it ("gclog", "hgrm" or "hlog"), then options "strict=0",
+ * "tag=NAME", "unit=NS"; the seeds are tests/inputs' damaged files.
  * The command line goes through the CLI's own options_parse and
  * options_load_scenario (cli/options.c), or sweep_check_args; a
  * scenario that loads is run when it is small (at most 200,000 requests a
@@ -23,6 +27,9 @@
  *    so the kept corpus and every crash ever found stay regression tests.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "gclog.h"
+#include "hgrm.h"
+#include "hlog.h"
 #include "options.h"
 #include "rng.h"
 #include "run.h"
@@ -115,6 +122,68 @@ static int small_enough(scenario *s)
     return 1;
 }
 
+static int merge_interval(void *ctx, const hlog_interval *iv, const char **why)
+{
+    return hlog_merge_add(ctx, &iv->hist, why);
+}
+
+/* One real-input reader (argv[2]) on the file at path, with the options
+ * argv[3..argc): what it reads is used as a scenario would use it (the
+ * summary, draws, the merged distribution). */
+static void fuzz_reader(int argc, char **argv, const char *path)
+{
+    int strict = 1;
+    const char *tag = NULL;
+    int64_t unit = 1;
+    for (int i = 3; i < argc; i++) {
+        if (strcmp(argv[i], "strict=0") == 0)
+            strict = 0;
+        else if (strncmp(argv[i], "tag=", 4) == 0)
+            tag = argv[i] + 4;
+        else if (strncmp(argv[i], "unit=", 5) == 0 && strlen(argv[i]) < 13)
+            unit = strtoll(argv[i] + 5, NULL, 10);
+    }
+    char err[1024], buf[1024];
+    if (strcmp(argv[2], "gclog") == 0) {
+        gclog_options o;
+        gclog_options_default(&o);
+        o.strict = strict;
+        o.tag = tag;
+        o.hlog_unit_ns = unit > 0 ? unit : 1;
+        gclog_result *r;
+        if (gclog_read(&r, path, &o, err, sizeof err) == 0) {
+            gclog_summary(r, INT64_C(10000000000), buf, sizeof buf);
+            textin_account_describe(&r->lines, path, buf, sizeof buf);
+            gclog_free(r);
+        }
+        return;
+    }
+    char *text;
+    size_t len;
+    if (unit < 1 || textin_read_file(path, &text, &len, err, sizeof err))
+        return;
+    hgrm_dist *d = NULL;
+    if (strcmp(argv[2], "hgrm") == 0) {
+        hgrm_parse(&d, path, text, len, unit, -1, err, sizeof err);
+    } else if (strcmp(argv[2], "hlog") == 0) {
+        hlog_merge m = {0};
+        hlog_read_options ho = {.one_series = 1, .tag = tag, .strict = strict, .on_interval = merge_interval,
+                                .ctx = &m};
+        hlog_log *log = NULL;
+        if (hlog_parse_with(&log, path, text, len, &ho, err, sizeof err) == 0)
+            hlog_merge_dist(&m, unit, &d);
+        hlog_log_free(log);
+        hlog_merge_clear(&m);
+    }
+    if (d) {
+        for (int i = 0; i < 8; i++)
+            hgrm_draw(d, i / 8.0);
+        hgrm_draw_mean(d);
+        hgrm_free(d);
+    }
+    free(text);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     rng_init();
@@ -166,7 +235,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     argv[argc++] = path;
     argv[argc] = NULL;
 
-    if (argc > 2 && strcmp(argv[1], "sweep") == 0) {
+    if (argc > 3 && strcmp(argv[1], "reader") == 0) {
+        char data_path[128];
+        snprintf(data_path, sizeof data_path, "%s/service.txt", dir);
+        argv[argc - 1] = NULL; /* the scenario's path: not an option */
+        fuzz_reader(argc - 1, argv, data_path);
+    } else if (argc > 2 && strcmp(argv[1], "sweep") == 0) {
         sweep_check_args(argc - 1, argv + 1);
     } else {
         options o;
