@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "exitcode.h"
 #include "expect.h"
+#include "explore.h"
 #include "html.h"
 #include "options.h"
 #include "job.h"
@@ -252,6 +253,34 @@ static int run_one(lesson_run *x, const char *plots_dir, int slides)
     return rc;
 }
 
+/* The index page; with the interactive page beside it, a line under its
+ * heading leads there. 0 or -errno. */
+static int index_page(FILE *f, const char *title, const html_section *secs, size_t n, int explore)
+{
+    if (!explore)
+        return html_write_page(f, title, secs, n, NULL);
+    char *page = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&page, &len);
+    if (!m)
+        return -ENOMEM;
+    int rc = html_write_page(m, title, secs, n, NULL);
+    if (fclose(m) && !rc)
+        rc = -ENOMEM;
+    const char *h1 = rc ? NULL : strstr(page, "</h1>\n");
+    if (!rc) {
+        size_t head = h1 ? (size_t)(h1 - page) + 6 : 0;
+        fwrite(page, 1, head, f);
+        fputs("<p class=\"explore\"><a href=\"explore.html\"><b>Explore these scenarios live</b></a>: change a "
+              "stall, the service, each tester's rate and users, and watch the charts and the table redraw "
+              "(the same engine as cosim, in the page; works offline).</p>\n", f);
+        fwrite(page + head, 1, len - head, f);
+        rc = ferror(f) ? -EIO : 0;
+    }
+    free(page);
+    return rc;
+}
+
 /* Stage every file of the lecture folder. 0, or a negative errno (name:
  * the file). */
 static int stage_pages(outdir *d, lesson_run *runs, size_t n, const char *title, char *name, size_t namelen)
@@ -299,7 +328,22 @@ static int stage_pages(outdir *d, lesson_run *runs, size_t n, const char *title,
                                  x->misses, x->charts, x->n_charts, x->tables, x->n_tables};
         STAGE(x->page, html_write_page(f, x->s->title, &secs[i], 1, "index.html"));
     }
-    STAGE("index.html", html_write_page(f, title, secs, n, NULL));
+    char page_dir[PATH_MAX], engine_dir[PATH_MAX];
+    int explore = explore_find(page_dir, engine_dir, sizeof page_dir) == 0;
+    STAGE("index.html", index_page(f, title, secs, n, explore));
+    if (explore) {
+        explore_lesson *ls = calloc(n, sizeof *ls);
+        char why[PATH_MAX + 256] = "";
+        if (!ls && !rc)
+            rc = -ENOMEM;
+        for (size_t i = 0; ls && i < n; i++)
+            ls[i] = (explore_lesson){runs[i].s->name, runs[i].path, runs[i].s->title,
+                                     runs[i].lesson ? runs[i].lesson : ""};
+        STAGE("explore.html", explore_write_page(f, title, ls, n, page_dir, engine_dir, why, sizeof why));
+        if (rc && why[0])
+            fprintf(stderr, "cosim: lecture: explore.html: %s\n", why);
+        free(ls);
+    }
 #undef STAGE
     free(secs);
     return rc;

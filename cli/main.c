@@ -16,6 +16,8 @@
 #include "run.h"
 #include "scenario.h"
 #include "sweep_cli.h"
+#include "target.h"
+#include "compare.h"
 #include "timeline.h"
 
 #include <errno.h>
@@ -156,6 +158,12 @@ int main(int argc, char **argv)
         return flush_stdout(sweep_main(argc - 1, argv + 1));
     if (argc > 1 && strcmp(argv[1], "lecture") == 0)
         return flush_stdout(lecture_main(argc - 1, argv + 1));
+    if (argc > 1 && strcmp(argv[1], "target") == 0)
+        return flush_stdout(target_main(argc - 1, argv + 1));
+    if (argc > 1 && strcmp(argv[1], "compare") == 0)
+        return flush_stdout(compare_main(argc - 1, argv + 1));
+    if (argc > 1 && strcmp(argv[1], "baseline") == 0)
+        return flush_stdout(baseline_main(argc - 1, argv + 1));
     options o;
     memset(&o, 0, sizeof o);
     rng_init();

@@ -5,7 +5,16 @@ COSIM_PACKAGES="gcc libc6-dev pkg-config meson ninja-build libgsl-dev libinih-de
 # Only for the test suite (scripts/test.sh sets COSIM_WITH_TESTS=1): Java and
 # HdrHistogram's own implementation, for the .hlog/.hgrm interop test; Chromium,
 # headless, for the lecture page's test (tests/lecture_browser.sh).
-COSIM_TEST_PACKAGES="default-jre-headless libhdrhistogram-java chromium parallel clang"
+# The real load tools, for tests/realtools/ (cosim's predictions held against
+# them, against cosim target on 127.0.0.1).
+# emscripten and node (npm: acorn, uplot, puppeteer-core, installed by the
+# build into .cache/) for the lecture page's engine built for the browser
+# (web/build-wasm.sh) and its tests; dpkg-dev for apt-get source.
+COSIM_TEST_PACKAGES="default-jre-headless libhdrhistogram-java chromium parallel clang wrk hey apache2-utils httperf siege emscripten dpkg-dev"
+# Commands whose Debian package is installed only when the command is
+# missing (a machine with nodesource's nodejs has npm without the npm
+# package, which would conflict with it).
+COSIM_TEST_COMMANDS="node:nodejs npm:npm"
 
 cosim_install_deps() {
     local missing="" p wanted="$COSIM_PACKAGES"
@@ -13,6 +22,11 @@ cosim_install_deps() {
     for p in $wanted; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
     done
+    if [ "${COSIM_WITH_TESTS:-0}" = 1 ]; then
+        for p in $COSIM_TEST_COMMANDS; do
+            command -v "${p%%:*}" >/dev/null 2>&1 || missing="$missing ${p#*:}"
+        done
+    fi
     [ -z "$missing" ] && return 0
     local sudo=""
     [ "$(id -u)" -ne 0 ] && sudo="sudo"

@@ -35,7 +35,7 @@ static int out_push(combo_out *o, combo_req r)
 }
 
 static const char *const late_word[] = {"next_slot", "from_now", "catch_up", "ticker"};
-static const char *const preempt_word[] = {"", "resume", "restart", "resample", "none"};
+static const char *const preempt_word[] = {"", "resume", "restart", "resample", "none", "overtime"};
 
 /* ------------------------------------------------------------------ */
 /* The INI text                                                         */
@@ -110,6 +110,8 @@ void combo_ini(const combo *c, char *buf, size_t len)
         put(&p, &left, "sleep_granularity = %dns\n", c->grain);
     if (c->think)
         put(&p, &left, "think_distribution = constant\nthink_time = %dns\n", c->think);
+    if (c->ramp)
+        put(&p, &left, "ramp_up = %dns\n", c->ramp);
     if (c->warmup >= 0)
         put(&p, &left, "warmup = %dns\n", c->warmup);
     if (c->timeout)
@@ -211,6 +213,12 @@ static int64_t rsrv_submit(rsrv *v, int64_t arrival)
             v->free_at[k] = f;
             return f;
         }
+        if (v->preempt == COMBO_OVERTIME) { /* runs to its end; the window keeps its own */
+            if (t + work > v->list_end)
+                v->off_list = 1;
+            v->free_at[k] = t + work;
+            return t + work;
+        }
         if (v->preempt == COMBO_RESUME) {
             work -= ws - t;
         } else { /* restart, resample (a constant draws s again) */
@@ -248,14 +256,20 @@ static int64_t slot(const ruser *u, frac d, uint64_t users, uint64_t m)
     return at(d, u->anchor, u->b + m * users);
 }
 
-/* wrk2's sleep (docs/scenario-format.md, sleep_granularity): a wait w set
- * at now wakes at floor(now / G) G + (floor(w / G) + 1) G, again while
- * early. */
+/* wrk2's clock and sleep (docs/scenario-format.md, sleep_granularity):
+ * times read on a clock of G / 1000 (at least 1 ns), truncated; a wait w =
+ * due - now on that clock wakes at now + (floor(w / G) + 1) G. */
+static int64_t tick_of(int64_t g)
+{
+    return g >= 1000 ? g / 1000 : 1;
+}
+static int64_t on_clock(int64_t t, int64_t g)
+{
+    return t / tick_of(g) * tick_of(g);
+}
 static int64_t sleep_to(int64_t now, int64_t due, int64_t g)
 {
-    while (due > now)
-        now = now / g * g + ((due - now) / g + 1) * g;
-    return now;
+    return now + ((on_clock(due, g) - on_clock(now, g)) / g + 1) * g;
 }
 
 /* The first interval k' >= floor(t / I) with room on a quota's counts:
@@ -330,12 +344,18 @@ int combo_reference(const combo *c, combo_out *o)
     uint64_t open_i = 0;
     for (uint64_t i = 0; i < n; i++) {
         ruser *x = &u[i];
+        /* ramp_up (docs/scenario-format.md): user i of U first sends at
+         * floor(i R / U); a paced user's own schedule every U D from there */
+        const int64_t ramp_at = c->ramp ? (int64_t)((uint64_t)i * (uint64_t)c->ramp / users) : 0;
         if (c->kind == COMBO_CLOSED) {
-            x->due = quota ? quota_book(count + (i / pipe) * n_count, n_count, 0, c->quota_interval, c->quota) : 0;
+            x->due = quota ? quota_book(count + (i / pipe) * n_count, n_count, 0, c->quota_interval, c->quota) : ramp_at;
         } else if (c->kind == COMBO_OPEN || c->shared) {
             x->due = 0; /* shared: every user at once, the slots 0, D, ... in user order */
         } else {
-            if (c->stagger >= 0 && users > 1) { /* its own schedule from (u mod (U / T)) S */
+            if (c->ramp) {
+                x->anchor = ramp_at;
+                x->b = 0;
+            } else if (c->stagger >= 0 && users > 1) { /* its own schedule from (u mod (U / T)) S */
                 uint64_t per = users / (uint64_t)(c->threads > 1 ? c->threads : 1);
                 x->anchor = (int64_t)(i % per) * c->stagger;
                 x->b = 0;
@@ -460,13 +480,16 @@ int combo_reference(const combo *c, combo_out *o)
             } else if (c->factor) { /* catch_up with wrk2's limit */
                 x->intended = t1;
                 x->m++;
-                if (t1 > r) { /* on pace: waits for its slot; the anchor is where it wakes */
-                    x->due = c->grain ? sleep_to(r, t1, c->grain) : t1;
+                const int64_t g = c->grain;
+                if (g ? on_clock(t1, g) > on_clock(r, g) : t1 > r) { /* on pace: waits; anchors where it wakes */
+                    x->due = g ? sleep_to(r, t1, g) : t1;
                     x->cu_anchor = x->due;
                     x->cu_j = 1;
                 } else {
-                    int64_t allowed = at((frac){ud.num, ud.den * (uint64_t)c->factor}, x->cu_anchor, x->cu_j);
-                    x->due = allowed > r ? (c->grain ? sleep_to(r, allowed, c->grain) : allowed) : r;
+                    const frac gap = {ud.num, ud.den * (uint64_t)c->factor};
+                    int64_t allowed = g ? on_clock(x->cu_anchor, g) + on_clock(at(gap, 0, x->cu_j), g)
+                                        : at(gap, x->cu_anchor, x->cu_j);
+                    x->due = allowed > (g ? on_clock(r, g) : r) ? (g ? sleep_to(r, allowed, g) : allowed) : r;
                     x->cu_j++;
                 }
             } else if (r <= t1) {
@@ -624,13 +647,13 @@ int combo_check(const combo *c, char *why, size_t whylen)
 enum {
     D_KIND, D_USERS, D_THREADS, D_STAGGER, D_CONNECTIONS, D_QUOTA, D_PIPELINE, D_BATCH, D_SCHEDULE, D_LATE,
     D_LATENCY_FROM, D_FACTOR, D_GRAIN, D_WARMUP, D_TIMEOUT, D_REQUESTS, D_WORKERS, D_PREEMPTION, D_DROP, D_THINK,
-    N_DIMS
+    D_RAMP, N_DIMS
 };
 static const char *const dim_name[N_DIMS] = {
     "kind", "users", "threads", "stagger", "connections", "quota", "pipeline", "batch", "schedule", "late",
     "latency_from", "catch_up_factor", "sleep_granularity", "warmup", "timeout", "requests", "workers",
-    "preemption", "in_flight_at_end", "think_time"};
-static const int dim_n[N_DIMS] = {3, 5, 3, 4, 4, 3, 3, 3, 2, 4, 3, 4, 4, 4, 3, 3, 3, 5, 2, 3};
+    "preemption", "in_flight_at_end", "think_time", "ramp_up"};
+static const int dim_n[N_DIMS] = {3, 5, 3, 4, 4, 3, 3, 3, 2, 4, 3, 4, 4, 4, 3, 3, 3, 6, 2, 3, 3};
 
 /* Value v of dimension i into c (0 is the key's absence, where it has one). */
 static void dim_set(combo *c, int i, int v)
@@ -657,6 +680,7 @@ static void dim_set(combo *c, int i, int v)
     case D_PREEMPTION: c->preempt = v; break;
     case D_DROP: c->drop = v; break;
     case D_THINK: c->think = (int[]){0, 3, 17}[v]; break;
+    case D_RAMP: c->ramp = (int[]){0, 7, 25}[v]; break;
     }
 }
 
@@ -684,6 +708,7 @@ static int dim_get(const combo *c, int i)
     case D_PREEMPTION: return c->preempt;
     case D_DROP: return c->drop;
     case D_THINK: return c->think == 0 ? 0 : c->think == 3 ? 1 : 2;
+    case D_RAMP: return c->ramp == 0 ? 0 : c->ramp == 7 ? 1 : 2;
     }
     return 0;
 }
@@ -693,7 +718,7 @@ static int dim_get(const combo *c, int i)
 static int dim_kinds(int i)
 {
     switch (i) {
-    case D_USERS: case D_THINK: return 1 << COMBO_CLOSED | 1 << COMBO_PACED;
+    case D_USERS: case D_THINK: case D_RAMP: return 1 << COMBO_CLOSED | 1 << COMBO_PACED;
     case D_CONNECTIONS: return 1 << COMBO_CLOSED | 1 << COMBO_PACED;
     case D_QUOTA: case D_PIPELINE: return 1 << COMBO_CLOSED;
     case D_BATCH: return 1 << COMBO_OPEN;
@@ -867,6 +892,23 @@ static void fill(combo_gen *g, combo *c, unsigned fixed)
             c->connections = 0;
         if (FREE(D_PIPELINE) && c->pipeline && (!c->quota || c->connections))
             c->pipeline = 0;
+    }
+    /* ramp_up places the starts: not with quota, stagger, shared, ticker */
+    if (c->ramp && (c->quota || c->stagger >= 0 || c->shared || (c->kind == COMBO_PACED && c->late == COMBO_TICKER))) {
+        if (FREE(D_RAMP))
+            c->ramp = 0;
+        else {
+            if (FREE(D_QUOTA))
+                c->quota = 0, c->pipeline = FREE(D_PIPELINE) ? 0 : c->pipeline;
+            if (FREE(D_STAGGER))
+                c->stagger = -1;
+            if (FREE(D_THREADS) && c->stagger < 0)
+                c->threads = 0;
+            if (FREE(D_SCHEDULE))
+                c->shared = 0;
+            if (FREE(D_LATE) && c->late == COMBO_TICKER)
+                c->late = COMBO_FROM_NOW;
+        }
     }
     if (FREE(D_USERS) && !FREE(D_CONNECTIONS) && c->connections && c->users <= c->connections)
         c->users = c->connections + 1 + pick(g, 2);

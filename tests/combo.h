@@ -18,13 +18,16 @@
  * nothing else): constant service times, one tester of kind closed
  * (users, connections, quota and quota_interval, pipeline), paced
  * (users, threads, stagger, connections, schedule per_user or shared, late
- * of each kind, latency_from, catch_up_factor, sleep_granularity) or open
+ * of each kind, latency_from, catch_up_factor, sleep_granularity) or open;
+ * ramp_up (exact starts) on closed and paced testers
  * (a fixed grid, batch); a constant think time (closed and paced); the
  * primitives requests, warmup and timeout;
  * in_flight_at_end record or drop; 1 to 3 workers; no stall, or one stall
  * (a windows list or periodic) with preemption resume, restart, resample
  * (a constant service draws the same time again: as restart) or none
- * (the stop waits for every request in service at the window's start).
+ * (the stop waits for every request in service at the window's start)
+ * or overtime (the request in service runs to its end, the window keeps
+ * its own).
  * Not covered: random think times, random service, Poisson arrivals, rate ramps, VU pools, corrected
  * testers, request stalls, several stalls at once.
  */
@@ -37,7 +40,7 @@
 
 enum { COMBO_CLOSED, COMBO_PACED, COMBO_OPEN };
 enum { COMBO_NEXT_SLOT, COMBO_FROM_NOW, COMBO_CATCH_UP, COMBO_TICKER };
-enum { COMBO_NO_STALL, COMBO_RESUME, COMBO_RESTART, COMBO_RESAMPLE, COMBO_NONE };
+enum { COMBO_NO_STALL, COMBO_RESUME, COMBO_RESTART, COMBO_RESAMPLE, COMBO_NONE, COMBO_OVERTIME };
 
 /* One scenario. A key whose field is 0 (or -1 where 0 is a value) is not
  * written. Times in ns. */
@@ -69,6 +72,7 @@ typedef struct combo {
     int interval_ns;
     int drop;         /* in_flight_at_end = drop */
     int think;        /* a constant think time, 0: none (closed, paced) */
+    int ramp;         /* ramp_up (ramp_up_round exact), 0: none (closed, paced) */
 } combo;
 
 /* One request as either side saw it. */

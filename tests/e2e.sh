@@ -490,6 +490,14 @@ preemption)
     check_preemption restart 115ms 20.5ms 1
     check_preemption resample 115ms 20.5ms 1
     check_preemption none 110ms 20ms 0
+    # overtime (issue 32, Ciw's non-preemptive schedule): request 0 ends at
+    # 10, the window keeps its end: request 1 waits to 105 (105 ms), then
+    # 9 x 10 ms from 115 (the last, sent at 195, replies at 205, recorded):
+    # 11 requests, mean 205 / 11 = 18.636 ms
+    "$cosim" --check -q --set stall.gc.preemption=overtime --set expect.closed.sent=11 \
+        --set expect.closed.recorded=11 --set expect.closed.max=105ms --set "expect.closed.mean=18.636ms +- 1us" \
+        --set expect.closed.in_flight_at_end=1 "$sc" >"$work/out" 2>&1 || fail "preemption overtime: $(cat "$work/out")"
+    grep -q "7 of 7 expectations met (all)" "$work/out" || fail "preemption overtime: $(cat "$work/out")"
     # none: one request waited 100 ms for the held stop (sent at 10 ms,
     # started at 110 ms), the other 9 not at all
     "$cosim" -q --no-plot -o "$work/none" --set stall.gc.preemption=none "$sc" >/dev/null 2>&1
@@ -1785,6 +1793,69 @@ input)
     "$cosim" -q --no-plot --charts none -o "$work/bom/h2" "$work/bom/h.ini" 2>"$work/bom.err" \
         || fail "a .hgrm with a byte order mark: $(cat "$work/bom.err")"
     cmp -s "$work/bom/h1/c.hgrm" "$work/bom/h2/c.hgrm" || fail "a byte order mark changed the histogram's draws"
+    ;;
+realtools-cli)
+    # cosim target, compare and baseline: refusals with their exit codes,
+    # and one real exchange with the target on 127.0.0.1 (bounded: it
+    # stops by itself after 1 s)
+    printf '[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n[stall w]\nkind = windows\nwindows = 0.2s..0.3s\n[tester t]\nkind = closed\n' >"$work/t.ini"
+    expect_exit 2 "serves the loopback interface only" target "$work/t.ini" --bind 10.0.0.1 --port 0
+    expect_exit 2 "try 'cosim target --help'" target "$work/t.ini" --bogus
+    printf '[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n[stall r]\nkind = random\nevery = 1s\nlength_distribution = constant\nlength_time = 10ms\n[tester t]\nkind = closed\n' >"$work/r.ini"
+    expect_exit 3 "[stall r]: a random stall's windows are drawn during the engine's run" target "$work/r.ini" --port 0
+    printf 'hello\n' >"$work/x.txt"
+    expect_exit 3 "x.txt:1: not a tool output cosim reads" compare "$work/t.ini" "t=$work/x.txt"
+    expect_exit 2 "expected TESTER=FILE with TESTER a [tester NAME]" compare "$work/t.ini" "nobody=$work/x.txt"
+    expect_exit 3 "expected hey -o csv's output for a baseline" baseline hey "$root/tests/data/realtools/ab-e.csv"
+    # compare: wrk's printed figures beside the prediction, raw and charted
+    printf '[scenario]\nduration = 11s\n[service]\ndistribution = constant\ntime = 250us\n[stall gc]\nkind = periodic\nlength = 500ms\nperiod = 5s\nfirst = 5s\n[tester wrk]\nprofile = wrk\nusers = 1\n' >"$work/w.ini"
+    "$cosim" compare --raw "$work/w.ini" "wrk=$root/tests/data/realtools/wrk-c1.txt" >"$work/raw" 2>"$work/raw.err" ||
+        fail "compare --raw: $(cat "$work/raw.err")"
+    grep -q '^wrk count 41499 [0-9]*$' "$work/raw" || fail "compare --raw: no count line: $(cat "$work/raw")"
+    grep -q '^wrk max 504050000 [0-9]*$' "$work/raw" || fail "compare --raw: no max line: $(cat "$work/raw")"
+    grep -q '^wrk over - [0-9]*$' "$work/raw" || fail "compare --raw: wrk prints no count over the threshold"
+    if command -v gnuplot >/dev/null; then
+        "$cosim" compare --chart "$work/c.png" "$work/w.ini" "wrk=$root/tests/data/realtools/wrk-c1.txt" >/dev/null \
+            2>"$work/chart.err" || fail "compare --chart: $(cat "$work/chart.err")"
+        [ "$(head -c 4 "$work/c.png" | od -An -c | tr -d ' ')" = '211PNG' ] || fail "compare --chart: not a PNG"
+        expect_exit 4 "the file exists; cosim does not replace it" compare --chart "$work/c.png" "$work/w.ini" \
+            "wrk=$root/tests/data/realtools/wrk-c1.txt"
+    fi
+    "$cosim" baseline ab "$root/tests/data/realtools/ab-g.tsv" >"$work/b.txt" 2>/dev/null || fail "baseline ab -g"
+    [ "$(grep -c 'ns$' "$work/b.txt")" = 18 ] || fail "baseline ab -g: not 18 values: $(cat "$work/b.txt")"
+    "$cosim" target "$work/t.ini" --port 0 --duration 1s --wait 10s --stall-log "$work/held.csv" >"$work/tgt.out" 2>&1 &
+    tpid=$!
+    port=
+    for _ in $(seq 100); do
+        port=$(grep -o '127\.0\.0\.1:[0-9]*' "$work/tgt.out" | cut -d: -f2)
+        [ -n "$port" ] && break
+        sleep 0.05
+    done
+    if [ -z "$port" ]; then
+        fail "cosim target did not listen: $(cat "$work/tgt.out")"
+        kill "$tpid" 2>/dev/null
+    else
+        exec 3<>"/dev/tcp/127.0.0.1/$port"
+        printf 'GET / HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' >&3
+        timeout 5 cat <&3 >"$work/replies"
+        exec 3<&-
+        [ "$(grep -c '^HTTP/1.1 200 OK' "$work/replies")" = 2 ] || fail "target: not two 200 replies: $(cat "$work/replies")"
+        grep -q '^Connection: close' "$work/replies" || fail "target: no Connection: close on the last reply"
+        exec 3<>"/dev/tcp/127.0.0.1/$port"
+        printf 'NONSENSE\r\n\r\n' >&3
+        timeout 5 cat <&3 >"$work/bad"
+        exec 3<&-
+        grep -q '^HTTP/1.1 400 Bad Request' "$work/bad" || fail "target: a malformed request got $(cat "$work/bad")"
+        wait "$tpid"
+        rc=$?
+        [ "$rc" = 0 ] || fail "cosim target exited $rc: $(cat "$work/tgt.out")"
+        grep -q '^summary: requests=2 replies=2 windows_planned=1 windows_held=1 ' "$work/tgt.out" ||
+            fail "target summary: $(grep summary "$work/tgt.out")"
+        # the log is a stall file cosim reads back
+        printf '[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n[stall held]\nkind = file\nfile = held.csv\n[tester t]\nkind = closed\n' >"$work/back.ini"
+        "$cosim" -q --no-plot --charts none -o "$work/back" "$work/back.ini" >/dev/null 2>"$work/back.err" ||
+            fail "the stall log does not read back: $(cat "$work/back.err") $(cat "$work/held.csv")"
+    fi
     ;;
 conventions)
     # the CLI conventions users expect (issue 36), one check each

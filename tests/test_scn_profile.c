@@ -272,6 +272,40 @@ START_TEST(wrk2_threads_split_evenly)
 }
 END_TEST
 
+/* ab: -t alone caps the run at 50,000 requests (support/ab.c main: case
+ * 't' sets requests = MAX_REQUESTS), an -n (requests) wins; httperf stops
+ * after --num-conns: the section must give requests (HEAD is 5 lines: the
+ * profile's line is 7); siege thinks uniformly. */
+START_TEST(ab_httperf_siege_expand)
+{
+    scenario *s = NULL;
+    ck_assert_msg(load(HEAD "[tester a]\nprofile = ab\nusers = 3\n", &s) == SCENARIO_OK, "%s", err);
+    ck_assert_int_eq(s->testers[0].kind, TESTER_CLOSED);
+    ck_assert_uint_eq(s->testers[0].requests, 50000);
+    scenario_free(s);
+    s = NULL;
+    ck_assert_msg(load(HEAD "[tester a]\nprofile = ab\nrequests = 1000\n", &s) == SCENARIO_OK, "%s", err);
+    ck_assert_uint_eq(s->testers[0].requests, 1000);
+    scenario_free(s);
+    s = NULL;
+    ck_assert_msg(load(HEAD "[tester h]\nprofile = httperf\nrate = 100/s\nrequests = 300\n", &s) == SCENARIO_OK,
+                  "%s", err);
+    ck_assert_int_eq(s->testers[0].kind, TESTER_OPEN);
+    ck_assert_uint_eq(s->testers[0].requests, 300);
+    scenario_free(s);
+    s = NULL;
+    ck_assert_int_eq(load(HEAD "[tester h]\nprofile = httperf\nrate = 100/s\n", &s), SCENARIO_EINVALID);
+    ck_assert_str_eq(err, "t.ini:7: [tester h] profile = httperf: profile httperf needs requests (the tool has no "
+                          "default: docs/models.md)");
+    ck_assert_msg(load(HEAD "[tester g]\nprofile = siege\nthink_min = 0s\nthink_max = 2ms\n", &s) == SCENARIO_OK,
+                  "%s", err);
+    ck_assert_int_eq(s->testers[0].kind, TESTER_CLOSED);
+    ck_assert_int_eq(s->testers[0].think.kind, DIST_UNIFORM);
+    ck_assert_int_eq(s->testers[0].think.b_ns, 2000000);
+    scenario_free(s);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("scn_profile");
@@ -281,6 +315,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, docs_name_every_profile);
     tcase_add_test(tc, wrk2_expands);
     tcase_add_test(tc, wrk_expands);
+    tcase_add_test(tc, ab_httperf_siege_expand);
     tcase_add_test(tc, k6_needs_vus_hey_q_ticks);
     tcase_add_test(tc, section_keys_override_or_conflict);
     tcase_add_test(tc, jmeter_ctt_rounds_to_whole_ms);

@@ -562,7 +562,10 @@ END_TEST
  *    starts at 115, replies 125. Worked 25 ms; within the run 5 + 5 ms.
  *  - none: request 0 replies 10 (it ran 5..10 in the window); the stop is
  *    [5, 110); request 1 starts at 110, replies 120. Worked 20 ms; within
- *    the run 10 ms (request 0 whole, request 1 not begun). */
+ *    the run 10 ms (request 0 whole, request 1 not begun).
+ *  - overtime: request 0 replies 10 (its overtime, 5..10); the window keeps
+ *    its end: request 1 starts at 105, replies 115. Worked 20 ms; within
+ *    the run 10 + 5 ms. */
 START_TEST(preemption_start_and_busy)
 {
     stall_window w = {5 * MS, 105 * MS};
@@ -574,6 +577,7 @@ START_TEST(preemption_start_and_busy)
         {STALL_PREEMPT_RESUME, 110, 110, 120, 20, 10},
         {STALL_PREEMPT_RESTART, 115, 115, 125, 25, 10},
         {STALL_PREEMPT_NONE, 10, 110, 120, 20, 10},
+        {STALL_PREEMPT_OVERTIME, 10, 105, 115, 20, 15},
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         st.preemption = c[i].p;

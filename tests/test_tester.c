@@ -1338,6 +1338,74 @@ START_TEST(preemption_through_a_closed_tester)
 }
 END_TEST
 
+/* Issue 32's non-pre-emptive example, the same scenario with preemption =
+ * overtime (Ciw's non-preemptive schedule: ciw/node.py
+ * take_servers_off_duty lets the busy server finish, and the next shift
+ * starts at its own date): request 0 runs 0..10 ms undisturbed (10 ms);
+ * request 1, sent at 10, waits for the window's fixed end, 105, replies
+ * 115 (105 ms, a queue wait of 95 ms); then sends at 115, 125, ..., 195
+ * (9 x 10 ms). 11 requests, sum 10 + 105 + 90 = 205 ms: mean 18.636 ms,
+ * max 105 ms; `none` (the stop shifted to [5, 110)) gives 10 requests,
+ * mean 20 ms, max 110 ms. */
+START_TEST(preemption_overtime_keeps_the_window_end)
+{
+    stall_window w = {5 * MS, 105 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1, .preemption = STALL_PREEMPT_OVERTIME};
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 10 * MS}, .stalls = &st,
+                         .n_stalls = 1, .generator = "mt19937", .seed = 1};
+    tester_spec t = spec(TESTER_CLOSED, 0, 0);
+    tester_result r = run_wait(&t, &srv, 200 * MS, 0);
+    ck_assert_uint_eq(r.sent, 11);
+    ck_assert_uint_eq(hist_count(r.hist), 11);
+    ck_assert_int_eq(hist_max(r.hist), 105 * MS);
+    ck_assert_uint_eq(count_of(r.hist, 10 * MS), 10);
+    ck_assert_uint_eq(count_of(r.hist, 105 * MS), 1);
+    ck_assert_uint_eq(hist_count(r.wait) - hist_count_at_index(r.wait, 0), 1);
+    ck_assert_int_eq(hist_max(r.wait), 95 * MS);
+    tester_result_free(&r);
+    st.preemption = STALL_PREEMPT_NONE;
+    r = run_wait(&t, &srv, 200 * MS, 0);
+    ck_assert_uint_eq(r.sent, 10);
+    ck_assert_int_eq(hist_max(r.hist), 110 * MS);
+    tester_result_free(&r);
+}
+END_TEST
+
+/* A ramp-up's starts (tester_ramp_up_start), 7 users over 1 s, user 6:
+ * exact floor(6 x 10^9 / 7) = 857142857 ns; step_ms, JMeter's
+ * ThreadGroup.start (perThreadDelayInMillis = Math.round(1000 x 1 / 7) =
+ * round(142.857) = 143 ms, thread i delayed i x 143): 858 ms; start_ms,
+ * Gatling's Shard.shards over the 1 s batch (user k at floor(1000 k / n)
+ * ms): floor(857.14) = 857 ms. 2 users: 500 ms by every rule (Gatling's
+ * constantConcurrentUsers(2): 0 and 500 ms). A closed tester of 2 users,
+ * ramp_up 1 s, 100 ms service on 2 workers, 1 s: user 0 sends at 0, 100,
+ * ..., 900 (10), user 1 at 500, ..., 900 (5): 15 sent, each 100 ms. */
+START_TEST(ramp_up_starts)
+{
+    tester_spec t = spec(TESTER_CLOSED, 0, 0);
+    t.users = 7;
+    t.ramp_up_ns = S;
+    ck_assert_int_eq(tester_ramp_up_start(&t, 0), 0);
+    ck_assert_int_eq(tester_ramp_up_start(&t, 6), 857142857);
+    t.ramp_up_round = TESTER_RAMP_STEP_MS;
+    ck_assert_int_eq(tester_ramp_up_start(&t, 1), 143 * MS);
+    ck_assert_int_eq(tester_ramp_up_start(&t, 6), 858 * MS);
+    t.ramp_up_round = TESTER_RAMP_START_MS;
+    ck_assert_int_eq(tester_ramp_up_start(&t, 6), 857 * MS);
+    t.users = 2;
+    for (int r = TESTER_RAMP_EXACT; r <= TESTER_RAMP_START_MS; r++) {
+        t.ramp_up_round = (tester_ramp_round)r;
+        ck_assert_int_eq(tester_ramp_up_start(&t, 1), 500 * MS);
+    }
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 100 * MS}, .generator = "mt19937", .seed = 1,
+                         .workers = 2};
+    tester_result r = run_wait(&t, &srv, S, 0);
+    ck_assert_uint_eq(r.sent, 15);
+    ck_assert_uint_eq(count_of(r.hist, 100 * MS), 15);
+    tester_result_free(&r);
+}
+END_TEST
+
 /* The wait histogram against Erlang C (test_server.c works the figures):
  * M/M/4 at rho = 0.8, an open Poisson tester at 3200/s, 1 ms exponential
  * service, 300 s (about 960,000 requests, seed 1): P(no wait) = 1 - C =
@@ -1631,6 +1699,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, random_stalls);
     tcase_add_test(tc, pool_of_five_six_clients);
     tcase_add_test(tc, preemption_through_a_closed_tester);
+    tcase_add_test(tc, preemption_overtime_keeps_the_window_end);
+    tcase_add_test(tc, ramp_up_starts);
     tcase_add_test(tc, wait_histogram_against_erlang_c);
     tcase_add_test(tc, requests_warmup_timeout);
     tcase_add_test(tc, paced_think_time);

@@ -33,15 +33,19 @@ static tester_result run_logged(const tester_spec *t, int64_t service_ns, int64_
 }
 
 /* wrk2 -c1 -R300 (catch_up, factor 2, from the slot), 0.5 ms service on
- * an idle server, 20 ms. Slots floor(i 10^9 / 300) ns: 0, 3333333,
- * 6666666, 10000000, 13333333, 16666666. After the reply at 0.5 ms the
- * wait to 3.333 ms is 2.833 ms: an ae timer of floor + 1 = 3 ms set at
- * ms 0 fires at 3 ms, still early; 0.333 ms more: a 1 ms timer set at ms
- * 3 fires at 4 ms: sent at 4 (latency from the slot 4.5 - 3.333333 =
- * 1.166667 ms). From 4.5 the wait to 6.667 (2.167 ms) is a 3 ms timer set
- * at ms 4: sent at 7 (0.833334 ms); from 7.5 to 10: 2.5 ms, a 3 ms timer
- * at ms 7: 10, on its slot (0.5 ms); then the same again: 14, 17. Without
- * the grain every request goes on its slot and takes 0.5 ms. */
+ * an idle server, 20 ms: wrk2's timer on one connection (src/wrk.c
+ * socket_writeable: an ae timer of round(w / 1000.0 + 0.5) = floor(w) + 1
+ * whole ms for a wait of w us; src/ae.c aeProcessEvents: epoll_wait sleeps
+ * that many ms from the real now, so the reply's fraction of a ms carries).
+ * Slots floor(i 10^9 / 300) ns: 0, 3333333, 6666666, 10000000, 13333333,
+ * 16666666 (3333, 6666, ... us on wrk2's clock). Sent at 0, reply 0.5 ms;
+ * the wait to 3.333 is 2833 us: a 3 ms timer from 0.5 fires at 3.5 (the
+ * slot is past: sent at once), reply 4.0, 0.666667 ms from the slot; from
+ * 4.0 the wait 2666 us: 3 ms, sent 7.0 (0.833334 ms); from 7.5, 2500 us: 3
+ * ms, sent 10.5 (1.0 ms); from 11.0, 2333 us: 14.0 (1.166667); from 14.5,
+ * 2166 us: 17.5 (1.333334); from 18.0 the slot 20 is the end. Each sleep
+ * overshoots its wait by the rest of its last ms (1/6 ms here) and the
+ * lag grows. Without the grain every request goes on its slot, 0.5 ms. */
 START_TEST(wrk2_sleeps_whole_milliseconds)
 {
     tester_spec t = paced(1, 300, TESTER_LATE_CATCH_UP);
@@ -50,11 +54,11 @@ START_TEST(wrk2_sleeps_whole_milliseconds)
     t.sleep_granularity_ns = MS;
     log_obs log;
     tester_result r = run_logged(&t, MS / 2, 20 * MS, &log);
-    const int64_t sends[6] = {0, 4, 7, 10, 14, 17};
-    const int64_t lat_ns[6] = {500000, 1166667, 833334, 500000, 1166667, 833334};
+    const int64_t sends_us[6] = {0, 3500, 7000, 10500, 14000, 17500};
+    const int64_t lat_ns[6] = {500000, 666667, 833334, 1000000, 1166667, 1333334};
     ck_assert_uint_eq(r.sent, 6);
     for (size_t k = 0; k < 6; k++) {
-        ck_assert_int_eq(log.rq[k].sent_ns, sends[k] * MS);
+        ck_assert_int_eq(log.rq[k].sent_ns, sends_us[k] * 1000);
         ck_assert_int_eq(log.rq[k].latency_ns, lat_ns[k]);
     }
     tester_result_free(&r);

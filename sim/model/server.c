@@ -468,6 +468,7 @@ static int preempt(server *s, size_t which, int64_t done, int64_t work0, int64_t
                     : dist_draw_ns(&s->service, how == WALK_PROBE ? s->resample_probes : s->resample) + extra;
         break;
     case STALL_PREEMPT_NONE: /* work_until finishes before the stop */
+    case STALL_PREEMPT_OVERTIME: /* work_until finishes through the window */
         break;
     }
     return 0;
@@ -526,7 +527,7 @@ static int64_t periodic_resume(server *s, int64_t t0, int64_t t, stall_window w,
  * a request waits out every window and hold it meets; in service, a window
  * acts by its stall's preemption (resume: the rest after the window;
  * restart: all of it after; resample: a new service time and the extra
- * after; none: finish_before_stop). Overlapping windows are handled by the
+ * after; none: finish_before_stop; overtime: to its end, the window kept). Overlapping windows are handled by the
  * loop (their union stops work); the one that meets the request in service
  * decides. */
 static __attribute__((noinline)) int64_t work_until(server *s, int64_t t, int64_t work, int64_t extra, int how, walk *o)
@@ -574,6 +575,15 @@ static __attribute__((noinline)) int64_t work_until(server *s, int64_t t, int64_
         if (work <= w.start_ns - t)
             break;
         /* in service when w starts */
+        if (s->stalls[which].preemption == STALL_PREEMPT_OVERTIME) {
+            /* its overtime: it ends as if no window were there; the window
+             * stays where it is (those after t + work stop later requests) */
+            o->worked = worked + work;
+            o->worked_in_run = in_run + before_end(t, t + work, s->run_end);
+            if (how != WALK_PROBE)
+                s->stalled_ns += (t + work - t0) - o->worked;
+            return t + work;
+        }
         if (s->n_stalls == 1 && stall_kind_has(s->stalls[0].kind, STALL_KIND_GRID) &&
             s->stalls[0].preemption == STALL_PREEMPT_RESUME && !s->n_holds)
             return periodic_resume(s, t0, t, w, work, worked, in_run, how, o);

@@ -10,6 +10,7 @@
 static const char *const preemption_names[] = {
     [STALL_PREEMPT_RESUME] = "resume", [STALL_PREEMPT_RESTART] = "restart",
     [STALL_PREEMPT_RESAMPLE] = "resample", [STALL_PREEMPT_NONE] = "none",
+    [STALL_PREEMPT_OVERTIME] = "overtime",
 };
 const names_table stall_preemption_names = {preemption_names, ARRAY_SIZE(preemption_names)};
 

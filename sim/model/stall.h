@@ -108,6 +108,14 @@ typedef enum stall_preemption {
      *  window of any stall that starts before F waits likewise, the stop
      *  then lasting the longest of their lengths. */
     STALL_PREEMPT_NONE,
+    /** non-preemptive with the window's end fixed (Ciw's schedule with
+     *  preemption=False: ciw/node.py take_servers_off_duty lets a busy
+     *  server finish its customer, its overtime, and the next shift still
+     *  starts at its own date): the request in service runs to its end
+     *  undisturbed (through any window it meets), no request starts in
+     *  [s, e), and the stop ends at e as configured. A request in service
+     *  past e simply ends later; nothing is shifted. */
+    STALL_PREEMPT_OVERTIME,
 } stall_preemption;
 
 /** Where a cursor may start reading a stall file other than at its top:

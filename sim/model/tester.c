@@ -43,6 +43,32 @@ static const char *const backfill_names[] = {"none", "average_interval"};
 const names_table tester_backfill_names = {backfill_names, ARRAY_SIZE(backfill_names)};
 static const char *const schedule_names[] = {"per_user", "shared"};
 const names_table tester_schedule_names = {schedule_names, ARRAY_SIZE(schedule_names)};
+static const char *const vus_full_names[] = {"drop", "queue"};
+const names_table tester_vus_full_names = {vus_full_names, ARRAY_SIZE(vus_full_names)};
+static const char *const step_users_names[] = {"all", "started"};
+const names_table tester_step_users_names = {step_users_names, ARRAY_SIZE(step_users_names)};
+static const char *const ramp_round_names[] = {"exact", "step_ms", "start_ms"};
+const names_table tester_ramp_round_names = {ramp_round_names, ARRAY_SIZE(ramp_round_names)};
+
+int64_t tester_ramp_up_start(const tester_spec *spec, uint64_t i)
+{
+    const unsigned __int128 r = (unsigned __int128)(spec->ramp_up_ns > 0 ? spec->ramp_up_ns : 0);
+    const uint64_t n = spec->users ? spec->users : 1;
+    const uint64_t ms = 1000000;
+    unsigned __int128 t;
+    switch (spec->ramp_up_round) {
+    case TESTER_RAMP_STEP_MS: /* i x floor(R / U / ms + 1/2) ms */
+        t = (unsigned __int128)i * ((2 * r + (unsigned __int128)n * ms) / (2 * (unsigned __int128)n * ms)) * ms;
+        break;
+    case TESTER_RAMP_START_MS: /* floor(i R / U / ms) ms */
+        t = i * r / ((unsigned __int128)n * ms) * ms;
+        break;
+    default:
+        t = i * r / n;
+        break;
+    }
+    return t > (unsigned __int128)INT64_MAX ? INT64_MAX : (int64_t)t;
+}
 static const char *const spread_names[] = {"area", "per_second"};
 const names_table tester_spread_names = {spread_names, ARRAY_SIZE(spread_names)};
 static const char *const queue_wait_names[] = {"off", "record"};

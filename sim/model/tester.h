@@ -153,6 +153,22 @@ typedef enum tester_schedule {
     TESTER_SCHEDULE_SHARED,
 } tester_schedule;
 
+/** How a ramp-up's start instants are rounded (tester_spec.ramp_up_ns). */
+typedef enum tester_ramp_round {
+    /** user i of U starts at floor(i R / U) ns */
+    TESTER_RAMP_EXACT = 0,
+    /** the step R / U rounded half up to whole ms, user i at i steps
+     *  (JMeter ThreadGroup.start: perThreadDelayInMillis =
+     *  Math.round((float) rampUp * 1000 / numThreads), thread i delayed
+     *  by i of them) */
+    TESTER_RAMP_STEP_MS,
+    /** each start floored to a whole ms: user i at floor(i R / U / 1 ms)
+     *  ms (Gatling ClosedWorkload.injectBatch: the missing users spread by
+     *  Shard.shards over the batch window's milliseconds, ms j holding
+     *  ceil(n (j + 1) / 1000) - ceil(n j / 1000) of them) */
+    TESTER_RAMP_START_MS,
+} tester_ramp_round;
+
 /** Most stages of a staged open tester. */
 #define TESTER_MAX_STAGES 32
 
@@ -215,6 +231,11 @@ typedef struct tester_spec {
                                      none free is dropped (0: no pool) */
     uint64_t max_vus;           /**< open with vus: the pool may grow to this
                                      (one more VU per drop, k6) */
+    int vus_queue;              /**< open with vus: an arrival finding no free
+                                     VU waits for the first to free and is
+                                     sent then, latency from that send, the
+                                     wait counted as blocked (Hyperfoil's
+                                     session pool); 0: dropped (k6) */
     int64_t vu_init_ns;         /**< open with vus: time a new VU takes to
                                      start; no other starts meanwhile */
     uint64_t batch;             /**< open: requests released together, every
@@ -253,9 +274,22 @@ typedef struct tester_spec {
                                      have outstanding, sent as the quota
                                      allows (memtier's --pipeline; 0 or 1:
                                      one); not with connections */
+    int64_t ramp_up_ns;         /**< closed and paced: the users start one
+                                     after another over this (0: all at 0):
+                                     user i at tester_ramp_up_start */
+    tester_ramp_round ramp_up_round; /**< how those starts are rounded */
+    int step_started;           /**< paced, from_now: a user's step counts
+                                     the users started by the instant its
+                                     timer runs (A D, A of U: JMeter's
+                                     AllActiveThreads), not all U */
+    units_interval step_interval; /**< with step_started: D as given (the
+                                       interval before interval_round) */
     int64_t sleep_granularity_ns; /**< paced with catch_up_factor: waits are
-                                       slept as wrk2's ae timers sleep them,
-                                       on a clock of this grain (0: exact) */
+                                       slept as wrk2's ae timers sleep them
+                                       on one connection, floor(w / G) + 1
+                                       grains from the instant set, times
+                                       read on a clock of G / 1000 (0:
+                                       exact) */
 } tester_spec;
 
 /** Settings shared by every tester of a run. */
@@ -554,6 +588,27 @@ int tester_stages_check(const tester_spec *t, const char **why);
 
 /** "per_user", "shared": a paced tester's schedule key. */
 extern const names_table tester_schedule_names;
+/** "drop", "queue": vus_full's words (tester_spec.vus_queue). */
+extern const names_table tester_vus_full_names;
+/** "all", "started": step_users' words (tester_spec.step_started). */
+extern const names_table tester_step_users_names;
+/** "exact", "step_ms", "start_ms": tester_ramp_round's words. */
+extern const names_table tester_ramp_round_names;
+
+/**
+ * When user i of a tester with a ramp-up starts (its first send): the
+ * spec's ramp_up_ns R over its users U, rounded by ramp_up_round
+ * (tester_ramp_round: exact floor(i R / U) ns; JMeter's whole-ms step
+ * i x round(R / U); Gatling's whole-ms start floor(i R / U / 1 ms)).
+ * Computed in 128 bits: every start lies in [0, R].
+ *
+ * @param spec  the tester (users >= 1)
+ * @param i     the user, 0 .. users - 1
+ * @return the start, ns (0 when the spec has no ramp-up); the step_ms
+ *         rule may put the last users past R (JMeter's i x step), capped
+ *         at INT64_MAX
+ */
+int64_t tester_ramp_up_start(const tester_spec *spec, uint64_t i);
 
 /** "area", "per_second": a staged tester's stage_spread key. */
 extern const names_table tester_spread_names;

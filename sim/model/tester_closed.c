@@ -8,9 +8,13 @@ static int closed_prepare(tester_loop *L)
     if (L->spec->quota) /* memtier's rate limiter: tester_quota.c */
         return tester_quota_prepare(L);
     int rc = tester_loop_alloc_users(L, (size_t)L->spec->users);
-    if (!rc)
-        tester_loop_init_users(L, 0); /* every user sends at 0 */
-    return rc;
+    if (rc)
+        return rc;
+    tester_loop_init_users(L, 0); /* every user sends at 0 */
+    if (L->spec->ramp_up_ns) /* or at its start: in user order, so still a heap */
+        for (size_t i = 0; i < L->n_users; i++)
+            L->users[i].next_ns = L->users[i].intended_ns = tester_ramp_up_start(L->spec, i);
+    return 0;
 }
 
 /* The next send: the reply, plus a think time when the spec has one. */

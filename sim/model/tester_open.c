@@ -96,10 +96,10 @@ TESTER_INLINE int open_next_poisson_ext(tester_loop *L, const tester_hot *h, tes
 {
     uint64_t n = h->spec->batch > 1 ? h->spec->batch : 1;
     if (++L->open_i % n == 0)
-        u->next_ns = rq->sent_ns +
+        u->next_ns = rq->intended_ns +
                      (int64_t)llround(gsl_ran_exponential(L->arrivals, L->mean_gap_ns * (double)n));
     else
-        u->next_ns = rq->sent_ns;
+        u->next_ns = rq->intended_ns;
     u->intended_ns = u->next_ns;
     return 0;
 }
@@ -148,6 +148,23 @@ static const tester_strategy open_poisson_pool = {
     .next_send = open_next_poisson_ext,
 };
 
+/* A VU pool that queues (vus_full = queue: Hyperfoil's session pool,
+ * core/impl/OpenModelPhase.java: proceed counts a user that finds no
+ * session as throttled, notifyFinished starts a throttled user on the
+ * session that just finished, with no intended start time): the pool is
+ * the loop's connections, so an arrival waits for
+ * the first VU to free (FIFO, counted as blocked) and is timed from its
+ * send (the request's start: PrepareHttpRequestStep stamps it when the
+ * session runs). Poisson gaps run from the arrival, not the late send. */
+static const tester_strategy open_grid_queue = {
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .connections = 1, .extras = 1,
+    .next_send = open_next_grid_ext,
+};
+static const tester_strategy open_poisson_queue = {
+    .kind = TESTER_OPEN, .prepare = open_prepare, .run = open_run, .one_user = 1, .connections = 1, .extras = 1,
+    .next_send = open_next_poisson_ext,
+};
+
 TESTER_LOOP_FN int open_run(tester_loop *L)
 {
     if (L->spec->n_stages)
@@ -157,6 +174,8 @@ TESTER_LOOP_FN int open_run(tester_loop *L)
                : L->open_step_ns ? (L->out->planned <= L->max_requests ? tester_loop_run(L, &open_whole_within_max)
                                                                        : tester_loop_run(L, &open_whole))
                                  : tester_loop_run(L, &tester_open_strategy);
+    if (L->spec->vus && L->spec->vus_queue)
+        return L->arrivals ? tester_loop_run(L, &open_poisson_queue) : tester_loop_run(L, &open_grid_queue);
     if (L->spec->vus)
         return L->arrivals ? tester_loop_run(L, &open_poisson_pool) : tester_loop_run(L, &open_grid_pool);
     return L->arrivals ? tester_loop_run(L, &open_poisson_ext) : tester_loop_run(L, &open_ext);

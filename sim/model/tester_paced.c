@@ -52,6 +52,20 @@ static int stagger_start(tester_loop *L)
     return 0;
 }
 
+/* ramp_up: user u's own schedule from its start (tester_ramp_up_start),
+ * every U D from there, as a staggered user's (JMeter's thread i runs its
+ * first sample when its ramp-up delay is over; the timer's previousTime
+ * is then behind, so it runs at once). Anchors only; stagger_planned
+ * counts. */
+static void ramp_up_start(tester_loop *L)
+{
+    for (size_t i = 0; i < L->n_users; i++) {
+        tester_user *u = &L->users[i];
+        u->anchor_ns = u->next_ns = u->intended_ns = tester_ramp_up_start(L->spec, i);
+        u->idx = 0;
+    }
+}
+
 /* The slots of staggered users before the end, from each one's first.
  * A staggered user's slots are anchor + floor(m U D), m = idx / U, idx / U
  * + 1, ... (idx 0, or U once the ticker's first tick moved it): counted
@@ -113,10 +127,17 @@ static int paced_prepare(tester_loop *L)
     L->out->planned = units_interval_count_before(spec->interval, 0, L->end_ns);
     if (spec->has_stagger && (rc = stagger_start(L)) != 0)
         return rc;
+    if (spec->ramp_up_ns)
+        ramp_up_start(L);
     if (spec->late == TESTER_LATE_TICKER)
         ticker_start(L);
-    if (spec->has_stagger && (rc = stagger_planned(L)) != 0)
+    if ((spec->has_stagger || spec->ramp_up_ns) && (rc = stagger_planned(L)) != 0)
         return rc;
+    if (spec->step_started) { /* each user's previousTime is its first send; no fixed grid */
+        for (size_t i = 0; i < L->n_users; i++)
+            L->users[i].anchor_ns = L->users[i].next_ns;
+        L->plans = 0;
+    }
     return spec->catch_up_factor ? catch_up_start(L) : 0;
 }
 
@@ -246,24 +267,40 @@ TESTER_INLINE int ticker_next(const tester_hot *h, tester_user *u, int64_t ready
     return 0;
 }
 
-/* When a user that must wait from now_ns until due_ns wakes, sleeping as
- * wrk2 sleeps (src/wrk.c socket_writeable and delay_request: an ae timer
- * of round(w / 1000.0 + 0.5) = floor(w) + 1 whole ms; src/ae.c
- * aeAddMillisecondsToNow and processTimeEvents: the timer is set on the
- * clock truncated to whole ms and fires when that clock reaches it, and
- * delay_request sets it again while the send is not yet due): at
- * floor(now / g) g + (floor(w / g) + 1) g, repeated until at or past due
- * (g the grain, 1 ms; the run's start on a whole ms of that clock).
- * Saturates at INT64_MAX (past any end). */
-static inline int64_t sleep_until(int64_t now_ns, int64_t due_ns, int64_t g)
+/* The clock a tool with timers of grain g reads its times on: a
+ * thousandth of g, at least 1 ns (wrk2: ms timers, time_us in src/wrk.c). */
+static inline int64_t tool_clock_ns(int64_t g)
 {
-    while (due_ns > now_ns) {
-        int64_t step;
-        if (__builtin_mul_overflow((due_ns - now_ns) / g + 1, g, &step) ||
-            __builtin_add_overflow(now_ns - now_ns % g, step, &now_ns))
-            return INT64_MAX;
-    }
-    return now_ns;
+    return g >= 1000 ? g / 1000 : 1;
+}
+
+/* t_ns on that clock: truncated to a whole tick of c (t_ns >= 0). */
+static inline int64_t tool_clock(int64_t t_ns, int64_t c)
+{
+    return t_ns - t_ns % c;
+}
+
+/* When a connection that finds at now_ns that it must wait until due_c (a
+ * tick of the tool's clock c, after now's) wakes, as wrk2 sleeps it on one
+ * connection: src/wrk.c socket_writeable / delay_request turn the wait w =
+ * due - time_us() (whole us) into an ae timer of round(w / 1000.0 + 0.5) =
+ * floor(w / 1 ms) + 1 whole ms; src/ae.c aeAddMillisecondsToNow sets it at
+ * when = now truncated to ms + that many ms, and aeProcessEvents computes
+ * epoll_wait's timeout from the same truncated clock, when - now truncated
+ * = that many whole ms, which epoll_wait sleeps from the real now: the
+ * timer fires at now_ns + (floor(w / g) + 1) g, the fraction of a ms of
+ * now carried (g the grain, 1 ms). The fire always comes after due (the
+ * step passes w by at least one tick of c), so delay_request sends at
+ * once. Another socket or timer of the thread's loop that wakes the poll
+ * early would make processTimeEvents fire it on the first whole ms at or
+ * past when instead: left out (a lone connection). Saturates at INT64_MAX
+ * (past any end). */
+static inline int64_t wrk2_wake(int64_t now_ns, int64_t due_c, int64_t g, int64_t c)
+{
+    int64_t wait_ns = due_c - tool_clock(now_ns, c), step, wake;
+    if (__builtin_mul_overflow(wait_ns / g + 1, g, &step) || __builtin_add_overflow(now_ns, step, &wake))
+        return INT64_MAX;
+    return wake;
 }
 
 /* wrk2's catch-up limit (wrk2 src/wrk.c, usec_to_next_send, and
@@ -274,7 +311,13 @@ static inline int64_t sleep_until(int64_t now_ns, int64_t due_ns, int64_t g)
  * its requests since the anchor (catch_up_throughput = 2 x throughput).
  * The anchor is thus the user's last send made on schedule, so after a
  * stall the backlog goes out back to back until j U D / factor passes the
- * stall. Intended time: the slot (wrk2 records from its expected start). */
+ * stall. Intended time: the slot (wrk2 records from its expected start).
+ * With sleep_granularity (wrk2's timers, wrk2_wake) the checks are made
+ * on the tool's clock (a thousandth of the grain: wrk2's time_us), as
+ * usec_to_next_send makes them: the slot and the catch-up instant
+ * truncated to us (thread_start + complete / throughput,
+ * catch_up_start_time + complete since / catch_up_throughput, both stored
+ * as whole us) against time_us(). */
 TESTER_INLINE int catch_up_limited_next(tester_loop *L, const tester_hot *h, tester_user *u, int64_t ready_ns)
 {
     struct tester_catch_up *c = &L->catch_up[u->id];
@@ -283,15 +326,70 @@ TESTER_INLINE int catch_up_limited_next(tester_loop *L, const tester_hot *h, tes
     const int64_t g = h->spec->sleep_granularity_ns;
     u->idx = i1;
     u->intended_ns = t1;
+    if (g) {
+        const int64_t tick = tool_clock_ns(g), now_c = tool_clock(ready_ns, tick);
+        if (tool_clock(t1, tick) > now_c) { /* on pace: sleeps, and anchors where it wakes */
+            u->next_ns = wrk2_wake(ready_ns, tool_clock(t1, tick), g, tick);
+            c->anchor_ns = u->next_ns;
+            c->sent_since = 1;
+            return 0;
+        }
+        int64_t allowed = tool_clock(c->anchor_ns, tick) +
+                          tool_clock(units_interval_at(L->catch_up_gap, 0, c->sent_since), tick);
+        u->next_ns = allowed > now_c ? wrk2_wake(ready_ns, allowed, g, tick) : ready_ns;
+        c->sent_since++;
+        return 0;
+    }
     if (t1 > ready_ns) { /* on pace: waits for its slot, and anchors where it wakes */
-        u->next_ns = g ? sleep_until(ready_ns, t1, g) : t1;
-        c->anchor_ns = u->next_ns;
+        u->next_ns = t1;
+        c->anchor_ns = t1;
         c->sent_since = 1;
         return 0;
     }
     int64_t allowed = units_interval_at(L->catch_up_gap, c->anchor_ns, c->sent_since);
-    u->next_ns = allowed > ready_ns ? (g ? sleep_until(ready_ns, allowed, g) : allowed) : ready_ns;
+    u->next_ns = allowed > ready_ns ? allowed : ready_ns;
     c->sent_since++;
+    return 0;
+}
+
+/* How many of the tester's users have started (made their first send) by
+ * t_ns: their starts rise with the user's number (a ramp-up, or the dealt
+ * grid floor(u D)), so a binary search. At least 1 for a user that asks. */
+static uint64_t users_started_by(const tester_loop *L, int64_t t_ns)
+{
+    const tester_spec *s = L->spec;
+    uint64_t lo = 1, hi = L->n_users; /* user 0 starts at 0 */
+    while (lo < hi) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        int64_t start = s->ramp_up_ns ? tester_ramp_up_start(s, mid) : units_interval_at(s->interval, 0, mid);
+        if (start <= t_ns)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* JMeter's Constant Throughput Timer, AllActiveThreads
+ * (ConstantThroughputTimer.delay and calculateDelay): at each call (after
+ * the reply, before the next sample) the delay is the threads running
+ * then (JMeterContextService.getNumberOfThreads, counted once a thread's
+ * ramp-up delay is over: JMeterThread.initRun, threadStarted) times the
+ * time per sample, rounded as interval_round says (Math.round to whole
+ * ms); target = previousTime + delay; past it: run now and previousTime =
+ * now, else wait for it and previousTime = target. The user's anchor is
+ * its previousTime; intended: the target it was due at. */
+TESTER_INLINE int started_step_next(tester_loop *L, const tester_hot *h, tester_user *u, int64_t ready_ns)
+{
+    const tester_spec *s = h->spec;
+    const unsigned __int128 a = users_started_by(L, ready_ns);
+    const unsigned __int128 num = a * s->step_interval.num_ns, den = s->step_interval.den;
+    const unsigned __int128 g = (unsigned __int128)(s->interval_round_ns > 0 ? s->interval_round_ns : 0);
+    unsigned __int128 step = g ? (2 * num + g * den) / (2 * g * den) * g : num / den;
+    unsigned __int128 target = (unsigned __int128)u->anchor_ns + step;
+    int64_t t = target > (unsigned __int128)INT64_MAX ? INT64_MAX : (int64_t)target;
+    u->intended_ns = t;
+    u->anchor_ns = u->next_ns = ready_ns > t ? ready_ns : t;
     return 0;
 }
 
@@ -307,6 +405,8 @@ TESTER_INLINE int paced_next_ext(tester_loop *L, const tester_hot *h, tester_use
         return ticker_next(h, u, r.reply_ns);
     if (h->spec->catch_up_factor)
         return catch_up_limited_next(L, h, u, r.reply_ns);
+    if (h->spec->step_started)
+        return started_step_next(L, h, u, r.reply_ns);
     return paced_next(L, h, u, &r);
 }
 

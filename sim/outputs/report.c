@@ -347,8 +347,9 @@ static void notes_sending(FILE *f, const scenario *s, const run_result *r, size_
         fprintf(f, "%s%s: %s latencies above the timeout of %s were not recorded\n", note_gap(first), sp->name,
                 units_format_count(t->timeouts, a, sizeof a), units_format_duration(sp->timeout_ns, b, sizeof b));
     if (t->blocked)
-        fprintf(f, "%s%s: %s sends waited for a connection, %s in all (%s on average)\n", note_gap(first),
+        fprintf(f, "%s%s: %s sends waited for a %s, %s in all (%s on average)\n", note_gap(first),
                 sp->name, units_format_count(t->blocked, a, sizeof a),
+                tester_kind_has(sp->kind, TESTER_KIND_ARRIVALS) ? "free VU (blocked, queued: vus_full = queue)" : "connection",
                 units_format_duration(t->blocked_ns, b, sizeof b),
                 units_format_duration(t->blocked_ns / (int64_t)t->blocked, c, sizeof c));
 }

@@ -45,14 +45,28 @@ const scn_profile scn_profiles[] = {
      {{"kind", "open", F}, {"stage_spread", "area", F}, {"stages", NULL, R}, {"vus", NULL, R}, {NULL, NULL, 0}}},
     /* k6 lib/executor/constant_vus.go: each VU loops its iterations */
     {"k6_constant_vus", "k6 constant-vus executor", {{"kind", "closed", F}, {NULL, NULL, 0}}},
-    /* JMeter ConstantThroughputTimer.delay / calculateDelay, mode
-     * ThisThreadOnly and AllActiveThreads: a thread's own target; late:
+    /* JMeter threads/ThreadGroup.java start: thread i's initial delay i x
+     * Math.round(rampUp x 1000 / threads) ms (ramp_up, step_ms; rampUp in
+     * whole seconds in JMeter). ConstantThroughputTimer.delay / calculateDelay, mode
+     * ThisThreadOnly and AllActiveThreads (the threads running at each
+     * call: step_users = started): a thread's own target; late:
      * run now, previousTime = now; the delay Math.round-ed to whole ms
      * (in AllActiveThreads, the threads x ms-per-sample product) */
     {"jmeter_ctt_this_thread", "JMeter Constant Throughput Timer, this thread only",
-     {{"kind", "paced", F}, {"late", "from_now", F}, {"interval_round", "1ms", F}, {NULL, NULL, 0}}},
+     {{"kind", "paced", F},
+      {"late", "from_now", F},
+      {"interval_round", "1ms", F},
+      {"ramp_up", "0s", D},
+      {"ramp_up_round", "step_ms", F},
+      {NULL, NULL, 0}}},
     {"jmeter_ctt_all_threads", "JMeter Constant Throughput Timer, all active threads",
-     {{"kind", "paced", F}, {"late", "from_now", F}, {"interval_round", "1ms", F}, {NULL, NULL, 0}}},
+     {{"kind", "paced", F},
+      {"late", "from_now", F},
+      {"interval_round", "1ms", F},
+      {"ramp_up", "0s", D},
+      {"ramp_up_round", "step_ms", F},
+      {"step_users", "started", F},
+      {NULL, NULL, 0}}},
     /* JMeter ConstantThroughputTimer.calculateSharedDelay + delay, modes
      * AllActiveThreads_Shared and AllActiveThreadsInCurrentThreadGroup_Shared:
      * one schedule for the threads (a cosim tester is one thread group, the
@@ -64,7 +78,11 @@ const scn_profile scn_profiles[] = {
      {{"kind", "paced", F}, {"schedule", "shared", F}, {"late", "from_now", F}, {"interval_round", "1ms", F}, {NULL, NULL, 0}}},
     /* JMeter ConstantTimer.delay: a fixed pause before each sample */
     {"jmeter_constant_timer", "JMeter Constant Timer (think time)",
-     {{"kind", "closed", F}, {"think_distribution", "constant", F}, {NULL, NULL, 0}}},
+     {{"kind", "closed", F},
+      {"think_distribution", "constant", F},
+      {"ramp_up", "0s", D},
+      {"ramp_up_round", "step_ms", F},
+      {NULL, NULL, 0}}},
     /* Gatling OpenInjectionStep.scala ConstantRateOpenInjection /
      * InjectionIterator with Shard.shards: each second's users on a ms grid */
     {"gatling_open", "Gatling constantUsersPerSec (open injection; .randomized: arrivals = poisson)",
@@ -75,8 +93,13 @@ const scn_profile scn_profiles[] = {
      * ConstantRateOpenInjection */
     {"gatling_ramp", "Gatling rampUsersPerSec (open injection, a rate ramp)",
      {{"kind", "open", F}, {"stage_spread", "per_second", F}, {"stages", NULL, R}, {NULL, NULL, 0}}},
-    /* Gatling closed/ClosedInjectionStep.scala constantConcurrentUsers */
-    {"gatling_closed", "Gatling constantConcurrentUsers (closed injection)", {{"kind", "closed", F}, {NULL, NULL, 0}}},
+    /* Gatling closed/ClosedInjectionStep.scala constantConcurrentUsers,
+     * closed/ClosedWorkload.scala injectBatch (each 1 s batch: the missing
+     * users spread by Shard.shards over the window's ms: user k of n at
+     * floor(1000 k / n) ms) and endUser (a user that ends is replaced at
+     * once: scheduled - stopped below the target) */
+    {"gatling_closed", "Gatling constantConcurrentUsers (closed injection)",
+     {{"kind", "closed", F}, {"ramp_up", "1s", F}, {"ramp_up_round", "start_ms", F}, {NULL, NULL, 0}}},
     /* Gatling core/action/Pace.scala execute: late -> now + interval */
     {"gatling_pace", "Gatling pace() inside a user's loop",
      {{"kind", "paced", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
@@ -110,6 +133,28 @@ const scn_profile scn_profiles[] = {
     /* Hyperfoil api/config/PhaseBuilder.java OpenModel (variance = true) */
     {"hyperfoil_constant_rate", "Hyperfoil constantRate phase",
      {{"kind", "open", F}, {"arrivals", "poisson", D}, {NULL, NULL, 0}}},
+    /* ApacheBench 2.4 (apache2-utils), support/ab.c: main (case 't' sets
+     * requests = MAX_REQUESTS, 50,000, unless -n comes after it), test
+     * (stops at the time limit: the requests in flight are not recorded),
+     * write_request (with -k, c->start = now: the latency starts at the
+     * send that follows the previous reply), output_results (percentile
+     * p: stats[done * p / 100] of the sorted times, rank floor(p n) + 1) */
+    {"ab", "ApacheBench ab -c C [-k] (-t T: 50,000 requests at most)",
+     {{"kind", "closed", F}, {"requests", "50000", D}, {NULL, NULL, 0}}},
+    /* httperf 0.9.0, src/gen/rate.c: rate_generator_start (the first
+     * connection at once, then every 1 / rate), tick (while now is past
+     * next_time: one more connection, next_time += 1 / rate: the missed
+     * arrivals go back to back); src/gen/conn_rate.c: make_conn (stops after
+     * --num-conns); src/stat/basic.c: conn_destroyed (connection lifetime,
+     * 1 ms bins), dump (median: the first bin reaching half, its middle) */
+    {"httperf", "httperf --rate R --num-conns N (one call per connection)",
+     {{"kind", "open", F}, {"arrivals", "fixed", F}, {"requests", NULL, R}, {NULL, NULL, 0}}},
+    /* siege 4.0.7, src/browser.c: start (after each request, with -d D
+     * below 1 s: usleep(U x D) with U uniform on [0, 1): the section gives
+     * think_min = 0s, think_max = D), __http (etime from times(): clock
+     * ticks, 10 ms on Linux) */
+    {"siege", "siege -c C -d D (D below 1 s)",
+     {{"kind", "closed", F}, {"think_distribution", "uniform", F}, {NULL, NULL, 0}}},
 };
 const size_t scn_profiles_n = ARRAY_SIZE(scn_profiles);
 
@@ -118,6 +163,7 @@ static const char *const profile_words[] = {
     "none", "wrk", "wrk2", "k6_constant_arrival_rate", "k6_ramping_arrival_rate", "k6_constant_vus", "jmeter_ctt_this_thread",
     "jmeter_ctt_all_threads", "jmeter_ctt_all_threads_shared", "jmeter_ctt_group_shared", "jmeter_constant_timer", "gatling_open", "gatling_ramp", "gatling_closed", "gatling_pace", "locust_constant", "locust_between", "locust_constant_pacing",
     "locust_constant_throughput", "hey", "hey_q", "vegeta", "vegeta_max_workers", "memtier_rate_limiting", "hyperfoil_constant_rate",
+    "ab", "httperf", "siege",
 };
 const names_table scn_profile_names = {profile_words, ARRAY_SIZE(profile_words)};
 

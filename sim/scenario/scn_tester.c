@@ -145,6 +145,8 @@ static int get_correction(scn_ctx *c, tester_spec *t)
 }
 
 /* vus, max_vus, vu_init and batch of an open tester. */
+static int needs(scn_ctx *c, int got, int ok, const char *key, const char *why);
+
 static int get_pool(scn_ctx *c, tester_spec *t)
 {
     int has_vus = scn_keys_count(c, "vus", &t->vus);
@@ -161,6 +163,22 @@ static int get_pool(scn_ctx *c, tester_spec *t)
         t->max_vus = t->vus;
     if (t->max_vus < t->vus) {
         scn_keys_bad_value(c, scn_keys_get(c, "max_vus"), "is below vus: the pool starts with vus");
+        return -1;
+    }
+    int v = 0, got = scn_keys_choice(c, "vus_full", &v, NULL);
+    if (needs(c, got, has_vus > 0, "vus_full", "says what an arrival does when every VU is busy: give vus too") < 0)
+        return -1;
+    t->vus_queue = v == 1;
+    const char *clash = !t->vus_queue                                  ? NULL
+                        : t->max_vus > t->vus                          ? "max_vus"
+                        : scn_keys_has(c, "vu_init")                   ? "vu_init"
+                        : t->batch > 1                                 ? "batch"
+                        : t->n_stages                                  ? "stages"
+                                                                       : NULL;
+    if (clash) {
+        scn_keys_bad_value(c, scn_keys_get(c, clash), "with vus_full = queue the pool is fixed (Hyperfoil's "
+                                                      "maxSessions) and the arrivals come one at a time on a "
+                                                      "constant rate: remove it");
         return -1;
     }
     return 0;
@@ -377,6 +395,7 @@ static int get_stagger(scn_ctx *c, tester_spec *t)
  * 0, or -1 (the message is out). */
 static int get_interval_round(scn_ctx *c, tester_spec *t)
 {
+    t->step_interval = t->interval; /* step_users = started steps from D as given */
     int got = scn_keys_duration(c, "interval_round", &t->interval_round_ns);
     if (got <= 0)
         return got < 0 ? -1 : 0;
@@ -395,6 +414,55 @@ static int get_interval_round(scn_ctx *c, tester_spec *t)
     uint64_t d = units_gcd_u64((uint64_t)step, per);
     t->interval.num_ns = (uint64_t)step / d;
     t->interval.den = per / d;
+    return 0;
+}
+
+/* ramp_up and ramp_up_round of a closed or paced tester (JMeter's thread
+ * group ramp-up, Gatling's closed injection): the users' first sends
+ * spread over the ramp. Not with a quota (memtier's connections start at
+ * the connect), nor on a paced schedule that places the users itself
+ * (stagger, shared). 0, or -1 (the message is out). */
+static int get_ramp_up(scn_ctx *c, tester_spec *t)
+{
+    int got = scn_keys_duration(c, "ramp_up", &t->ramp_up_ns);
+    if (got < 0)
+        return -1;
+    int v = TESTER_RAMP_EXACT;
+    int r = scn_keys_choice(c, "ramp_up_round", &v, NULL);
+    if (r < 0 || needs(c, r, got > 0, "ramp_up_round", "rounds the starts of a ramp-up: it needs ramp_up") < 0)
+        return -1;
+    t->ramp_up_round = (tester_ramp_round)v;
+    if (t->ramp_up_ns == 0)
+        return 0; /* all at 0, as without the key */
+    const char *clash = t->quota ? "quota"
+                        : t->has_stagger ? "stagger"
+                        : t->schedule == TESTER_SCHEDULE_SHARED ? "schedule"
+                        : t->late == TESTER_LATE_TICKER && tester_kind_has(t->kind, TESTER_KIND_SCHEDULE_KEYS) ? "late" : NULL;
+    if (clash) {
+        char why[160];
+        snprintf(why, sizeof why, "places the users' starts, and so does %s here: give one of them", clash);
+        scn_keys_bad_value(c, scn_keys_get(c, "ramp_up"), why);
+        return -1;
+    }
+    return 0;
+}
+
+/* step_users of a paced tester: started (JMeter's AllActiveThreads) with
+ * late = from_now on the users' own schedules only (the timer's rule). */
+static int get_step_users(scn_ctx *c, tester_spec *t)
+{
+    int v = 0;
+    int got = scn_keys_choice(c, "step_users", &v, NULL);
+    if (got < 0)
+        return -1;
+    t->step_started = v == 1;
+    if (t->step_started && (t->late != TESTER_LATE_FROM_NOW || t->schedule == TESTER_SCHEDULE_SHARED ||
+                            t->has_stagger || t->has_think)) {
+        scn_keys_bad_value(c, scn_keys_get(c, "step_users"),
+                           "counts the started users at each user's timer (JMeter's all active threads): it needs "
+                           "late = from_now on the users' own schedules, without stagger or a think time");
+        return -1;
+    }
     return 0;
 }
 
@@ -465,7 +533,7 @@ static int read_paced(scn_ctx *c, tester_spec *t)
         return -1;
     if (!tools)
         return get_correction(c, t);
-    if (get_stagger(c, t) < 0 || get_interval_round(c, t) < 0)
+    if (get_stagger(c, t) < 0 || get_interval_round(c, t) < 0 || get_ramp_up(c, t) < 0 || get_step_users(c, t) < 0)
         return -1;
     if (get_latency_from(c, t) < 0)
         return -1;
@@ -482,7 +550,7 @@ static int read_paced(scn_ctx *c, tester_spec *t)
 static int read_closed(scn_ctx *c, tester_spec *t)
 {
     return scn_keys_count(c, "users", &t->users) < 0 || get_connections(c, t) < 0 || get_think(c, t) < 0 ||
-                   get_quota(c, t) < 0
+                   get_quota(c, t) < 0 || get_ramp_up(c, t) < 0
                ? -1
                : 0;
 }

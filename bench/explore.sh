@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# The interactive lecture page's speed (not a test: it only reports):
+#  1. one control change's redraw in headless chromium: the freeze's length
+#     of scenarios/stall_per_second.ini (as shipped: 100 s, about 1.27
+#     million requests over its testers and the truth's probes) moved
+#     10 -> 20 -> ... ms, each change timed from the input event to the
+#     charts and table drawn (the page's own clock), and the engine's share
+#     (the worker's time inside cosim_web_run);
+#  2. browser vs native per simulated request, in CPU time (a shared
+#     machine's wall time says more about the neighbours than the code):
+#     the CLI (`cosim ... --set ... --charts none -q`: the whole process's
+#     user + sys) against the engine under node (V8's WebAssembly, as in
+#     chromium: process.cpuUsage around the call, after a warming run);
+#     requests = every tester's sent plus the truth's probes (summary.json).
+# Medians of RUNS (default 5). The page's figures are wall time: on a busy
+# machine they hold the waits for a core too.
+# Usage: bench/explore.sh [BUILD_DIR] [RUNS]
+set -eu
+cd "$(dirname "$0")/.."
+build=${1:-build} runs=${2:-5}
+root=$PWD
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+scn=scenarios/stall_per_second.ini
+"$build/cosim" lecture "$scn" -o "$work/L" -q
+[ -f "$work/L/explore.html" ] || { echo "no explore.html: build the browser engine (emcc) first" >&2; exit 1; }
+npm_dir=$root/.cache/npm-test
+[ -d "$npm_dir/node_modules/puppeteer-core" ] ||
+    npm install --prefix "$npm_dir" --no-audit --no-fund --loglevel=error puppeteer-core@25.19.0 >/dev/null
+"$build/cosim" "$scn" --charts none -q -o "$work/n" --force
+requests=$(node -e '
+const s = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+let n = s.testers.reduce((a, t) => a + t.sent, 0);
+if (s.truth && s.truth.probes) n += s.truth.probes;
+process.stdout.write(String(n));' "$work/n/summary.json")
+median() { sort -g | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}'; }
+# native: wall ms per run, the same lengths as the page's changes
+for i in $(seq 1 "$runs"); do
+    len=$((10 * (i + 1)))ms
+    /usr/bin/time -f "%U %S" -o "$work/t" "$build/cosim" "$scn" --set "stall.freeze.length=$len" --charts none -q \
+        -o "$work/n" --force
+    awk '{print ($1 + $2) * 1000}' "$work/t"
+done | median >"$work/native"
+# the engine under node: one process, two warming runs first (V8 compiles
+# WebAssembly in tiers: the page's later runs have the optimised code too),
+# then RUNS runs, each's CPU time
+node -e '
+const path = require("path");
+const create = require(path.resolve(process.argv[1]));
+create({ print: () => {}, printErr: () => {} }).then((m) => {
+  const cwd = process.cwd();
+  m.FS.mkdirTree(cwd); m.FS.mount(m.FS.filesystems.NODEFS, { root: cwd }, cwd); m.FS.chdir(cwd);
+  const run = (sets) => m.ccall("cosim_web_run", "string", ["string", "string", "number"], [process.argv[2], sets, 0]);
+  run(""); run("");
+  for (let i = 1; i <= +process.argv[3]; i++) {
+    const t = process.cpuUsage();
+    run("stall.freeze.length=" + (10 * (i + 1)) + "ms");
+    const d = process.cpuUsage(t);
+    process.stdout.write(String((d.user + d.system) / 1000) + "\n");
+  }
+});' "$build/web/cosim-engine.js" "$scn" "$runs" | median >"$work/node"
+NODE_PATH=$npm_dir/node_modules node "$root/bench/explore_page.js" "$work/L/explore.html" \
+    "$(command -v chromium)" "$runs" >"$work/page"
+read -r redraw engine <"$work/page"
+native=$(cat "$work/native") nodems=$(cat "$work/node")
+awk -v r="$requests" -v nat="$native" -v nod="$nodems" -v red="$redraw" -v eng="$engine" -v size="$(wc -c <"$work/L/explore.html")" 'BEGIN {
+    printf "scenario: stall_per_second as shipped, %d requests simulated per run; medians of '"$runs"'\n", r
+    printf "page: explore.html %d bytes (%.0f KiB)\n", size, size / 1024
+    printf "redraw after one change (chromium, input event to charts drawn): %.0f ms\n", red
+    printf "  of which the engine in the worker: %.0f ms (%.0f ns per request)\n", eng, eng * 1e6 / r
+    printf "engine under node, CPU: %.0f ms (%.0f ns per request)\n", nod, nod * 1e6 / r
+    printf "native cosim, CPU (whole process, --charts none -q): %.0f ms (%.0f ns per request)\n", nat, nat * 1e6 / r
+    printf "browser engine / native per request (CPU): %.2fx\n", nod / nat
+}'

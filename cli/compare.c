@@ -1,0 +1,469 @@
+/* compare.c - `cosim compare` and `cosim baseline` (compare.h): a real
+ * tool's figures beside cosim's prediction, and a tool's no-stall run
+ * turned into service times. */
+#define _GNU_SOURCE
+#include "compare.h"
+
+#include "exitcode.h"
+#include "hist.h"
+#include "realout.h"
+#include "run.h"
+#include "scenario.h"
+#include "textin.h"
+#include "units.h"
+
+#include "plot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <math.h>
+#include <unistd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/** Most TESTER=FILE pairs one comparison takes. */
+#define COMPARE_MAX_FILES 64
+
+static const char *const figure_names[RO_N_FIGURES] = {"count", "mean", "p50", "p90", "p99", "p99.9", "max", "over"};
+
+static void compare_usage(FILE *f)
+{
+    fputs("usage: cosim compare SCENARIO.ini TESTER=FILE... [--hgrm-unit ns|us|ms] [--raw] [--chart PNG]\n"
+          "Run the scenario and print, for each TESTER=FILE, what the real tool wrote in FILE beside cosim's\n"
+          "prediction for [tester TESTER]: count, mean, p50, p90, p99, p99.9, max and the count over the\n"
+          "scenario's threshold, with the difference (real - predicted). FILE is hey -o csv, ab -g or -e,\n"
+          "wrk --latency's output, httperf's summary (-v -v adds its histogram), k6 --summary-export JSON,\n"
+          "an .hgrm spectrum or an .hlog (their values in --hgrm-unit, default ms as wrk2 prints). A\n"
+          "figure the file does not give is '-'.\n"
+          "--raw: one line a figure for scripts, 'TESTER FIGURE REAL PREDICTED' in ns or counts.\n"
+          "--chart PNG (one TESTER=FILE): the real spectrum drawn on the predicted one (a new file).\n"
+          "Exit codes as cosim's (man -l docs/cosim.1): 3 for a file that cannot be read (FILE:LINE).\n", f);
+}
+
+/* The predicted figures of tester i: its recorded values (the values a
+ * correction or backfill added included, as the tool prints them), at the
+ * scenario's rank rule; the count is the requests recorded. */
+static void predicted(const scenario *s, const tester_result *r, realout *p)
+{
+    memset(p, 0, sizeof *p);
+    const hist *h = r->hist;
+    uint64_t all = hist_count(h);
+    p->count = all >= r->added ? all - r->added : 0;
+    p->over = r->over_threshold;
+    p->fig_ns[RO_MEAN] = (int64_t)(hist_mean(h) + 0.5);
+    for (int f = RO_P50; f <= RO_P999; f++)
+        p->fig_ns[f] = hist_value_at_percentile(h, s->rank_rule, realout_level_num[f], 100000);
+    p->fig_ns[RO_MAX] = hist_max(h);
+    p->have = (1u << RO_N_FIGURES) - 1;
+}
+
+static void print_pair(const char *what, const realout *real, const realout *pred, int f)
+{
+    char a[48], b[48], d[64];
+    int has = (real->have >> f) & 1;
+    if (f == RO_COUNT || f == RO_OVER) {
+        uint64_t rv = f == RO_COUNT ? real->count : real->over, pv = f == RO_COUNT ? pred->count : pred->over;
+        units_format_count(pv, b, sizeof b);
+        if (has) {
+            units_format_count(rv, a, sizeof a);
+            double rel = pv ? 100.0 * ((double)rv - (double)pv) / (double)pv : 0;
+            snprintf(d, sizeof d, "%+lld (%+.1f%%)", (long long)rv - (long long)pv, rel);
+        } else {
+            snprintf(a, sizeof a, "-");
+            d[0] = '\0';
+        }
+    } else {
+        int64_t rv = real->fig_ns[f], pv = pred->fig_ns[f];
+        units_format_duration(pv, b, sizeof b);
+        if (has) {
+            char x[40];
+            units_format_duration(rv, a, sizeof a);
+            int64_t diff = rv - pv;
+            units_format_duration(diff < 0 ? -diff : diff, x, sizeof x);
+            double rel = pv ? 100.0 * (double)diff / (double)pv : 0;
+            snprintf(d, sizeof d, "%s%s (%+.1f%%)", diff < 0 ? "-" : "+", x, rel);
+        } else {
+            snprintf(a, sizeof a, "-");
+            d[0] = '\0';
+        }
+    }
+    printf("  %-14s %14s %14s  %s\n", what, a, b, d);
+}
+
+/* The spectrum's levels: p = 1 - 10^(-k/10), k = 0..SPECTRUM_STEPS (up to
+ * 99.999%), drawn at x = 1 / (1 - p) on a log axis (the book's Figure 5.3;
+ * plots/spectrum.gp). */
+#define SPECTRUM_STEPS 50
+
+/* The level k as a fraction num / 10^6 (rounded) and its x. */
+static uint64_t level_num(int k)
+{
+    return (uint64_t)((1.0 - pow(10.0, -k / 10.0)) * 1e6 + 0.5);
+}
+
+/* The chart's data: block 0 the prediction at every level its samples
+ * reach, block 1 the real figures (a list: the same levels; else the
+ * printed percentiles, and the max at the last level reached). */
+static int write_chart_data(FILE *f, const scenario *s, const tester_result *tr, const realout *real)
+{
+    const hist *h = tr->hist;
+    uint64_t n = hist_count(h);
+    int last = 0;
+    fprintf(f, "# predicted: x = 1 / (1 - p), latency in ms\n");
+    for (int k = 0; k <= SPECTRUM_STEPS && n; k++) {
+        if (pow(10.0, k / 10.0) > (double)n)
+            break;
+        fprintf(f, "%.6g %.6f\n", pow(10.0, k / 10.0),
+                (double)hist_value_at_percentile(h, s->rank_rule, level_num(k), 1000000) / 1e6);
+        last = k;
+    }
+    fprintf(f, "\n\n# real\n");
+    if (real->values) {
+        for (int k = 0; k <= SPECTRUM_STEPS; k++) {
+            if (pow(10.0, k / 10.0) > (double)real->n)
+                break;
+            fprintf(f, "%.6g %.6f\n", pow(10.0, k / 10.0),
+                    (double)real->values[hist_rank(s->rank_rule, level_num(k), 1000000, real->n) - 1] / 1e6);
+        }
+    } else {
+        static const double x_of[RO_N_FIGURES] = {[RO_P50] = 2, [RO_P90] = 10, [RO_P99] = 100, [RO_P999] = 1000};
+        for (int fig = RO_P50; fig <= RO_P999; fig++)
+            if ((real->have >> fig) & 1)
+                fprintf(f, "%g %.6f\n", x_of[fig], (double)real->fig_ns[fig] / 1e6);
+        if ((real->have >> RO_MAX) & 1)
+            fprintf(f, "%.6g %.6f\n", pow(10.0, last / 10.0), (double)real->fig_ns[RO_MAX] / 1e6);
+    }
+    return ferror(f) ? -EIO : 0;
+}
+
+/* --chart PNG: the real spectrum and the predicted one on one chart, drawn
+ * by gnuplot (plot_render) in a private temporary folder, the PNG written
+ * beside PNG and renamed into place (whole or not at all). */
+static int draw_chart(const char *png, const scenario *s, const char *tester, const tester_result *tr,
+                      const realout *real, const char *file)
+{
+    char dir[] = "/tmp/cosim-compare.XXXXXX", path[sizeof dir + 32];
+    if (!mkdtemp(dir)) {
+        fprintf(stderr, "cosim: --chart: cannot make a temporary folder: %s\n", strerror(errno));
+        return -1;
+    }
+    int rc = -1;
+    snprintf(path, sizeof path, "%s/c.dat", dir);
+    FILE *f = fopen(path, "w");
+    if (f && write_chart_data(f, s, tr, real) == 0 && fclose(f) == 0) {
+        f = NULL;
+        snprintf(path, sizeof path, "%s/c.gp", dir);
+        FILE *g = fopen(path, "w");
+        if (g) {
+            fprintf(g, "set terminal pngcairo size 1600,1000 font 'Sans,18'\nset output outfile\n"
+                       "set title \"%s: the real tool (%s) and cosim's prediction\" noenhanced\n"
+                       "set logscale x\nset xrange [1:*]\nset xlabel 'percentile'\nset ylabel 'latency (ms)'\n"
+                       "set xtics ('0%%%%' 1, '50%%%%' 2, '90%%%%' 10, '99%%%%' 100, '99.9%%%%' 1000, '99.99%%%%' 10000, "
+                       "'99.999%%%%' 100000)\nset grid\nset key top left\nset rmargin 8\n"
+                       "plot 'c.dat' index 0 with lines lw 3 title 'cosim predicted', "
+                       "'' index 1 with %s pt 7 ps 2 lw 2 title '%s (real%s)'\n",
+                    tester, real->format, real->values ? "linespoints" : "points", real->format,
+                    real->values ? "" : ": the figures it prints; its max at the right");
+            if (fclose(g) == 0) {
+                int dfd = open(dir, O_RDONLY | O_DIRECTORY);
+                char *chart = NULL;
+                size_t len = 0;
+                int status = 0;
+                plot_render_status st = dfd >= 0 ? plot_render(dfd, "c.gp", PLOT_PNG, PLOT_DEFAULT_TIMEOUT_S, &chart,
+                                                               &len, &status)
+                                                 : PLOT_FAILED;
+                if (dfd >= 0)
+                    close(dfd);
+                char tmp[SCENARIO_PATH_MAX + 16];
+                snprintf(tmp, sizeof tmp, "%s.part", png);
+                FILE *out = st == PLOT_RENDERED ? fopen(tmp, "wb") : NULL;
+                if (st != PLOT_RENDERED)
+                    fprintf(stderr, "cosim: --chart %s: gnuplot did not draw it (%s)\n", png,
+                            st == PLOT_NO_GNUPLOT ? "gnuplot is not installed" : "it failed or timed out");
+                else if (!out || fwrite(chart, 1, len, out) != len || fclose(out) != 0 || rename(tmp, png) != 0) {
+                    fprintf(stderr, "cosim: --chart %s: cannot write it: %s\n", png, strerror(errno));
+                    remove(tmp);
+                } else {
+                    printf("chart: %s (%s beside the prediction for %s)\n", png, file, tester);
+                    rc = 0;
+                }
+                free(chart);
+            }
+        }
+    }
+    if (f)
+        fclose(f);
+    snprintf(path, sizeof path, "%s/c.dat", dir);
+    remove(path);
+    snprintf(path, sizeof path, "%s/c.gp", dir);
+    remove(path);
+    rmdir(dir);
+    return rc;
+}
+
+int compare_main(int argc, char **argv)
+{
+    static const struct option lo[] = {{"hgrm-unit", required_argument, NULL, 'u'},
+                                       {"raw", no_argument, NULL, 'r'},
+                                       {"chart", required_argument, NULL, 'c'},
+                                       {"help", no_argument, NULL, 'h'},
+                                       {NULL, 0, NULL, 0}};
+    int64_t unit_ns = 1000000;
+    int ch, raw = 0;
+    const char *chart = NULL;
+    optind = 1;
+    opterr = 0;
+    while ((ch = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        if (ch == 'h') {
+            compare_usage(stdout);
+            return COSIM_EXIT_OK;
+        }
+        if (ch == 'r') {
+            raw = 1;
+            continue;
+        }
+        if (ch == 'c') {
+            chart = optarg;
+            continue;
+        }
+        if (ch == 'u' && (strcmp(optarg, "ns") == 0 || strcmp(optarg, "us") == 0 || strcmp(optarg, "ms") == 0)) {
+            unit_ns = optarg[0] == 'n' ? 1 : optarg[0] == 'u' ? 1000 : 1000000;
+            continue;
+        }
+        fprintf(stderr, "cosim: %s: unknown option, or --hgrm-unit not ns, us or ms\n", argv[optind - 1]);
+        fputs("cosim: try 'cosim compare --help'\n", stderr);
+        return COSIM_EXIT_USAGE;
+    }
+    int n_files = argc - optind - 1;
+    if (chart && access(chart, F_OK) == 0) {
+        fprintf(stderr, "cosim: --chart %s: the file exists; cosim does not replace it (remove it, or name "
+                "another)\n", chart);
+        return COSIM_EXIT_OUTPUT;
+    }
+    if (chart && n_files != 1) {
+        fprintf(stderr, "cosim: --chart draws one TESTER=FILE: give only one\n");
+        return COSIM_EXIT_USAGE;
+    }
+    if (n_files < 1 || n_files > COMPARE_MAX_FILES) {
+        fprintf(stderr, "cosim: give SCENARIO.ini and 1 to %d TESTER=FILE\n", COMPARE_MAX_FILES);
+        fputs("cosim: try 'cosim compare --help'\n", stderr);
+        return COSIM_EXIT_USAGE;
+    }
+    char err[2048];
+    scenario *s = NULL;
+    scenario_error se = scenario_load(&s, argv[optind], NULL, 0, err, sizeof err);
+    if (se != SCENARIO_OK) {
+        fprintf(stderr, "cosim: %s\n", err);
+        return cosim_exit_of_scenario(se);
+    }
+    /* every pair checked, every file read, before the run */
+    size_t which[COMPARE_MAX_FILES];
+    realout real[COMPARE_MAX_FILES];
+    memset(real, 0, sizeof real);
+    int code = COSIM_EXIT_OK, n_read = 0;
+    for (int k = 0; k < n_files && code == COSIM_EXIT_OK; k++) {
+        const char *arg = argv[optind + 1 + k], *eq = strchr(arg, '=');
+        size_t i = s->n_testers;
+        for (size_t t = 0; eq && t < s->n_testers; t++)
+            if (strlen(s->testers[t].name) == (size_t)(eq - arg) && memcmp(s->testers[t].name, arg, (size_t)(eq - arg)) == 0)
+                i = t;
+        if (!eq || i == s->n_testers) {
+            fprintf(stderr, "cosim: %s: expected TESTER=FILE with TESTER a [tester NAME] of %s\n", arg,
+                    argv[optind]);
+            code = COSIM_EXIT_USAGE;
+            break;
+        }
+        which[k] = i;
+        int rc = realout_read(&real[k], eq + 1, s->threshold_ns, s->rank_rule, unit_ns, err, sizeof err);
+        if (rc != 0) {
+            fprintf(stderr, "cosim: %s\n", rc == -ENOMEM ? "out of memory" : err);
+            code = rc == -ENOMEM ? COSIM_EXIT_SIM : COSIM_EXIT_SCENARIO;
+            break;
+        }
+        n_read++;
+    }
+    run_result r = {0};
+    int ran = 0;
+    if (code == COSIM_EXIT_OK) {
+        run_work w;
+        run_estimate(s, &w);
+        if (run_check_budget(w.total, "compare", 0, err, sizeof err) != 0 || run_scenario(s, &r, err, sizeof err) != 0) {
+            fprintf(stderr, "cosim: %s\n", err);
+            code = COSIM_EXIT_SIM;
+        } else {
+            ran = 1;
+        }
+    }
+    for (int k = 0; ran && k < n_files; k++) {
+        const tester_spec *t = &s->testers[which[k]];
+        realout pred;
+        predicted(s, &r.testers[which[k]], &pred);
+        char th[32], res[32];
+        if (raw) { /* for scripts: TESTER FIGURE REAL PREDICTED, ns or counts, '-' when not in the file */
+            for (int f = 0; f < RO_N_FIGURES; f++) {
+                int is_count = f == RO_COUNT || f == RO_OVER;
+                long long pv = is_count ? (long long)(f == RO_COUNT ? pred.count : pred.over) : pred.fig_ns[f];
+                long long rv = is_count ? (long long)(f == RO_COUNT ? real[k].count : real[k].over) : real[k].fig_ns[f];
+                if ((real[k].have >> f) & 1)
+                    printf("%s %s %lld %lld\n", t->name, figure_names[f], rv, pv);
+                else
+                    printf("%s %s - %lld\n", t->name, figure_names[f], pv);
+            }
+            continue;
+        }
+        printf("%s%s: tester %s beside %s (%s; read to %s)\n", k ? "\n" : "", s->path, t->name,
+               strchr(argv[optind + 1 + k], '=') + 1, real[k].format, units_format_duration(real[k].resolution_ns, res, sizeof res));
+        printf("  %-14s %14s %14s  %s\n", "figure", "real", "predicted", "real - predicted");
+        for (int f = 0; f < RO_N_FIGURES; f++) {
+            char what[48];
+            if (f == RO_OVER)
+                snprintf(what, sizeof what, "over %s", units_format_duration(s->threshold_ns, th, sizeof th));
+            else
+                snprintf(what, sizeof what, "%s", figure_names[f]);
+            print_pair(what, &real[k], &pred, f);
+        }
+    }
+    if (ran && chart && code == COSIM_EXIT_OK &&
+        draw_chart(chart, s, s->testers[which[0]].name, &r.testers[which[0]], &real[0],
+                   strchr(argv[optind + 1], '=') + 1) != 0)
+        code = COSIM_EXIT_OUTPUT;
+    for (int k = 0; k < n_read; k++)
+        realout_free(&real[k]);
+    if (ran)
+        run_result_free(&r);
+    scenario_free(s);
+    return code;
+}
+
+static void baseline_usage(FILE *f)
+{
+    fputs("usage: cosim baseline TOOL FILE\n"
+          "Turn a real tool's no-stall run into service times for a scenario, the way the tool needs:\n"
+          "  hey FILE    hey -o csv of a run with -c 1: each response time, as an `empirical` file\n"
+          "  ab FILE     ab -g of a run with -c 1 -k: each ttime (whole ms), as an `empirical` file;\n"
+          "              or ab's printed summary: Time taken for tests / Complete requests, as below\n"
+          "  wrk FILE    wrk --latency's output of a saturation run (many connections against one\n"
+          "              worker): the server's busy time per request, run time / requests, as\n"
+          "              `distribution = constant` (wrk's latencies are corrected at exit and\n"
+          "              are not service times)\n"
+          "The result goes to stdout; a summary line to stderr. docs/real-tools.md says which to use.\n", f);
+}
+
+/* A saturation run's busy time per request, T / N in ns: wrk's "N
+ * requests in T.TTs, B read", or ab's "Time taken for tests:   T seconds"
+ * and "Complete requests:      N" (support/ab.c output_results). */
+static int busy_per_request(const char *path, int64_t *busy_ns, uint64_t *n_out, char *err, size_t errlen)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int rc = textin_read_file(path, &text, &len, err, errlen);
+    if (rc != 0)
+        return rc;
+    textin_lines it;
+    textin_lines_init(&it, text, len);
+    const char *s;
+    size_t n;
+    int64_t count = -1, t_ns = -1;
+    rc = 0;
+    while (rc == 0 && textin_next_line(&it, &s, &n)) {
+        const char *in = textin_find(s, n, " requests in ");
+        size_t a = 0;
+        while (a < n && s[a] == ' ')
+            a++;
+        if (in) { /* wrk: the run time in seconds, two decimals ("11.02s") */
+            const char *t = in + strlen(" requests in ");
+            size_t tn = textin_decimal_span(t, (size_t)(s + n - t), 0);
+            if (textin_decimal(s + a, (size_t)(in - s) - a, 1, 0, &count) != 0 || tn == 0 || t[tn] != 's' ||
+                textin_decimal(t, tn, 1000000000, 0, &t_ns) != 0)
+                rc = -EINVAL;
+        } else if (textin_starts(s, n, "Time taken for tests:")) {
+            const char *t = s + strlen("Time taken for tests:");
+            while (*t == ' ')
+                t++;
+            size_t tn = textin_decimal_span(t, (size_t)(s + n - t), 0);
+            if (tn == 0 || textin_decimal(t, tn, 1000000000, 0, &t_ns) != 0)
+                rc = -EINVAL;
+        } else if (textin_starts(s, n, "Complete requests:")) {
+            const char *t = s + strlen("Complete requests:");
+            while (*t == ' ')
+                t++;
+            if (textin_decimal(t, (size_t)(s + n - t), 1, 0, &count) != 0)
+                rc = -EINVAL;
+        }
+        if (rc != 0)
+            snprintf(err, errlen, "%s:%zu: expected 'N requests in T.TTs, B read' (wrk), 'Time taken for tests: "
+                     "T seconds' or 'Complete requests: N' (ab)", path, it.line);
+    }
+    free(text);
+    if (rc == 0 && (count <= 0 || t_ns < 0)) {
+        snprintf(err, errlen, "%s: expected a run's request count and time (wrk's 'N requests in T', ab's 'Time "
+                 "taken for tests' and 'Complete requests')", path);
+        rc = -EINVAL;
+    }
+    if (rc == 0) {
+        *busy_ns = (t_ns + count / 2) / count;
+        *n_out = (uint64_t)count;
+    }
+    return rc;
+}
+
+/* Whether path starts with ab -g's header. */
+static int is_ab_g(const char *path)
+{
+    static const char head[] = "starttime\tseconds";
+    char buf[sizeof head] = "";
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    size_t n = fread(buf, 1, sizeof head - 1, f);
+    fclose(f);
+    return n == sizeof head - 1 && memcmp(buf, head, n) == 0;
+}
+
+int baseline_main(int argc, char **argv)
+{
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        baseline_usage(stdout);
+        return COSIM_EXIT_OK;
+    }
+    if (argc != 3 || (strcmp(argv[1], "hey") != 0 && strcmp(argv[1], "ab") != 0 && strcmp(argv[1], "wrk") != 0)) {
+        fprintf(stderr, "cosim: give TOOL (hey, ab or wrk) and FILE\n");
+        fputs("cosim: try 'cosim baseline --help'\n", stderr);
+        return COSIM_EXIT_USAGE;
+    }
+    char err[2048];
+    if (strcmp(argv[1], "wrk") == 0 || (strcmp(argv[1], "ab") == 0 && !is_ab_g(argv[2]))) {
+        int64_t busy;
+        uint64_t n;
+        if (busy_per_request(argv[2], &busy, &n, err, sizeof err) != 0) {
+            fprintf(stderr, "cosim: %s\n", err);
+            return COSIM_EXIT_SCENARIO;
+        }
+        printf("# cosim baseline %s %s: run time / %llu requests (a saturation run's busy time per request)\n"
+               "distribution = constant\ntime = %lldns\n", argv[1], argv[2], (unsigned long long)n, (long long)busy);
+        return COSIM_EXIT_OK;
+    }
+    realout o;
+    int rc = realout_read(&o, argv[2], INT64_MAX, HIST_NEAREST_RANK, 1000000, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "cosim: %s\n", err);
+        return rc == -ENOMEM ? COSIM_EXIT_SIM : COSIM_EXIT_SCENARIO;
+    }
+    const char *want = strcmp(argv[1], "hey") == 0 ? "hey -o csv" : "ab -g";
+    if (strcmp(o.format, want) != 0 || !o.values) {
+        fprintf(stderr, "cosim: %s: expected %s's output for a baseline, not %s\n", argv[2], want, o.format);
+        realout_free(&o);
+        return COSIM_EXIT_SCENARIO;
+    }
+    printf("# cosim baseline %s %s: %zu response times of a no-stall run (distribution = empirical)\n", argv[1],
+           argv[2], o.n);
+    for (size_t i = 0; i < o.n; i++)
+        printf("%lldns\n", (long long)o.values[i]);
+    char a[32], b[32];
+    fprintf(stderr, "cosim: baseline: %zu values, mean %s, max %s\n", o.n,
+            units_format_duration(o.fig_ns[RO_MEAN], a, sizeof a), units_format_duration(o.fig_ns[RO_MAX], b, sizeof b));
+    realout_free(&o);
+    return COSIM_EXIT_OK;
+}

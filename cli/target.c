@@ -1,0 +1,722 @@
+/* target.c - `cosim target SCENARIO.ini`: a real HTTP/1.1 keep-alive
+ * server on 127.0.0.1 playing the scenario's server (target.h,
+ * docs/real-tools.md).
+ *
+ * One thread, one poll loop (ppoll, nanosecond timeouts, the timer slack
+ * set to 1 ns on Linux), the model held on the monotonic clock:
+ * - a request is read whole (its head, and a body of Content-Length bytes,
+ *   at most TARGET_REQUEST_MAX in all); it joins one FIFO queue; c virtual
+ *   workers ([service] workers) take it in arrival order; its reply is due
+ *   its drawn work after its start (the start is when the loop read it, or
+ *   when the worker before it was due);
+ * - the loop wakes at the earliest due reply, window start or end of run;
+ *   the reply goes out then, and how late (written - due) is measured;
+ * - a stop-the-world window: the due replies written first, then the
+ *   process sleeps (clock_nanosleep for the window's length from the
+ *   instant the loop saw it due): it
+ *   accepts, reads and writes nothing, as a process stopped for a GC;
+ *   requests in service are due the window's real length later (resume).
+ *   Its real start and end, as the clock read them, are the stall log.
+ * One request at a time per connection (a pipelined one waits in the
+ * buffer until the reply before it is out): replies stay in order.
+ * Bounded: connections (--max-connections), a request's size, the run's
+ * time (--duration from the first accepted connection; --wait for it).
+ */
+#define _GNU_SOURCE
+#include "target.h"
+
+#include "exitcode.h"
+#include "scenario.h"
+#include "target_plan.h"
+#include "units.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/prctl.h>
+#endif
+
+/** The largest request (head and body) the target reads, bytes. */
+#define TARGET_REQUEST_MAX 8192
+/** Most connections at once: the --max-connections limit. */
+#define TARGET_MAX_CONNECTIONS 4096
+/** Reply lateness is counted in 1 us bins up to this many (10 ms). */
+#define LATE_BINS 10000
+
+enum conn_state { C_FREE = 0, C_READ, C_QUEUED, C_SERVICE, C_WRITE };
+
+typedef struct conn {
+    int fd;
+    enum conn_state state;
+    int keep;       /* keep the connection after this reply */
+    int http10_keep; /* HTTP/1.0 with Connection: keep-alive */
+    size_t in_len, req_len;
+    int64_t due;    /* C_SERVICE: when its reply is due (ns, monotonic) */
+    int64_t replied; /* when its last reply was written whole (0: none) */
+    const char *out;
+    size_t out_len, out_off;
+    char in[TARGET_REQUEST_MAX];
+} conn;
+
+typedef struct opts {
+    const char *scenario, *stall_log, *bind;
+    unsigned port;
+    int64_t duration_ns, wait_ns;
+    size_t max_conns;
+} opts;
+
+typedef struct held {
+    int64_t planned_start, planned_end, real_start, real_end; /* on the target's clock, ns */
+} held;
+
+typedef struct target {
+    opts o;
+    scenario *s;
+    target_plan *plan;
+    conn *c;
+    size_t n_conns;          /* open */
+    size_t *queue;           /* FIFO ring of connection indices */
+    size_t q_head, q_len;
+    uint64_t busy, workers;
+    int lfd;
+    int started;
+    int64_t t0, t_end;
+    size_t next_win;
+    held *held;
+    size_t n_held;
+    uint64_t requests, replies, accepted, refused_requests;
+    uint64_t late_bins[LATE_BINS + 1];
+    long double late_sum;
+    int64_t late_max;
+    long double gap_sum;     /* reply out -> the next request in, same connection */
+    uint64_t gaps;
+} target;
+
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+    stop_signal = sig;
+}
+
+static int64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: cosim target SCENARIO.ini [--port N] [--duration D] [--stall-log FILE]\n"
+          "       [--max-connections N] [--wait D] [--bind 127.0.0.1]\n"
+          "A real HTTP/1.1 keep-alive server on the loopback interface playing the scenario's server:\n"
+          "its [service] times and workers (one FIFO queue), its stalls as stop-the-world windows on the\n"
+          "clock of the first accepted connection (periodic, windows, file, gc_log; requests stalls as\n"
+          "extra work). It stops by itself --duration (default the scenario's) after that connection,\n"
+          "or --wait (default 60s) after starting if none comes. --stall-log FILE: the windows as held\n"
+          "(start,length lines: a `kind = file` stall). --port 0 picks a free port; the port is printed.\n"
+          "Only 127.0.0.0/8 is served. Exit codes as cosim's (man -l docs/cosim.1).\n", f);
+}
+
+static int parse_opts(opts *o, int argc, char **argv)
+{
+    static const struct option lo[] = {
+        {"port", required_argument, NULL, 'p'},      {"duration", required_argument, NULL, 'd'},
+        {"stall-log", required_argument, NULL, 'l'}, {"max-connections", required_argument, NULL, 'm'},
+        {"wait", required_argument, NULL, 'w'},      {"bind", required_argument, NULL, 'b'},
+        {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
+    };
+    *o = (opts){.bind = "127.0.0.1", .port = 8080, .wait_ns = 60000000000LL, .max_conns = 256};
+    optind = 1;
+    opterr = 0;
+    int ch;
+    const char *why;
+    uint64_t v;
+    while ((ch = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
+        switch (ch) {
+        case 'p':
+            if (units_parse_count(optarg, 65535, &v, &why) != 0) {
+                fprintf(stderr, "cosim: --port %s: %s (0 to 65535)\n", optarg, why);
+                return -1;
+            }
+            o->port = (unsigned)v;
+            break;
+        case 'm':
+            if (units_parse_count(optarg, TARGET_MAX_CONNECTIONS, &v, &why) != 0 || v == 0) {
+                fprintf(stderr, "cosim: --max-connections %s: 1 to %d\n", optarg, TARGET_MAX_CONNECTIONS);
+                return -1;
+            }
+            o->max_conns = (size_t)v;
+            break;
+        case 'd':
+        case 'w': {
+            int64_t ns;
+            if (units_parse_duration(optarg, &ns, &why) != 0 || ns <= 0) {
+                fprintf(stderr, "cosim: --%s %s: %s\n", ch == 'd' ? "duration" : "wait", optarg,
+                        ns <= 0 ? "a positive duration with its unit (10s)" : why);
+                return -1;
+            }
+            *(ch == 'd' ? &o->duration_ns : &o->wait_ns) = ns;
+            break;
+        }
+        case 'l':
+            o->stall_log = optarg;
+            break;
+        case 'b':
+            o->bind = optarg;
+            break;
+        case 'h':
+            usage(stdout);
+            return 1;
+        default:
+            fprintf(stderr, "cosim: unknown option or missing value: %s\n", argv[optind - 1]);
+            fputs("cosim: try 'cosim target --help'\n", stderr);
+            return -1;
+        }
+    }
+    if (optind != argc - 1) {
+        fprintf(stderr, "cosim: give one SCENARIO.ini\n");
+        fputs("cosim: try 'cosim target --help'\n", stderr);
+        return -1;
+    }
+    o->scenario = argv[optind];
+    return 0;
+}
+
+/* The listening socket on o->bind (loopback only). @return fd, or -1 after
+ * a message (*code set). */
+static int listen_on(const opts *o, unsigned *port, int *code)
+{
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)o->port)};
+    if (inet_pton(AF_INET, o->bind, &a.sin_addr) != 1 || (ntohl(a.sin_addr.s_addr) >> 24) != 127) {
+        fprintf(stderr, "cosim: --bind %s: the target serves the loopback interface only (127.0.0.0/8, "
+                "an IPv4 address such as 127.0.0.1)\n", o->bind);
+        *code = COSIM_EXIT_USAGE;
+        return -1;
+    }
+    int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+    int one = 1;
+    if (fd < 0 || setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one) != 0 ||
+        bind(fd, (struct sockaddr *)&a, sizeof a) != 0 || listen(fd, 1024) != 0) {
+        fprintf(stderr, "cosim: %s:%u: %s\n", o->bind, o->port, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        *code = COSIM_EXIT_OUTPUT;
+        return -1;
+    }
+    socklen_t len = sizeof a;
+    getsockname(fd, (struct sockaddr *)&a, &len);
+    *port = ntohs(a.sin_port);
+    return fd;
+}
+
+static const char reply_11[] = "HTTP/1.1 200 OK\r\nServer: cosim-target\r\nContent-Type: text/plain\r\n"
+                               "Content-Length: 3\r\n\r\nok\n";
+static const char reply_11_close[] = "HTTP/1.1 200 OK\r\nServer: cosim-target\r\nContent-Type: text/plain\r\n"
+                                     "Content-Length: 3\r\nConnection: close\r\n\r\nok\n";
+static const char reply_10_keep[] = "HTTP/1.1 200 OK\r\nServer: cosim-target\r\nContent-Type: text/plain\r\n"
+                                    "Content-Length: 3\r\nConnection: keep-alive\r\n\r\nok\n";
+static const char reply_400[] = "HTTP/1.1 400 Bad Request\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+static const char reply_413[] = "HTTP/1.1 413 Content Too Large\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+static const char reply_501[] = "HTTP/1.1 501 Not Implemented\r\nContent-Length: 0\r\nConnection: close\r\n\r\n";
+
+/* A header's value when line (up to end) is "name: value", else NULL. */
+static const char *header(const char *line, const char *end, const char *name)
+{
+    size_t n = strlen(name);
+    if ((size_t)(end - line) <= n || strncasecmp(line, name, n) != 0 || line[n] != ':')
+        return NULL;
+    const char *v = line + n + 1;
+    while (v < end && (*v == ' ' || *v == '\t'))
+        v++;
+    return v;
+}
+
+static int contains_word(const char *v, const char *end, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = v; p + n <= end; p++)
+        if (strncasecmp(p, word, n) == 0)
+            return 1;
+    return 0;
+}
+
+/* Parse the request at the buffer's start. @return 1 whole (c->req_len,
+ * c->keep set), 0 more bytes needed, or -1 with c->out set to the error
+ * reply. */
+static int parse_request(conn *c)
+{
+    char *end = memmem(c->in, c->in_len, "\r\n\r\n", 4);
+    if (!end) {
+        if (c->in_len == sizeof c->in) {
+            c->out = reply_413;
+            return -1;
+        }
+        return 0;
+    }
+    const char *line_end = memchr(c->in, '\r', (size_t)(end - c->in) + 1);
+    const char *sp1 = memchr(c->in, ' ', (size_t)(line_end - c->in));
+    const char *sp2 = sp1 ? memchr(sp1 + 1, ' ', (size_t)(line_end - sp1 - 1)) : NULL;
+    if (!sp1 || sp1 == c->in || !sp2 || line_end - sp2 != 9 || strncmp(sp2 + 1, "HTTP/1.", 7) != 0 ||
+        (sp2[8] != '0' && sp2[8] != '1')) {
+        c->out = reply_400;
+        return -1;
+    }
+    int http11 = sp2[8] == '1';
+    int close_asked = 0, keep_asked = 0;
+    uint64_t body = 0;
+    for (const char *l = line_end + 2; l < end + 2;) {
+        const char *e = memmem(l, (size_t)(end + 2 - l), "\r\n", 2);
+        const char *v;
+        if ((v = header(l, e, "connection"))) {
+            close_asked |= contains_word(v, e, "close");
+            keep_asked |= contains_word(v, e, "keep-alive");
+        } else if ((v = header(l, e, "content-length"))) {
+            body = 0;
+            if (v == e) {
+                c->out = reply_400;
+                return -1;
+            }
+            for (; v < e; v++) {
+                if (*v < '0' || *v > '9' || body > TARGET_REQUEST_MAX) {
+                    c->out = *v < '0' || *v > '9' ? reply_400 : reply_413;
+                    return -1;
+                }
+                body = body * 10 + (uint64_t)(*v - '0');
+            }
+        } else if (header(l, e, "transfer-encoding")) {
+            c->out = reply_501;
+            return -1;
+        }
+        l = e + 2;
+    }
+    size_t head = (size_t)(end + 4 - c->in);
+    if (body > sizeof c->in - head) {
+        c->out = reply_413;
+        return -1;
+    }
+    if (c->in_len < head + body)
+        return 0;
+    c->req_len = head + (size_t)body;
+    c->keep = http11 ? !close_asked : keep_asked;
+    c->http10_keep = !http11 && keep_asked;
+    return 1;
+}
+
+static void conn_close(target *t, size_t i)
+{
+    close(t->c[i].fd);
+    t->c[i].state = C_FREE;
+    t->c[i].fd = -1;
+    t->n_conns--;
+}
+
+/* Start request of connection i on a worker at start_ns. */
+static void start_service(target *t, size_t i, int64_t start_ns)
+{
+    int64_t work = target_plan_next_work(t->plan);
+    t->c[i].state = C_SERVICE;
+    t->c[i].due = start_ns > INT64_MAX - work ? INT64_MAX : start_ns + work;
+    t->busy++;
+}
+
+/* A whole request arrived on connection i at now. */
+static void arrive(target *t, size_t i, int64_t now)
+{
+    t->requests++;
+    if (t->c[i].replied) { /* the client's own time, with the kernel's */
+        t->gap_sum += (long double)(now - t->c[i].replied);
+        t->gaps++;
+    }
+    if (t->busy < t->workers) {
+        start_service(t, i, now);
+        return;
+    }
+    t->c[i].state = C_QUEUED;
+    t->queue[(t->q_head + t->q_len) % t->o.max_conns] = i;
+    t->q_len++;
+}
+
+/* Write what is left of connection i's reply; close it when done and not
+ * kept, or read its next request. */
+static void flush_out(target *t, size_t i, int64_t now);
+
+static void try_parse(target *t, size_t i, int64_t now)
+{
+    conn *c = &t->c[i];
+    int r = parse_request(c);
+    if (r == 0)
+        return;
+    if (r < 0) {
+        t->refused_requests++;
+        c->keep = 0;
+        c->state = C_WRITE;
+        c->out_len = strlen(c->out);
+        c->out_off = 0;
+        flush_out(t, i, now);
+        return;
+    }
+    arrive(t, i, now);
+}
+
+static void flush_out(target *t, size_t i, int64_t now)
+{
+    conn *c = &t->c[i];
+    while (c->out_off < c->out_len) {
+        ssize_t w = send(c->fd, c->out + c->out_off, c->out_len - c->out_off, MSG_NOSIGNAL);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            return; /* POLLOUT */
+        if (w <= 0) {
+            conn_close(t, i);
+            return;
+        }
+        c->out_off += (size_t)w;
+    }
+    if (!c->keep) {
+        conn_close(t, i);
+        return;
+    }
+    c->replied = now;
+    memmove(c->in, c->in + c->req_len, c->in_len - c->req_len);
+    c->in_len -= c->req_len;
+    c->req_len = 0;
+    c->state = C_READ;
+    if (c->in_len)
+        try_parse(t, i, now);
+}
+
+/* Write every reply due at or before now; the workers freed take the
+ * queue's next requests at the instant they were freed. */
+static void complete_due(target *t, int64_t now)
+{
+    for (int again = 1; again;) {
+        again = 0;
+        for (size_t i = 0; i < t->o.max_conns; i++) {
+            conn *c = &t->c[i];
+            if (c->state != C_SERVICE || c->due > now)
+                continue;
+            int64_t due = c->due, late = now - due;
+            t->busy--;
+            t->replies++;
+            t->late_sum += (long double)late;
+            if (late > t->late_max)
+                t->late_max = late;
+            t->late_bins[late / 1000 < LATE_BINS ? late / 1000 : LATE_BINS]++;
+            if (t->q_len) {
+                size_t j = t->queue[t->q_head];
+                t->q_head = (t->q_head + 1) % t->o.max_conns;
+                t->q_len--;
+                start_service(t, j, due);
+                again = 1; /* it may be due already */
+            }
+            c->out = c->keep && c->http10_keep ? reply_10_keep : c->keep ? reply_11 : reply_11_close;
+            c->out_len = strlen(c->out);
+            c->out_off = 0;
+            c->state = C_WRITE;
+            flush_out(t, i, now);
+        }
+    }
+}
+
+/* Sleep (absolute, monotonic) until at_ns; a signal ends it early. */
+static void sleep_until(int64_t at_ns)
+{
+    struct timespec ts = {.tv_sec = at_ns / 1000000000, .tv_nsec = at_ns % 1000000000};
+    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR && !stop_signal) {
+    }
+}
+
+/* The window due now: stop the world until its planned end. */
+static int hold_window(target *t, int64_t now)
+{
+    const stall_window *w = &t->plan->w[t->next_win];
+    complete_due(t, now);
+    int64_t real_start = now_ns();
+    /* the window's whole length from when it really started: a stop the
+     * loop noticed late is late, not shorter */
+    sleep_until(real_start + (w->end_ns - w->start_ns));
+    int64_t real_end = now_ns();
+    for (size_t i = 0; i < t->o.max_conns; i++)
+        if (t->c[i].state == C_SERVICE)
+            t->c[i].due = target_plan_resume(t->c[i].due, real_start, real_end);
+    held h = {w->start_ns, w->end_ns, real_start - t->t0, real_end - t->t0};
+    t->held[t->n_held++] = h;
+    t->next_win++;
+    /* a window the oversleep swallowed whole is held as part of this one */
+    while (t->next_win < t->plan->n && t->t0 + t->plan->w[t->next_win].end_ns <= real_end)
+        t->next_win++;
+    return 0;
+}
+
+static void accept_all(target *t, int64_t now)
+{
+    while (t->n_conns < t->o.max_conns) {
+        int fd = accept4(t->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+        if (fd < 0)
+            return;
+        int one = 1;
+        setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        size_t i = 0;
+        while (t->c[i].state != C_FREE)
+            i++;
+        t->c[i] = (conn){.fd = fd, .state = C_READ};
+        t->n_conns++;
+        t->accepted++;
+        if (!t->started) {
+            t->started = 1;
+            t->t0 = now;
+            t->t_end = now + t->o.duration_ns;
+        }
+    }
+}
+
+static void read_conn(target *t, size_t i, int64_t now)
+{
+    conn *c = &t->c[i];
+    for (;;) {
+        ssize_t r = recv(c->fd, c->in + c->in_len, sizeof c->in - c->in_len, 0);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+            break;
+        if (r <= 0) {
+            conn_close(t, i);
+            return;
+        }
+        c->in_len += (size_t)r;
+        if (c->in_len == sizeof c->in)
+            break;
+    }
+    try_parse(t, i, now);
+}
+
+/* The loop, until the run's end. */
+static void serve(target *t, int64_t started_ns)
+{
+    size_t cap = t->o.max_conns + 1;
+    struct pollfd *pf = calloc(cap, sizeof *pf);
+    size_t *who = calloc(cap, sizeof *who);
+    if (!pf || !who) {
+        free(pf);
+        free(who);
+        return;
+    }
+    while (!stop_signal) {
+        int64_t now = now_ns();
+        if (t->started ? now >= t->t_end : now >= started_ns + t->o.wait_ns)
+            break;
+        if (t->started && t->next_win < t->plan->n && now >= t->t0 + t->plan->w[t->next_win].start_ns) {
+            hold_window(t, now);
+            continue;
+        }
+        complete_due(t, now);
+        int64_t wake = t->started ? t->t_end : started_ns + t->o.wait_ns;
+        if (t->started && t->next_win < t->plan->n && t->t0 + t->plan->w[t->next_win].start_ns < wake)
+            wake = t->t0 + t->plan->w[t->next_win].start_ns;
+        size_t n = 0;
+        if (t->n_conns < t->o.max_conns) {
+            pf[n] = (struct pollfd){.fd = t->lfd, .events = POLLIN};
+            who[n++] = SIZE_MAX;
+        }
+        for (size_t i = 0; i < t->o.max_conns; i++) {
+            conn *c = &t->c[i];
+            if (c->state == C_SERVICE && c->due < wake)
+                wake = c->due;
+            if (c->state == C_READ || c->state == C_WRITE) {
+                pf[n] = (struct pollfd){.fd = c->fd, .events = c->state == C_READ ? POLLIN : POLLOUT};
+                who[n++] = i;
+            }
+        }
+        int64_t left = wake - now_ns();
+        struct timespec ts = {.tv_sec = left > 0 ? left / 1000000000 : 0, .tv_nsec = left > 0 ? left % 1000000000 : 0};
+        int r = ppoll(pf, n, &ts, NULL);
+        if (r <= 0)
+            continue;
+        now = now_ns();
+        for (size_t k = 0; k < n; k++) {
+            if (!pf[k].revents)
+                continue;
+            if (who[k] == SIZE_MAX)
+                accept_all(t, now);
+            else if (t->c[who[k]].state == C_READ)
+                read_conn(t, who[k], now);
+            else if (t->c[who[k]].state == C_WRITE)
+                flush_out(t, who[k], now);
+        }
+    }
+    free(pf);
+    free(who);
+}
+
+static int64_t late_quantile(const target *t, double q)
+{
+    uint64_t want = (uint64_t)((double)t->replies * q + 0.999999), seen = 0;
+    for (size_t b = 0; b <= LATE_BINS; b++)
+        if ((seen += t->late_bins[b]) >= want && want > 0)
+            return b == LATE_BINS ? t->late_max : (int64_t)(b + 1) * 1000;
+    return 0;
+}
+
+/* The stall log, whole or not at all: written beside, then renamed. */
+static int write_log(const target *t)
+{
+    char tmp[SCENARIO_PATH_MAX + 16];
+    if (snprintf(tmp, sizeof tmp, "%s.part", t->o.stall_log) >= (int)sizeof tmp) {
+        fprintf(stderr, "cosim: --stall-log %s: the name is too long\n", t->o.stall_log);
+        return -1;
+    }
+    FILE *f = fopen(tmp, "w");
+    if (!f) {
+        fprintf(stderr, "cosim: %s: %s\n", tmp, strerror(errno));
+        return -1;
+    }
+    fprintf(f, "# cosim target %s: the stop-the-world windows as held, from the first accepted connection\n"
+            "# (start,length; planned start,length in the comment after each)\nstart,length\n", t->s->path);
+    for (size_t i = 0; i < t->n_held; i++) {
+        const held *h = &t->held[i];
+        fprintf(f, "%lldns,%lldns\n# planned %lldns,%lldns\n", (long long)h->real_start,
+                (long long)(h->real_end - h->real_start), (long long)h->planned_start,
+                (long long)(h->planned_end - h->planned_start));
+    }
+    if (fflush(f) != 0 || ferror(f) || fclose(f) != 0) {
+        fprintf(stderr, "cosim: %s: cannot write\n", tmp);
+        remove(tmp);
+        return -1;
+    }
+    if (rename(tmp, t->o.stall_log) != 0) {
+        fprintf(stderr, "cosim: %s: %s\n", t->o.stall_log, strerror(errno));
+        remove(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+static void summary(const target *t, int64_t ran_ns)
+{
+    char a[32], b[32], d[32], e[32];
+    printf("cosim target: %llu requests (%llu refused as malformed or too large) on %llu connections in %s\n",
+           (unsigned long long)t->requests, (unsigned long long)t->refused_requests,
+           (unsigned long long)t->accepted, units_format_duration(ran_ns, a, sizeof a));
+    int64_t late_start = 0, len_err = 0;
+    for (size_t i = 0; i < t->n_held; i++) {
+        const held *h = &t->held[i];
+        int64_t ls = h->real_start - h->planned_start;
+        int64_t le = (h->real_end - h->real_start) - (h->planned_end - h->planned_start);
+        if (ls > late_start)
+            late_start = ls;
+        if ((le < 0 ? -le : le) > (len_err < 0 ? -len_err : len_err))
+            len_err = le;
+        printf("  window %zu: planned %.6f s + %.6f s, held %.6f s + %.6f s\n", i + 1, (double)h->planned_start * 1e-9,
+               (double)(h->planned_end - h->planned_start) * 1e-9, (double)h->real_start * 1e-9,
+               (double)(h->real_end - h->real_start) * 1e-9);
+    }
+    size_t planned = 0;
+    for (size_t i = 0; i < t->plan->n; i++)
+        if (t->started && t->plan->w[i].start_ns < ran_ns)
+            planned++;
+    printf("stalls: %zu planned in the run, %zu held; start late by at most %s, length off by at most %s\n", planned,
+           t->n_held, units_format_duration(late_start, a, sizeof a),
+           units_format_duration(len_err < 0 ? -len_err : len_err, b, sizeof b));
+    printf("replies: late after their due instant by %s on average, p99 %s, max %s (1 us bins)\n",
+           units_format_duration(t->replies ? (int64_t)(t->late_sum / t->replies) : 0, d, sizeof d),
+           units_format_duration(late_quantile(t, 0.99), e, sizeof e), units_format_duration(t->late_max, a, sizeof a));
+    int64_t gap = t->gaps ? (int64_t)(t->gap_sum / (long double)t->gaps + 0.5L) : 0;
+    printf("clients: a connection's next request came %s after its reply on average (%llu such; the tool's own "
+           "time per request, with the kernel's)\n", units_format_duration(gap, a, sizeof a),
+           (unsigned long long)t->gaps);
+    printf("summary: requests=%llu replies=%llu windows_planned=%zu windows_held=%zu start_late_max_ns=%lld "
+           "length_error_max_ns=%lld reply_late_mean_ns=%lld reply_late_p99_ns=%lld reply_late_max_ns=%lld "
+           "client_gap_mean_ns=%lld\n",
+           (unsigned long long)t->requests, (unsigned long long)t->replies, planned, t->n_held, (long long)late_start,
+           (long long)len_err, (long long)(t->replies ? (int64_t)(t->late_sum / t->replies) : 0),
+           (long long)late_quantile(t, 0.99), (long long)t->late_max, (long long)gap);
+}
+
+int target_main(int argc, char **argv)
+{
+    target t = {.lfd = -1};
+    int pr = parse_opts(&t.o, argc, argv);
+    if (pr != 0)
+        return pr > 0 ? COSIM_EXIT_OK : COSIM_EXIT_USAGE;
+    char err[1024];
+    scenario_error se = scenario_load(&t.s, t.o.scenario, NULL, 0, err, sizeof err);
+    if (se != SCENARIO_OK) {
+        fprintf(stderr, "cosim: %s\n", err);
+        return cosim_exit_of_scenario(se);
+    }
+    if (!t.o.duration_ns)
+        t.o.duration_ns = t.s->duration_ns;
+    int code = COSIM_EXIT_OK;
+    int rc = target_plan_new(&t.plan, t.s, t.o.duration_ns, err, sizeof err);
+    if (rc != 0) {
+        if (rc == -ENOMEM)
+            fprintf(stderr, "cosim: out of memory\n");
+        else
+            fprintf(stderr, "cosim: %s: %s\n", t.o.scenario, err);
+        scenario_free(t.s);
+        return rc == -ENOMEM ? COSIM_EXIT_SIM : COSIM_EXIT_SCENARIO;
+    }
+    t.workers = t.s->workers;
+    t.c = calloc(t.o.max_conns, sizeof *t.c);
+    t.queue = calloc(t.o.max_conns, sizeof *t.queue);
+    t.held = calloc(t.plan->n + 1, sizeof *t.held);
+    unsigned port = 0;
+    if (!t.c || !t.queue || !t.held) {
+        fprintf(stderr, "cosim: out of memory\n");
+        code = COSIM_EXIT_SIM;
+        goto out;
+    }
+    if ((t.lfd = listen_on(&t.o, &port, &code)) < 0)
+        goto out;
+#ifdef __linux__
+    prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0); /* timers to the ns, not the default 50 us */
+#endif
+    struct sigaction sa = {.sa_handler = on_signal};
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+    char a[32];
+    printf("cosim target: listening on %s:%u, %llu worker(s), %zu window(s) planned in %s from the first "
+           "connection\n", t.o.bind, port, (unsigned long long)t.workers, t.plan->n,
+           units_format_duration(t.o.duration_ns, a, sizeof a));
+    fflush(stdout);
+    int64_t started = now_ns();
+    serve(&t, started);
+    int64_t ran = t.started ? now_ns() - t.t0 : 0;
+    if (ran > t.o.duration_ns)
+        ran = t.o.duration_ns;
+    summary(&t, ran);
+    if (t.o.stall_log && write_log(&t) != 0)
+        code = COSIM_EXIT_OUTPUT;
+    else if (t.o.stall_log)
+        printf("stall log: %s (%zu windows)\n", t.o.stall_log, t.n_held);
+out:
+    for (size_t i = 0; t.c && i < t.o.max_conns; i++)
+        if (t.c[i].state != C_FREE)
+            close(t.c[i].fd);
+    if (t.lfd >= 0)
+        close(t.lfd);
+    free(t.c);
+    free(t.queue);
+    free(t.held);
+    target_plan_free(t.plan);
+    scenario_free(t.s);
+    return code;
+}

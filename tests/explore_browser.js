@@ -1,0 +1,174 @@
+// explore_browser.js - cosim lecture's interactive page (explore.html) in
+// Debian's chromium, headless, driven by puppeteer-core: opened from
+// file://, the stall length and a rate changed as a lecturer would, the
+// redrawn table read and compared with the CLI's printed figures for the
+// same --set (every cell), a bad value's message compared with the CLI's,
+// a URL with a fragment opened cold, and no console error. Screenshots go
+// to OUTDIR.
+// Usage: node explore_browser.js PAGE CHROMIUM OUTDIR EXPECT.json
+// EXPECT.json (written by explore_browser.sh from the CLI's runs):
+//   {"scenario", "sets": [...], "text": CLI stdout for the sets,
+//    "bad_set", "bad_message": the CLI's stderr line for it, "command"}
+'use strict';
+const fs = require('fs');
+const puppeteer = require('puppeteer-core');
+
+const [page_path, chromium, outdir, expect_path] = process.argv.slice(2);
+const expect = JSON.parse(fs.readFileSync(expect_path, 'utf8'));
+let fails = 0;
+const fail = (m) => { console.log('FAIL: ' + m); fails++; };
+
+/* The CLI's two tables (counts, latencies) and its "vs truth" block: rows
+ * of cells by tester, as printed. */
+function cliRows(text) {
+    const rows = {}, vs = {};
+    const lines = text.split('\n');
+    let mode = null;
+    for (const l of lines) {
+        if (/^tester\s+kind\s+planned/.test(l)) { mode = 'counts'; continue; }
+        if (/^tester\s+mean\s+p50/.test(l)) { mode = 'lat'; continue; }
+        if (/^vs truth/.test(l)) { mode = 'vs'; continue; }
+        if (!l.trim() || l.startsWith('note')) { mode = null; continue; }
+        if (!mode) continue;
+        if (mode === 'counts') {
+            /* tester, kind (may hold blanks and commas), then 5 counts */
+            const m = /^(\S+)\s+(.*?)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)\s+(\S+)$/.exec(l);
+            if (m) rows[m[1]] = { kind: m[2], counts: m.slice(3, 8) };
+        } else if (mode === 'lat') {
+            const name = l.split(/\s+/)[0];
+            const vals = [];
+            const re = /(-|\d[\d.,]*\s\S?s)/g;
+            let m;
+            const rest = l.replace(/\(.*$/, '').slice(name.length);
+            while ((m = re.exec(rest))) vals.push(m[1]);
+            rows[name] = rows[name] || { kind: '', counts: null };
+            rows[name].lat = vals;
+        } else if (mode === 'vs') {
+            const c = l.trim().split(/\s+/);
+            vs[c[0]] = c.slice(1);
+        }
+    }
+    return { rows, vs };
+}
+
+async function readPage(page) {
+    return page.evaluate(() => {
+        const t = document.querySelector('#table table.summary');
+        const rows = {};
+        if (t) for (const tr of t.tBodies[0].rows) {
+            const c = Array.from(tr.cells, (td) => td.textContent);
+            rows[c[0]] = c;
+        }
+        const vs = {};
+        const v = document.querySelector('#vs table');
+        if (v) for (const tr of Array.from(v.rows).slice(1)) {
+            const c = Array.from(tr.cells, (td) => td.textContent);
+            vs[c[0]] = c.slice(1);
+        }
+        return { rows, vs, hash: location.hash, command: document.getElementById('command').textContent,
+                 error: document.getElementById('error').textContent, runs: +document.body.dataset.runs || 0,
+                 ms: +document.body.dataset.lastMs, status: document.getElementById('status').textContent,
+                 canvases: document.querySelectorAll('#charts canvas').length };
+    });
+}
+async function waitRuns(page, n) {
+    await page.waitForFunction((k) => (+document.body.dataset.runs || 0) >= k &&
+        document.getElementById('status').textContent.startsWith('done'), { timeout: 120000 }, n);
+}
+function compare(what, got, cli) {
+    let n = 0;
+    for (const [name, r] of Object.entries(cli.rows)) {
+        const c = got.rows[name];
+        if (!c) { fail(`${what}: the page's table has no row ${name}`); continue; }
+        /* the page's cells: tester, kind, planned, sent, in flight, recorded, > thr, mean..max */
+        const want = [name, r.kind].concat(r.counts || ['', '', '', '', '']).concat(r.lat || []);
+        const have = c.map((x) => x.trim());
+        if (name === 'truth') { want[1] = have[1]; } /* the truth's kind cell: "random probes" */
+        for (let i = 0; i < want.length; i++) {
+            if (name === 'truth' && i >= 2 && i <= 6) continue; /* the CLI prints no counts for the truth */
+            if (want[i] !== have[i]) fail(`${what}: ${name} cell ${i}: page ${JSON.stringify(have[i])}, CLI ${JSON.stringify(want[i])}`);
+            else n++;
+        }
+    }
+    for (const [name, v] of Object.entries(cli.vs)) {
+        if (JSON.stringify(got.vs[name]) !== JSON.stringify(v))
+            fail(`${what}: vs truth ${name}: page ${JSON.stringify(got.vs[name])}, CLI ${JSON.stringify(v)}`);
+        else n += v.length;
+    }
+    return n;
+}
+
+(async () => {
+    const browser = await puppeteer.launch({
+        executablePath: chromium, headless: true,
+        args: ['--no-sandbox', '--disable-gpu', '--allow-file-access-from-files', '--disable-dev-shm-usage'],
+    });
+    const consoleErrors = [];
+    const watch = (page) => {
+        page.on('console', (m) => { if (m.type() === 'error' || m.type() === 'warning' || m.type() === 'warn') consoleErrors.push(m.type() + ': ' + m.text()); });
+        page.on('pageerror', (e) => consoleErrors.push('pageerror: ' + e.message));
+        page.on('requestfailed', (r) => consoleErrors.push('request failed: ' + r.url().slice(0, 120)));
+    };
+    const page = await browser.newPage();
+    watch(page);
+    await page.setViewport({ width: 1280, height: 1500 });
+    const url = 'file://' + page_path;
+    await page.goto(url + '#scenario=' + expect.scenario);
+    await waitRuns(page, 1);
+    const before = await readPage(page);
+    const cliPlain = cliRows(expect.text_plain);
+    const n0 = compare('as written', before, cliPlain);
+    await page.screenshot({ path: outdir + '/explore-as-written.png', fullPage: true });
+
+    /* a lecturer's change: the freeze's length, then the open tester's rate */
+    const setInput = async (id, value) => {
+        await page.evaluate((i, v) => {
+            const el = document.getElementById(i);
+            el.value = v;
+            el.dispatchEvent(new Event('input'));
+            el.dispatchEvent(new Event('change'));
+        }, id, value);
+    };
+    for (const s of expect.sets) {
+        const eq = s.indexOf('=');
+        const id = 'k:' + s.slice(0, eq);
+        if (!(await page.$('[id="' + id + '"]'))) fail(`no control ${id}`);
+        await setInput(id, s.slice(eq + 1));
+    }
+    await page.waitForFunction((c) => document.getElementById('command').textContent === c &&
+        document.getElementById('status').textContent.startsWith('done') && !document.getElementById('out').classList.contains('stale'),
+        { timeout: 120000 }, expect.command);
+    const after = await readPage(page);
+    const cliSet = cliRows(expect.text);
+    const n1 = compare('after the change', after, cliSet);
+    if (after.command !== expect.command) fail(`copy as command: ${after.command}, expected ${expect.command}`);
+    if (after.hash !== '#' + expect.fragment) fail(`the fragment: ${after.hash}, expected #${expect.fragment}`);
+    if (after.canvases < 3) fail(`only ${after.canvases} charts drawn`);
+    await page.screenshot({ path: outdir + '/explore-changed.png', fullPage: true });
+
+    /* a bad value: the CLI's message for that key */
+    await setInput('k:' + expect.bad_set.slice(0, expect.bad_set.indexOf('=')), expect.bad_set.slice(expect.bad_set.indexOf('=') + 1));
+    await page.waitForFunction(() => document.getElementById('error').textContent !== '', { timeout: 60000 });
+    const bad = await readPage(page);
+    if (bad.error.split('\n')[0] !== expect.bad_message)
+        fail(`bad value: page says ${JSON.stringify(bad.error.split('\n')[0])}, CLI ${JSON.stringify(expect.bad_message)}`);
+    const marked = await page.evaluate(() => Array.from(document.querySelectorAll('input.bad'), (e) => e.id));
+    if (marked.length !== 1) fail(`bad value: controls marked ${JSON.stringify(marked)}`);
+    await page.screenshot({ path: outdir + '/explore-bad-value.png' });
+
+    /* the what-if as a URL: opened cold, the same figures */
+    const cold = await browser.newPage();
+    watch(cold);
+    await cold.setViewport({ width: 1280, height: 1500 });
+    await cold.goto(url + '#' + expect.fragment);
+    await waitRuns(cold, 1);
+    const coldRead = await readPage(cold);
+    const n2 = compare('opened from the URL', coldRead, cliSet);
+    if (coldRead.command !== expect.command) fail(`from the URL: command ${coldRead.command}`);
+
+    await browser.close();
+    for (const e of consoleErrors) fail('console: ' + e);
+    console.log(`cells equal to the CLI's: ${n0} as written, ${n1} after the change, ${n2} from the URL; ` +
+                `redraw after the change ${after.ms} ms`);
+    process.exitCode = fails ? 1 : 0;
+})().catch((e) => { console.log('FAIL: ' + (e && e.stack || e)); process.exitCode = 1; });

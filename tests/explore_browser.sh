@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# cosim lecture's interactive page (explore.html) in Debian's chromium,
+# headless (tests/explore_browser.js drives it with puppeteer-core from npm,
+# installed here into .cache/npm-test of the source tree, never a browser
+# download): from file://, change the freeze's length and the open tester's
+# rate, and the redrawn table equals the CLI's printed figures for the same
+# --set; a bad value shows the CLI's message; the URL's fragment reproduces
+# the state; the console stays silent. Screenshots: BUILD_ROOT/explore-*.png.
+# Skipped (exit 77), saying so, when chromium or node is missing or the
+# browser engine is not built (no emcc).
+# Usage: explore_browser.sh COSIM SOURCE_ROOT BUILD_ROOT
+set -u
+cosim=$(realpath "$1") root=$(realpath "$2") out=$(realpath "$3")
+chromium=$(command -v chromium || command -v chromium-browser) || { echo "chromium not installed: skipped"; exit 77; }
+command -v node >/dev/null && command -v npm >/dev/null || { echo "node or npm not installed: skipped"; exit 77; }
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$root" || exit 1
+"$cosim" lecture scenarios/stall_per_second.ini scenarios/one_stall.ini -o "$work/L" -q 2>"$work/err" ||
+    { echo "FAIL: cosim lecture exited $?: $(cat "$work/err")"; exit 1; }
+[ -f "$work/L/explore.html" ] || { echo "no explore.html: the browser engine is not built (emcc missing): skipped"; exit 77; }
+npm_dir=$root/.cache/npm-test
+if [ ! -f "$npm_dir/.done-25.19.0" ]; then
+    mkdir -p "$npm_dir"
+    [ -f "$npm_dir/package.json" ] || echo '{"private": true}' >"$npm_dir/package.json"
+    npm install --prefix "$npm_dir" --no-audit --no-fund --loglevel=error puppeteer-core@25.19.0 >/dev/null ||
+        { echo "FAIL: npm install puppeteer-core"; exit 1; }
+    touch "$npm_dir/.done-25.19.0"
+fi
+scn=scenarios/stall_per_second.ini
+sets=(stall.freeze.length=50ms tester.open.rate=500/s)
+"$cosim" "$scn" --charts none -o "$work/a" >"$work/plain.txt" || { echo "FAIL: cosim $scn exited $?"; exit 1; }
+"$cosim" "$scn" --set "${sets[0]}" --set "${sets[1]}" --charts none -o "$work/b" >"$work/set.txt" ||
+    { echo "FAIL: cosim $scn --set ... exited $?"; exit 1; }
+bad=tester.open.rate=500
+"$cosim" "$scn" --set "${sets[0]}" --set "${sets[1]%%=*}=500" --charts none -q -o "$work/c" 2>"$work/bad.err" &&
+    { echo "FAIL: the CLI took --set $bad"; exit 1; }
+SCENARIO=stall_per_second COMMAND="cosim $scn --set ${sets[0]} --set ${sets[1]}" \
+FRAGMENT="${sets[0]}&${sets[1]}" \
+node -e '
+const fs = require("fs"), w = process.argv[1];
+fs.writeFileSync(w + "/expect.json", JSON.stringify({
+  scenario: process.env.SCENARIO, sets: process.argv.slice(2, 4), command: process.env.COMMAND,
+  fragment: process.env.FRAGMENT, text_plain: fs.readFileSync(w + "/plain.txt", "utf8"),
+  text: fs.readFileSync(w + "/set.txt", "utf8"), bad_set: process.argv[4],
+  bad_message: fs.readFileSync(w + "/bad.err", "utf8").split("\n")[0] }));' "$work" "${sets[@]}" "$bad"
+NODE_PATH=$npm_dir/node_modules timeout 600 node "$root/tests/explore_browser.js" "$work/L/explore.html" "$chromium" \
+    "$out" "$work/expect.json"
+rc=$?
+echo "screenshots: $out/explore-as-written.png $out/explore-changed.png $out/explore-bad-value.png"
+echo "page: $(wc -c <"$work/L/explore.html") bytes"
+exit $rc

@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The browser's engine (cosim-engine.js, libcosim built for WebAssembly)
+# run under node gives the native cosim's numbers byte for byte:
+#  - every shipped scenario (scenarios/*.ini): summary.json and the printed
+#    summary identical to `cosim SCENARIO`'s;
+#  - the same with --set overrides (a longer freeze, another rate, the
+#    nearest_rank rule, another seed): what the page sends;
+#  - every tests/bad/*.ini: the same message and exit code as the CLI
+#    (the scenario reader's errors, the work budget's refusal), which holds
+#    web/ini_stream.c to Debian's libinih line for line.
+# Skipped (exit 77), saying so, only when emcc or node is missing (the
+# engine is then not built).
+# Usage: web_node.sh COSIM ENGINE.js SOURCE_ROOT
+set -u
+cosim=$(realpath "$1") root=$3
+engine=$2
+command -v node >/dev/null || { echo "node not installed: skipped"; exit 77; }
+[ -s "$engine" ] || { echo "no $engine (emcc not installed: the browser engine is not built): skipped"; exit 77; }
+engine=$(realpath "$engine")
+runner=$root/web/run-node.js
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$root" || exit 1
+fails=0 checked=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# same_run NAME SCENARIO [--set K=V]...: summary.json and the text alike
+same_run() {
+    local name=$1 scn=$2
+    shift 2
+    rm -rf "$work/n"
+    "$cosim" "$scn" "$@" --charts none -o "$work/n" >"$work/native.txt" 2>"$work/native.err"
+    local rc=$?
+    if [ "$rc" -ne 0 ] && [ "$rc" -ne 1 ]; then
+        fail "$name: native cosim exited $rc: $(cat "$work/native.err")"
+        return
+    fi
+    node "$runner" "$engine" summary "$scn" "$@" >"$work/web.json" 2>"$work/web.err" ||
+        { fail "$name: the wasm engine failed: $(cat "$work/web.err")"; return; }
+    node "$runner" "$engine" text "$scn" "$@" >"$work/web.txt" 2>/dev/null
+    # the CLI's stdout: the summary, then a blank line and "wrote DIR/..."
+    sed '/^$/{N;/\nwrote /d}' "$work/native.txt" | sed '/^wrote /d' >"$work/native.sum"
+    cmp -s "$work/n/summary.json" "$work/web.json" ||
+        { fail "$name: summary.json differs:"; diff "$work/n/summary.json" "$work/web.json" | head -10; }
+    cmp -s "$work/native.sum" "$work/web.txt" ||
+        { fail "$name: the printed summary differs:"; diff "$work/native.sum" "$work/web.txt" | head -10; }
+    checked=$((checked + 1))
+}
+
+for scn in scenarios/*.ini; do
+    same_run "$scn" "$scn"
+done
+same_run "stall_per_second with a 50 ms freeze" scenarios/stall_per_second.ini --set stall.freeze.length=50ms \
+    --set tester.open.rate=500/s
+same_run "one_stall, nearest_rank, seed 7" scenarios/one_stall.ini --set scenario.rank_rule=nearest_rank \
+    --set scenario.seed=7
+echo "$checked runs: summary.json and the printed summary identical"
+
+# the refusals: the CLI's message and exit code, word for word (the engine
+# runs them one after another in one instance, as the page runs its changes)
+nbad=0
+mkdir -p "$work/web-bad"
+bads=()
+for ini in tests/bad/*.ini; do
+    [ -f "${ini%.ini}.expected" ] && bads+=("$ini")
+done
+node "$runner" "$engine" --errors "$work/web-bad" "${bads[@]}" || fail "the wasm engine stopped on the bad scenarios"
+for ini in "${bads[@]}"; do
+    "$cosim" "$ini" --charts none -q -o "$work/b" >/dev/null 2>"$work/native.err"
+    nrc=$?
+    rm -rf "$work/b"
+    [ "$nrc" -eq 0 ] && continue # refused only by a later step (a chart, a folder)
+    b=$work/web-bad/${ini##*/}
+    wrc=$(cat "$b.rc" 2>/dev/null)
+    if [ "$nrc" != "$wrc" ] || ! cmp -s "$work/native.err" "$b.err"; then
+        fail "$ini: native exit $nrc, wasm exit $wrc:"
+        diff "$work/native.err" "$b.err" | head -6
+    fi
+    nbad=$((nbad + 1))
+done
+echo "$nbad bad scenarios: the same message and exit code"
+[ "$nbad" -gt 100 ] || fail "only $nbad bad scenarios compared"
+[ "$fails" -eq 0 ] && exit 0
+echo "$fails failures"
+exit 1
