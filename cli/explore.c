@@ -6,6 +6,7 @@
 #include "explore.h"
 #include "datadir.h"
 #include "html.h"
+#include "report.h"
 #include "scenario.h"
 
 #include <errno.h>
@@ -266,7 +267,7 @@ int explore_write_page(FILE *f, const char *title, const explore_lesson *ls, siz
         size_t sn = (size_t)(end - slot - 2);
         const char *s = slot + 2;
         if (sn == 5 && strncmp(s, "TITLE", 5) == 0)
-            html_escape(f, title);
+            report_html_escape(f, title);
         else if (sn == 9 && strncmp(s, "UPLOT_CSS", 9) == 0)
             rc = write_part(f, engine_dir, "uPlot.min.css", why, whylen);
         else if (sn == 8 && strncmp(s, "UPLOT_JS", 8) == 0)

@@ -13,7 +13,7 @@
 #include "lecture.h"
 #include "outdir.h"
 #include "report.h"
-#include "summary.h"
+#include "runfiles.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +30,10 @@
 /* The longest --title: the page's heading, one line. */
 #define LECTURE_TITLE_MAX 200
 
+/* Most files of the run beside a scenario's page (rows of runfiles[] with
+ * RUNFILE_LECTURE: its summary.md and summary.csv). */
+#define LECTURE_TABLES 8
+
 /* What one scenario gives the pages. */
 typedef struct lesson_run {
     const char *path;
@@ -43,7 +47,10 @@ typedef struct lesson_run {
     char chart_name[N_CHARTS][SCENARIO_STEM_MAX + 72]; /* STEM.CHART.svg */
     const char *charts[N_CHARTS];
     size_t n_charts;
-    char md[SCENARIO_STEM_MAX + 16], csv[SCENARIO_STEM_MAX + 16], page[SCENARIO_STEM_MAX + 16];
+    char table[LECTURE_TABLES][SCENARIO_STEM_MAX + 32]; /* STEM.summary.md: runfiles, RUNFILE_LECTURE */
+    const char *tables[LECTURE_TABLES];
+    size_t n_tables;
+    char page[SCENARIO_STEM_MAX + 16];
 } lesson_run;
 
 static void usage(FILE *f)
@@ -221,10 +228,10 @@ static int run_one(lesson_run *x, const char *plots_dir, int slides, unsigned pl
     chart_data *cd = calloc(1, sizeof *cd);
     if (!cd)
         return COSIM_EXIT_SIM;
-    int rc = check_job(&o, x->s, cd);
+    int rc = job_check(&o, x->s, cd);
     if (rc == COSIM_EXIT_OK) {
-        choose_charts(&o, x->s, cd);
-        rc = simulate(&o, x->s, cd, &x->r) ? COSIM_EXIT_SIM : COSIM_EXIT_OK;
+        job_choose_charts(&o, x->s, cd);
+        rc = job_simulate(&o, x->s, cd, &x->r) ? COSIM_EXIT_SIM : COSIM_EXIT_OK;
     }
     if (rc == COSIM_EXIT_OK) {
         x->ran = 1;
@@ -288,11 +295,10 @@ static int stage_pages(outdir *d, lesson_run *runs, size_t n, const char *title,
         return -ENOMEM;
     for (size_t i = 0; i < n && !rc; i++) {
         lesson_run *x = &runs[i];
-        snprintf(x->md, sizeof x->md, "%s.summary.md", x->s->name);
-        snprintf(x->csv, sizeof x->csv, "%s.summary.csv", x->s->name);
+        char stem[SCENARIO_STEM_MAX + 2];
+        snprintf(stem, sizeof stem, "%s.", x->s->name);
         snprintf(x->page, sizeof x->page, "%s.html", x->s->name);
-        secs[i] = (html_section){x->s, &x->r, x->s->name, x->lesson, x->report ? x->report : "", x->check,
-                                 x->misses, x->charts, x->n_charts, x->md, x->csv};
+        x->n_tables = 0;
         for (size_t k = 0; k < N_CHARTS && !rc; k++) {
             snprintf(name, namelen, "%s", x->chart_name[k]);
             if (x->svg[k])
@@ -307,8 +313,22 @@ static int stage_pages(outdir *d, lesson_run *runs, size_t n, const char *title,
             rc = c_ ? c_ : w_;                                                                     \
         }                                                                                          \
     }
-        STAGE(x->md, summary_markdown(f, x->s, &x->r));
-        STAGE(x->csv, summary_csv(f, x->s, &x->r));
+        /* the run's files a page links: STEM.NAME for each RUNFILE_LECTURE row */
+        for (size_t k = 0; k < runfiles_n && !rc; k++) {
+            if (!(runfiles[k].flags & RUNFILE_LECTURE))
+                continue;
+            for (size_t j = 0; j < runfiles_count(k, x->s, &x->r) && !rc; j++) {
+                char *t = x->table[x->n_tables];
+                if (x->n_tables == LECTURE_TABLES) /* cannot happen: sized for the table's rows */
+                    rc = -ENOBUFS;
+                else if (!(rc = runfiles_name(k, j, x->s, stem, t, sizeof x->table[0]))) {
+                    STAGE(t, runfiles[k].write(f, x->s, &x->r, j));
+                    x->tables[x->n_tables++] = t;
+                }
+            }
+        }
+        secs[i] = (html_section){x->s, &x->r, x->s->name, x->lesson, x->report ? x->report : "", x->check,
+                                 x->misses, x->charts, x->n_charts, x->tables, x->n_tables};
         STAGE(x->page, html_write_page(f, x->s->title, &secs[i], 1, "index.html"));
     }
     char page_dir[PATH_MAX], engine_dir[PATH_MAX];

@@ -6,7 +6,7 @@
 #include "names.h"
 #include "exitcode.h"
 #include "hist.h"
-#include "outputs.h"
+#include "charts.h"
 #include "textin.h"
 #include "units.h"
 

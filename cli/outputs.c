@@ -1,67 +1,18 @@
-/* outputs.c - the output folder of a cosim run: the chart table, every
- * file staged, the charts rendered and checked, all committed at once. */
+/* outputs.c - the output folder of a cosim run: every file staged, the
+ * charts rendered and checked, all committed at once. */
 #define _POSIX_C_SOURCE 200809L
 #include "outputs.h"
 #include "hist.h"
 #include "exitcode.h"
 #include "plot.h"
 #include "report.h"
-#include "run_hlog.h"
-#include "summary.h"
+#include "runfiles.h"
 
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-static int write_spectrum(FILE *f, const scenario *s, const run_result *r, const chart_data *cd,
-                          const char *const *names)
-{
-    (void)cd;
-    (void)names;
-    return plot_write_spectrum_data(f, s, r);
-}
-
-static int write_timeline(FILE *f, const scenario *s, const run_result *r, const chart_data *cd,
-                          const char *const *names)
-{
-    (void)s;
-    (void)r;
-    return timeline_write_points(cd->timeline, f, names);
-}
-
-static int write_requests(FILE *f, const scenario *s, const run_result *r, const chart_data *cd,
-                          const char *const *names)
-{
-    (void)s;
-    (void)r;
-    return timeline_write_bars(cd->bars, f, names, BARS_MAX_DRAW);
-}
-
-static int write_summary(FILE *f, const scenario *s, const run_result *r, const chart_data *cd,
-                         const char *const *names)
-{
-    (void)cd;
-    (void)names;
-    return plot_write_summary_data(f, s, r);
-}
-
-const chart_kind chart_kinds[N_CHARTS] = {
-    {"spectrum", CHART_WHOLE_RUN, 0, 1, write_spectrum, NULL},
-    {"timeline", CHART_TIMELINE_WINDOW, 1, 0, write_timeline, /* a queue's triangle reads on a linear axis */
-     "Each request's latency: "},
-    {"requests", CHART_BARS_WINDOW, 0, 0, write_requests, "Requests, send to reply: "},
-    {"summary", CHART_WHOLE_RUN, 0, 0, write_summary, "Percentiles: "},
-};
-
-int chart_kind_find(const char *name, size_t len)
-{
-    for (size_t k = 0; k < N_CHARTS; k++)
-        if (strlen(chart_kinds[k].name) == len && strncmp(name, chart_kinds[k].name, len) == 0)
-            return (int)k;
-    return -1;
-}
 
 /* What every staged file of one run shares. */
 typedef struct staging {
@@ -261,20 +212,16 @@ static int write_outputs(staging *st, char charts[N_CHARTS + 1][64], char *err, 
     const run_result *r = st->r;
     FILE *f;
     int rc;
-    OPEN("summary.json");
-    CLOSE(report_json(f, s, r));
-    OPEN("summary.md");
-    CLOSE(summary_markdown(f, s, r));
-    OPEN("summary.csv");
-    CLOSE(summary_csv(f, s, r));
-    for (size_t i = 0; i < r->n; i++) {
-        char n[96];
-        snprintf(n, sizeof n, "%s.hgrm", s->testers[i].name);
-        OPEN(n);
-        CLOSE(report_hgrm(f, r->testers[i].hist, s->rank_rule));
-    }
-    if ((rc = run_hlog_write(st->d, s, r, st->name, sizeof st->name)) != 0) /* TESTER.hlog: hlog_interval */
-        goto fail;
+    for (size_t k = 0; k < runfiles_n; k++) /* summary.*, TESTER.hgrm, TESTER.hlog: runfiles.h */
+        for (size_t i = 0; i < runfiles_count(k, s, r); i++) {
+            char n[128];
+            if ((rc = runfiles_name(k, i, s, "", n, sizeof n)) != 0) {
+                snprintf(st->name, sizeof st->name, "%s", runfiles[k].name);
+                goto fail;
+            }
+            OPEN(n);
+            CLOSE(runfiles[k].write(f, s, r, i));
+        }
     for (size_t i = 0; i < s->n_testers && i < 256; i++)
         st->names[i] = s->testers[i].name;
     plot_all_names(s, st->all, sizeof st->all);

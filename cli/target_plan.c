@@ -45,8 +45,7 @@ static int add(target_plan *p, size_t *cap, int64_t a, int64_t b, char *why, siz
 static int add_stall(target_plan *p, size_t *cap, const stall_spec *st, char *why, size_t whylen)
 {
     int rc = 0;
-    switch (st->kind) {
-    case STALL_PERIODIC:
+    if (stall_kind_has(st->kind, STALL_KIND_GRID)) {
         /* windows O + jP while they start before the run's end: O and P are
          * positive and at most the clock's range, so the sum is checked */
         for (int64_t a = st->first_ns; rc == 0 && a < p->run_ns; a += st->period_ns) {
@@ -56,7 +55,8 @@ static int add_stall(target_plan *p, size_t *cap, const stall_spec *st, char *wh
                 break;
         }
         return rc;
-    case STALL_WINDOWS:
+    }
+    if (stall_kind_has(st->kind, STALL_KIND_LISTED)) {
         if (!st->file) {
             for (size_t i = 0; rc == 0 && i < st->n_windows; i++)
                 rc = add(p, cap, st->windows[i].start_ns, st->windows[i].end_ns, why, whylen, st->name);
@@ -85,9 +85,10 @@ static int add_stall(target_plan *p, size_t *cap, const stall_spec *st, char *wh
             free(c);
             return rc;
         }
-    case STALL_REQUESTS:
+    }
+    if (stall_kind_has(st->kind, STALL_KIND_WORK))
         return 0; /* work, not windows: target_plan_next_work */
-    case STALL_RANDOM:
+    if (stall_kind_has(st->kind, STALL_KIND_DRAWN)) {
         snprintf(why, whylen, "[stall %s]: a random stall's windows are drawn during the engine's run; the target "
                  "plays periodic, windows, file and gc_log stalls", st->name);
         return -EINVAL;
@@ -111,7 +112,7 @@ int target_plan_new(target_plan **out, const scenario *s, int64_t run_ns, char *
     int rc = 0;
     for (size_t i = 0; rc == 0 && i < s->n_stalls; i++) {
         const stall_spec *st = &s->stalls[i];
-        if (st->kind != STALL_REQUESTS && st->preemption != STALL_PREEMPT_RESUME) {
+        if (stall_kind_has(st->kind, STALL_KIND_STOPS) && st->preemption != STALL_PREEMPT_RESUME) {
             snprintf(why, whylen, "[stall %s]: preemption = %s: the target plays resume only (a request in service "
                      "pauses and continues at the window's end)", st->name, stall_preemption_name(st->preemption));
             rc = -EINVAL;
@@ -160,7 +161,7 @@ int64_t target_plan_next_work(target_plan *p)
     int64_t work = dist_draw_ns(&p->s->service, p->rng);
     for (size_t i = 0; i < p->s->n_stalls; i++) {
         const stall_spec *st = &p->s->stalls[i];
-        if (st->kind != STALL_REQUESTS)
+        if (!stall_kind_has(st->kind, STALL_KIND_WORK))
             continue;
         for (size_t j = 0; j < st->n_ranges; j++)
             if (st->ranges[j].first <= k && k <= st->ranges[j].last && work <= INT64_MAX - st->extra_ns)

@@ -10,7 +10,11 @@ written. A file's layer is its folder (sim/<layer>/ or cli/). A module is a
 Reads every #include "..." line of sim/ and cli/ and fails, naming each file
 and line, on
   - an include of a header of a higher layer (an upward include), and
-  - a cycle between two or more modules (by includes).
+  - a cycle between two or more modules (by includes), and
+  - a call FORBIDDEN_CALLS keeps out of a layer (the outputs calling the
+    engine), and
+  - a kind named outside its table (KIND_TABLES): a comparison such as
+    kind == TESTER_OPEN instead of a question of the kind's flags.
 Usage: layers.py SOURCE_ROOT   (exit 0 clean, 1 with findings, 2 on a bad tree)
 """
 import os
@@ -18,6 +22,17 @@ import re
 import sys
 
 LAYERS = ["base", "formats", "model", "scenario", "run", "outputs", "cli"]
+# Calls a layer must not make although the header is within reach: the
+# outputs draw what the run hands them (run_stop_windows, tester_grid_of)
+# and never run the engine themselves.
+FORBIDDEN_CALLS = {"outputs": ["server_new", "server_next_window", "tester_run", "tester_run_with_truth"]}
+# The per-kind tables: (the .def file, its row macro, the enum's prefix).
+# A kind's value may be named only in its table, and as the `.kind = X`
+# a strategy row or a spec initialiser declares; everywhere else code asks
+# the kind's flags (tester_kind_has, stall_kind_has).
+KIND_TABLES = [("sim/model/tester_kinds.def", "TESTER_KIND", "TESTER_"),
+               ("sim/model/stall_kinds.def", "STALL_KIND", "STALL_")]
+CALL = re.compile(r"\b([A-Za-z_][A-Za-z0-9_]*)\s*\(")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -54,6 +69,40 @@ def module_of(stem, headers):
     return best or stem
 
 
+def kind_names(root, files):
+    """Each use of a kind's enum value outside its table; the count."""
+    found = 0
+    for table, macro, prefix in KIND_TABLES:
+        path = os.path.join(root, table)
+        if not os.path.exists(path):
+            print(f"layers: {table}: no such table")
+            found += 1
+            continue
+        rows = re.findall(r"^" + macro + r"\(\s*([A-Z0-9_]+)\s*,", open(path, encoding="utf-8").read(), re.M)
+        if not rows:
+            print(f"layers: {table}: no {macro} row")
+            found += 1
+            continue
+        value = re.compile(r"\b" + prefix + "(" + "|".join(rows) + r")\b")
+        for _, f in files:
+            if os.path.abspath(f) == os.path.abspath(path):
+                continue
+            text = open(f, encoding="utf-8").read()
+            for m in value.finditer(text):
+                line_start = text.rfind("\n", 0, m.start()) + 1
+                before = text[line_start:m.start()]
+                opened = before.rfind("/*")
+                in_comment = opened >= 0 and "*/" not in before[opened:]
+                if re.search(r"(\.|->)kind\s*=\s*$", before) or in_comment or \
+                        before.lstrip().startswith(("*", "//")):
+                    continue  # a row declaring its kind, or a comment
+                line = text.count("\n", 0, m.start()) + 1
+                print(f"{os.path.relpath(f, root)}:{line}: names the kind {m.group(0)} outside {table} "
+                      "(ask its flags)")
+                found += 1
+    return found
+
+
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "."
     files, findings = layer_files(root)
@@ -71,6 +120,11 @@ def main():
         stem = os.path.basename(path).rsplit(".", 1)[0]
         mod = module_of(stem, headers)
         text = open(path, encoding="utf-8").read()
+        for m in CALL.finditer(text):
+            if m.group(1) in FORBIDDEN_CALLS.get(layer, ()):
+                line = text.count("\n", 0, m.start()) + 1
+                print(f"{os.path.relpath(path, root)}:{line}: {layer}/ calls {m.group(1)} (the run hands it what it draws)")
+                findings += 1
         for m in INCLUDE.finditer(text):
             inc = m.group(1)
             if inc not in where:
@@ -83,6 +137,7 @@ def main():
             imod = module_of(inc.rsplit(".", 1)[0], headers)
             if imod != mod:
                 edges.setdefault(mod, {}).setdefault(imod, f"{rel}:{line}")
+    findings += kind_names(root, files)
     # cycles: Tarjan's strongly connected components over the module graph
     index, low, stack, on, comps = {}, {}, [], set(), []
     counter = [0]

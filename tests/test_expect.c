@@ -14,7 +14,7 @@ static expect_item value_of(const char *text, int is_duration)
     expect_item x;
     char why[256] = "";
     memset(&x, 0, sizeof x);
-    ck_assert_msg(expect_parse_value(text, is_duration, &x, why, sizeof why) == 0, "%s: %s", text, why);
+    ck_assert_msg(scn_expect_parse_value(text, is_duration, &x, why, sizeof why) == 0, "%s: %s", text, why);
     return x;
 }
 
@@ -23,7 +23,7 @@ static const char *error_of(const char *text, int is_duration)
     static char why[256];
     expect_item x;
     memset(&x, 0, sizeof x);
-    ck_assert_int_eq(expect_parse_value(text, is_duration, &x, why, sizeof why), -EINVAL);
+    ck_assert_int_eq(scn_expect_parse_value(text, is_duration, &x, why, sizeof why), -EINVAL);
     return why;
 }
 
@@ -72,21 +72,21 @@ START_TEST(keys)
     expect_item x;
     const char *why = NULL;
     memset(&x, 0, sizeof x);
-    ck_assert_int_eq(expect_parse_key("over_threshold", &x, &why), 0);
+    ck_assert_int_eq(scn_expect_parse_key("over_threshold", &x, &why), 0);
     ck_assert_int_eq(x.metric, EXPECT_OVER);
-    ck_assert(!expect_metric_is_duration(x.metric));
-    ck_assert_int_eq(expect_parse_key("mean", &x, &why), 0);
+    ck_assert(!scn_expect_metric_is_duration(x.metric));
+    ck_assert_int_eq(scn_expect_parse_key("mean", &x, &why), 0);
     ck_assert_int_eq(x.metric, EXPECT_MEAN);
-    ck_assert(expect_metric_is_duration(x.metric));
-    ck_assert_int_eq(expect_parse_key("p99.9", &x, &why), 0);
+    ck_assert(scn_expect_metric_is_duration(x.metric));
+    ck_assert_int_eq(scn_expect_parse_key("p99.9", &x, &why), 0);
     ck_assert_int_eq(x.metric, EXPECT_PERCENTILE);
     ck_assert_uint_eq(x.p_num * 1000, 999 * x.p_den); /* 99.9% = 999/1000 */
-    ck_assert(expect_metric_is_duration(x.metric));
-    ck_assert_int_eq(expect_parse_key("p101", &x, &why), -EINVAL);
+    ck_assert(scn_expect_metric_is_duration(x.metric));
+    ck_assert_int_eq(scn_expect_parse_key("p101", &x, &why), -EINVAL);
     ck_assert_ptr_nonnull(why);
-    ck_assert_int_eq(expect_parse_key("burst", &x, &why), -ENOENT);
-    ck_assert_int_eq(expect_parse_key("p", &x, &why), -ENOENT);
-    ck_assert_int_eq(expect_parse_key("pause", &x, &why), -ENOENT);
+    ck_assert_int_eq(scn_expect_parse_key("burst", &x, &why), -ENOENT);
+    ck_assert_int_eq(scn_expect_parse_key("p", &x, &why), -ENOENT);
+    ck_assert_int_eq(scn_expect_parse_key("pause", &x, &why), -ENOENT);
 }
 END_TEST
 

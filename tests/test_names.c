@@ -1,7 +1,7 @@
 /* Tests of names: lookups in the enums' name tables, and the tables of the
  * modules (each word once, every value named). */
 #include "dist.h"
-#include "expect.h"
+#include "scn_expect.h"
 #include "hist.h"
 #include "names.h"
 #include "stall.h"
@@ -14,6 +14,31 @@ Suite *test_suite(void);
 
 static const char *const abc[] = {"alpha", "beta", "gamma"};
 static const names_table t = {abc, ARRAY_SIZE(abc)};
+
+/* The stall kinds' table (stall_kinds.def): each kind either stops the
+ * world or adds work to requests, and a kind that stops has its windows
+ * come one way: periodic on a grid, windows listed, random drawn;
+ * requests adds work (MODEL.md, "Stalls"). */
+START_TEST(stall_kind_table)
+{
+    ck_assert_int_eq(STALL_N_KINDS, 4);
+    ck_assert(stall_kind_has(STALL_PERIODIC, STALL_KIND_STOPS | STALL_KIND_GRID));
+    ck_assert(stall_kind_has(STALL_WINDOWS, STALL_KIND_STOPS | STALL_KIND_LISTED));
+    ck_assert(stall_kind_has(STALL_RANDOM, STALL_KIND_STOPS | STALL_KIND_DRAWN));
+    ck_assert(stall_kind_has(STALL_REQUESTS, STALL_KIND_WORK));
+    for (int k = 0; k < STALL_N_KINDS; k++) {
+        stall_kind x = (stall_kind)k;
+        ck_assert_int_eq(stall_kind_has(x, STALL_KIND_STOPS) + stall_kind_has(x, STALL_KIND_WORK), 1);
+        int ways = stall_kind_has(x, STALL_KIND_GRID) + stall_kind_has(x, STALL_KIND_LISTED) +
+                   stall_kind_has(x, STALL_KIND_DRAWN);
+        ck_assert_int_eq(ways, stall_kind_has(x, STALL_KIND_STOPS));
+        stall_kind parsed;
+        ck_assert_int_eq(stall_kind_parse(stall_kind_name(x), &parsed), 0);
+        ck_assert_int_eq(parsed, x);
+    }
+    ck_assert(!stall_kind_has((stall_kind)STALL_N_KINDS, 0));
+}
+END_TEST
 
 START_TEST(find_get_join)
 {
@@ -52,7 +77,7 @@ START_TEST(module_tables)
     distinct(hist_rank_rule_names, 3);
     distinct(hist_correction_names, 2);
     distinct(stall_kind_names, 4);
-    distinct(expect_metric_names, 12);
+    distinct(scn_expect_metric_names, 12);
     ck_assert_str_eq(tester_kind_name(TESTER_PARTLY_OPEN), "partly_open");
     ck_assert_str_eq(tester_late_name(TESTER_LATE_CATCH_UP), "catch_up");
     ck_assert_str_eq(hist_rank_rule_name(HIST_SORTED_INDEX), "sorted_index");
@@ -134,6 +159,7 @@ Suite *test_suite(void)
     Suite *s = suite_create("names");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, find_get_join);
+    tcase_add_test(tc, stall_kind_table);
     tcase_add_test(tc, module_tables);
     tcase_add_test(tc, user_names);
     tcase_add_test(tc, paths_with_control_bytes);

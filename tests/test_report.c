@@ -3,9 +3,11 @@
  * comments. */
 #define _POSIX_C_SOURCE 200809L
 #include "report.h"
+#include "runfiles.h"
 #include "scenario_text.h"
 
 #include <check.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,11 +222,57 @@ START_TEST(a_bucket_edge_coarser_than_the_digits_is_noted)
 }
 END_TEST
 
+/* The files a run writes (runfiles[]), walked as cli/outputs.c and the
+ * lecture walk them: two testers a and b give summary.json, summary.md,
+ * summary.csv, a.hgrm, b.hgrm; with hlog_interval also a.hlog and b.hlog;
+ * the lecture's rows are summary.md and summary.csv, named STEM.NAME. */
+START_TEST(the_files_of_a_run_are_rows)
+{
+    const char *text = "[scenario]\nname = two\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n"
+                       "[tester a]\nkind = closed\n[tester b]\nkind = open\nrate = 10/s\n";
+    for (int with_hlog = 0; with_hlog < 2; with_hlog++) {
+        scenario *s = load(with_hlog ? "[scenario]\nname = two\nduration = 1s\nhlog_interval = 100ms\n"
+                                       "[service]\ndistribution = constant\ntime = 1ms\n"
+                                       "[tester a]\nkind = closed\n[tester b]\nkind = open\nrate = 10/s\n"
+                                     : text);
+        run_result r;
+        char err[256];
+        ck_assert_int_eq(run_scenario_observed(s, NULL, NULL, &r, err, sizeof err), 0); /* as the CLI runs */
+        char all[512] = "", lecture[256] = "", name[128];
+        for (size_t k = 0; k < runfiles_n; k++)
+            for (size_t i = 0; i < runfiles_count(k, s, &r); i++) {
+                ck_assert_int_eq(runfiles_name(k, i, s, "", name, sizeof name), 0);
+                strcat(all, name);
+                strcat(all, " ");
+                if (runfiles[k].flags & RUNFILE_LECTURE) {
+                    ck_assert_int_eq(runfiles_name(k, i, s, "two.", name, sizeof name), 0);
+                    strcat(lecture, name);
+                    strcat(lecture, " ");
+                }
+                char *out = NULL;
+                size_t len = 0;
+                FILE *f = open_memstream(&out, &len);
+                ck_assert_int_eq(runfiles[k].write(f, s, &r, i), 0);
+                fclose(f);
+                ck_assert_uint_gt(len, 0);
+                free(out);
+            }
+        ck_assert_str_eq(all, with_hlog ? "summary.json summary.md summary.csv a.hgrm b.hgrm a.hlog b.hlog "
+                                        : "summary.json summary.md summary.csv a.hgrm b.hgrm ");
+        ck_assert_str_eq(lecture, "two.summary.md two.summary.csv ");
+        ck_assert_int_eq(runfiles_name(0, 0, s, "a-prefix-too-long-for-the-buffer.", name, 8), -ENAMETOOLONG);
+        run_result_free(&r);
+        scenario_free(s);
+    }
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("report");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, the_text_summary_of_a_tiny_run);
+    tcase_add_test(tc, the_files_of_a_run_are_rows);
     tcase_add_test(tc, summary_json_of_a_tiny_run);
     tcase_add_test(tc, a_percentile_on_a_cliff_is_noted);
     tcase_add_test(tc, a_bucket_edge_coarser_than_the_digits_is_noted);

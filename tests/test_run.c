@@ -148,6 +148,35 @@ END_TEST
 /* The budget: 64 testers x 10^9 requests x 1000 replications is 6.4e13
  * units, refused with the figures; 10^10 itself is allowed; --allow-long
  * allows anything. */
+/* The stop-the-world windows the charts draw come from the run layer:
+ * windows 1s..2s, 3s..4s, 5s..6s. Those ending after 1.5 s and starting
+ * before 6 s are all three; after 2.5 s, the last two; before 5 s (a start
+ * at 5 s is not before it), 3s..4s alone; and at most max of them. */
+START_TEST(stop_windows_for_the_charts)
+{
+    scenario *s = load("[scenario]\nduration = 10s\n[service]\ndistribution = constant\ntime = 10ms\n"
+                       "[stall w]\nkind = windows\nwindows = 1s..2s, 3s..4s, 5s..6s\n"
+                       "[tester c]\nkind = closed\n");
+    const int64_t S = 1000000000;
+    stall_window w[8];
+    size_t n = 99;
+    ck_assert_int_eq(run_stop_windows(s, S + S / 2, 6 * S, w, 8, &n), 0);
+    ck_assert_uint_eq(n, 3);
+    ck_assert_int_eq(w[0].start_ns, S);
+    ck_assert_int_eq(w[2].end_ns, 6 * S);
+    ck_assert_int_eq(run_stop_windows(s, 2 * S + S / 2, 6 * S, w, 8, &n), 0);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(w[0].start_ns, 3 * S);
+    ck_assert_int_eq(run_stop_windows(s, 2 * S + S / 2, 5 * S, w, 8, &n), 0);
+    ck_assert_uint_eq(n, 1);
+    ck_assert_int_eq(w[0].end_ns, 4 * S);
+    ck_assert_int_eq(run_stop_windows(s, 0, 10 * S, w, 2, &n), 0);
+    ck_assert_uint_eq(n, 2);
+    ck_assert_int_eq(w[1].start_ns, 3 * S);
+    scenario_free(s);
+}
+END_TEST
+
 /* Stall windows the server walks are work (issue "runs past the work
  * budget", item 1). 1 ns every 2 ns from 0, a closed user at a constant
  * 10 ms for 1000 s: 1000 s / 10 ms = 1e5 requests; the span is the
@@ -311,6 +340,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, backfill_counts_as_work);
     tcase_add_test(tc, truth_probes_and_load_count);
     tcase_add_test(tc, stall_windows_count_as_work);
+    tcase_add_test(tc, stop_windows_for_the_charts);
     tcase_add_test(tc, estimates_use_the_capped_mean);
     tcase_add_test(tc, budget_refuses_with_the_estimate);
     tcase_add_test(tc, progress_share_covers_the_job);

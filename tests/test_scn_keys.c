@@ -2,7 +2,7 @@
  * messages, and the --list-keys listing held against
  * docs/scenario-format.md, so that the docs cannot drift from the code. */
 #include "dist.h"
-#include "expect.h"
+#include "scn_expect.h"
 #include "hist.h"
 #include "scenario.h"
 #include "scn_keys.h"
@@ -371,9 +371,9 @@ START_TEST(docs_match_the_key_table)
     check_kind_words(SCN_SEC_TESTER, "tester");
     /* [expect NAME] names every figure */
     char *text = docs_section("expect");
-    for (size_t m = 0; m < expect_metric_names.n; m++) {
+    for (size_t m = 0; m < scn_expect_metric_names.n; m++) {
         char tok[64];
-        snprintf(tok, sizeof tok, "`%s`", expect_metric_names.names[m]);
+        snprintf(tok, sizeof tok, "`%s`", scn_expect_metric_names.names[m]);
         ck_assert_msg(strstr(text, tok) != NULL, "docs: [expect NAME] does not name %s", tok);
     }
     free(text);

@@ -37,6 +37,81 @@ static tester_spec spec(tester_kind kind, int64_t interval_ns, tester_late late)
     return t;
 }
 
+/* The per-kind table (tester_kinds.def) says what each kind is, as
+ * MODEL.md defines the kinds: only closed sends without a rate; open and
+ * partly-open send whatever the replies (users do not apply); paced and
+ * corrected deal one grid and have a late policy; only corrected corrects;
+ * only partly-open has sessions; only open is made of arrivals (the
+ * truth's default load); only paced takes the tools' schedule keys. Each
+ * kind's first tester has a chart style of its own (1 to 5), and the
+ * table's names are those `kind = NAME` parses. */
+START_TEST(kind_table_flags)
+{
+    ck_assert_int_eq(TESTER_N_KINDS, 5);
+    ck_assert(!tester_kind_has(TESTER_CLOSED, TESTER_KIND_RATED));
+    ck_assert(tester_kind_has(TESTER_PARTLY_OPEN, TESTER_KIND_RATED | TESTER_KIND_OPEN_LIKE | TESTER_KIND_SESSIONS));
+    ck_assert(tester_kind_has(TESTER_OPEN, TESTER_KIND_RATED | TESTER_KIND_OPEN_LIKE | TESTER_KIND_ARRIVALS));
+    ck_assert(tester_kind_has(TESTER_PACED, TESTER_KIND_ON_GRID | TESTER_KIND_LATE_POLICY | TESTER_KIND_SCHEDULE_KEYS));
+    ck_assert(tester_kind_has(TESTER_CORRECTED, TESTER_KIND_ON_GRID | TESTER_KIND_LATE_POLICY | TESTER_KIND_CORRECTS));
+    const unsigned once[] = {TESTER_KIND_CORRECTS, TESTER_KIND_SESSIONS, TESTER_KIND_ARRIVALS,
+                             TESTER_KIND_SCHEDULE_KEYS};
+    const tester_kind owner[] = {TESTER_CORRECTED, TESTER_PARTLY_OPEN, TESTER_OPEN, TESTER_PACED};
+    int styles = 0;
+    for (int k = 0; k < TESTER_N_KINDS; k++) {
+        for (size_t f = 0; f < sizeof once / sizeof *once; f++)
+            ck_assert_int_eq(tester_kind_has((tester_kind)k, once[f]), k == (int)owner[f]);
+        ck_assert_int_eq(tester_kind_has((tester_kind)k, TESTER_KIND_OPEN_LIKE),
+                         k == TESTER_OPEN || k == TESTER_PARTLY_OPEN);
+        ck_assert_int_eq(tester_kind_has((tester_kind)k, TESTER_KIND_ON_GRID),
+                         k == TESTER_PACED || k == TESTER_CORRECTED);
+        ck_assert_str_eq(tester_kinds[k].name, tester_kind_name((tester_kind)k));
+        tester_kind parsed;
+        ck_assert_int_eq(tester_kind_parse(tester_kinds[k].name, &parsed), 0);
+        ck_assert_int_eq(parsed, k);
+        int st = tester_kinds[k].chart_style;
+        ck_assert(st >= 1 && st <= 5 && !(styles & (1 << st)));
+        styles |= 1 << st;
+    }
+    ck_assert(!tester_kind_has((tester_kind)TESTER_N_KINDS, 0));
+}
+END_TEST
+
+/* The grid a chart marks, asked of the model (tester_grid_of): 4 users
+ * of a corrected tester at 10 ms share the grid floor(i x 10 ms); each
+ * user's own interval is 4 x 10 ms = 40 ms, the correction's expected
+ * interval unless expected_interval says 5 ms; late = ticker plans from
+ * slot U = 4 (Go's first tick one period late). A paced tester has the
+ * grid without a correction; an open tester, a shared schedule and
+ * staggered users have none. */
+START_TEST(grid_asked_of_the_model)
+{
+    tester_grid g;
+    tester_spec t = spec(TESTER_CORRECTED, 10 * MS, TESTER_LATE_NEXT_SLOT);
+    t.users = 4;
+    ck_assert_int_eq(tester_grid_of(&t, &g), 1);
+    ck_assert_uint_eq(g.interval.num_ns, 10 * MS);
+    ck_assert_uint_eq(g.first_slot, 0);
+    ck_assert_int_eq(g.corrects, 1);
+    ck_assert_int_eq(g.expected_ns, 40 * MS);
+    t.expected_interval_ns = 5 * MS;
+    t.late = TESTER_LATE_TICKER;
+    ck_assert_int_eq(tester_grid_of(&t, &g), 1);
+    ck_assert_int_eq(g.expected_ns, 5 * MS);
+    ck_assert_uint_eq(g.first_slot, 4);
+    t = spec(TESTER_PACED, 10 * MS, TESTER_LATE_FROM_NOW);
+    ck_assert_int_eq(tester_grid_of(&t, &g), 1);
+    ck_assert_int_eq(g.corrects, 0);
+    ck_assert_int_eq(g.expected_ns, 0);
+    t.schedule = TESTER_SCHEDULE_SHARED;
+    ck_assert_int_eq(tester_grid_of(&t, &g), 0);
+    t = spec(TESTER_PACED, 10 * MS, TESTER_LATE_FROM_NOW);
+    t.has_stagger = 1;
+    ck_assert_int_eq(tester_grid_of(&t, &g), 0);
+    t = spec(TESTER_OPEN, 10 * MS, TESTER_LATE_FROM_NOW);
+    ck_assert_int_eq(tester_grid_of(&t, &g), 0);
+}
+END_TEST
+
 /* The value at a percentile lies in the bucket of `exact` (S = 14 here, so a
  * bucket near 500 ms is 2^15 ns = 0.033 ms wide). */
 static void assert_pct(const hist *h, uint64_t num, uint64_t den, int64_t exact)
@@ -1635,6 +1710,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, vu_pool_drops_arrivals);
     tcase_add_test(tc, batched_arrivals);
     tcase_add_test(tc, backfill_with_the_average_interval);
+    tcase_add_test(tc, grid_asked_of_the_model);
+    tcase_add_test(tc, kind_table_flags);
     suite_add_tcase(s, tc);
     return s;
 }

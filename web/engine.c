@@ -199,7 +199,7 @@ WEB_EXPORT const char *cosim_web_run(const char *path, const char *sets, int all
         exit_code = (int)cosim_exit_of_scenario(se);
         goto done;
     }
-    /* the job's work, as cli/main.c's check_job words it */
+    /* the job's work, as cli/job.c's job_check words it */
     char what[96];
     run_estimate(s, &w.work);
     if (s->truth_interval_ns > 0)

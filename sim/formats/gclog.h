@@ -82,8 +82,8 @@
 #ifndef COSIM_GCLOG_H
 #define COSIM_GCLOG_H
 
-#include "stall.h"
 #include "textin.h"
+#include "window.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -131,7 +131,7 @@ typedef struct gclog_result {
     const char *set_aside;  /**< what they were ("GC pause lines"), or NULL */
     size_t n_kept;          /**< pauses left after the window and the minimum */
     size_t n_merged;        /**< overlaps merged */
-    stall_window *windows;  /**< the pauses on the run's clock: sorted, disjoint */
+    time_window *windows;   /**< the pauses on the run's clock: sorted, disjoint */
     size_t n_windows;
     int64_t total_ns;       /**< sum of the windows' lengths */
     int64_t longest_ns;     /**< the longest window */

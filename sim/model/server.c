@@ -141,7 +141,7 @@ int server_new(server **out, const server_config *cfg)
         return -ENOMEM;
     }
     for (size_t i = 0; i < s->n_stalls; i++)
-        s->has_request_stalls |= s->stalls[i].kind == STALL_REQUESTS;
+        s->has_request_stalls |= stall_kind_has(s->stalls[i].kind, STALL_KIND_WORK);
     s->plain = s->workers == 1 && !s->has_request_stalls;
     s->quiet_from = s->quiet_until = 0; /* nothing known yet */
     s->run_end = INT64_MAX;
@@ -164,7 +164,7 @@ int server_new(server **out, const server_config *cfg)
             else if (!(rc = stall_cursor_init(x->fc, s->stalls[i].file)))
                 stall_cursor_copy(x->pc, x->fc);
         }
-        if (s->stalls[i].kind != STALL_RANDOM)
+        if (!stall_kind_has(s->stalls[i].kind, STALL_KIND_DRAWN))
             continue;
         /* every random stall has its own stream: RNG_STALLS + its index */
         rc = rng_new(&s->st[i].rng, cfg->generator, cfg->seed + i * 0x100000001ull, RNG_STALLS);
@@ -290,7 +290,7 @@ static int next_window(server *s, int64_t t, stall_window *out, size_t *which, i
         const stall_spec *st = &s->stalls[i];
         stall_state *x = &s->st[i];
         stall_window w = {0, 0};
-        if (st->kind == STALL_PERIODIC) {
+        if (stall_kind_has(st->kind, STALL_KIND_GRID)) {
             if (!commit) {
                 w = stall_periodic_next(st, t);
             } else {
@@ -302,7 +302,7 @@ static int next_window(server *s, int64_t t, stall_window *out, size_t *which, i
         } else if (x->fc) {
             if (!file_next(s, x, t, &w, commit))
                 continue;
-        } else if (st->kind == STALL_WINDOWS) {
+        } else if (stall_kind_has(st->kind, STALL_KIND_LISTED)) {
             if (commit) {
                 while (x->cursor < st->n_windows && st->windows[x->cursor].end_ns <= t)
                     x->cursor++;
@@ -315,7 +315,7 @@ static int next_window(server *s, int64_t t, stall_window *out, size_t *which, i
                     continue;
                 w = *f;
             }
-        } else if (st->kind == STALL_RANDOM) {
+        } else if (stall_kind_has(st->kind, STALL_KIND_DRAWN)) {
             size_t c = x->cursor;
             if (!random_next(s, i, &c, t, &w))
                 continue;
@@ -433,7 +433,7 @@ static int64_t finish_before_stop(server *s, stall_window w, int64_t t, int64_t 
     int64_t len = 0, x = t;
     stall_window v;
     size_t j;
-    if (s->n_stalls == 1 && s->stalls[0].kind == STALL_PERIODIC) /* every window is L long: no walk */
+    if (s->n_stalls == 1 && stall_kind_has(s->stalls[0].kind, STALL_KIND_GRID)) /* every window is L long: no walk */
         len = s->stalls[0].length_ns, x = f;
     while (x < f && next_window(s, x, &v, &j, 0) && v.start_ns < f) {
         if (v.end_ns - v.start_ns > len)
@@ -584,7 +584,7 @@ static __attribute__((noinline)) int64_t work_until(server *s, int64_t t, int64_
                 s->stalled_ns += (t + work - t0) - o->worked;
             return t + work;
         }
-        if (s->n_stalls == 1 && s->stalls[0].kind == STALL_PERIODIC &&
+        if (s->n_stalls == 1 && stall_kind_has(s->stalls[0].kind, STALL_KIND_GRID) &&
             s->stalls[0].preemption == STALL_PREEMPT_RESUME && !s->n_holds)
             return periodic_resume(s, t0, t, w, work, worked, in_run, how, o);
         if (s->stalls[which].preemption == STALL_PREEMPT_NONE) {
@@ -627,7 +627,7 @@ static int64_t request_extra(server *s, uint64_t k)
     int64_t extra = 0;
     for (size_t i = 0; i < s->n_stalls; i++) {
         const stall_spec *st = &s->stalls[i];
-        if (st->kind != STALL_REQUESTS)
+        if (!stall_kind_has(st->kind, STALL_KIND_WORK))
             continue;
         size_t *c = &s->st[i].cursor;
         while (*c < st->n_ranges && st->ranges[*c].last < k)

@@ -29,8 +29,9 @@ int stall_preemption_parse(const char *name, stall_preemption *out)
 }
 
 static const char *const kind_names[] = {
-    [STALL_PERIODIC] = "periodic", [STALL_WINDOWS] = "windows", [STALL_REQUESTS] = "requests",
-    [STALL_RANDOM] = "random",
+#define STALL_KIND(ENUM, NAME, FLAGS) [STALL_##ENUM] = #NAME,
+#include "stall_kinds.def"
+#undef STALL_KIND
 };
 const names_table stall_kind_names = {kind_names, ARRAY_SIZE(kind_names)};
 
@@ -148,7 +149,7 @@ int stall_periodic_union_endless(const stall_spec *st, size_t n, uint64_t *used,
     size_t order[64] = {0}, m = 0;
     uint64_t swept = 0;
     for (size_t i = 0; i < n && i < 64; i++)
-        if (st[i].kind == STALL_PERIODIC && st[i].period_ns > 0)
+        if (stall_kind_has(st[i].kind, STALL_KIND_GRID) && st[i].period_ns > 0)
             order[m++] = i;
     /* in the scenario's order first (the first set that covers), then by
      * period, shortest first (short joint patterns first) */
@@ -188,14 +189,14 @@ static int cover_walk(const stall_spec *st, size_t n, int64_t from, int64_t unti
         size_t best = n;
         for (size_t i = 0; i < n && i < 64; i++) {
             stall_window w = {0, 0};
-            if (st[i].kind == STALL_PERIODIC && st[i].period_ns > 0) {
+            if (stall_kind_has(st[i].kind, STALL_KIND_GRID) && st[i].period_ns > 0) {
                 w = stall_periodic_next(&st[i], covered);
             } else if (st[i].file) {
                 if (!cur[i] && (!(cur[i] = malloc(sizeof *cur[i])) || stall_cursor_init(cur[i], st[i].file)))
                     return 0; /* unknown: the run's own checks remain */
                 if (stall_cursor_seek(cur[i], covered, &w) != 1)
                     continue;
-            } else if (st[i].kind == STALL_WINDOWS) {
+            } else if (stall_kind_has(st[i].kind, STALL_KIND_LISTED)) {
                 size_t lo = 0, hi = st[i].n_windows; /* first ending after covered */
                 while (lo < hi) {
                     size_t mid = lo + (hi - lo) / 2;
@@ -267,28 +268,23 @@ int stall_ranges_normalise(stall_range *r, size_t n, size_t *bad)
 char *stall_describe(const stall_spec *s, char *buf, size_t len)
 {
     char a[32], b[32], c[32];
-    switch (s->kind) {
-    case STALL_PERIODIC:
+    if (stall_kind_has(s->kind, STALL_KIND_GRID)) {
         snprintf(buf, len, "%s every %s from %s", units_format_duration_exact(s->length_ns, a, sizeof a),
                  units_format_duration_exact(s->period_ns, b, sizeof b),
                  units_format_duration_exact(s->first_ns, c, sizeof c));
-        break;
-    case STALL_WINDOWS:
+    } else if (stall_kind_has(s->kind, STALL_KIND_LISTED)) {
         if (s->n_windows == 1)
             snprintf(buf, len, "window %s..%s",
                      units_format_duration_exact(stall_first_window(s).start_ns, a, sizeof a),
                      units_format_duration_exact(stall_first_window(s).end_ns, b, sizeof b));
         else
             snprintf(buf, len, "%zu windows", s->n_windows);
-        break;
-    case STALL_RANDOM: {
+    } else if (stall_kind_has(s->kind, STALL_KIND_DRAWN)) {
         char d[96];
         snprintf(buf, len, "random, every %s on average, %s",
                  units_format_duration_exact(s->mean_gap_ns, a, sizeof a),
                  dist_describe(&s->length_dist, d, sizeof d));
-        break;
-    }
-    case STALL_REQUESTS:
+    } else if (stall_kind_has(s->kind, STALL_KIND_WORK)) {
         units_format_duration_exact(s->extra_ns, a, sizeof a);
         if (s->n_ranges == 1 && s->ranges[0].first == s->ranges[0].last)
             snprintf(buf, len, "+%s on request %llu", a, (unsigned long long)s->ranges[0].first);
@@ -297,9 +293,10 @@ char *stall_describe(const stall_spec *s, char *buf, size_t len)
                      (unsigned long long)s->ranges[0].first, (unsigned long long)s->ranges[0].last);
         else
             snprintf(buf, len, "+%s on %zu request ranges", a, s->n_ranges);
-        break;
+    } else {
+        snprintf(buf, len, "?");
     }
-    if (s->kind != STALL_REQUESTS && s->preemption != STALL_PREEMPT_RESUME) {
+    if (stall_kind_has(s->kind, STALL_KIND_STOPS) && s->preemption != STALL_PREEMPT_RESUME) {
         size_t n = strlen(buf); /* resume, the default, goes unsaid */
         if (n < len)
             snprintf(buf + n, len - n, ", preemption %s", stall_preemption_name(s->preemption));

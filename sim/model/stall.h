@@ -17,19 +17,57 @@
 
 #include "dist.h"
 #include "names.h"
+#include "window.h"
 
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
+/** The stall kinds, one per row of stall_kinds.def. */
 typedef enum stall_kind {
-    STALL_PERIODIC = 0, /**< length_ns every period_ns from first_ns */
-    STALL_WINDOWS,      /**< the explicit windows[] */
-    STALL_REQUESTS,     /**< requests in ranges[] need extra_ns more work */
-    STALL_RANDOM,       /**< windows arriving as a Poisson process: mean gap
-                             mean_gap_ns between starts, lengths from
-                             length_dist (drawn on the RNG_STALLS stream) */
+#define STALL_KIND(ENUM, NAME, FLAGS) STALL_##ENUM,
+#include "stall_kinds.def"
+#undef STALL_KIND
 } stall_kind;
+
+/** How many stall kinds there are (rows of stall_kinds.def). */
+enum { STALL_N_KINDS = 0
+#define STALL_KIND(ENUM, NAME, FLAGS) +1
+#include "stall_kinds.def"
+#undef STALL_KIND
+};
+
+/** A stall kind's properties, the FLAGS of its row in stall_kinds.def. */
+enum stall_kind_flag {
+    /** stop-the-world windows: no worker works inside one, and its
+     *  preemption says what a request in service does */
+    STALL_KIND_STOPS = 1u << 0,
+    /** extra work on chosen requests, no window (requests) */
+    STALL_KIND_WORK = 1u << 1,
+    /** windows on a closed-form grid: length every period from first */
+    STALL_KIND_GRID = 1u << 2,
+    /** windows listed, sorted and disjoint (in memory or a file's) */
+    STALL_KIND_LISTED = 1u << 3,
+    /** windows drawn at random, each stall on a stream of its own */
+    STALL_KIND_DRAWN = 1u << 4,
+};
+
+/**
+ * Whether kind k has every flag of mask (0 for a value out of range). A
+ * switch over the rows, so that with a constant mask the compiler reduces
+ * it to the comparisons it stands for (the server asks it per window).
+ */
+static inline int stall_kind_has(stall_kind k, unsigned mask)
+{
+    switch (k) {
+#define STALL_KIND(ENUM, NAME, FLAGS) \
+    case STALL_##ENUM:                \
+        return ((FLAGS) & mask) == mask;
+#include "stall_kinds.def"
+#undef STALL_KIND
+    }
+    return 0;
+}
 
 /** The names of the kinds, indexed by stall_kind ("periodic", ...). */
 extern const names_table stall_kind_names;
@@ -38,10 +76,8 @@ const char *stall_kind_name(stall_kind k);
 /** Parse a kind's name. @return 0 or -EINVAL. */
 int stall_kind_parse(const char *name, stall_kind *out);
 
-/** A stop-the-world window [start_ns, end_ns). */
-typedef struct stall_window {
-    int64_t start_ns, end_ns;
-} stall_window;
+/** A stop-the-world window [start_ns, end_ns) (base/window.h). */
+typedef time_window stall_window;
 
 /** Request indices first..last (inclusive). */
 typedef struct stall_range {

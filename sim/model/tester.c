@@ -11,8 +11,9 @@
 
 /* The name tables of the tester's enums, indexed by value. */
 static const char *const kind_names[] = {
-    [TESTER_CLOSED] = "closed", [TESTER_PACED] = "paced", [TESTER_OPEN] = "open",
-    [TESTER_CORRECTED] = "corrected", [TESTER_PARTLY_OPEN] = "partly_open",
+#define TESTER_KIND(ENUM, NAME, FLAGS, STYLE) [TESTER_##ENUM] = #NAME,
+#include "tester_kinds.def"
+#undef TESTER_KIND
 };
 static const char *const late_names[] = {
     [TESTER_LATE_FROM_NOW] = "from_now", [TESTER_LATE_NEXT_SLOT] = "next_slot",
@@ -28,6 +29,12 @@ static const char *const in_flight_names[] = {
     [TESTER_IN_FLIGHT_RECORD] = "record", [TESTER_IN_FLIGHT_DROP] = "drop",
 };
 const names_table tester_kind_names = {kind_names, ARRAY_SIZE(kind_names)};
+
+const tester_kind_info tester_kinds[TESTER_N_KINDS] = {
+#define TESTER_KIND(ENUM, NAME, FLAGS, STYLE) [TESTER_##ENUM] = {#NAME, (FLAGS), (STYLE)},
+#include "tester_kinds.def"
+#undef TESTER_KIND
+};
 const names_table tester_late_names = {late_names, ARRAY_SIZE(late_names)};
 const names_table tester_arrivals_names = {arrivals_names, ARRAY_SIZE(arrivals_names)};
 const names_table tester_latency_from_names = {latency_from_names, ARRAY_SIZE(latency_from_names)};
@@ -108,9 +115,9 @@ int tester_late_parse(const char *name, tester_late *out)
  * 2006), so its requests come at 1 / (D (1 - p)). */
 double tester_request_rate_per_ns(const tester_spec *t)
 {
-    if (t->kind == TESTER_CLOSED || t->interval.num_ns == 0 || t->interval.den == 0)
+    if (!tester_kind_has(t->kind, TESTER_KIND_RATED) || t->interval.num_ns == 0 || t->interval.den == 0)
         return -1;
-    double per_arrival = t->kind == TESTER_PARTLY_OPEN ? 1 / (1 - t->p_continue) : 1;
+    double per_arrival = tester_kind_has(t->kind, TESTER_KIND_SESSIONS) ? 1 / (1 - t->p_continue) : 1;
     return per_arrival * (double)t->interval.den / (double)t->interval.num_ns;
 }
 
@@ -118,8 +125,7 @@ double tester_expected_requests(const tester_spec *t, const dist_spec *service, 
                                 int64_t duration_ns)
 {
     double duration = (double)duration_ns;
-    switch (t->kind) {
-    case TESTER_CLOSED: {
+    if (!tester_kind_has(t->kind, TESTER_KIND_RATED)) { /* a closed loop: users and the service */
         double mean_service = dist_mean_drawn_ns(service);
         double cycle = mean_service + (t->has_think ? dist_mean_drawn_ns(&t->think) : 0);
         double users = (double)t->users * (double)(t->pipeline > 1 ? t->pipeline : 1); /* requests in flight */
@@ -133,24 +139,31 @@ double tester_expected_requests(const tester_spec *t, const dist_spec *service, 
         }
         return most;
     }
-    case TESTER_PARTLY_OPEN: /* no grid: the mean rate */
+    if (tester_kind_has(t->kind, TESTER_KIND_SESSIONS)) /* no grid: the mean rate */
         return duration * tester_request_rate_per_ns(t);
-    case TESTER_OPEN:
-    case TESTER_PACED:
-    case TESTER_CORRECTED:
-    default:
-        if (t->kind == TESTER_OPEN && t->n_stages) /* a rate ramp: its integral */
-            return tester_stages_expected(t, duration_ns);
-        if (t->kind == TESTER_OPEN && t->arrivals == TESTER_ARRIVALS_POISSON)
-            return duration * tester_request_rate_per_ns(t);
-        return (double)units_interval_count_before(t->interval, 0, duration_ns); /* the grid */
-    }
+    int arrivals = tester_kind_has(t->kind, TESTER_KIND_ARRIVALS);
+    if (arrivals && t->n_stages) /* a rate ramp: its integral */
+        return tester_stages_expected(t, duration_ns);
+    if (arrivals && t->arrivals == TESTER_ARRIVALS_POISSON)
+        return duration * tester_request_rate_per_ns(t);
+    return (double)units_interval_count_before(t->interval, 0, duration_ns); /* the grid */
 }
 
 double tester_offered_utilisation(const tester_spec *t, const dist_spec *service)
 {
     double rate = tester_request_rate_per_ns(t);
     return rate < 0 ? -1 : dist_mean_drawn_ns(service) * rate;
+}
+
+int tester_grid_of(const tester_spec *t, tester_grid *out)
+{
+    if (!tester_kind_has(t->kind, TESTER_KIND_ON_GRID) || t->schedule == TESTER_SCHEDULE_SHARED || t->has_stagger)
+        return 0;
+    out->interval = t->interval;
+    out->first_slot = t->late == TESTER_LATE_TICKER ? t->users : 0;
+    out->corrects = tester_kind_has(t->kind, TESTER_KIND_CORRECTS);
+    out->expected_ns = out->corrects ? tester_expected_interval_ns(t) : 0;
+    return 1;
 }
 
 /* Exact comparison of products of whole numbers and doubles (each double
@@ -222,7 +235,7 @@ static int exact_cmp(exact_num a, exact_num b)
 
 int tester_offered_at_least_one(const tester_spec *t, const dist_spec *service, uint64_t workers)
 {
-    if (t->kind == TESTER_CLOSED || t->interval.num_ns == 0 || t->interval.den == 0)
+    if (!tester_kind_has(t->kind, TESTER_KIND_RATED) || t->interval.num_ns == 0 || t->interval.den == 0)
         return 0;
     /* rate x mean / workers >= 1, rate = den / num (/ (1 - p) for
      * partly-open): mean den >= workers num (1 - p) */
@@ -231,7 +244,7 @@ int tester_offered_at_least_one(const tester_spec *t, const dist_spec *service, 
     exact_mul_u64(&lhs, t->interval.den);
     exact_mul_u64(&rhs, workers ? workers : 1);
     exact_mul_u64(&rhs, t->interval.num_ns);
-    if (t->kind == TESTER_PARTLY_OPEN && t->p_continue > 0) {
+    if (tester_kind_has(t->kind, TESTER_KIND_SESSIONS) && t->p_continue > 0) {
         /* 1 - p exactly: p = mp 2^-k (mp < 2^53 whole), so rhs (1 - p) =
          * (rhs 2^k - rhs mp) 2^-k. A p read from a decimal (at most 18
          * decimals) is at least 1e-18, so k <= 113 and rhs 2^k < 2^200;
@@ -257,8 +270,11 @@ int tester_offered_at_least_one(const tester_spec *t, const dist_spec *service, 
 
 int tester_latency_includes_backlog(const tester_spec *t)
 {
-    return t->kind == TESTER_OPEN || t->kind == TESTER_PARTLY_OPEN ||
-           (t->kind == TESTER_PACED && t->latency_from_intended && t->late == TESTER_LATE_CATCH_UP);
+    /* a grid's catch_up from the intended time carries the backlog (the
+     * corrected tester refuses catch_up: it would count each gap twice) */
+    return tester_kind_has(t->kind, TESTER_KIND_OPEN_LIKE) ||
+           (tester_kind_has(t->kind, TESTER_KIND_ON_GRID) && !tester_kind_has(t->kind, TESTER_KIND_CORRECTS) &&
+            t->latency_from_intended && t->late == TESTER_LATE_CATCH_UP);
 }
 
 void tester_result_free(tester_result *r)

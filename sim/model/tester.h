@@ -33,17 +33,64 @@
 
 #include <stdint.h>
 
+/** The tester kinds, one per row of tester_kinds.def. */
 typedef enum tester_kind {
-    TESTER_CLOSED = 0,
-    TESTER_PACED,
-    TESTER_OPEN,
-    TESTER_CORRECTED,
-    /** partly-open (Schroeder, Wierman, Harchol-Balter, NSDI 2006): sessions
-     *  arrive as a Poisson process at the tester's rate; each sends a
-     *  request, and after each reply, with probability p_continue, thinks
-     *  and sends another; latency = reply - actual send time */
-    TESTER_PARTLY_OPEN,
+#define TESTER_KIND(ENUM, NAME, FLAGS, STYLE) TESTER_##ENUM,
+#include "tester_kinds.def"
+#undef TESTER_KIND
 } tester_kind;
+
+/** How many tester kinds there are (rows of tester_kinds.def). */
+enum { TESTER_N_KINDS = 0
+#define TESTER_KIND(ENUM, NAME, FLAGS, STYLE) +1
+#include "tester_kinds.def"
+#undef TESTER_KIND
+};
+
+/** A tester kind's properties, the FLAGS of its row in tester_kinds.def:
+ *  what code asks of a kind instead of naming it. */
+enum tester_kind_flag {
+    /** sends at a rate (rate or interval): an interval D between arrivals
+     *  (every kind but closed, whose users send when replies come) */
+    TESTER_KIND_RATED = 1u << 0,
+    /** an arrival takes no free user: `users` does not apply and requests
+     *  in flight are unbounded (open, partly_open) */
+    TESTER_KIND_OPEN_LIKE = 1u << 1,
+    /** users are dealt the slots floor(i D) of one grid (paced, corrected;
+     *  tester_grid_of gives the grid) */
+    TESTER_KIND_ON_GRID = 1u << 2,
+    /** a reply after the user's next slot is handled by `late` */
+    TESTER_KIND_LATE_POLICY = 1u << 3,
+    /** records each latency with the expected interval, adding the values
+     *  coordinated omission hid (corrected) */
+    TESTER_KIND_CORRECTS = 1u << 4,
+    /** an arrival is a session of 1 / (1 - p_continue) requests on average
+     *  (partly_open) */
+    TESTER_KIND_SESSIONS = 1u << 5,
+    /** each request is an arrival of its own: fixed, poisson or a ramp of
+     *  stages (open); the ground truth's default load */
+    TESTER_KIND_ARRIVALS = 1u << 6,
+    /** its users' schedule may be shared (JMeter), staggered (wrk2),
+     *  rounded, caught up at a factor, and its latency taken from the
+     *  intended time (paced: the tools' own keys) */
+    TESTER_KIND_SCHEDULE_KEYS = 1u << 7,
+};
+
+/** A tester kind's row (tester_kinds.def). */
+typedef struct tester_kind_info {
+    const char *name;   /**< kind = NAME; the report's and summary's kind */
+    unsigned flags;     /**< enum tester_kind_flag bits */
+    int chart_style;    /**< the chart style of the kind's first tester (1..5) */
+} tester_kind_info;
+
+/** Every tester kind, indexed by tester_kind. */
+extern const tester_kind_info tester_kinds[TESTER_N_KINDS];
+
+/** Whether kind k has every flag of mask (0 for a value out of range). */
+static inline int tester_kind_has(tester_kind k, unsigned mask)
+{
+    return (unsigned)k < TESTER_N_KINDS && (tester_kinds[k].flags & mask) == mask;
+}
 
 /** What a paced (or corrected) tester does when a reply comes after its next
  *  intended send time. */
@@ -588,6 +635,42 @@ extern const names_table tester_queue_wait_names;
 const char *tester_label(const tester_spec *t);
 /** [tester] chart: yes (drawn, default) or no. */
 extern const names_table tester_chart_names;
+
+/** The grid of slots a tester sends on, as its run plans them
+ *  (tester_paced.c): what a chart needs to mark each slot, asked of the
+ *  model rather than worked out again. */
+typedef struct tester_grid {
+    units_interval interval; /**< D: slot i is planned at floor(i D), ns */
+    uint64_t first_slot;     /**< the first slot planned: U (the users) with
+                                  late = ticker (Go's time.Ticker: each
+                                  user's first tick one period late), else 0 */
+    int corrects;            /**< 1: the tester corrects its samples for
+                                  coordinated omission (corrected) */
+    int64_t expected_ns;     /**< with corrects, the expected interval
+                                  (tester_expected_interval_ns), else 0 */
+} tester_grid;
+
+/**
+ * The grid tester t sends on, if it has one (tester.c): a paced or corrected tester
+ * whose users own their slots (not a shared schedule, no stagger, each of
+ * which gives no single grid).
+ *
+ * @param out  receives the grid when there is one
+ * @return 1 with *out set, 0 when t sends on no grid.
+ */
+int tester_grid_of(const tester_spec *t, tester_grid *out);
+
+/**
+ * The interval a corrected tester's correction expects, ns: its
+ * expected_interval when given, else each user's own interval U D
+ * (floor(U D), units_interval_at); the book's Listing 5.2 and
+ * HdrHistogram's recordValueWithExpectedInterval take it as their
+ * expectedIntervalBetweenValueSamples.
+ */
+static inline int64_t tester_expected_interval_ns(const tester_spec *t)
+{
+    return t->expected_interval_ns > 0 ? t->expected_interval_ns : units_interval_at(t->interval, 0, t->users);
+}
 
 /** "closed", "paced", "open", "corrected", "partly_open" ("?" if none). */
 const char *tester_kind_name(tester_kind k);

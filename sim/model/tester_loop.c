@@ -9,19 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The tester kinds: one row each. A new kind is a file defining its
- * strategy and a row here (docs/hacking.md). */
-static const tester_strategy *const strategies[] = {
-    &tester_closed_strategy, &tester_paced_strategy,       &tester_open_strategy,
-    &tester_corrected_strategy, &tester_partly_open_strategy,
+/* The tester kinds' strategies, indexed by kind: one per row of
+ * tester_kinds.def (a new kind is its file and its row, docs/hacking.md). */
+static const tester_strategy *const strategies[TESTER_N_KINDS] = {
+#define TESTER_KIND(ENUM, NAME, FLAGS, STYLE) [TESTER_##ENUM] = &tester_##NAME##_strategy,
+#include "tester_kinds.def"
+#undef TESTER_KIND
 };
 
 static const tester_strategy *strategy_of(tester_kind kind)
 {
-    for (size_t i = 0; i < sizeof strategies / sizeof *strategies; i++)
-        if (strategies[i]->kind == kind)
-            return strategies[i];
-    return NULL;
+    return (unsigned)kind < TESTER_N_KINDS ? strategies[kind] : NULL;
 }
 
 int tester_loop_alloc_users(tester_loop *L, size_t n)
@@ -252,7 +250,7 @@ static int uses_primitives(const tester_spec *t)
 {
     return t->n_stages || t->has_stagger || t->quota || t->requests || t->warmup_ns || t->timeout_ns || t->catch_up_factor || t->vus || t->batch > 1 ||
            t->late == TESTER_LATE_TICKER || t->step_started ||
-           ((t->kind == TESTER_PACED || t->kind == TESTER_CORRECTED) && t->has_think);
+           (tester_kind_has(t->kind, TESTER_KIND_ON_GRID) && t->has_think);
 }
 
 int tester_run(const tester_spec *spec, const tester_run_config *cfg,

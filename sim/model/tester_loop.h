@@ -176,12 +176,12 @@ typedef struct tester_strategy {
     int (*next_send)(tester_loop *L, const tester_hot *h, tester_user *u, const tester_request *rq);
 } tester_strategy;
 
-/* The kinds, one row each (tester_loop.c); looked up by kind. */
-extern const tester_strategy tester_closed_strategy;
-extern const tester_strategy tester_paced_strategy;
-extern const tester_strategy tester_corrected_strategy;
-extern const tester_strategy tester_open_strategy;
-extern const tester_strategy tester_partly_open_strategy;
+/* Each kind's strategy, tester_NAME_strategy for each row of
+ * tester_kinds.def (defined in its file, tester_NAME.c); tester_loop.c
+ * looks them up by kind. */
+#define TESTER_KIND(ENUM, NAME, FLAGS, STYLE) extern const tester_strategy tester_##NAME##_strategy;
+#include "tester_kinds.def"
+#undef TESTER_KIND
 
 /* Allocate L->users for n users (calloc'd, capacity at least 1) and set
  * L->n_users = n. 0, -EINVAL (no user, unless L->idle) or -ENOMEM. */

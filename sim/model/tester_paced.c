@@ -115,14 +115,13 @@ static int paced_prepare(tester_loop *L)
     if (spec->schedule == TESTER_SCHEDULE_SHARED) /* JMeter's shared modes: tester_shared.c */
         return tester_shared_prepare(L);
     int rc = tester_loop_alloc_users(L, (size_t)spec->users);
-    if (!rc && spec->kind == TESTER_CORRECTED && spec->late == TESTER_LATE_CATCH_UP)
+    if (!rc && tester_kind_has(spec->kind, TESTER_KIND_CORRECTS) && spec->late == TESTER_LATE_CATCH_UP)
         rc = -EINVAL; /* it would count each gap twice (MODEL.md) */
     if (!rc)
         rc = tester_loop_need_interval(L);
     if (rc)
         return rc;
-    L->expected_ns = spec->expected_interval_ns > 0 ? spec->expected_interval_ns
-                                                    : units_interval_at(spec->interval, 0, (uint64_t)L->n_users);
+    L->expected_ns = tester_expected_interval_ns(spec);
     tester_loop_init_users(L, 1);
     L->plans = 1;
     L->out->planned = units_interval_count_before(spec->interval, 0, L->end_ns);

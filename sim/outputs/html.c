@@ -1,6 +1,7 @@
 /* html.c - the pages of `cosim lecture` (html.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "html.h"
+#include "report.h"
 #include "summary.h"
 #include "units.h"
 
@@ -8,20 +9,6 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
-
-void html_escape(FILE *f, const char *t)
-{
-    for (; t && *t; t++) {
-        switch (*t) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        case '\'': fputs("&#39;", f); break;
-        default: fputc(*t, f);
-        }
-    }
-}
 
 /* The page's style: readable projected and printed; no web font, no
  * network. Nothing is wider than the window (a page that scrolls sideways
@@ -51,62 +38,59 @@ static void section(FILE *f, const html_section *x, int several)
     const scenario *s = x->s;
     char d[96], buf[512];
     fputs("<section id=\"", f);
-    html_escape(f, x->stem);
+    report_html_escape(f, x->stem);
     fputs("\">\n<h2>", f);
-    html_escape(f, s->title);
+    report_html_escape(f, s->title);
     fputs("</h2>\n", f);
     if (several) {
         fputs("<p><a href=\"", f);
-        html_escape(f, x->stem);
+        report_html_escape(f, x->stem);
         fputs(".html\">this scenario on its own page</a></p>\n", f);
     }
     fprintf(f, "<p class=\"run\">Scenario <code>");
-    html_escape(f, s->name);
+    report_html_escape(f, s->name);
     fprintf(f, "</code>: %s, seed %" PRIu64 ", percentiles by %s rank. Service: ",
             units_format_duration_exact(s->duration_ns, d, sizeof d), (uint64_t)s->seed,
             hist_rank_rule_name(s->rank_rule));
-    html_escape(f, dist_describe(&s->service, buf, sizeof buf));
+    report_html_escape(f, dist_describe(&s->service, buf, sizeof buf));
     fputs(". Stalls: ", f);
-    html_escape(f, scenario_describe_stalls(s, buf, sizeof buf));
+    report_html_escape(f, scenario_describe_stalls(s, buf, sizeof buf));
     fputs(".</p>\n", f);
     if (x->lesson && *x->lesson) {
         fputs("<div class=\"lesson\">", f);
-        html_escape(f, x->lesson);
+        report_html_escape(f, x->lesson);
         fputs("</div>\n", f);
     }
     fputs("<h3>Results</h3>\n", f);
     summary_html(f, s, x->r);
-    if (x->md || x->csv) {
+    if (x->n_tables) {
         fputs("<p>The table for slides and worksheets:", f);
-        const char *files[2] = {x->md, x->csv};
-        for (size_t i = 0; i < 2; i++) {
-            if (!files[i])
-                continue;
+        for (size_t i = 0; i < x->n_tables; i++) {
             fputs(" <a href=\"", f);
-            html_escape(f, files[i]);
+            report_html_escape(f, x->tables[i]);
             fputs("\">", f);
-            html_escape(f, files[i]);
+            report_html_escape(f, x->tables[i]);
             fputs("</a>", f);
         }
         fputs("</p>\n", f);
     }
     for (size_t i = 0; i < x->n_charts; i++) {
         fputs("<figure><img src=\"", f);
-        html_escape(f, x->charts[i]);
+        report_html_escape(f, x->charts[i]);
         fputs("\" alt=\"chart ", f);
-        html_escape(f, x->charts[i]);
+        report_html_escape(f, x->charts[i]);
         fputs("\"><figcaption>", f);
-        html_escape(f, x->charts[i]);
+        report_html_escape(f, x->charts[i]);
         fputs("</figcaption></figure>\n", f);
     }
     if (x->check) {
         fprintf(f, "<h3>Check against the expectations: <span class=\"%s\">%s</span></h3>\n<pre>",
                 x->misses ? "miss" : "ok", x->misses ? "some missed" : "all met");
-        html_escape(f, x->check);
+        report_html_escape(f, x->check);
         fputs("</pre>\n", f);
     }
     fputs("<details><summary>The console summary</summary>\n<pre>", f);
-    html_escape(f, x->report);
+    report_html_escape(f, x->report);
     fputs("</pre>\n</details>\n</section>\n", f);
 }
 
@@ -143,15 +127,15 @@ int html_write_page(FILE *f, const char *title, const html_section *sec, size_t 
 {
     fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
           "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", f);
-    html_escape(f, title);
+    report_html_escape(f, title);
     fprintf(f, "</title>\n<style>%s</style>\n</head>\n<body>\n", style);
     if (up) {
         fputs("<p><a href=\"", f);
-        html_escape(f, up);
+        report_html_escape(f, up);
         fputs("\">all scenarios</a></p>\n", f);
     }
     fputs("<h1>", f);
-    html_escape(f, title);
+    report_html_escape(f, title);
     fputs("</h1>\n", f);
     if (up)
         fprintf(f, "<details class=\"guide\"><summary>How to read this page</summary>\n%s</details>\n", guide);
@@ -161,9 +145,9 @@ int html_write_page(FILE *f, const char *title, const html_section *sec, size_t 
         fputs("<nav><ol>\n", f);
         for (size_t i = 0; i < n; i++) {
             fputs("<li><a href=\"#", f);
-            html_escape(f, sec[i].stem);
+            report_html_escape(f, sec[i].stem);
             fputs("\">", f);
-            html_escape(f, sec[i].s->title);
+            report_html_escape(f, sec[i].s->title);
             fputs("</a></li>\n", f);
         }
         fputs("</ol></nav>\n", f);

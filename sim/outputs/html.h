@@ -1,7 +1,7 @@
 /* html.h - the pages of `cosim lecture`: one self-contained HTML page per
  * scenario and an index with every scenario, readable offline (inline CSS,
  * no script, charts as SVG files referenced by relative name from the same
- * folder). Every text taken from a scenario is escaped (html_escape).
+ * folder). Every text taken from a scenario is escaped (report_html_escape).
  */
 #ifndef COSIM_HTML_H
 #define COSIM_HTML_H
@@ -23,14 +23,10 @@ typedef struct html_section {
     size_t misses;            /**< expectations missed */
     const char *const *charts; /**< chart files (SVG) beside the page, in order */
     size_t n_charts;
-    const char *md, *csv;     /**< the tables' files beside the page, or NULL */
+    const char *const *tables; /**< the tables' files beside the page (runfiles.h,
+                                    RUNFILE_LECTURE), in order */
+    size_t n_tables;
 } html_section;
-
-/**
- * Write t to f with &, <, >, " and ' as character references, so any text
- * of a scenario shows as text and never as markup.
- */
-void html_escape(FILE *f, const char *t);
 
 /**
  * A whole HTML page: a header with title, a table of contents when there

@@ -4,7 +4,6 @@
 #include "plot.h"
 #include "datadir.h"
 #include "levels.h"
-#include "server.h"
 #include "units.h"
 
 #include <errno.h>
@@ -246,9 +245,6 @@ static void gp_var(FILE *f, const char *name, const char *value)
 
 int plot_tester_style(const scenario *s, size_t i)
 {
-    static const int first_of_kind[] = {[TESTER_CLOSED] = 1, [TESTER_PACED] = 2, [TESTER_CORRECTED] = 3,
-                                        [TESTER_OPEN] = 4, [TESTER_PARTLY_OPEN] = 5};
-    const size_t n_kinds = sizeof first_of_kind / sizeof *first_of_kind;
     /* the first tester of each kind keeps its kind's style (its look in
      * every single-kind scenario); those styles are reserved first, so a
      * later kind's first tester never finds its own taken */
@@ -257,7 +253,7 @@ int plot_tester_style(const scenario *s, size_t i)
     size_t n = s->n_testers < SCENARIO_MAX_TESTERS ? s->n_testers : SCENARIO_MAX_TESTERS;
     for (size_t j = 0; j < n; j++) {
         int k = s->testers[j].kind;
-        int kb = k >= 0 && (size_t)k < n_kinds ? first_of_kind[k] : 0;
+        int kb = k >= 0 && k < TESTER_N_KINDS ? tester_kinds[k].chart_style : 0; /* tester_kinds.def */
         base[j] = 0;
         if (kb && !used[kb]) {
             used[kb] = 1;
@@ -451,21 +447,19 @@ char *plot_all_names(const scenario *s, char *buf, size_t len)
  * (tester_result.stall_spans). @return the rows, or -1 with no memory. */
 static long stall_rows(FILE *f, const scenario *s, const tester_result *tr, int64_t from_ns, int64_t to_ns)
 {
-    server_config c = run_server_config(s);
-    server *srv;
-    if (server_new(&srv, &c))
-        return -1;
-    stall_window w;
-    int64_t t = from_ns;
-    long n = 0;
     /* at most 5000 windows: more would be a grey band anyway */
-    while (n < 5000 && server_next_window(srv, t, &w) && w.start_ns < to_ns) {
-        if (f)
-            fprintf(f, "%.9f %.9f\n", (double)w.start_ns / 1e9, (double)w.end_ns / 1e9);
-        t = w.end_ns;
-        n++;
+    enum { MAX_WINDOWS = 5000 };
+    stall_window *win = malloc(MAX_WINDOWS * sizeof *win);
+    size_t nw = 0;
+    if (!win || run_stop_windows(s, from_ns, to_ns, win, MAX_WINDOWS, &nw)) {
+        free(win);
+        return -1;
     }
-    server_free(srv);
+    long n = 0;
+    for (size_t j = 0; j < nw; j++, n++)
+        if (f)
+            fprintf(f, "%.9f %.9f\n", (double)win[j].start_ns / 1e9, (double)win[j].end_ns / 1e9);
+    free(win);
     for (size_t j = 0; tr && j < tr->n_stall_spans; j++) {
         const tester_stall_span *p = &tr->stall_spans[j];
         if (p->end_ns <= from_ns || p->start_ns >= to_ns)
@@ -506,14 +500,9 @@ long plot_stalls_shaded(const scenario *s, const run_result *r, size_t i, int64_
 
 int plot_first_stall(const scenario *s, int64_t *from_ns, int64_t *to_ns)
 {
-    server_config c = run_server_config(s);
-    server *srv;
-    if (server_new(&srv, &c))
-        return 0;
     stall_window w;
-    int found = server_next_window(srv, 0, &w) && w.start_ns < s->duration_ns;
-    server_free(srv);
-    if (!found)
+    size_t n = 0;
+    if (run_stop_windows(s, 0, s->duration_ns, &w, 1, &n) || n == 0)
         return 0;
     int64_t len = w.end_ns - w.start_ns;
     *from_ns = w.start_ns > len ? w.start_ns - len : 0;

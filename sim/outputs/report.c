@@ -2,7 +2,9 @@
 #include "report.h"
 #include "gclog.h"
 #include "hgrm.h"
+#include "hlog.h"
 #include "levels.h"
+#include "run_hlog.h"
 #include "units.h"
 
 #include <errno.h>
@@ -18,18 +20,19 @@ const char *report_kind_label(const tester_spec *t, char *buf, size_t len)
 #define ADD(...) (n += (size_t)snprintf(buf + n, n < len ? len - n : 0, __VA_ARGS__))
     buf[0] = '\0';
     ADD("%s", tester_kind_name(t->kind));
-    if (t->kind == TESTER_PACED || t->kind == TESTER_CORRECTED)
+    if (tester_kind_has(t->kind, TESTER_KIND_LATE_POLICY))
         ADD(", %s", tester_late_name(t->late));
-    if (t->kind == TESTER_OPEN && t->arrivals == TESTER_ARRIVALS_POISSON)
+    if (tester_kind_has(t->kind, TESTER_KIND_ARRIVALS) && t->arrivals == TESTER_ARRIVALS_POISSON)
         ADD(", poisson");
-    if (t->kind == TESTER_PARTLY_OPEN) {
+    if (tester_kind_has(t->kind, TESTER_KIND_SESSIONS)) {
         char p[48];
         ADD(", p %s", units_format_number(t->p_continue, p, sizeof p));
     }
     double rate = tester_request_rate_per_ns(t);
-    if (t->kind != TESTER_OPEN && t->kind != TESTER_PARTLY_OPEN && t->users > 1 && rate > 0)
+    int users = !tester_kind_has(t->kind, TESTER_KIND_OPEN_LIKE) && t->users > 1;
+    if (users && rate > 0)
         ADD(", %llu users at %.3g/s each", (unsigned long long)t->users, rate * 1e9 / (double)t->users);
-    else if (t->kind != TESTER_OPEN && t->kind != TESTER_PARTLY_OPEN && t->users > 1)
+    else if (users)
         ADD(", %llu users", (unsigned long long)t->users);
     if (t->connections && t->connections < t->users)
         ADD(", %llu conn", (unsigned long long)t->connections);
@@ -225,7 +228,7 @@ static void text_latencies(FILE *f, const scenario *s, const run_result *r, size
  * tails are 11/10 and 9/10 of level l's tail t = 1 - l (p99: p98.9 and
  * p99.1) differ by more than REPORT_CLIFF_FACTOR, so a small change of
  * rank (the rank rule, the sampling error, a send grid in step with the
- * stalls) moves the figure a lot (docs/decisions.md, 2026-12-01). The
+ * stalls) moves the figure a lot (docs/decisions.md, "A percentile on a cliff"). The
  * levels exactly: 1 - 11t/10 = (10 D - 11 T) / (10 D) and (10 D - 9 T) /
  * (10 D), with T = t D and D = LEVELS_DEN. 1 and the two values (ns)
  * when h sits on a cliff at l, else 0. */
@@ -351,7 +354,7 @@ static void notes_sending(FILE *f, const scenario *s, const run_result *r, size_
     if (t->blocked)
         fprintf(f, "%s%s: %s sends waited for a %s, %s in all (%s on average)\n", note_gap(first),
                 sp->name, units_format_count(t->blocked, a, sizeof a),
-                sp->kind == TESTER_OPEN ? "free VU (blocked, queued: vus_full = queue)" : "connection",
+                tester_kind_has(sp->kind, TESTER_KIND_ARRIVALS) ? "free VU (blocked, queued: vus_full = queue)" : "connection",
                 units_format_duration(t->blocked_ns, b, sizeof b),
                 units_format_duration(t->blocked_ns / (int64_t)t->blocked, c, sizeof c));
 }
@@ -365,7 +368,7 @@ static void note_overload(FILE *f, const scenario *s, const run_result *r, size_
     double offered = scenario_utilisation(s, i);
     /* the formula scenario_utilisation applies: a partly-open tester's
      * sessions send 1 / (1 - p) requests each */
-    const char *formula = sp->kind == TESTER_PARTLY_OPEN ? "rate / (1 - p_continue) x mean service / workers"
+    const char *formula = tester_kind_has(sp->kind, TESTER_KIND_SESSIONS) ? "rate / (1 - p_continue) x mean service / workers"
                                                          : "rate x mean service / workers";
     if (t->overloaded && t->offered_full) {
         fprintf(f, "%swarning: %s offers a utilisation of %.2f (%s): the "
@@ -602,7 +605,7 @@ static void json_tester_stats(FILE *f, const scenario *s, const tester_spec *t, 
     fputs(",\n      \"label\": ", f); /* the legends' text: the label, else the name */
     report_json_string(f, tester_label(t));
     fprintf(f, ",\n      \"kind\": \"%s\",\n", tester_kind_name(t->kind));
-    if (t->kind == TESTER_PACED || t->kind == TESTER_CORRECTED)
+    if (tester_kind_has(t->kind, TESTER_KIND_LATE_POLICY))
         fprintf(f, "      \"late\": \"%s\",\n", tester_late_name(t->late));
     fprintf(f,
             "      \"planned\": %llu,\n      \"sent\": %llu,\n      \"recorded\": %llu,\n"
@@ -759,4 +762,30 @@ int report_hgrm(FILE *f, const hist *h, hist_rank_rule rule)
           "min]\n", f);
     fflush(f);
     return ferror(f) ? -EIO : 0;
+}
+
+int report_hlog(FILE *f, const run_result *r, size_t tester)
+{
+    if (!r->hlog)
+        return -EINVAL;
+    size_t len;
+    const char *text = run_hlog_text(r->hlog, tester, &len);
+    int rc = hlog_write_header(f, 0, "cosim " COSIM_VERSION);
+    if (!rc && len && fwrite(text, 1, len, f) != len)
+        rc = -EIO;
+    return rc;
+}
+
+void report_html_escape(FILE *f, const char *t)
+{
+    for (; t && *t; t++) {
+        switch (*t) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&#39;", f); break;
+        default: fputc(*t, f);
+        }
+    }
 }

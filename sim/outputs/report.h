@@ -68,6 +68,17 @@ int report_json(FILE *f, const scenario *s, const run_result *r);
 int report_hgrm(FILE *f, const hist *h, hist_rank_rule rule);
 
 /**
+ * Write tester `tester`'s TESTER.hlog: the interval log's header (format
+ * 1.3, start time 0 so a run is reproducible, "cosim VERSION" as its tag)
+ * then the intervals the run encoded (run_hlog.h says how they are cut).
+ *
+ * @param r       a run whose scenario has hlog_interval (r->hlog not NULL)
+ * @param tester  the tester's index in r
+ * @return 0, -EINVAL when the run kept no interval log, or -EIO.
+ */
+int report_hlog(FILE *f, const run_result *r, size_t tester);
+
+/**
  * The kind column of the text summary: the kind, then what qualifies it
  * ("paced, next_slot, 50 users at 0.4/s each": a user's rate is the
  * tester's rate over its users, since they share its interval).
@@ -76,6 +87,12 @@ int report_hgrm(FILE *f, const hist *h, hist_rank_rule rule);
  * @return buf
  */
 const char *report_kind_label(const tester_spec *t, char *buf, size_t len);
+
+/**
+ * Write t to f with &, <, >, " and ' as character references, so any text
+ * of a scenario shows as text and never as markup.
+ */
+void report_html_escape(FILE *f, const char *t);
 
 /** Write s to f as a JSON string with quotes and escapes. */
 void report_json_string(FILE *f, const char *s);

@@ -1,6 +1,5 @@
 /* summary.c - a run's tables as Markdown, CSV and HTML (summary.h). */
 #include "summary.h"
-#include "html.h"
 #include "levels.h"
 #include "report.h"
 #include "units.h"
@@ -231,7 +230,7 @@ int summary_html(FILE *f, const scenario *s, const run_result *r)
         if (!shown(s, c, CELL_TEXT))
             continue;
         fputs(c <= COL_KIND ? "<th>" : "<th class=\"n\">", f);
-        html_escape(f, header(s, c, CELL_TEXT, buf, sizeof buf));
+        report_html_escape(f, header(s, c, CELL_TEXT, buf, sizeof buf));
         fputs("</th>", f);
     }
     fputs("</tr></thead>\n<tbody>\n", f);
@@ -241,7 +240,7 @@ int summary_html(FILE *f, const scenario *s, const run_result *r)
             if (!shown(s, c, CELL_TEXT))
                 continue;
             fputs(c <= COL_KIND ? "<td>" : "<td class=\"n\">", f);
-            html_escape(f, cell(s, r, i, c, CELL_TEXT, buf, sizeof buf));
+            report_html_escape(f, cell(s, r, i, c, CELL_TEXT, buf, sizeof buf));
             fputs("</td>", f);
         }
         fputs("</tr>\n", f);

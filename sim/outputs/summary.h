@@ -41,7 +41,7 @@ int summary_csv(FILE *f, const scenario *s, const run_result *r);
 
 /**
  * The table as an HTML <table class="summary"> (every text escaped with
- * html_escape), for the lecture pages.
+ * report_html_escape), for the lecture pages.
  *
  * @return 0, or -EIO if writing failed.
  */

@@ -2,7 +2,6 @@
 #include "timeline.h"
 #include "grow.h"
 #include "run.h"
-#include "server.h"
 
 #include <errno.h>
 #include <math.h>
@@ -120,17 +119,15 @@ int timeline_set_tester(timeline *t, size_t i, const tester_spec *spec, int64_t 
     if (i >= t->n_testers)
         return -EINVAL;
     track *k = &t->tracks[i];
-    if ((spec->kind != TESTER_PACED && spec->kind != TESTER_CORRECTED) || spec->schedule == TESTER_SCHEDULE_SHARED ||
-        spec->has_stagger)
+    tester_grid g;
+    if (!tester_grid_of(spec, &g))
         return 0; /* no grid of slots (a shared schedule or staggered users have none) */
     k->grid = 1;
-    k->iv = spec->interval;
+    k->iv = g.interval;
     k->end_ns = end_ns;
-    k->first_slot = spec->late == TESTER_LATE_TICKER ? spec->users : 0;
-    if (spec->kind == TESTER_CORRECTED) {
-        /* as tester_paced.c's paced_prepare: each user's own interval */
-        k->expected_ns = spec->expected_interval_ns > 0 ? spec->expected_interval_ns
-                                                        : units_interval_at(spec->interval, 0, spec->users);
+    k->first_slot = g.first_slot;
+    if (g.corrects) {
+        k->expected_ns = g.expected_ns;
         k->rule = spec->correction;
         if (!k->syn && !(k->syn = malloc(t->max_points * sizeof(point))))
             return -ENOMEM;
@@ -725,15 +722,16 @@ int timeline_default_windows(const scenario *s, int64_t *tl_from, int64_t *tl_to
     double d = densest_interval_ns(s);
     if (!(d > 0))
         d = (double)end / 1000;
-    server_config c = run_server_config(s);
-    server *srv;
+    enum { MAX_WINDOWS = 1000 };
     stall_window w = {0, 0}, first = {0, 0}, best = {0, 0};
+    stall_window *win = malloc(MAX_WINDOWS * sizeof *win);
+    size_t nw = 0;
     int found = 0, any = 0;
-    if (server_new(&srv, &c) == 0) {
-        int64_t at = 0;
+    if (win && run_stop_windows(s, 0, end, win, MAX_WINDOWS, &nw) == 0) {
         /* the longest (the earliest of equals: a periodic stall's first),
          * so a GC log's Full GC is drawn, not the first 11 ms young pause */
-        for (int n = 0; n < 1000 && server_next_window(srv, at, &w) && w.start_ns < end; n++) {
+        for (size_t n = 0; n < nw; n++) {
+            w = win[n];
             if (!any) {
                 first = w;
                 any = 1;
@@ -743,10 +741,9 @@ int timeline_default_windows(const scenario *s, int64_t *tl_from, int64_t *tl_to
                 best = w;
                 found = 1;
             }
-            at = w.end_ns;
         }
-        server_free(srv);
     }
+    free(win);
     w = found ? best : first;
     if (!any) {
         /* closed loops alone send once a reply comes: at most c requests

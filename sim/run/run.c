@@ -15,6 +15,25 @@ server_config run_server_config(const scenario *s)
                            .max_windows = run_window_limit(s)};
 }
 
+int run_stop_windows(const scenario *s, int64_t from_ns, int64_t to_ns, stall_window *out, size_t max,
+                      size_t *n)
+{
+    *n = 0;
+    server_config c = run_server_config(s);
+    server *srv;
+    int rc = server_new(&srv, &c);
+    if (rc)
+        return rc;
+    stall_window w;
+    int64_t t = from_ns;
+    while (*n < max && server_next_window(srv, t, &w) && w.start_ns < to_ns) {
+        out[(*n)++] = w;
+        t = w.end_ns;
+    }
+    server_free(srv);
+    return 0;
+}
+
 tester_run_config run_tester_config(const scenario *s, const server_config *srv)
 {
     return (tester_run_config){.duration_ns = s->duration_ns, .threshold_ns = s->threshold_ns,
@@ -262,7 +281,7 @@ double run_tester_requests(const scenario *s, const tester_spec *t)
 double run_stall_windows(const scenario *s, const tester_spec *t)
 {
     double service = dist_mean_drawn_ns(&s->service);
-    double users = t && t->kind != TESTER_OPEN && t->kind != TESTER_PARTLY_OPEN ? (double)t->users : 1;
+    double users = t && !tester_kind_has(t->kind, TESTER_KIND_OPEN_LIKE) ? (double)t->users : 1;
     /* the drain: the requests in flight at the end, or the work brought
      * beyond the duration (an overloaded open tester's backlog) */
     double drain = users * service;
@@ -277,11 +296,11 @@ double run_stall_windows(const scenario *s, const tester_spec *t)
     double windows = 0;
     for (size_t i = 0; i < s->n_stalls; i++) {
         const stall_spec *st = &s->stalls[i];
-        if (st->kind == STALL_PERIODIC && st->period_ns > 0)
+        if (stall_kind_has(st->kind, STALL_KIND_GRID) && st->period_ns > 0)
             windows += span > (double)st->first_ns ? ((span - (double)st->first_ns) / (double)st->period_ns + 1) : 0;
-        else if (st->kind == STALL_RANDOM && st->mean_gap_ns > 0)
+        else if (stall_kind_has(st->kind, STALL_KIND_DRAWN) && st->mean_gap_ns > 0)
             windows += span / (double)st->mean_gap_ns;
-        else if (st->kind == STALL_WINDOWS)
+        else if (stall_kind_has(st->kind, STALL_KIND_LISTED))
             windows += (double)st->n_windows;
     }
     return windows;
@@ -307,7 +326,7 @@ uint64_t run_window_limit(const scenario *s)
  * values to duration / D: min(requests B, U (duration / D + B)) + B. */
 static double backfill_work(const scenario *s, const tester_spec *t, double requests)
 {
-    double users = t->kind == TESTER_OPEN || t->kind == TESTER_PARTLY_OPEN ? 1 : (double)t->users;
+    double users = tester_kind_has(t->kind, TESTER_KIND_OPEN_LIKE) ? 1 : (double)t->users;
     double per_user = floor(requests / users);
     if (per_user < 1)
         return 0; /* wrk backfills nothing without a reply per connection */
@@ -326,7 +345,7 @@ double run_tester_work(const scenario *s, const tester_spec *t)
     double requests = run_tester_requests(s, t) + run_stall_windows(s, t);
     if (t->backfill)
         requests += backfill_work(s, t, run_tester_requests(s, t));
-    if (t->kind != TESTER_CORRECTED)
+    if (!tester_kind_has(t->kind, TESTER_KIND_CORRECTS))
         return requests;
     int64_t d = t->expected_interval_ns > 0 ? t->expected_interval_ns
                                             : units_interval_floor_ns(units_interval_scale(t->interval, t->users));

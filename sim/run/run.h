@@ -171,6 +171,22 @@ void run_result_free(run_result *r);
 /** The server configuration of scenario s (its arrays stay owned by s). */
 server_config run_server_config(const scenario *s);
 
+/**
+ * The stop-the-world windows of scenario s's stalls (every stall together,
+ * as the run's server meets them: server_next_window from a fresh server
+ * of run_server_config) that end after from_ns and start before to_ns, in
+ * time order: the first ending after from_ns, then each next one ending
+ * after the last one's end. The charts take them from here (an output
+ * module never builds a server); the same seed gives the same windows.
+ *
+ * @param from_ns,to_ns  the span of the run's clock, ns
+ * @param out            receives at most max windows
+ * @param n              receives how many
+ * @return 0, or a negative errno of server_new (-ENOMEM) with *n 0.
+ */
+int run_stop_windows(const scenario *s, int64_t from_ns, int64_t to_ns, stall_window *out, size_t max,
+                      size_t *n);
+
 /** The tester settings of scenario s shared by every tester. */
 tester_run_config run_tester_config(const scenario *s, const server_config *srv);
 

@@ -86,14 +86,13 @@ static void fill(const run_hlog *h, const tester_spec *t, size_t k, hist *acc)
 {
     const interval_values *x = &h->iv[k];
     hist_reset(acc);
-    if (t->kind != TESTER_CORRECTED) {
+    if (!tester_kind_has(t->kind, TESTER_KIND_CORRECTS)) {
         for (size_t j = 0; j < x->n; j++)
             hist_record(acc, x->v[j]);
         return;
     }
-    /* the correction's interval D, as the corrected tester takes it
-     * (tester_paced.c): each user's own interval unless given */
-    int64_t d = t->expected_interval_ns > 0 ? t->expected_interval_ns : units_interval_at(t->interval, 0, t->users);
+    /* the correction's interval D, as the corrected tester takes it */
+    int64_t d = tester_expected_interval_ns(t);
     for (size_t j = 0; j < x->n; j++)
         hist_record_corrected(acc, x->v[j], d, t->correction, 0, NULL);
 }
@@ -153,22 +152,8 @@ void run_hlog_free(run_hlog *h)
     free(h);
 }
 
-int run_hlog_write(outdir *d, const scenario *s, const run_result *r, char *name, size_t namelen)
+const char *run_hlog_text(const run_hlog *h, size_t tester, size_t *len)
 {
-    const run_hlog *h = r->hlog;
-    if (!h)
-        return 0;
-    for (size_t i = 0; i < r->n; i++) {
-        snprintf(name, namelen, "%s.hlog", s->testers[i].name);
-        FILE *f = outdir_create(d, name);
-        if (!f)
-            return -errno;
-        int w = hlog_write_header(f, 0, "cosim " COSIM_VERSION);
-        if (!w && h->text_len[i] && fwrite(h->text[i], 1, h->text_len[i], f) != h->text_len[i])
-            w = -EIO;
-        int c = outdir_finish(d, f);
-        if (c || w)
-            return c ? c : w;
-    }
-    return 0;
+    *len = h && h->text[tester] ? h->text_len[tester] : 0;
+    return h ? h->text[tester] : NULL;
 }

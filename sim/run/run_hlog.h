@@ -20,7 +20,6 @@
 #ifndef COSIM_RUN_HLOG_H
 #define COSIM_RUN_HLOG_H
 
-#include "outdir.h"
 #include "run.h"
 #include "scenario.h"
 #include "tester.h"
@@ -58,14 +57,15 @@ int run_hlog_tester_done(run_hlog *h, size_t tester, const tester_result *res);
 void run_hlog_free(run_hlog *h);
 
 /**
- * Write TESTER.hlog for every tester of r into the output folder's staging
- * (the 1.3 header, start time 0 so the run is reproducible, then the
- * intervals). Nothing is written when the scenario has no hlog_interval.
+ * The encoded interval lines of tester `tester` (run_hlog_tester_done's
+ * text, without the log's header), for an outputs writer to put after
+ * hlog_write_header (outputs/report.h, report_hlog).
  *
- * @param name  on error, receives the file's name (for "DIR/NAME: cannot
- *              write: ...")
- * @return 0, or a negative errno (outdir_create's, outdir_finish's).
+ * @param h    the run's log (run_result.hlog), or NULL
+ * @param len  receives the text's length in bytes (0 when there is none)
+ * @return the text (owned by h, valid until run_hlog_free), or NULL when h
+ *         is NULL or the tester has none.
  */
-int run_hlog_write(outdir *d, const scenario *s, const run_result *r, char *name, size_t namelen);
+const char *run_hlog_text(const run_hlog *h, size_t tester, size_t *len);
 
 #endif

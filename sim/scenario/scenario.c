@@ -91,7 +91,7 @@ static int check_stalls_leave_gaps(scn_ctx *c)
     others[0] = '\0';
     for (size_t i = 0; i < s->n_stalls; i++) {
         const stall_spec *st = &s->stalls[i];
-        if (st->kind != STALL_RANDOM)
+        if (!stall_kind_has(st->kind, STALL_KIND_DRAWN))
             continue;
         load += dist_mean_ns(&st->length_dist) / (double)st->mean_gap_ns;
         if (load > 0.5 && n > 0) { /* alone, each was checked by do_stall */

@@ -2,7 +2,7 @@
  * the --list-keys listing. */
 #include "scn_keys.h"
 #include "dist.h"
-#include "expect.h"
+#include "scn_expect.h"
 #include "hist.h"
 #include "scn_real.h"
 #include "scn_profile.h"
@@ -71,13 +71,21 @@ const scn_key *scn_keys_find(int section, int kind, const char *key)
     return NULL;
 }
 
-/* The row a getter reads key by: a [service] row inside a distribution. A
- * key without a row (a defect of the table) reads without limits. */
-static const scn_key *row_of(const scn_ctx *c, const char *key)
+/* The row a getter reads key by: a [service] row inside a distribution;
+ * the section's row of another kind when the kind's own has none. A key
+ * that no row of its section names is a defect of the table
+ * (tests/key_rows.py finds the literal ones before a build ships): the
+ * scenario is refused with a message saying so, never read without
+ * limits. */
+static const scn_key *row_of(scn_ctx *c, const char *key)
 {
     static const scn_key none = {.hi_u = UINT64_MAX, .lo_d = -1e300, .hi_d = 1e300, .example = "..."};
-    const scn_key *k = c->prefix ? scn_keys_find(SCN_SEC_SERVICE, c->dist_kind, key)
-                                 : scn_keys_find(c->sec->type, c->kind, key);
+    int section = c->prefix ? SCN_SEC_SERVICE : c->sec->type;
+    const scn_key *k = scn_keys_find(section, c->prefix ? c->dist_kind : c->kind, key);
+    if (!k)
+        k = scn_keys_find(section, -1, key);
+    if (!k)
+        scn_keys_section_fail(c, "key '%s' has no row in scn_keys.def (a defect of cosim: please report it)", key);
     return k ? k : &none;
 }
 
@@ -399,7 +407,7 @@ char *scn_keys_takes(const scn_ctx *c, char *buf, size_t len)
     case SCN_SEC_EXPECT: {
         char names[256];
         snprintf(buf, len, "[expect NAME] takes %s and percentiles such as p99.9",
-                 names_join(expect_metric_names, ", ", names, sizeof names));
+                 names_join(scn_expect_metric_names, ", ", names, sizeof names));
         return buf;
     }
     default:
@@ -490,10 +498,10 @@ static char *type_text(const scn_key *k, char *buf, size_t len)
 static int list_figures(FILE *f, const scn_key *k)
 {
     int rc = 0;
-    for (size_t m = 0; m < expect_metric_names.n; m++)
-        if (fprintf(f, "expect\t\t%s\t%s\t%s\t%s\t%s\n", expect_metric_names.names[m],
-                    expect_metric_is_duration((expect_metric)m) ? "duration" : "count", k->def,
-                    expect_metric_is_duration((expect_metric)m) ? "1.87ms +- 3%" : "18000 +- 1%", k->doc) < 0)
+    for (size_t m = 0; m < scn_expect_metric_names.n; m++)
+        if (fprintf(f, "expect\t\t%s\t%s\t%s\t%s\t%s\n", scn_expect_metric_names.names[m],
+                    scn_expect_metric_is_duration((expect_metric)m) ? "duration" : "count", k->def,
+                    scn_expect_metric_is_duration((expect_metric)m) ? "1.87ms +- 3%" : "18000 +- 1%", k->doc) < 0)
             rc = -EIO;
     if (fprintf(f, "expect\t\tpN\tduration\t%s\t1.87ms +- 3%%\t%s (the percentile N: p50, p99.9)\n", k->def,
                 k->doc) < 0)

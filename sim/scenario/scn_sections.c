@@ -1,6 +1,6 @@
 /* scn_sections.c - [scenario], [truth] and [expect NAME]. */
 #include "scn_sections.h"
-#include "expect.h"
+#include "scn_expect.h"
 #include "rng.h"
 #include "units.h"
 
@@ -128,7 +128,7 @@ int scn_sections_truth(scn_ctx *c)
      * ("wrk2 is +4.3% at p99.9" was 0.0% against its own load). */
     s->truth_load = -1;
     for (size_t i = 0; i < s->n_testers; i++)
-        if (s->testers[i].kind == TESTER_OPEN) {
+        if (tester_kind_has(s->testers[i].kind, TESTER_KIND_ARRIVALS)) {
             s->truth_load = (int)i;
             break;
         }
@@ -162,8 +162,8 @@ static const char *expect_near_miss(const char *key, char *buf, size_t len)
 {
     const char *best = NULL;
     size_t best_d = 3;
-    for (size_t i = 0; i < expect_metric_names.n; i++) {
-        const char *name = expect_metric_names.names[i];
+    for (size_t i = 0; i < scn_expect_metric_names.n; i++) {
+        const char *name = scn_expect_metric_names.names[i];
         size_t d = name ? scn_keys_edit_distance(key, name) : 99;
         if (d < best_d && d < strlen(key)) { /* 'x' is no typo of 'max' */
             best_d = d;
@@ -176,7 +176,7 @@ static const char *expect_near_miss(const char *key, char *buf, size_t len)
     const char *why;
     if (key[0] == 'P' || (key[0] >= '0' && key[0] <= '9')) {
         snprintf(buf, len, "p%s", key + (key[0] == 'P'));
-        if (expect_parse_key(buf, &y, &why) == 0 && y.metric == EXPECT_PERCENTILE)
+        if (scn_expect_parse_key(buf, &y, &why) == 0 && y.metric == EXPECT_PERCENTILE)
             return buf;
     }
     return NULL;
@@ -186,7 +186,7 @@ static int read_expect_line(scn_ctx *c, scn_ini_entry *e, expect_item *x)
 {
     char w[SCENARIO_PATH_MAX + 64], why[256];
     const char *bad;
-    int rc = expect_parse_key(e->key, x, &bad);
+    int rc = scn_expect_parse_key(e->key, x, &bad);
     if (rc == -EINVAL) {
         scn_ini_fail(c->p, "%s: [%s] %s: %s (percentiles such as p50, p99.9)", scn_keys_where(c, e, w, sizeof w),
                      c->sec->name, e->key, bad);
@@ -203,7 +203,7 @@ static int read_expect_line(scn_ctx *c, scn_ini_entry *e, expect_item *x)
                          e->key, scn_keys_takes(c, takes, sizeof takes));
         return -1;
     }
-    rc = expect_parse_value(e->value, expect_metric_is_duration(x->metric), x, why, sizeof why);
+    rc = scn_expect_parse_value(e->value, scn_expect_metric_is_duration(x->metric), x, why, sizeof why);
     if (rc == -ENOMEM)
         c->p->oom = 1;
     else if (rc)

@@ -17,8 +17,8 @@ int scn_sections_scenario(scn_ctx *c);
 int scn_sections_truth(scn_ctx *c);
 
 /**
- * [expect NAME]: the figures tester NAME must show (expect_parse_key and
- * expect_parse_value), appended to c->s->expects (which has room for every
+ * [expect NAME]: the figures tester NAME must show (scn_expect_parse_key and
+ * scn_expect_parse_value), appended to c->s->expects (which has room for every
  * line). Read after the testers. @return 0 or -1
  */
 int scn_sections_expect(scn_ctx *c, const char *name);

@@ -299,22 +299,28 @@ static int read_periodic(scn_ctx *c, stall_spec *st)
     return 0;
 }
 
-/* The keys of a stall of kind st->kind. */
+static int read_windows(scn_ctx *c, stall_spec *st)
+{
+    return scn_keys_need(c, "windows") ? parse_windows(c, scn_keys_get(c, "windows"), st) : -1;
+}
+
+static int read_requests(scn_ctx *c, stall_spec *st)
+{
+    if (!scn_keys_need(c, "requests") || parse_ranges(c, scn_keys_get(c, "requests"), st) < 0)
+        return -1;
+    return scn_keys_need(c, "extra") && scn_keys_duration(c, "extra", &st->extra_ns) >= 0 ? 0 : -1;
+}
+
+/* The keys of a stall of kind st->kind: its row's reader (read_NAME for
+ * each row of stall_kinds.def). */
 static int read_kind(scn_ctx *c, stall_spec *st)
 {
-    switch (st->kind) {
-    case STALL_RANDOM:
-        return read_random(c, st);
-    case STALL_PERIODIC:
-        return read_periodic(c, st);
-    case STALL_WINDOWS:
-        return scn_keys_need(c, "windows") ? parse_windows(c, scn_keys_get(c, "windows"), st) : -1;
-    case STALL_REQUESTS:
-        if (!scn_keys_need(c, "requests") || parse_ranges(c, scn_keys_get(c, "requests"), st) < 0)
-            return -1;
-        return scn_keys_need(c, "extra") && scn_keys_duration(c, "extra", &st->extra_ns) >= 0 ? 0 : -1;
-    }
-    return -1;
+    static int (*const readers[STALL_N_KINDS])(scn_ctx *, stall_spec *) = {
+#define STALL_KIND(ENUM, NAME, FLAGS) [STALL_##ENUM] = read_##NAME,
+#include "stall_kinds.def"
+#undef STALL_KIND
+    };
+    return (unsigned)st->kind < STALL_N_KINDS ? readers[st->kind](c, st) : -1;
 }
 
 int scn_stall_read(scn_ctx *c, const char *name)
@@ -340,11 +346,12 @@ int scn_stall_read(scn_ctx *c, const char *name)
     /* a stall that would only start after the run ends never happens: a
      * mistake (a duration cut by --set, a unit slip, a log's offset or
      * pauses past the run), refused */
-    const char *key = st->kind == STALL_PERIODIC ? "first" : "windows";
+    const char *key = stall_kind_has(st->kind, STALL_KIND_GRID) ? "first" : "windows";
     if (form)
         key = v != SCN_STALL_FORM_FILE && scn_keys_get(c, "offset") ? "offset" : "file";
-    int64_t start = st->kind == STALL_PERIODIC ? st->first_ns
-                    : st->kind == STALL_WINDOWS && st->n_windows ? stall_first_window(st).start_ns : -1;
+    int64_t start = stall_kind_has(st->kind, STALL_KIND_GRID) ? st->first_ns
+                    : stall_kind_has(st->kind, STALL_KIND_LISTED) && st->n_windows ? stall_first_window(st).start_ns
+                                                                                   : -1;
     if (start >= s->duration_ns && s->duration_ns > 0) {
         char a[64], b[64], m[256];
         snprintf(m, sizeof m, "the stall starts at %s, after the run ends (duration = %s): it would never happen%s",
@@ -363,7 +370,7 @@ int scn_stall_read(scn_ctx *c, const char *name)
     /* what a window does to the request in service (a requests stall has
      * no window: the key is unknown there) */
     int pv = 0;
-    if (st->kind != STALL_REQUESTS && scn_keys_choice(c, "preemption", &pv, NULL) < 0)
+    if (stall_kind_has(st->kind, STALL_KIND_STOPS) && scn_keys_choice(c, "preemption", &pv, NULL) < 0)
         return -1;
     st->preemption = (stall_preemption)pv;
     return scn_keys_check_unused(c);

@@ -24,7 +24,7 @@ static int get_interval(scn_ctx *c, tester_spec *t)
         if (scn_keys_report_typo(c, "rate") || scn_keys_report_typo(c, "interval"))
             return -1;
         scn_keys_section_fail(c, "%s %s tester needs 'rate' (e.g. rate = %s) or 'interval' (e.g. interval = %s)",
-                              t->kind == TESTER_OPEN ? "an" : "a", tester_kind_name(t->kind),
+                              strchr("aeiou", tester_kind_name(t->kind)[0]) ? "an" : "a", tester_kind_name(t->kind),
                               scn_keys_find(SCN_SEC_TESTER, c->kind, "rate")->example,
                               scn_keys_find(SCN_SEC_TESTER, c->kind, "interval")->example);
         return -1;
@@ -437,7 +437,7 @@ static int get_ramp_up(scn_ctx *c, tester_spec *t)
     const char *clash = t->quota ? "quota"
                         : t->has_stagger ? "stagger"
                         : t->schedule == TESTER_SCHEDULE_SHARED ? "schedule"
-                        : t->late == TESTER_LATE_TICKER && t->kind == TESTER_PACED ? "late" : NULL;
+                        : t->late == TESTER_LATE_TICKER && tester_kind_has(t->kind, TESTER_KIND_SCHEDULE_KEYS) ? "late" : NULL;
     if (clash) {
         char why[160];
         snprintf(why, sizeof why, "places the users' starts, and so does %s here: give one of them", clash);
@@ -522,15 +522,16 @@ static int read_paced(scn_ctx *c, tester_spec *t)
     if (get_enum(c, "late", &v) < 0)
         return -1;
     t->late = (tester_late)v;
-    if (t->kind == TESTER_PACED && get_schedule(c, t) < 0)
+    int tools = tester_kind_has(t->kind, TESTER_KIND_SCHEDULE_KEYS); /* paced: the tools' schedule keys */
+    if (tools && get_schedule(c, t) < 0)
         return -1;
     if (get_think(c, t) < 0)
         return -1;
-    int got = t->kind == TESTER_PACED ? scn_keys_count(c, "catch_up_factor", &t->catch_up_factor) : 0;
+    int got = tools ? scn_keys_count(c, "catch_up_factor", &t->catch_up_factor) : 0;
     if (needs(c, got, t->late == TESTER_LATE_CATCH_UP, "catch_up_factor",
               "limits how fast a late user catches up, so it needs late = catch_up") < 0)
         return -1;
-    if (t->kind != TESTER_PACED)
+    if (!tools)
         return get_correction(c, t);
     if (get_stagger(c, t) < 0 || get_interval_round(c, t) < 0 || get_ramp_up(c, t) < 0 || get_step_users(c, t) < 0)
         return -1;
@@ -545,42 +546,58 @@ static int read_paced(scn_ctx *c, tester_spec *t)
     return 0;
 }
 
-/* The keys of a tester of kind t->kind. */
+/* Each kind's keys, read_NAME for each row of tester_kinds.def. */
+static int read_closed(scn_ctx *c, tester_spec *t)
+{
+    return scn_keys_count(c, "users", &t->users) < 0 || get_connections(c, t) < 0 || get_think(c, t) < 0 ||
+                   get_quota(c, t) < 0 || get_ramp_up(c, t) < 0
+               ? -1
+               : 0;
+}
+
+static int read_open(scn_ctx *c, tester_spec *t)
+{
+    int v = TESTER_ARRIVALS_FIXED;
+    if (get_stages(c, t) < 0 || get_enum(c, "arrivals", &v) < 0)
+        return -1;
+    t->arrivals = (tester_arrivals)v;
+    if (t->n_stages && (t->arrivals != TESTER_ARRIVALS_FIXED || scn_keys_has(c, "batch"))) {
+        scn_keys_bad_value(c, scn_keys_get(c, t->arrivals != TESTER_ARRIVALS_FIXED ? "arrivals" : "batch"),
+                           "a rate ramp (stages) places its own arrivals: remove it");
+        return -1;
+    }
+    return get_pool(c, t);
+}
+
+static int read_partly_open(scn_ctx *c, tester_spec *t)
+{
+    if (get_interval(c, t) < 0)
+        return -1;
+    if (!scn_keys_need(c, "p_continue") || scn_keys_number(c, "p_continue", &t->p_continue) < 0)
+        return -1;
+    if (t->p_continue >= 1) {
+        scn_keys_bad_value(c, scn_keys_get(c, "p_continue"), "must be below 1, or sessions never end");
+        return -1;
+    }
+    return get_think(c, t);
+}
+
+/* paced and corrected share their keys (read_paced: the corrected one
+ * reads its correction where paced reads the tools' schedule keys) */
+static int read_corrected(scn_ctx *c, tester_spec *t)
+{
+    return read_paced(c, t);
+}
+
+/* The keys of a tester of kind t->kind: its row's reader. */
 static int read_kind(scn_ctx *c, tester_spec *t)
 {
-    int v;
-    switch (t->kind) {
-    case TESTER_CLOSED:
-        return scn_keys_count(c, "users", &t->users) < 0 || get_connections(c, t) < 0 || get_think(c, t) < 0 ||
-                       get_quota(c, t) < 0 || get_ramp_up(c, t) < 0
-                   ? -1
-                   : 0;
-    case TESTER_OPEN:
-        v = TESTER_ARRIVALS_FIXED;
-        if (get_stages(c, t) < 0 || get_enum(c, "arrivals", &v) < 0)
-            return -1;
-        t->arrivals = (tester_arrivals)v;
-        if (t->n_stages && (t->arrivals != TESTER_ARRIVALS_FIXED || scn_keys_has(c, "batch"))) {
-            scn_keys_bad_value(c, scn_keys_get(c, t->arrivals != TESTER_ARRIVALS_FIXED ? "arrivals" : "batch"),
-                               "a rate ramp (stages) places its own arrivals: remove it");
-            return -1;
-        }
-        return get_pool(c, t);
-    case TESTER_PARTLY_OPEN:
-        if (get_interval(c, t) < 0)
-            return -1;
-        if (!scn_keys_need(c, "p_continue") || scn_keys_number(c, "p_continue", &t->p_continue) < 0)
-            return -1;
-        if (t->p_continue >= 1) {
-            scn_keys_bad_value(c, scn_keys_get(c, "p_continue"), "must be below 1, or sessions never end");
-            return -1;
-        }
-        return get_think(c, t);
-    case TESTER_PACED:
-    case TESTER_CORRECTED:
-        return read_paced(c, t);
-    }
-    return -1;
+    static int (*const readers[TESTER_N_KINDS])(scn_ctx *, tester_spec *) = {
+#define TESTER_KIND(ENUM, NAME, FLAGS, STYLE) [TESTER_##ENUM] = read_##NAME,
+#include "tester_kinds.def"
+#undef TESTER_KIND
+    };
+    return (unsigned)t->kind < TESTER_N_KINDS ? readers[t->kind](c, t) : -1;
 }
 
 /* label (free text for the legends) and chart (drawn or not). */
