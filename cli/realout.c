@@ -19,15 +19,6 @@ const uint64_t realout_level_num[RO_N_FIGURES] = {[RO_P50] = 50000, [RO_P90] = 9
 /* Most values a histogram's counts may expand to (800 MB of them). */
 #define REALOUT_MAX_VALUES 100000000LL
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return rc;
-}
 
 static int cmp_i64(const void *a, const void *b)
 {
@@ -98,7 +89,7 @@ static int read_list(realout *o, const char *name, textin_lines *it, char sep, i
         size_t fn;
         int64_t v;
         if (field(s, n, sep, col, &f, &fn) != 0 || textin_decimal(f, fn, scale, 0, &v) != 0)
-            return fail(err, errlen, -EINVAL, "%s:%zu: expected %s", name, it->line, what);
+            return textin_fail(err, errlen, -EINVAL, "%s:%zu: expected %s", name, it->line, what);
         if (push(o, &cap, v) != 0)
             return -ENOMEM;
     }
@@ -161,7 +152,7 @@ static int read_wrk(realout *o, const char *name, const char *text, size_t len, 
                 ok = word(s, n, &at, &f[k], &fl[k]);
             if (!ok || wrk_duration(f[0], fl[0], &o->fig_ns[RO_MEAN]) != 0 ||
                 wrk_duration(f[2], fl[2], &o->fig_ns[RO_MAX]) != 0)
-                return fail(err, errlen, -EINVAL, "%s:%zu: expected wrk's 'Latency AVG STDEV MAX +/-STDEV' line",
+                return textin_fail(err, errlen, -EINVAL, "%s:%zu: expected wrk's 'Latency AVG STDEV MAX +/-STDEV' line",
                             name, it.line);
             o->have |= 1u << RO_MEAN | 1u << RO_MAX;
         } else if (in_dist && wn >= 2 && w[wn - 1] == '%') {
@@ -169,7 +160,7 @@ static int read_wrk(realout *o, const char *name, const char *text, size_t len, 
             size_t vn;
             int64_t d;
             if (!word(s, n, &at, &v, &vn) || wrk_duration(v, vn, &d) != 0)
-                return fail(err, errlen, -EINVAL, "%s:%zu: expected a 'P%%  DURATION' row of wrk's Latency "
+                return textin_fail(err, errlen, -EINVAL, "%s:%zu: expected a 'P%%  DURATION' row of wrk's Latency "
                             "Distribution", name, it.line);
             int f = wn == 3 && memcmp(w, "50%", 3) == 0   ? RO_P50
                     : wn == 3 && memcmp(w, "90%", 3) == 0 ? RO_P90
@@ -182,7 +173,7 @@ static int read_wrk(realout *o, const char *name, const char *text, size_t len, 
         } else if (textin_find(s, n, " requests in ")) {
             int64_t c;
             if (textin_decimal(w, wn, 1, 0, &c) != 0)
-                return fail(err, errlen, -EINVAL, "%s:%zu: expected 'N requests in T, B read'", name, it.line);
+                return textin_fail(err, errlen, -EINVAL, "%s:%zu: expected 'N requests in T, B read'", name, it.line);
             o->count = (uint64_t)c;
             o->have |= 1u << RO_COUNT;
             in_dist = 0;
@@ -191,10 +182,10 @@ static int read_wrk(realout *o, const char *name, const char *text, size_t len, 
         }
     }
     if (!(o->have & 1u << RO_COUNT) || !(o->have & 1u << RO_MAX))
-        return fail(err, errlen, -EINVAL, "%s: expected wrk's 'Latency' line and 'N requests in' (wrk --latency's "
+        return textin_fail(err, errlen, -EINVAL, "%s: expected wrk's 'Latency' line and 'N requests in' (wrk --latency's "
                     "output)", name);
     if (!(o->have & 1u << RO_P50))
-        return fail(err, errlen, -EINVAL, "%s: expected wrk's Latency Distribution (run wrk with --latency)", name);
+        return textin_fail(err, errlen, -EINVAL, "%s: expected wrk's Latency Distribution (run wrk with --latency)", name);
     o->resolution_ns = 10000; /* two decimals of us: 10 ns; of ms: 10 us */
     return 0;
 }
@@ -241,10 +232,10 @@ static int read_httperf(realout *o, const char *name, const char *text, size_t l
             int64_t mid, cnt;
             if (!word(s, n, &at, &c, &cn) || textin_decimal(w, wn, 10, 0, &mid) != 0 ||
                 textin_decimal(c, cn, 1, 0, &cnt) != 0)
-                return fail(err, errlen, -EINVAL, "%s:%zu: expected a histogram row 'MS COUNT' (1 ms bins)", name,
+                return textin_fail(err, errlen, -EINVAL, "%s:%zu: expected a histogram row 'MS COUNT' (1 ms bins)", name,
                             it.line);
             if (cnt > REALOUT_MAX_VALUES - bins_total)
-                return fail(err, errlen, -EINVAL, "%s:%zu: more than %lld connections in the histogram: expected "
+                return textin_fail(err, errlen, -EINVAL, "%s:%zu: more than %lld connections in the histogram: expected "
                             "httperf's counts", name, it.line, (long long)REALOUT_MAX_VALUES);
             /* the bin's middle, as httperf prints it: (i + 0.5) ms */
             for (int64_t k = 0; k < cnt; k++)
@@ -255,7 +246,7 @@ static int read_httperf(realout *o, const char *name, const char *text, size_t l
         }
         if (textin_starts(s, n, "Total: connections ")) {
             if (after(s, n, "replies", 1, &v) != 0)
-                return fail(err, errlen, -EINVAL, "%s:%zu: expected 'Total: connections C requests R replies P'",
+                return textin_fail(err, errlen, -EINVAL, "%s:%zu: expected 'Total: connections C requests R replies P'",
                             name, it.line);
             replies = (uint64_t)v;
             o->have |= 1u << RO_COUNT;
@@ -263,7 +254,7 @@ static int read_httperf(realout *o, const char *name, const char *text, size_t l
             int64_t mn, avg, mx, med;
             if (after(s, n, "min", MS_NS, &mn) || after(s, n, "avg", MS_NS, &avg) || after(s, n, "max", MS_NS, &mx) ||
                 after(s, n, "median", MS_NS, &med))
-                return fail(err, errlen, -EINVAL, "%s:%zu: expected 'Connection time [ms]: min A avg B max C median "
+                return textin_fail(err, errlen, -EINVAL, "%s:%zu: expected 'Connection time [ms]: min A avg B max C median "
                             "D stddev E'", name, it.line);
             o->fig_ns[RO_MEAN] = avg;
             o->fig_ns[RO_MAX] = mx;
@@ -272,7 +263,7 @@ static int read_httperf(realout *o, const char *name, const char *text, size_t l
         }
     }
     if (!(o->have & 1u << RO_COUNT) || !(o->have & 1u << RO_MAX))
-        return fail(err, errlen, -EINVAL, "%s: expected httperf's 'Total: connections' and 'Connection time [ms]' "
+        return textin_fail(err, errlen, -EINVAL, "%s: expected httperf's 'Total: connections' and 'Connection time [ms]' "
                     "lines", name);
     o->count = replies;
     o->resolution_ns = 100000; /* one decimal of ms */
@@ -301,7 +292,7 @@ static int read_ab_e(realout *o, const char *name, textin_lines *it, char *err, 
             continue;
         if (field(s, n, ',', 0, &f, &fn) != 0 || textin_decimal(f, fn, 1, 0, &pct) != 0 || pct > 100 ||
             field(s, n, ',', 1, &f, &fn) != 0 || textin_decimal(f, fn, MS_NS, 0, &v) != 0)
-            return fail(err, errlen, -EINVAL, "%s:%zu: expected 'PERCENT,MS' (ab -e: 0..100)", name, it->line);
+            return textin_fail(err, errlen, -EINVAL, "%s:%zu: expected 'PERCENT,MS' (ab -e: 0..100)", name, it->line);
         int fig = pct == 50 ? RO_P50 : pct == 90 ? RO_P90 : pct == 99 ? RO_P99 : pct == 100 ? RO_MAX : -1;
         if (fig >= 0) {
             o->fig_ns[fig] = v;
@@ -309,7 +300,7 @@ static int read_ab_e(realout *o, const char *name, textin_lines *it, char *err, 
         }
     }
     if (!(o->have & 1u << RO_MAX))
-        return fail(err, errlen, -EINVAL, "%s: expected the rows 0 to 100 of ab -e", name);
+        return textin_fail(err, errlen, -EINVAL, "%s: expected the rows 0 to 100 of ab -e", name);
     o->resolution_ns = 1000; /* three decimals of ms */
     return 0;
 }
@@ -374,7 +365,7 @@ static int read_k6(realout *o, const char *name, const char *text, size_t len, c
     for (size_t i = 0; i < sizeof trend / sizeof trend[0]; i++) {
         int r = json_number(text, len, "http_req_duration", trend[i].field, MS_NS, &o->fig_ns[trend[i].fig], &bad);
         if (r < 0)
-            return fail(err, errlen, -EINVAL, "%s:%zu: expected a decimal number of ms for %s", name,
+            return textin_fail(err, errlen, -EINVAL, "%s:%zu: expected a decimal number of ms for %s", name,
                         line_at(text, bad), trend[i].field);
         if (r > 0)
             o->have |= 1u << trend[i].fig;
@@ -382,13 +373,13 @@ static int read_k6(realout *o, const char *name, const char *text, size_t len, c
     int64_t count;
     int r = json_number(text, len, "http_reqs", "count", 1, &count, &bad);
     if (r < 0)
-        return fail(err, errlen, -EINVAL, "%s:%zu: expected a whole count for http_reqs", name, line_at(text, bad));
+        return textin_fail(err, errlen, -EINVAL, "%s:%zu: expected a whole count for http_reqs", name, line_at(text, bad));
     if (r > 0) {
         o->count = (uint64_t)count;
         o->have |= 1u << RO_COUNT;
     }
     if (!((o->have >> RO_MAX) & 1))
-        return fail(err, errlen, -EINVAL, "%s: expected metrics.http_req_duration with its max (k6 --summary-export)",
+        return textin_fail(err, errlen, -EINVAL, "%s: expected metrics.http_req_duration with its max (k6 --summary-export)",
                     name);
     o->resolution_ns = 1; /* k6 writes ms with many decimals */
     return 0;
@@ -464,13 +455,13 @@ int realout_parse(realout *o, const char *name, const char *text, size_t len, in
         o->format = ".hgrm spectrum";
         goto hgrm;
     } else {
-        return fail(err, errlen, -EINVAL, "%s:1: not a tool output cosim reads: expected hey -o csv, ab -g or -e, "
+        return textin_fail(err, errlen, -EINVAL, "%s:1: not a tool output cosim reads: expected hey -o csv, ab -g or -e, "
                     "wrk --latency, httperf's summary, k6 --summary-export JSON, an HdrHistogram .hgrm spectrum or .hlog", name);
     }
     if (rc != 0)
         return rc;
     if (o->n == 0)
-        return fail(err, errlen, -EINVAL, "%s: expected at least one request's line after the header", name);
+        return textin_fail(err, errlen, -EINVAL, "%s: expected at least one request's line after the header", name);
     figures_of_list(o, threshold_ns, rule);
     return 0;
 hgrm: {

@@ -599,14 +599,14 @@ START_TEST(hgrm_errors)
 }
 END_TEST
 
-/* hgrm_fail, the readers' one message helper: the text formatted into
+/* textin_fail, the readers' one message helper: the text formatted into
  * err, cut to errlen bytes (NUL included), and rc handed back. */
-START_TEST(hgrm_fail_formats_and_returns)
+START_TEST(textin_fail_formats_and_returns)
 {
     char err[16];
-    ck_assert_int_eq(hgrm_fail(err, sizeof err, -ERANGE, "%s:%zu: %s", "f.hgrm", (size_t)7, "x"), -ERANGE);
+    ck_assert_int_eq(textin_fail(err, sizeof err, -ERANGE, "%s:%zu: %s", "f.hgrm", (size_t)7, "x"), -ERANGE);
     ck_assert_str_eq(err, "f.hgrm:7: x");
-    ck_assert_int_eq(hgrm_fail(err, sizeof err, -EINVAL, "%s:%d: beyond", "long-name.hgrm", 12), -EINVAL);
+    ck_assert_int_eq(textin_fail(err, sizeof err, -EINVAL, "%s:%d: beyond", "long-name.hgrm", 12), -EINVAL);
     ck_assert_str_eq(err, "long-name.hgrm:"); /* 15 bytes and the NUL */
 }
 END_TEST
@@ -632,7 +632,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, hgrm_reads_cosims_own);
     tcase_add_test(tc, hgrm_wrk2_two_spectra);
     tcase_add_test(tc, hgrm_errors);
-    tcase_add_test(tc, hgrm_fail_formats_and_returns);
+    tcase_add_test(tc, textin_fail_formats_and_returns);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -2,6 +2,7 @@
 #include "textin.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -371,4 +372,13 @@ int textin_account_describe(const textin_account *a, const char *name, char *buf
 int textin_ends_cut(const char *text, size_t len)
 {
     return len > 0 && text[len - 1] != '\n';
+}
+
+int textin_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+    return rc;
 }

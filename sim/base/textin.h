@@ -178,4 +178,13 @@ size_t textin_bom_len(const char *s, size_t n);
  */
 int textin_utf8_valid(const char *str, size_t *bad);
 
+/**
+ * Format a message into err (errlen bytes, cut to fit and always
+ * terminated) and return rc: the one line every reader's "FILE:LINE:
+ * reason" error path ends with.
+ * @param rc   what the caller returns (an exit class or a negative errno)
+ * @return rc.
+ */
+int textin_fail(char *err, size_t errlen, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
 #endif

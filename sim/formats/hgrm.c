@@ -74,14 +74,6 @@ int hgrm_from_buckets(hgrm_dist **out, const hgrm_bucket *b, size_t n)
 
 /* ---- parsing ---- */
 
-int hgrm_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return rc;
-}
 
 #define MAX_TOKENS 8
 
@@ -251,7 +243,7 @@ static int on_header(parser *p, size_t line)
         return 1; /* the chosen spectrum ended; the next one starts */
     p->seen++;
     if (p->spectrum < 0 && p->seen == 2)
-        return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: a second percentile spectrum; say which one to read",
+        return textin_fail(p->err, p->errlen, -EINVAL, "%s:%zu: a second percentile spectrum; say which one to read",
                          p->name, line);
     if (p->spectrum < 0 || p->seen - 1 == p->spectrum) {
         p->chosen = p->seen - 1;
@@ -296,7 +288,7 @@ static int read_footer(parser *p, const char *s, size_t n, size_t line)
     size_t vn;
     if (textin_starts(s, n, "#[Mean")) {
         if (value_after_eq(s, n, s, &v, &vn) || textin_decimal(v, vn, p->unit_ns, 0, &p->mean_ns))
-            return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: expected \"#[Mean = VALUE, StdDeviation = VALUE]\"",
+            return textin_fail(p->err, p->errlen, -EINVAL, "%s:%zu: expected \"#[Mean = VALUE, StdDeviation = VALUE]\"",
                              p->name, line);
         p->has_mean = 1;
         p->mean_decimals = decimals_of(v, vn);
@@ -310,19 +302,19 @@ static int read_footer(parser *p, const char *s, size_t n, size_t line)
     const char *c;
     size_t cn;
     if (value_after_eq(s, n, s, &v, &vn) || !tc || value_after_eq(s, n, tc, &c, &cn))
-        return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: expected \"#[Max = VALUE, Total count = N]\"", p->name,
+        return textin_fail(p->err, p->errlen, -EINVAL, "%s:%zu: expected \"#[Max = VALUE, Total count = N]\"", p->name,
                          line);
     tok ct = {c, cn};
     uint64_t total;
     int r1 = textin_decimal(v, vn, p->unit_ns, 0, &p->footer_max);
     if (r1 || parse_u64(&ct, &total))
-        return hgrm_fail(p->err, p->errlen, r1 == -ERANGE ? -ERANGE : -EINVAL,
+        return textin_fail(p->err, p->errlen, r1 == -ERANGE ? -ERANGE : -EINVAL,
                          "%s:%zu: expected \"#[Max = VALUE, Total count = N]\"", p->name, line);
     if (total != p->st.prev_total)
-        return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: Total count %llu, but the last row's TotalCount is %llu",
+        return textin_fail(p->err, p->errlen, -EINVAL, "%s:%zu: Total count %llu, but the last row's TotalCount is %llu",
                          p->name, line, (unsigned long long)total, (unsigned long long)p->st.prev_total);
     if (p->st.rows_n && p->footer_max != p->st.prev_value)
-        return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: Max = %.*s, but the last row's Value is %lld ns (in the "
+        return textin_fail(p->err, p->errlen, -EINVAL, "%s:%zu: Max = %.*s, but the last row's Value is %lld ns (in the "
                          "unit given: the same number printed)", p->name, line, (int)vn, v,
                          (long long)p->st.prev_value);
     p->has_footer = 1;
@@ -337,7 +329,7 @@ static int read_row(parser *p, const tok *t, size_t k, size_t line)
     const char *name = p->name;
     spectrum_state *st = &p->st;
     if (k < 3 || k > 4 || (k == 4 && !is_inverse_column(&t[3])))
-        return hgrm_fail(p->err, p->errlen, -EINVAL,
+        return textin_fail(p->err, p->errlen, -EINVAL,
                          "%s:%zu: expected a row of 4 numbers \"Value Percentile TotalCount 1/(1-Percentile)\"", name,
                          line);
     int64_t value;
@@ -347,20 +339,20 @@ static int read_row(parser *p, const tok *t, size_t k, size_t line)
     textin_number_form vf = {"Value", 0, NULL, 0, p->unit_ns};
     int rv = textin_number(t[0].s, t[0].n, &vf, &value, why, sizeof why);
     if (rv)
-        return hgrm_fail(p->err, p->errlen, rv, "%s:%zu: %s", name, line, why);
+        return textin_fail(p->err, p->errlen, rv, "%s:%zu: %s", name, line, why);
     if (parse_level(&t[1], &level))
-        return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: Percentile '%.*s' is not a number in [0, 1]", name,
+        return textin_fail(p->err, p->errlen, -EINVAL, "%s:%zu: Percentile '%.*s' is not a number in [0, 1]", name,
                          line, (int)t[1].n, t[1].s);
     if (parse_u64(&t[2], &total))
-        return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: TotalCount '%.*s' is not a whole number", name, line,
+        return textin_fail(p->err, p->errlen, -EINVAL, "%s:%zu: TotalCount '%.*s' is not a whole number", name, line,
                          (int)t[2].n, t[2].s);
     int rc = 0;
     if (st->rows_n) {
         if (value < st->prev_value)
-            return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: Value %.*s is below the row before's", name, line,
+            return textin_fail(p->err, p->errlen, -EINVAL, "%s:%zu: Value %.*s is below the row before's", name, line,
                              (int)t[0].n, t[0].s);
         if (total < st->prev_total)
-            return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: TotalCount %llu is below the row before's %llu",
+            return textin_fail(p->err, p->errlen, -EINVAL, "%s:%zu: TotalCount %llu is below the row before's %llu",
                              name, line, (unsigned long long)total, (unsigned long long)st->prev_total);
         /* a / 10^da < b / 10^db, exactly (at most 18 decimals each) */
         __extension__ unsigned __int128 a = level.num, b = st->prev_level.num;
@@ -369,7 +361,7 @@ static int read_row(parser *p, const tok *t, size_t k, size_t line)
         for (unsigned i = st->prev_level.digits; i < level.digits; i++)
             b *= 10;
         if (a < b)
-            return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: Percentile %.*s is below the row before's", name,
+            return textin_fail(p->err, p->errlen, -EINVAL, "%s:%zu: Percentile %.*s is below the row before's", name,
                              line, (int)t[1].n, t[1].s);
         if (total > st->prev_total) {
             int64_t lo = value > st->prev_value ? st->prev_value + 1 : value;
@@ -386,7 +378,7 @@ static int read_row(parser *p, const tok *t, size_t k, size_t line)
             st->rows = nr;
     }
     if (rc)
-        return hgrm_fail(p->err, p->errlen, rc, "%s: out of memory", name);
+        return textin_fail(p->err, p->errlen, rc, "%s: out of memory", name);
     st->rows[st->rows_n++] = (row){value, level, total, line};
     unsigned dec = decimals_of(t[0].s, t[0].n);
     if (dec > st->value_decimals)
@@ -414,7 +406,7 @@ static int read_line(parser *p, const char *s, size_t n, size_t line)
         /* a blank line: Java's after the header; inside the rows, passed over */
     } else if (n >= 2 && s[0] == '#' && s[1] == '[') {
         if (p->state == BEFORE_ROWS)
-            return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: the percentile spectrum has no rows", p->name,
+            return textin_fail(p->err, p->errlen, -EINVAL, "%s:%zu: the percentile spectrum has no rows", p->name,
                              p->st.header_line);
         rc = read_footer(p, s, n, line);
     } else if (p->state == FOOTER) {
@@ -428,7 +420,7 @@ static int read_line(parser *p, const char *s, size_t n, size_t line)
                  textin_decimal_span(t[2].s, t[2].n, 0) == t[2].n)) {
         /* text inside the rows, before any footer: the spectrum would be
          * cut here, the rest dropped */
-        return hgrm_fail(p->err, p->errlen, -EINVAL,
+        return textin_fail(p->err, p->errlen, -EINVAL,
                          "%s:%zu: '%.*s' is not a row \"Value Percentile TotalCount 1/(1-Percentile)\" and the "
                          "spectrum has not ended (no \"#[Max = ..., Total count = ...]\" footer yet)",
                          p->name, line, (int)(n > 60 ? 60 : n), s);
@@ -476,14 +468,14 @@ static int check_levels(parser *p)
         char lv[48];
         fmt_level(&r->level, lv, sizeof lv);
         if (want > ((u128)r->total + 1) * den)
-            return hgrm_fail(p->err, p->errlen, -EINVAL,
+            return textin_fail(p->err, p->errlen, -EINVAL,
                              "%s:%zu: Percentile %s contradicts TotalCount %llu: that share of the %llu samples is "
                              "more than the row counts",
                              p->name, r->line, lv, (unsigned long long)r->total, (unsigned long long)st->prev_total);
         /* (not against row 0: cosim prints there the exact min, below
          * the top of the bucket it shares with the next rows) */
         if (i > 1 && st->rows[i - 1].value < r->value && (u128)st->rows[i - 1].total * den > want + den)
-            return hgrm_fail(p->err, p->errlen, -EINVAL,
+            return textin_fail(p->err, p->errlen, -EINVAL,
                              "%s:%zu: Percentile %s contradicts the row before's TotalCount %llu: that many of the "
                              "%llu samples were already below this row's Value",
                              p->name, r->line, lv, (unsigned long long)st->rows[i - 1].total,
@@ -517,7 +509,7 @@ static int check_mean(parser *p)
     i128 tol = (i128)(tol_v / 2 + tol_m / 2 + 1);
     i128 m = (i128)p->mean_ns * total;
     if (m + tol * total < lo || m - tol * total > hi)
-        return hgrm_fail(p->err, p->errlen, -EINVAL,
+        return textin_fail(p->err, p->errlen, -EINVAL,
                          "%s:%zu: Mean %lld ns lies outside what the rows allow (%lld to %lld ns): the footer does not "
                          "belong to these rows",
                          p->name, p->mean_line, (long long)p->mean_ns, (long long)(lo / total),
@@ -531,18 +523,18 @@ static int finish_spectrum(parser *p, hgrm_dist **out)
     const char *name = p->name;
     if (p->chosen < 0) {
         if (p->seen == 0)
-            return hgrm_fail(p->err, p->errlen, -EINVAL,
+            return textin_fail(p->err, p->errlen, -EINVAL,
                              "%s: no percentile spectrum (a \"Value Percentile TotalCount 1/(1-Percentile)\" header)",
                              name);
-        return hgrm_fail(p->err, p->errlen, -EINVAL,
+        return textin_fail(p->err, p->errlen, -EINVAL,
                          "%s: holds %d percentile spectr%s; spectrum %d asked (counting from 0)", name, p->seen,
                          p->seen == 1 ? "um" : "a", p->spectrum);
     }
     if (p->st.rows_n == 0)
-        return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: the percentile spectrum has no rows", name,
+        return textin_fail(p->err, p->errlen, -EINVAL, "%s:%zu: the percentile spectrum has no rows", name,
                          p->st.header_line);
     if (p->st.prev_total == 0)
-        return hgrm_fail(p->err, p->errlen, -EINVAL, "%s:%zu: the percentile spectrum holds no samples (TotalCount 0)",
+        return textin_fail(p->err, p->errlen, -EINVAL, "%s:%zu: the percentile spectrum holds no samples (TotalCount 0)",
                          name, p->st.header_line);
     int rc = check_levels(p);
     if (!rc)
@@ -552,7 +544,7 @@ static int finish_spectrum(parser *p, hgrm_dist **out)
     hgrm_dist *d;
     rc = hgrm_from_buckets(&d, p->st.b, p->st.n);
     if (rc)
-        return hgrm_fail(p->err, p->errlen, rc, "%s: %s", name, rc == -ENOMEM ? "out of memory" : "inconsistent rows");
+        return textin_fail(p->err, p->errlen, rc, "%s: %s", name, rc == -ENOMEM ? "out of memory" : "inconsistent rows");
     d->has_footer = p->has_footer;
     d->footer_max_ns = p->has_footer ? p->footer_max : d->max_ns;
     d->lines = p->lines;

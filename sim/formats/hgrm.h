@@ -94,12 +94,6 @@ void hgrm_free(hgrm_dist *d);
 int hgrm_read(hgrm_dist **out, const char *path, int64_t unit_ns, int spectrum, char *err,
               size_t errlen);
 
-/**
- * Format a message into err (errlen bytes, cut to fit) and return rc: how
- * the readers of HdrHistogram's outputs (hgrm_parse, hlog_parse) fail with
- * "NAME:LINE: reason" in one call.
- */
-int hgrm_fail(char *err, size_t errlen, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /** hgrm_read on text[0..len), naming it `name` in messages. */
 int hgrm_parse(hgrm_dist **out, const char *name, const char *text, size_t len, int64_t unit_ns,

@@ -249,7 +249,7 @@ static int read_interval(reader *r, const char *s, size_t n, size_t line)
     if (!in_series(r, (int)first, first ? f[0] + 4 : NULL, first ? fl[0] - 4 : 0))
         return 1;
     if (k - first != 4 || rest)
-        return hgrm_fail(r->err, r->errlen, -EINVAL,
+        return textin_fail(r->err, r->errlen, -EINVAL,
                          "%s:%zu: expected an interval line \"[Tag=NAME,]START,LENGTH,MAX,HISTOGRAM\"", name, line);
     int64_t start, second_col, maxv;
     char why[200];
@@ -260,18 +260,18 @@ static int read_interval(reader *r, const char *s, size_t n, size_t line)
     if (!rc)
         rc = textin_number(f[first + 1], fl[first + 1], &len_form, &second_col, why, sizeof why);
     if (rc) /* a time past 2^63 ns is a limit (-ERANGE), anything else not a number */
-        return hgrm_fail(r->err, r->errlen, rc, "%s:%zu: %s", name, line, why);
+        return textin_fail(r->err, r->errlen, rc, "%s:%zu: %s", name, line, why);
     /* the max is not used (the histogram's is), but it must be a number */
     rc = textin_number(f[first + 2], fl[first + 2], &max_form, &maxv, why, sizeof why);
     if (rc == -EINVAL)
-        return hgrm_fail(r->err, r->errlen, rc, "%s:%zu: %s", name, line, why);
+        return textin_fail(r->err, r->errlen, rc, "%s:%zu: %s", name, line, why);
     if (grow_bin(r, fl[first + 3] / 4 * 3 + 3))
-        return hgrm_fail(r->err, r->errlen, -ENOMEM, "%s: out of memory", name);
+        return textin_fail(r->err, r->errlen, -ENOMEM, "%s: out of memory", name);
     size_t blen;
     if (hlog_base64_decode(f[first + 3], fl[first + 3], r->bin, &blen))
-        return hgrm_fail(r->err, r->errlen, -EINVAL, "%s:%zu: the histogram is not valid base64", name, line);
+        return textin_fail(r->err, r->errlen, -EINVAL, "%s:%zu: the histogram is not valid base64", name, line);
     if (grow_intervals(r))
-        return hgrm_fail(r->err, r->errlen, -ENOMEM, "%s: out of memory", name);
+        return textin_fail(r->err, r->errlen, -ENOMEM, "%s: out of memory", name);
     hlog_log *log = r->log;
     hlog_interval *iv = &log->iv[log->n];
     memset(iv, 0, sizeof *iv);
@@ -281,15 +281,15 @@ static int read_interval(reader *r, const char *s, size_t n, size_t line)
     int dr = hlog_decode_bounded(r->bin, blen, &budget, &iv->hist, &dwhy);
     r->inflated = allowance - budget;
     if (dr == -EFBIG)
-        return hgrm_fail(r->err, r->errlen, -EFBIG, "%s:%zu: %s", name, line, dwhy);
+        return textin_fail(r->err, r->errlen, -EFBIG, "%s:%zu: %s", name, line, dwhy);
     if (dr)
-        return hgrm_fail(r->err, r->errlen, dr, "%s:%zu: the histogram does not decode: %s", name, line, dwhy);
+        return textin_fail(r->err, r->errlen, dr, "%s:%zu: the histogram does not decode: %s", name, line, dwhy);
     log->n++;
     iv->max_value = hlog_histogram_max(&iv->hist);
     if (first) {
         iv->tag = strndup(f[0] + 4, fl[0] - 4);
         if (!iv->tag)
-            return hgrm_fail(r->err, r->errlen, -ENOMEM, "%s: out of memory", name);
+            return textin_fail(r->err, r->errlen, -ENOMEM, "%s: out of memory", name);
     }
     iv->start_ns = start;
     r->second[log->n - 1] = second_col;
@@ -298,7 +298,7 @@ static int read_interval(reader *r, const char *s, size_t n, size_t line)
         int cr = r->o->on_interval(r->o->ctx, iv, &dwhy);
         hlog_histogram_clear(&iv->hist);
         if (cr)
-            return hgrm_fail(r->err, r->errlen, cr, "%s:%zu: %s", name, line, dwhy);
+            return textin_fail(r->err, r->errlen, cr, "%s:%zu: %s", name, line, dwhy);
     }
     return 0;
 }
@@ -349,10 +349,10 @@ static int check_series(reader *r, const char *text, size_t len)
     if (untagged && k < sizeof list)
         snprintf(list + k, sizeof list - k, "%suntagged intervals", k ? ", " : "");
     if (!r->o->tag && nseries > 1)
-        return hgrm_fail(r->err, r->errlen, -EINVAL, "%s: the log holds %zu%s series (%s); pick one with tag = NAME",
+        return textin_fail(r->err, r->errlen, -EINVAL, "%s: the log holds %zu%s series (%s); pick one with tag = NAME",
                          r->name, nseries, named > MAX_SERIES_NAMED ? " or more" : "", list);
     if (r->o->tag && !found)
-        return hgrm_fail(r->err, r->errlen, -EINVAL, "%s: no interval is tagged %s; the log holds %s", r->name,
+        return textin_fail(r->err, r->errlen, -EINVAL, "%s: no interval is tagged %s; the log holds %s", r->name,
                          r->o->tag, nseries ? list : "no interval");
     if (!r->o->tag && nseries == 1 && !untagged) /* the one series is tagged: read it */
         return 1;
@@ -393,7 +393,7 @@ static int apply_times(reader *r)
     for (size_t i = 0; i < log->n; i++) {
         int64_t abs_ns;
         if (__builtin_add_overflow(log->iv[i].start_ns, base_ns, &abs_ns))
-            return hgrm_fail(r->err, r->errlen, -ERANGE, "%s:%zu: the interval's time is beyond 2^63 ns", r->name,
+            return textin_fail(r->err, r->errlen, -ERANGE, "%s:%zu: the interval's time is beyond 2^63 ns", r->name,
                              log->iv[i].line);
         log->iv[i].start_ns = abs_ns - start;
     }

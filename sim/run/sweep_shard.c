@@ -16,6 +16,7 @@
  * line holds no space inside a field; figures are C99 hexadecimal floats
  * (%a), read back bit for bit. */
 #define _POSIX_C_SOURCE 200809L
+#include "textin.h"
 #include "sweep.h"
 
 #include <errno.h>
@@ -135,15 +136,6 @@ static char *get_text(const char *t, int *nomem)
     return out;
 }
 
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-static int fail(char *err, size_t errlen, int rc, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
-    va_end(ap);
-    return rc;
-}
 
 /* A whole unsigned number of at most 15 digits from *q (advanced past it
  * and one space or the end); -1 when none. */
@@ -198,8 +190,8 @@ int sweep_shard_read(sweep_shard *out, const char *path, char *err, size_t errle
     memset(out, 0, sizeof *out);
     FILE *f = fopen(path, "r");
     if (!f)
-        return errno == ENOENT ? fail(err, errlen, -ENOENT, "%s: no such file", path)
-                               : fail(err, errlen, -EINVAL, "%s: cannot read: %s", path, strerror(errno));
+        return errno == ENOENT ? textin_fail(err, errlen, -ENOENT, "%s: no such file", path)
+                               : textin_fail(err, errlen, -EINVAL, "%s: cannot read: %s", path, strerror(errno));
     char *line = NULL;
     size_t cap = 0, lineno = 0, rows = 0, max_rows = 0;
     int rc = 0, nomem = 0, seen_sweep = 0, ended = 0, have[4] = {0};
@@ -207,13 +199,13 @@ int sweep_shard_read(sweep_shard *out, const char *path, char *err, size_t errle
     while (rc == 0 && (len = getline(&line, &cap, f)) >= 0) {
         lineno++;
         if (len == 0 || line[len - 1] != '\n') {
-            rc = fail(err, errlen, -EINVAL, "%s:%zu: the last line is cut (no line end): the file is truncated",
+            rc = textin_fail(err, errlen, -EINVAL, "%s:%zu: the last line is cut (no line end): the file is truncated",
                       path, lineno);
             break;
         }
         line[len - 1] = '\0';
         if (ended) {
-            rc = fail(err, errlen, -EINVAL, "%s:%zu: a line after the end line", path, lineno);
+            rc = textin_fail(err, errlen, -EINVAL, "%s:%zu: a line after the end line", path, lineno);
             break;
         }
         char *q;
@@ -221,10 +213,10 @@ int sweep_shard_read(sweep_shard *out, const char *path, char *err, size_t errle
             int fmt;
             char tail;
             if (sscanf(line, "cosim-sweep-shard %d%c", &fmt, &tail) != 1)
-                rc = fail(err, errlen, -EINVAL, "%s:1: not a sweep.shard (it does not begin with cosim-sweep-shard)",
+                rc = textin_fail(err, errlen, -EINVAL, "%s:1: not a sweep.shard (it does not begin with cosim-sweep-shard)",
                           path);
             else if (fmt != SWEEP_SHARD_FORMAT)
-                rc = fail(err, errlen, -EPROTONOSUPPORT,
+                rc = textin_fail(err, errlen, -EPROTONOSUPPORT,
                           "%s:1: sweep.shard format %d; this cosim (%s) reads format %d", path, fmt, COSIM_VERSION,
                           SWEEP_SHARD_FORMAT);
         } else if (strncmp(line, "cosim ", 6) == 0 && !have[0] && strlen(line + 6) < sizeof out->version &&
@@ -235,13 +227,13 @@ int sweep_shard_read(sweep_shard *out, const char *path, char *err, size_t errle
             q = line + 6;
             long long k = number(&q), n = number(&q);
             if (k < 0 || n < 2 || k >= n || n > 1000000 || *q)
-                rc = fail(err, errlen, -EINVAL, "%s:%zu: a bad shard line", path, lineno);
+                rc = textin_fail(err, errlen, -EINVAL, "%s:%zu: a bad shard line", path, lineno);
             out->shard = (unsigned)k;
             out->n_shards = (unsigned)n;
             have[1] = 1;
         } else if (strncmp(line, "scenario ", 9) == 0 && !out->scenario) {
             if (!(out->scenario = get_text(line + 9, &nomem)) && !nomem)
-                rc = fail(err, errlen, -EINVAL, "%s:%zu: a bad scenario line", path, lineno);
+                rc = textin_fail(err, errlen, -EINVAL, "%s:%zu: a bad scenario line", path, lineno);
         } else if (sscanf(line, "scenario-bytes %" SCNu64, &out->scenario_bytes) == 1 && !have[2]) {
             have[2] = 1;
         } else if (strncmp(line, "scenario-fnv1a64 ", 17) == 0 && strlen(line) == 17 + 16 && !have[3] &&
@@ -253,13 +245,13 @@ int sweep_shard_read(sweep_shard *out, const char *path, char *err, size_t errle
             if (a)
                 rc = add_arg(out, a);
             else if (!nomem)
-                rc = fail(err, errlen, -EINVAL, "%s:%zu: a bad arg line", path, lineno);
+                rc = textin_fail(err, errlen, -EINVAL, "%s:%zu: a bad arg line", path, lineno);
         } else if (strncmp(line, "sweep ", 6) == 0 && !seen_sweep) {
             q = line + 6;
             long long np = number(&q), nr = number(&q), nt = number(&q), nm = number(&q);
             if (np < 1 || nr < 1 || nt < 1 || nm != SWEEP_N_METRICS || *q || np > SWEEP_MAX_POINTS ||
                 nr > 10000 || nt > 1000) {
-                rc = fail(err, errlen, -EINVAL, "%s:%zu: a bad sweep line", path, lineno);
+                rc = textin_fail(err, errlen, -EINVAL, "%s:%zu: a bad sweep line", path, lineno);
                 break;
             }
             seen_sweep = 1;
@@ -274,30 +266,30 @@ int sweep_shard_read(sweep_shard *out, const char *path, char *err, size_t errle
             nomem = !out->task || !out->res;
         } else if (strncmp(line, "r ", 2) == 0 && seen_sweep) {
             if (rows == max_rows || read_row(out, rows, line + 2))
-                rc = fail(err, errlen, -EINVAL, "%s:%zu: a damaged result line", path, lineno);
+                rc = textin_fail(err, errlen, -EINVAL, "%s:%zu: a damaged result line", path, lineno);
             rows++;
         } else if (strncmp(line, "end ", 4) == 0 && seen_sweep) {
             q = line + 4;
             long long n = number(&q);
             if (n < 0 || (size_t)n != rows || *q)
-                rc = fail(err, errlen, -EINVAL, "%s:%zu: the end line counts %s results, the file holds %zu", path,
+                rc = textin_fail(err, errlen, -EINVAL, "%s:%zu: the end line counts %s results, the file holds %zu", path,
                           lineno, line + 4, rows);
             ended = 1;
         } else {
-            rc = fail(err, errlen, -EINVAL, "%s:%zu: an unexpected line", path, lineno);
+            rc = textin_fail(err, errlen, -EINVAL, "%s:%zu: an unexpected line", path, lineno);
         }
         if (nomem)
-            rc = fail(err, errlen, -ENOMEM, "%s: out of memory", path);
+            rc = textin_fail(err, errlen, -ENOMEM, "%s: out of memory", path);
     }
     free(line);
     int bad_read = ferror(f);
     fclose(f);
     if (rc == 0 && bad_read)
-        rc = fail(err, errlen, -EINVAL, "%s: cannot read", path);
+        rc = textin_fail(err, errlen, -EINVAL, "%s: cannot read", path);
     if (rc == 0 && lineno == 0)
-        rc = fail(err, errlen, -EINVAL, "%s: empty: the file is truncated", path);
+        rc = textin_fail(err, errlen, -EINVAL, "%s: empty: the file is truncated", path);
     if (rc == 0 && (!ended || !seen_sweep || !have[0] || !have[1] || !have[2] || !have[3] || !out->scenario))
-        rc = fail(err, errlen, -EINVAL, "%s:%zu: no end line: the file is truncated (a shard cut short, or a copy "
+        rc = textin_fail(err, errlen, -EINVAL, "%s:%zu: no end line: the file is truncated (a shard cut short, or a copy "
                   "that did not finish)", path, lineno);
     out->n_res = rows;
     return rc;
