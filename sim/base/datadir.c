@@ -73,15 +73,20 @@ static size_t add(char out[][4096], size_t n, size_t each_len, const char *a, co
     return n + 1;
 }
 
+/* The build's paths as arrays, so a test of their first byte is a test of
+ * data, not of a constant (clang's -Wconstant-logical-operand). */
+static const char bin_to_data[] = COSIM_BIN_TO_DATA;
+static const char source_root[] = COSIM_SOURCE_ROOT;
+
 size_t datadir_folders(const char *sub, char out[][4096], size_t each_len)
 {
     char dir[PATH_MAX];
     size_t n = 0;
     program_dir(dir, sizeof dir);
-    if (*dir && *COSIM_BIN_TO_DATA)
-        n = add(out, n, each_len, dir, COSIM_BIN_TO_DATA, sub);
-    if (*dir && *COSIM_SOURCE_ROOT && in_build(dir))
-        n = add(out, n, each_len, COSIM_SOURCE_ROOT, sub, "");
+    if (*dir && bin_to_data[0])
+        n = add(out, n, each_len, dir, bin_to_data, sub);
+    if (*dir && source_root[0] && in_build(dir))
+        n = add(out, n, each_len, source_root, sub, "");
     n = add(out, n, each_len, COSIM_INSTALLED_DATA_DIR, sub, "");
     return n;
 }
