@@ -13,7 +13,8 @@ seconds=${1:-60}
 command -v clang >/dev/null || { echo "fuzz: needs clang (apt-get install clang)" >&2; exit 1; }
 out=build-fuzz
 mkdir -p "$out"
-sources="$(ls sim/*/*.c) cli/options.c cli/outputs.c cli/sweep_cli.c"
+# the same CLI files as the meson target fuzz_scenario (tests/meson.build)
+sources="$(ls sim/*/*.c) cli/options.c cli/outputs.c cli/charts.c cli/sweep_cli.c cli/sweep_merge.c"
 includes=$(for d in sim/*/; do printf -- '-I%s ' "${d%/}"; done)
 # the meson build passes -include cosim_config.h; here its one value needed
 version=$(sed -n "s/^ *version : '\\(.*\\)',/\\1/p" meson.build | head -n 1)
