@@ -21,7 +21,9 @@ run_suite() { # DIR
     [ "$rc" -eq 0 ] || [ "$bad" -gt 0 ] || failed=$((failed + 1))
 }
 
-if cosim_build build; then
+# -Dweb=enabled: the browser engine (cosim lecture's explore.html) is built
+# and tested here; its default is off (meson_options.txt).
+if cosim_build build -Dweb=enabled; then
     run_suite build
 else
     echo "cosim: the build failed"

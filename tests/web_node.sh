@@ -15,7 +15,7 @@ set -u
 cosim=$(realpath "$1") root=$3
 engine=$2
 command -v node >/dev/null || { echo "node not installed: skipped"; exit 77; }
-[ -s "$engine" ] || { echo "no $engine (emcc not installed: the browser engine is not built): skipped"; exit 77; }
+[ -s "$engine" ] || { echo "no $engine (the browser engine is not built: -Dweb=enabled needs emcc): skipped"; exit 77; }
 engine=$(realpath "$engine")
 runner=$root/web/run-node.js
 work=$(mktemp -d)
