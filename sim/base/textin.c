@@ -382,3 +382,13 @@ int textin_fail(char *err, size_t errlen, int rc, const char *fmt, ...)
     va_end(ap);
     return rc;
 }
+
+void textin_say_cut_record(char *err, size_t errlen, const char *name, size_t line)
+{
+    char why[512], at[64];
+    snprintf(at, sizeof at, ":%zu: ", line);
+    const char *r = strstr(err, at);
+    snprintf(why, sizeof why, "%s", r ? r + strlen(at) : err);
+    snprintf(err, errlen, "%s: the file ends inside a record at %s:%zu: " TEXTIN_CUT_RECORD " (%s)", name, name, line,
+             why);
+}

@@ -151,6 +151,14 @@ int textin_ends_cut(const char *text, size_t len);
  *  that does not end with a newline ("FILE:LINE" goes before it). */
 #define TEXTIN_CUT_RECORD "was it copied while being written?"
 
+/**
+ * Rewrite a reader's error for a line that is the file's last and has no
+ * newline as "NAME: the file ends inside a record at NAME:LINE: was it
+ * copied while being written? (REASON)", REASON being what err said after
+ * its ":LINE: " (or all of it). err holds errlen bytes, in and out.
+ */
+void textin_say_cut_record(char *err, size_t errlen, const char *name, size_t line);
+
 /** 1 when s[0..n) starts with the NUL-terminated prefix. */
 int textin_starts(const char *s, size_t n, const char *prefix);
 

@@ -571,12 +571,7 @@ int hgrm_parse(hgrm_dist **out, const char *name, const char *text, size_t len, 
     while (rc == 0 && textin_next_line(&it, &s, &n)) {
         rc = read_line(&p, s, n, it.line);
         if (rc < 0 && rc != -ENOMEM && cut && it.p >= it.end && p.state != OUTSIDE) {
-            char why[512], at[64];
-            snprintf(at, sizeof at, ":%zu: ", it.line);
-            const char *r = strstr(err, at);
-            snprintf(why, sizeof why, "%s", r ? r + strlen(at) : err);
-            snprintf(err, errlen, "%s: the file ends inside a record at %s:%zu: " TEXTIN_CUT_RECORD " (%s)", name,
-                     name, it.line, why);
+            textin_say_cut_record(err, errlen, name, it.line);
         }
     }
     if (rc >= 0)

@@ -453,12 +453,7 @@ int hlog_parse_with(hlog_log **out, const char *name, const char *text, size_t l
             if (rc == 1)
                 rc = 0;
             if (rc == -EINVAL && cut && it.p >= it.end) {
-                char why[512], at[64];
-                snprintf(at, sizeof at, ":%zu: ", it.line);
-                const char *w = strstr(err, at);
-                snprintf(why, sizeof why, "%s", w ? w + strlen(at) : err);
-                snprintf(err, errlen, "%s: the file ends inside a record at %s:%zu: " TEXTIN_CUT_RECORD " (%s)", name,
-                         name, it.line, why);
+                textin_say_cut_record(err, errlen, name, it.line);
             }
             if (rc == -EINVAL && !r.o->strict) {
                 char msg[700];
