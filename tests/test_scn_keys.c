@@ -124,36 +124,139 @@ START_TEST(listing_has_every_row)
 }
 END_TEST
 
-START_TEST(defaults_match_the_code)
+/* A scenario read from text (which must load). */
+static scenario *load_text(const char *text)
 {
-    /* the documented defaults are the ones scenario_load sets */
-    int64_t ns;
-    uint64_t n;
-    const char *why;
-    const scn_key *k = scn_keys_find(SCN_SEC_SCENARIO, -1, "threshold");
-    ck_assert_int_eq(units_parse_duration(k->def, &ns, &why), 0);
-    ck_assert_int_eq(ns, SCENARIO_DEFAULT_THRESHOLD_NS);
-    k = scn_keys_find(SCN_SEC_SCENARIO, -1, "max_requests");
-    ck_assert_int_eq(units_parse_count(k->def, UINT64_MAX, &n, &why), 0);
-    ck_assert_uint_eq(n, SCENARIO_DEFAULT_MAX_REQUESTS);
-    k = scn_keys_find(SCN_SEC_SCENARIO, -1, "sub_bucket_bits");
-    ck_assert_int_eq(units_parse_count(k->def, UINT64_MAX, &n, &why), 0);
-    ck_assert_uint_eq(n, SCENARIO_DEFAULT_SUB_BITS);
-    k = scn_keys_find(SCN_SEC_SCENARIO, -1, "seed");
-    ck_assert_str_eq(k->def, "1");
-    k = scn_keys_find(SCN_SEC_STALL, STALL_PERIODIC, "first");
-    ck_assert_int_eq(units_parse_duration(k->def, &ns, &why), 0);
-    ck_assert_int_eq(ns, 0);
-    /* a choice's default is the enum's value 0, which a zeroed spec holds;
-     * but late, whose default the reader sets (next_slot, the book's) */
-    k = scn_keys_find(SCN_SEC_TESTER, TESTER_PACED, "late");
-    ck_assert_str_eq(k->def, tester_late_name(TESTER_LATE_NEXT_SLOT));
-    for (size_t i = 0; i < scn_keys_n; i++)
-        if (scn_keys[i].type == SCN_T_CHOICE && scn_keys[i].def && &scn_keys[i] != k)
-            ck_assert_str_eq(scn_keys[i].def, scn_keys[i].choices->names[0]);
+    char err[1024];
+    FILE *f = fmemopen((void *)text, strlen(text), "r");
+    scenario *s = NULL;
+    scenario_error rc = scenario_load_stream(&s, f, "t.ini", NULL, 0, err, sizeof err);
+    fclose(f);
+    ck_assert_msg(rc == SCENARIO_OK, "%s", err);
+    return s;
+}
+
+/* Whether row k's field in base holds the row's default value. */
+static int field_is_default(const scn_key *k, const void *base)
+{
+    const char *field = (const char *)base + k->off;
+    switch (k->ftype) {
+    case SCN_F_I64:
+        return *(const int64_t *)(const void *)field == k->def_i;
+    case SCN_F_U64:
+        return *(const uint64_t *)(const void *)field == (uint64_t)k->def_i;
+    case SCN_F_UNSIGNED:
+        return *(const unsigned *)(const void *)field == (unsigned)k->def_i;
+    case SCN_F_INT:
+        return *(const int *)(const void *)field == (int)k->def_i;
+    case SCN_F_DOUBLE:
+        return *(const double *)(const void *)field == k->def_d;
+    case SCN_F_CHARS:
+        return strcmp(field, k->def_text) == 0;
+    case SCN_F_NONE:
+        break;
+    }
+    return 0;
+}
+
+/* Every row of struct in with a default value: the field of base, read
+ * from a scenario that does not give the key, holds it. @return rows checked */
+static size_t check_defaults_in(scn_key_in in, int section, int kind, const void *base)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < scn_keys_n; i++) {
+        const scn_key *k = &scn_keys[i];
+        if (k->in != in || !k->has_value || (section >= 0 && k->section != section) || !row_has_kind(k, kind))
+            continue;
+        char text[128];
+        ck_assert_msg(field_is_default(k, base), "[%s] %s: the reader's default is not the row's (%s)",
+                      names_get(scn_ini_section_names, k->section), k->name,
+                      scn_keys_default_text(k, text, sizeof text));
+        n++;
+    }
+    return n;
+}
+
+START_TEST(defaults_are_the_rows)
+{
+    /* what a scenario giving none of the keys holds is each row's value:
+     * the rows set the defaults (scn_keys_set_defaults) and no reader
+     * changes a key it was not given */
+    scenario *s = load_text("[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n"
+                            "[tester c]\nkind = closed\n");
+    ck_assert_uint_ge(check_defaults_in(SCN_IN_SCENARIO, -1, -1, s), 9);
+    /* the values as the docs know them (docs/scenario-format.md, [scenario]):
+     * the listing prints them from the rows' values */
+    ck_assert_int_eq(s->threshold_ns, 100000000);
+    ck_assert_uint_eq(s->sub_bits, 8);
+    ck_assert_uint_eq(s->max_requests, 1000000000);
+    ck_assert_uint_eq(s->seed, 1);
+    ck_assert_str_eq(s->generator, "mt19937");
+    ck_assert_uint_eq(s->workers, 1);
+    ck_assert_int_eq(s->rank_rule, HIST_NEAREST_RANK);
+    scenario_free(s);
+    char buf[128];
+    ck_assert_str_eq(scn_keys_default_text(scn_keys_find(SCN_SEC_SCENARIO, -1, "threshold"), buf, sizeof buf),
+                     "100ms");
+    ck_assert_str_eq(scn_keys_default_text(scn_keys_find(SCN_SEC_SCENARIO, -1, "rank_rule"), buf, sizeof buf),
+                     "nearest_rank");
+    ck_assert_str_eq(scn_keys_default_text(scn_keys_find(SCN_SEC_SCENARIO, -1, "hlog_interval"), buf, sizeof buf),
+                     "none");
+    ck_assert_str_eq(scn_keys_default_text(scn_keys_find(SCN_SEC_SCENARIO, -1, "duration"), buf, sizeof buf),
+                     "required");
+    /* a value printed for the docs reads back as the value */
+    for (size_t i = 0; i < scn_keys_n; i++) {
+        const scn_key *k = &scn_keys[i];
+        if (!k->has_value || k->def_text)
+            continue;
+        int64_t ns;
+        uint64_t n;
+        const char *why;
+        scn_keys_default_text(k, buf, sizeof buf);
+        if (k->type == SCN_T_DURATION) {
+            ck_assert_int_eq(units_parse_duration(buf, &ns, &why), 0);
+            ck_assert_int_eq(ns, k->def_i);
+        } else if (k->type == SCN_T_COUNT) {
+            ck_assert_int_eq(units_parse_count(buf, UINT64_MAX, &n, &why), 0);
+            ck_assert_uint_eq(n, (uint64_t)k->def_i);
+            ck_assert_uint_ge(n, k->lo_u);
+            ck_assert_uint_le(n, k->hi_u);
+        } else if (k->type == SCN_T_CHOICE) {
+            ck_assert_int_eq(names_find(*k->choices, buf), (int)k->def_i);
+        }
+    }
+    /* rows of one field agree on its default; a narrow field's row cannot
+     * pass a value it does not hold; a field's row has a value or is
+     * required (or a hook that works the default out) */
+    for (size_t i = 0; i < scn_keys_n; i++) {
+        const scn_key *a = &scn_keys[i];
+        if (a->ftype == SCN_F_UNSIGNED)
+            ck_assert_uint_le(a->hi_u, UINT32_MAX);
+        if (a->ftype != SCN_F_NONE)
+            ck_assert_msg(a->has_value || a->required || a->hook, "%s: a field and no default", a->name);
+        for (size_t j = i + 1; j < scn_keys_n && a->has_value; j++) {
+            const scn_key *b = &scn_keys[j];
+            if (b->in == a->in && b->off == a->off && b->ftype != SCN_F_NONE && b->has_value)
+                ck_assert_msg(b->def_i == a->def_i && b->def_d == a->def_d, "%s and %s: one field, two defaults",
+                              a->name, b->name);
+        }
+    }
     /* every row has an example and a line of doc */
     for (size_t i = 0; i < scn_keys_n; i++)
         ck_assert(scn_keys[i].example && *scn_keys[i].example && scn_keys[i].doc && *scn_keys[i].doc);
+}
+END_TEST
+
+START_TEST(choice_defaults_are_the_first_word)
+{
+    /* a choice's default is the enum's value 0, which a zeroed spec holds;
+     * but late, whose default the reader sets (next_slot, the book's) */
+    char buf[128];
+    const scn_key *k = scn_keys_find(SCN_SEC_TESTER, TESTER_PACED, "late");
+    ck_assert_str_eq(scn_keys_default_text(k, buf, sizeof buf), tester_late_name(TESTER_LATE_NEXT_SLOT));
+    for (size_t i = 0; i < scn_keys_n; i++)
+        if (scn_keys[i].type == SCN_T_CHOICE && !scn_keys[i].required && &scn_keys[i] != k)
+            ck_assert_str_eq(scn_keys_default_text(&scn_keys[i], buf, sizeof buf), scn_keys[i].choices->names[0]);
 }
 END_TEST
 
@@ -236,7 +339,8 @@ static void check_key_table(int section, const char *word)
             continue;
         char *row = docs_row(text, k->name);
         ck_assert_msg(row != NULL, "docs: [%s] has no row for %s", word, k->name);
-        const char *def = k->def ? k->def : "required";
+        char defbuf[128];
+        const char *def = scn_keys_default_text(k, defbuf, sizeof defbuf);
         const char *cell = last_cell(row);
         ck_assert_msg(strncmp(cell, def, strlen(def)) == 0, "docs: [%s] %s: default '%s', the table says '%s'",
                       word, k->name, cell, def);
@@ -311,10 +415,12 @@ static void check_kind_table(int section, const char *word)
             snprintf(key, sizeof key, "%s", k->name);
             int found = strstr(row, key) || (base && strstr(base, key));
             ck_assert_msg(found, "docs: [%s] the row of %s does not name %s", word, name, k->name);
-            if (k->def)
-                ck_assert_msg(strstr(row, k->def) || (base && strstr(base, k->def)),
+            char def[128];
+            scn_keys_default_text(k, def, sizeof def);
+            if (!k->required)
+                ck_assert_msg(strstr(row, def) || (base && strstr(base, def)),
                               "docs: [%s] the row of %s does not give %s's default '%s'", word, name, k->name,
-                              k->def);
+                              def);
         }
         free(row);
         free(base);
@@ -386,7 +492,8 @@ Suite *test_suite(void)
     Suite *s = suite_create("scn_keys");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, listing_has_every_row);
-    tcase_add_test(tc, defaults_match_the_code);
+    tcase_add_test(tc, defaults_are_the_rows);
+    tcase_add_test(tc, choice_defaults_are_the_first_word);
     tcase_add_test(tc, rows_are_found_by_kind);
     tcase_add_test(tc, takes_messages_come_from_the_table);
     tcase_add_test(tc, docs_match_the_key_table);

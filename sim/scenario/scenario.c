@@ -491,18 +491,14 @@ scenario_error scenario_load_flags(scenario **out, const char *path, const char 
     return rc;
 }
 
-/* The documented defaults (docs/scenario-format.md; scn_keys.def). */
+/* The defaults: those of the rows of scn_keys.def whose field is in the
+ * scenario (what docs/scenario-format.md and --list-keys print), and the
+ * name, which is the file's. */
 static void set_defaults(scenario *s, const char *path)
 {
     snprintf(s->path, sizeof s->path, "%s", path);
     default_name(s, path);
-    s->seed = 1;
-    s->rank_rule = HIST_NEAREST_RANK;
-    s->threshold_ns = SCENARIO_DEFAULT_THRESHOLD_NS;
-    s->sub_bits = SCENARIO_DEFAULT_SUB_BITS;
-    snprintf(s->generator, sizeof s->generator, "%s", RNG_DEFAULT_GENERATOR);
-    s->max_requests = SCENARIO_DEFAULT_MAX_REQUESTS;
-    s->workers = 1;
+    scn_keys_set_defaults(-1, SCN_IN_SCENARIO, s); /* the rows' values */
 }
 
 scenario_error scenario_load_stream(scenario **out, FILE *f, const char *path, const char *const *sets,

@@ -27,12 +27,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/** Default threshold for "over threshold" counts: 100 ms. */
-#define SCENARIO_DEFAULT_THRESHOLD_NS ((int64_t)100000000)
-/** Default histogram precision S ([scenario] sub_bucket_bits). */
-#define SCENARIO_DEFAULT_SUB_BITS 8u
-/** Default limit on requests per tester: 10^9. */
-#define SCENARIO_DEFAULT_MAX_REQUESTS ((uint64_t)1000000000)
+/* The defaults of the keys (threshold 100 ms, sub_bucket_bits 8, ...) are
+ * the values of their rows in scn_keys.def, set by scn_keys_set_defaults. */
 /* The input limits (docs/scenario-format.md, "Limits"; docs/cosim.1).
  * Reading stops at the first one crossed, with FILE:LINE. */
 /** Most testers and stalls a scenario may have (each tester writes files

@@ -5,18 +5,6 @@
 
 #include <stdlib.h>
 
-/* A required duration parameter. */
-static int need_duration(scn_ctx *c, const char *key, int64_t *out_ns)
-{
-    return scn_keys_need(c, key) && scn_keys_duration(c, key, out_ns) >= 0 ? 0 : -1;
-}
-
-/* A required number parameter. */
-static int need_number(scn_ctx *c, const char *key, double *out)
-{
-    return scn_keys_need(c, key) && scn_keys_number(c, key, out) >= 0 ? 0 : -1;
-}
-
 /* The observed service times of an empirical distribution, from its file. */
 static int read_empirical(scn_ctx *c, dist_spec *d)
 {
@@ -36,35 +24,22 @@ static int read_empirical(scn_ctx *c, dist_spec *d)
     return 0;
 }
 
-/* The parameters of d's kind, in the order of their rows. */
+/* The parameters of d's kind: the rows of its kind whose field is in a
+ * dist_spec (a_ns, b_ns, shape), in the order of the rows; an empirical
+ * or a measured distribution reads its data file. */
 static int read_parameters(scn_ctx *c, dist_spec *d)
 {
-    switch (d->kind) {
-    case DIST_CONSTANT:
-        return need_duration(c, "time", &d->a_ns);
-    case DIST_UNIFORM:
-        return need_duration(c, "min", &d->a_ns) || need_duration(c, "max", &d->b_ns) ? -1 : 0;
-    case DIST_EXPONENTIAL:
-        return need_duration(c, "mean", &d->a_ns);
-    case DIST_LOGNORMAL:
-        return need_duration(c, "median", &d->a_ns) || need_number(c, "sigma", &d->shape) ? -1 : 0;
-    case DIST_NORMAL:
-        return need_duration(c, "mean", &d->a_ns) || need_duration(c, "stddev", &d->b_ns) ? -1 : 0;
-    case DIST_GAMMA:
-        return need_duration(c, "mean", &d->a_ns) || need_number(c, "shape", &d->shape) ? -1 : 0;
-    case DIST_PARETO:
-        return need_duration(c, "minimum", &d->a_ns) || need_number(c, "shape", &d->shape) ? -1 : 0;
-    case DIST_EMPIRICAL:
+    if (d->kind == DIST_EMPIRICAL) {
         if (*c->prefix) {
             scn_keys_bad_value(c, scn_keys_get(c, "distribution"),
                                "an empirical distribution is accepted for [service] only");
             return -1;
         }
         return read_empirical(c, d);
-    case DIST_HISTOGRAM:
-        return scn_hist_read(c, d);
     }
-    return -1;
+    if (d->kind == DIST_HISTOGRAM)
+        return scn_hist_read(c, d);
+    return scn_keys_read_rows(c, SCN_IN_DIST, d);
 }
 
 int scn_dist_read(scn_ctx *c, dist_spec *d, const char *prefix)
@@ -91,7 +66,7 @@ int scn_dist_service(scn_ctx *c)
 {
     if (scn_dist_read(c, &c->s->service, "") < 0)
         return -1;
-    if (scn_keys_count(c, "workers", &c->s->workers) < 0)
+    if (scn_keys_read_rows(c, SCN_IN_SCENARIO, c->s) < 0) /* workers */
         return -1;
     c->kind = (int)c->s->service.kind;
     c->kind_name = dist_kind_name(c->s->service.kind);

@@ -4,14 +4,17 @@
 #include "dist.h"
 #include "scn_expect.h"
 #include "hist.h"
+#include "rng.h"
 #include "scn_real.h"
 #include "scn_profile.h"
+#include "scn_sections.h"
 #include "scn_stall.h"
 #include "stall.h"
 #include "tester.h"
 #include "units.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,11 +32,25 @@
 #define COUNT(lo, hi) .lo_u = (lo), .hi_u = (hi)
 #define NUMBER(lo, hi) .lo_d = (lo), .hi_d = (hi)
 #define CHOICES(names, more_names) .choices = (names), .more = (more_names)
-#define REQUIRED NULL
+/* the structs a DEST names */
+#define SCN_STRUCT_SCENARIO scenario
+#define SCN_STRUCT_DIST dist_spec
+#define SCN_STRUCT_STALL stall_spec
+#define SCN_STRUCT_TESTER tester_spec
+#define NOWHERE .in = SCN_IN_NONE
+#define AT(S, F, T) .in = SCN_IN_##S, .off = offsetof(SCN_STRUCT_##S, F), .ftype = SCN_F_##T, \
+                    .fsize = sizeof(((SCN_STRUCT_##S *)0)->F)
+#define HOOK(S, fn) .in = SCN_IN_##S, .hook = (fn), .hook_name = #fn
+#define AT_HOOK(S, F, T, fn) AT(S, F, T), .hook = (fn), .hook_name = #fn
+#define REQUIRED .required = 1
+#define V(x) .has_value = 1, .def_i = (int64_t)(x), .def_d = (double)(x)
+#define VSAYS(x, phrase) V(x), .def_text = (phrase)
+#define TEXTV(text) .has_value = 1, .def_text = (text)
+#define SAYS(phrase) .def_text = (phrase)
 #define SAME NULL
 #define HIDDEN ""
-#define SCN_KEY(SEC, KINDS, KEY, TYPE, LIMITS, DEF, EXAMPLE, TAKES, DOC)                                 \
-    {.section = SCN_SEC_##SEC, .kinds = (KINDS), .name = (KEY), .type = SCN_T_##TYPE, LIMITS, .def = (DEF), \
+#define SCN_KEY(SEC, KINDS, KEY, TYPE, LIMITS, DEST, DEF, EXAMPLE, TAKES, DOC)                                 \
+    {.section = SCN_SEC_##SEC, .kinds = (KINDS), .name = (KEY), .type = SCN_T_##TYPE, LIMITS, DEST, DEF, \
      .example = (EXAMPLE), .takes = (TAKES), .doc = (DOC)},
 
 const scn_key scn_keys[] = {
@@ -42,9 +59,46 @@ const scn_key scn_keys[] = {
 const size_t scn_keys_n = ARRAY_SIZE(scn_keys);
 
 #undef SCN_KEY
+#undef AT
+#undef HOOK
+#undef AT_HOOK
+
+/* Each field a row names is of the C type its FTYPE says, or the build
+ * fails here: a value is never stored into a field of another size. An
+ * enum is compatible with int or unsigned, as the compiler picks. */
+#define SCN_FIELD_OF(S, F) (((SCN_STRUCT_##S *)0)->F)
+#define SCN_IS_I64(x) _Generic((x), int64_t: 1, default: 0)
+#define SCN_IS_U64(x) _Generic((x), uint64_t: 1, default: 0)
+#define SCN_IS_UNSIGNED(x) _Generic((x), unsigned: 1, default: 0)
+#define SCN_IS_INT(x) _Generic((x), int: 1, unsigned: 1, default: 0)
+#define SCN_IS_DOUBLE(x) _Generic((x), double: 1, default: 0)
+#define SCN_IS_CHARS(x) _Generic((x), char *: sizeof(x) > 1, default: 0)
+#define AT(S, F, T) _Static_assert(SCN_IS_##T(SCN_FIELD_OF(S, F)), #S "." #F " is not of the type " #T);
+#define AT_HOOK(S, F, T, fn) AT(S, F, T)
+#define HOOK(S, fn)
+#undef NOWHERE
+#define NOWHERE
+#define SCN_KEY(SEC, KINDS, KEY, TYPE, LIMITS, DEST, DEF, EXAMPLE, TAKES, DOC) DEST
+#include "scn_keys.def"
+#undef SCN_KEY
+#undef HOOK
+#undef AT_HOOK
+#undef AT
+#undef SCN_IS_CHARS
+#undef SCN_IS_DOUBLE
+#undef SCN_IS_INT
+#undef SCN_IS_UNSIGNED
+#undef SCN_IS_U64
+#undef SCN_IS_I64
+#undef SCN_FIELD_OF
+#undef SAYS
+#undef TEXTV
+#undef VSAYS
+#undef V
+#undef REQUIRED
+#undef NOWHERE
 #undef HIDDEN
 #undef SAME
-#undef REQUIRED
 #undef CHOICES
 #undef NUMBER
 #undef COUNT
@@ -364,6 +418,120 @@ int scn_keys_choice(scn_ctx *c, const char *key, int *out, int *more)
     return -1;
 }
 
+/* ---- fields: the rows' defaults and reading -------------------------------- */
+
+int scn_keys_read_field(scn_ctx *c, const scn_key *k, void *base)
+{
+    if (k->required && !scn_keys_need(c, k->name))
+        return -1;
+    char *field = (char *)base + k->off;
+    int got = 0;
+    switch (k->ftype) {
+    case SCN_F_I64:
+        got = scn_keys_duration(c, k->name, (int64_t *)(void *)field);
+        break;
+    case SCN_F_U64:
+        got = scn_keys_count(c, k->name, (uint64_t *)(void *)field);
+        break;
+    case SCN_F_UNSIGNED: { /* a row's limits keep it within unsigned (test_scn_keys) */
+        uint64_t v = 0;
+        if ((got = scn_keys_count(c, k->name, &v)) > 0)
+            *(unsigned *)(void *)field = (unsigned)v;
+        break;
+    }
+    case SCN_F_INT: {
+        int v = 0;
+        if ((got = scn_keys_choice(c, k->name, &v, NULL)) > 0)
+            *(int *)(void *)field = v;
+        break;
+    }
+    case SCN_F_DOUBLE:
+        got = scn_keys_number(c, k->name, (double *)(void *)field);
+        break;
+    case SCN_F_CHARS: {
+        scn_ini_entry *e = scn_keys_get(c, k->name);
+        if (e && strlen(e->value) >= k->fsize) {
+            scn_keys_bad_value(c, e, "too long");
+            return -1;
+        }
+        if (e)
+            memcpy(field, e->value, strlen(e->value) + 1);
+        got = e != NULL;
+        break;
+    }
+    case SCN_F_NONE:
+        scn_keys_section_fail(c, "key '%s' has no field in scn_keys.def (a defect of cosim: please report it)",
+                              k->name);
+        return -1;
+    }
+    return got;
+}
+
+int scn_keys_read_rows(scn_ctx *c, scn_key_in in, void *base)
+{
+    int section = c->prefix ? SCN_SEC_SERVICE : c->sec->type;
+    int kind = c->prefix ? c->dist_kind : c->kind;
+    for (size_t i = 0; i < scn_keys_n; i++) {
+        const scn_key *k = &scn_keys[i];
+        if (k->section != section || k->in != in || !row_has_kind(k, kind))
+            continue;
+        if ((k->hook ? k->hook(c, k, base) : scn_keys_read_field(c, k, base)) < 0)
+            return -1;
+    }
+    return 0;
+}
+
+void scn_keys_set_defaults(int section, scn_key_in in, void *base)
+{
+    for (size_t i = 0; i < scn_keys_n; i++) {
+        const scn_key *k = &scn_keys[i];
+        if ((section >= 0 && k->section != section) || k->in != in || !k->has_value)
+            continue;
+        char *field = (char *)base + k->off;
+        switch (k->ftype) {
+        case SCN_F_I64:
+            *(int64_t *)(void *)field = k->def_i;
+            break;
+        case SCN_F_U64:
+            *(uint64_t *)(void *)field = (uint64_t)k->def_i;
+            break;
+        case SCN_F_UNSIGNED:
+            *(unsigned *)(void *)field = (unsigned)k->def_i;
+            break;
+        case SCN_F_INT:
+            *(int *)(void *)field = (int)k->def_i;
+            break;
+        case SCN_F_DOUBLE:
+            *(double *)(void *)field = k->def_d;
+            break;
+        case SCN_F_CHARS:
+            snprintf(field, k->fsize, "%s", k->def_text);
+            break;
+        case SCN_F_NONE:
+            break;
+        }
+    }
+}
+
+const char *scn_keys_default_text(const scn_key *k, char *buf, size_t len)
+{
+    if (k->required)
+        snprintf(buf, len, "required");
+    else if (k->def_text || !k->has_value)
+        snprintf(buf, len, "%s", k->def_text ? k->def_text : "?");
+    else if (k->type == SCN_T_DURATION)
+        units_format_duration_exact(k->def_i, buf, len);
+    else if (k->type == SCN_T_COUNT)
+        snprintf(buf, len, "%llu", (unsigned long long)k->def_i);
+    else if (k->type == SCN_T_NUMBER)
+        units_format_number(k->def_d, buf, len);
+    else if (k->type == SCN_T_CHOICE && k->choices)
+        snprintf(buf, len, "%s", names_get(*k->choices, (int)k->def_i));
+    else
+        snprintf(buf, len, "%lld", (long long)k->def_i);
+    return buf;
+}
+
 /* ---- "takes" messages ---------------------------------------------------- */
 
 /* Append the takes phrases of the rows of section with kind; only_kinds
@@ -500,10 +668,10 @@ static int list_figures(FILE *f, const scn_key *k)
     int rc = 0;
     for (size_t m = 0; m < scn_expect_metric_names.n; m++)
         if (fprintf(f, "expect\t\t%s\t%s\t%s\t%s\t%s\n", scn_expect_metric_names.names[m],
-                    scn_expect_metric_is_duration((expect_metric)m) ? "duration" : "count", k->def,
+                    scn_expect_metric_is_duration((expect_metric)m) ? "duration" : "count", k->def_text,
                     scn_expect_metric_is_duration((expect_metric)m) ? "1.87ms +- 3%" : "18000 +- 1%", k->doc) < 0)
             rc = -EIO;
-    if (fprintf(f, "expect\t\tpN\tduration\t%s\t1.87ms +- 3%%\t%s (the percentile N: p50, p99.9)\n", k->def,
+    if (fprintf(f, "expect\t\tpN\tduration\t%s\t1.87ms +- 3%%\t%s (the percentile N: p50, p99.9)\n", k->def_text,
                 k->doc) < 0)
         rc = -EIO;
     return rc;
@@ -516,7 +684,7 @@ int scn_keys_list(FILE *f)
         rc = -EIO;
     for (size_t i = 0; i < scn_keys_n; i++) {
         const scn_key *k = &scn_keys[i];
-        char kinds[256], type[256];
+        char kinds[256], type[256], def[128];
         if (k->type == SCN_T_FIGURE) {
             if (list_figures(f, k))
                 rc = -EIO;
@@ -524,7 +692,7 @@ int scn_keys_list(FILE *f)
         }
         if (fprintf(f, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", names_get(scn_ini_section_names, k->section),
                     kinds_text(k, kinds, sizeof kinds), k->name, type_text(k, type, sizeof type),
-                    k->def ? k->def : "required", k->example, k->doc) < 0)
+                    scn_keys_default_text(k, def, sizeof def), k->example, k->doc) < 0)
             rc = -EIO;
     }
     if (fflush(f) != 0)

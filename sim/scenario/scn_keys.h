@@ -47,6 +47,35 @@ typedef enum scn_key_type {
  *  SCN_STALL_FORM_GC_LOG. */
 #define SCN_KIND_GC_LOG 17
 
+/** The struct a row's field is in (DEST's STRUCT). */
+typedef enum scn_key_in {
+    SCN_IN_NONE = 0,  /**< no field: a hook or the section's code reads it */
+    SCN_IN_SCENARIO,  /**< scenario */
+    SCN_IN_DIST,      /**< dist_spec (the [service] distribution, or a
+                           think_/length_ one) */
+    SCN_IN_STALL,     /**< stall_spec */
+    SCN_IN_TESTER,    /**< tester_spec */
+} scn_key_in;
+
+/** The C type of a row's field (DEST's FTYPE). */
+typedef enum scn_key_ftype {
+    SCN_F_NONE = 0,
+    SCN_F_I64,      /**< int64_t: durations */
+    SCN_F_U64,      /**< uint64_t: counts */
+    SCN_F_UNSIGNED, /**< unsigned: a count with a narrow range */
+    SCN_F_INT,      /**< int or an enum: a choice's index */
+    SCN_F_DOUBLE,   /**< double: numbers */
+    SCN_F_CHARS,    /**< a char array: text */
+} scn_key_ftype;
+
+struct scn_key;
+struct scn_ctx;
+
+/** A row's own reader (DEST's HOOK): reads the key from c's section into
+ *  base (the row's struct, or the section's when the row has no field).
+ *  @return 0, or -1 with the message given */
+typedef int (*scn_key_hook)(struct scn_ctx *c, const struct scn_key *k, void *base);
+
 /** One row of scn_keys.def. */
 typedef struct scn_key {
     int section;         /**< scn_ini_section_type */
@@ -57,7 +86,19 @@ typedef struct scn_key {
     double lo_d, hi_d;   /**< numbers */
     const names_table *choices, *more; /**< choices: the module's name table
                                             (and more words of the scenario's) */
-    const char *def;     /**< the default as documented; NULL: required */
+    scn_key_in in;       /**< the struct of its field, or SCN_IN_NONE */
+    size_t off;          /**< the field's offset in it (offsetof) */
+    scn_key_ftype ftype; /**< the field's C type */
+    size_t fsize;        /**< the field's size (a char array's room) */
+    scn_key_hook hook;   /**< its own reader, or NULL */
+    const char *hook_name; /**< the hook's name, for the docs and tests */
+    int required;        /**< no default: the section needs the key */
+    int has_value;       /**< a default value (def_i, def_d or def_text) */
+    int64_t def_i;       /**< the default of a duration (ns), count or choice (index) */
+    double def_d;        /**< the default of a number */
+    const char *def_text; /**< the default as the docs say it when it is
+                               not printed from the value (a phrase, or a
+                               text value); NULL: printed from the value */
     const char *example;
     const char *takes;   /**< NULL: the name; "": not named in "takes" */
     const char *doc;
@@ -139,6 +180,41 @@ int scn_keys_count(scn_ctx *c, const char *key, uint64_t *out);
  * @param more  may be NULL when the row has no more table
  */
 int scn_keys_choice(scn_ctx *c, const char *key, int *out, int *more);
+
+/**
+ * Read row k's key from c's section into its field of base (k->in's
+ * struct) by the row's type and limits: a duration (int64_t ns), a count
+ * (uint64_t or unsigned), a number (double), a choice (its index into an
+ * int or enum field), a text (copied into a char array that holds it). A
+ * required row's key is asked for first ("needs key ...").
+ * @param base  the row's struct (a scenario, dist_spec, stall_spec or
+ *              tester_spec)
+ * @return 1 if the key was present and good, 0 if absent (the field keeps
+ *         its default), -1 on error (message set)
+ */
+int scn_keys_read_field(scn_ctx *c, const scn_key *k, void *base);
+
+/**
+ * Read the keys of c's section (of [service] inside a distribution) for
+ * its kind whose rows put them in struct in, in table order: each row's
+ * hook if it has one, else scn_keys_read_field.
+ * @param base  the struct in: the scenario, or the section's spec
+ * @return 0, or -1 with the message given
+ */
+int scn_keys_read_rows(scn_ctx *c, scn_key_in in, void *base);
+
+/**
+ * Set the default of every row of section (any kind) whose field is in
+ * struct in and whose default is a value: the one place defaults are
+ * written. Rows of one field agree on it (a test holds them). section -1:
+ * every section's rows of that struct.
+ */
+void scn_keys_set_defaults(int section, scn_key_in in, void *base);
+
+/** A row's default as `cosim --list-keys` and docs/scenario-format.md give
+ *  it: "required", its phrase, or its value printed ("100ms", "1",
+ *  "nearest_rank"). @return buf */
+const char *scn_keys_default_text(const scn_key *k, char *buf, size_t len);
 
 /** Write "... takes K1, K2, ..." for the section's kind (the rows' takes
  *  phrases, in table order) to buf. @return buf */

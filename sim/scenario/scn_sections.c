@@ -8,75 +8,81 @@
 #include <stdio.h>
 #include <string.h>
 
-/* A choice key into an int field (left as is when the key is absent). */
-static int get_enum(scn_ctx *c, const char *key, int *field)
-{
-    int v = 0, got = scn_keys_choice(c, key, &v, NULL);
-    if (got > 0)
-        *field = v;
-    return got < 0 ? -1 : 0;
-}
+/* ---- [scenario]: the rows' hooks (scn_keys.def) ---------------------------- */
 
-/* name and title: the output folder's name and the chart's title. */
-static int get_names(scn_ctx *c, scenario *s)
+int scn_sections_name(scn_ctx *c, const scn_key *k, void *base)
 {
-    scn_ini_entry *e;
-    if ((e = scn_keys_get(c, "name"))) {
-        if (!scn_ini_valid_name(e->value)) {
-            scn_keys_bad_value(c, e, "a name is 1 to 40 letters, digits, '_' or '-', not beginning with '-' (it names the output folder)");
-            return -1;
-        }
-        snprintf(s->name, sizeof s->name, "%s", e->value);
-    }
-    if ((e = scn_keys_get(c, "title"))) {
-        if (strlen(e->value) > SCENARIO_TITLE_MAX) {
-            scn_keys_bad_value(c, e, "a title is at most 100 bytes, so that it fits the chart");
-            return -1;
-        }
-        snprintf(s->title, sizeof s->title, "%s", e->value);
-    }
-    return 0;
-}
-
-/* generator, max_requests and chart_window. */
-static int get_run_keys(scn_ctx *c, scenario *s)
-{
-    scn_ini_entry *e;
-    if ((e = scn_keys_get(c, "generator"))) {
-        if (rng_check_name(e->value) || strlen(e->value) >= sizeof s->generator) {
-            scn_keys_bad_value(c, e, "not a GSL generator name (e.g. mt19937, taus2, ranlxd2)");
-            return -1;
-        }
-        snprintf(s->generator, sizeof s->generator, "%s", e->value);
-    }
-    if (scn_keys_count(c, "max_requests", &s->max_requests) < 0)
+    scenario *s = base;
+    scn_ini_entry *e = scn_keys_get(c, k->name);
+    if (!e)
+        return 0; /* the default: the file's name (scenario.c) */
+    if (!scn_ini_valid_name(e->value)) {
+        scn_keys_bad_value(c, e, "a name is 1 to 40 letters, digits, '_' or '-', not beginning with '-' (it names the output folder)");
         return -1;
-    if ((e = scn_keys_get(c, "chart_window"))) {
-        /* a sweep draws no time charts: the window's form is checked, not
-         * its place in the run (a --vary of duration may shorten it) */
-        int sweep = (c->p->load_flags & SCENARIO_LOAD_SWEEP) != 0;
-        char why[160];
-        if (scenario_parse_window(e->value, sweep ? INT64_MAX : s->duration_ns, &s->chart_window_from,
-                                  &s->chart_window_to, why, sizeof why)) {
-            scn_keys_bad_value(c, e, why);
-            return -1;
-        }
-        if (sweep)
-            s->chart_window_from = s->chart_window_to = 0;
     }
+    snprintf(s->name, sizeof s->name, "%s", e->value);
     return 0;
 }
 
-/* hlog_interval: at most SCENARIO_HLOG_MAX_INTERVALS intervals in the run. */
-static int get_hlog_interval(scn_ctx *c, scenario *s)
+int scn_sections_title(scn_ctx *c, const scn_key *k, void *base)
 {
-    if (scn_keys_duration(c, "hlog_interval", &s->hlog_interval_ns) <= 0)
-        return scn_keys_has(c, "hlog_interval") ? -1 : 0;
+    scenario *s = base;
+    scn_ini_entry *e = scn_keys_get(c, k->name);
+    if (!e)
+        return 0; /* the default: the name (scenario.c, once every section is read) */
+    if (strlen(e->value) > SCENARIO_TITLE_MAX) {
+        scn_keys_bad_value(c, e, "a title is at most 100 bytes, so that it fits the chart");
+        return -1;
+    }
+    snprintf(s->title, sizeof s->title, "%s", e->value);
+    return 0;
+}
+
+int scn_sections_generator(scn_ctx *c, const scn_key *k, void *base)
+{
+    scenario *s = base;
+    scn_ini_entry *e = scn_keys_get(c, k->name);
+    if (!e)
+        return 0;
+    if (rng_check_name(e->value) || strlen(e->value) >= sizeof s->generator) {
+        scn_keys_bad_value(c, e, "not a GSL generator name (e.g. mt19937, taus2, ranlxd2)");
+        return -1;
+    }
+    snprintf(s->generator, sizeof s->generator, "%s", e->value);
+    return 0;
+}
+
+int scn_sections_chart_window(scn_ctx *c, const scn_key *k, void *base)
+{
+    scenario *s = base;
+    scn_ini_entry *e = scn_keys_get(c, k->name);
+    if (!e)
+        return 0; /* the default: the run works it out around the longest stall */
+    /* a sweep draws no time charts: the window's form is checked, not
+     * its place in the run (a --vary of duration may shorten it) */
+    int sweep = (c->p->load_flags & SCENARIO_LOAD_SWEEP) != 0;
+    char why[160];
+    if (scenario_parse_window(e->value, sweep ? INT64_MAX : s->duration_ns, &s->chart_window_from,
+                              &s->chart_window_to, why, sizeof why)) {
+        scn_keys_bad_value(c, e, why);
+        return -1;
+    }
+    if (sweep)
+        s->chart_window_from = s->chart_window_to = 0;
+    return 0;
+}
+
+int scn_sections_hlog_interval(scn_ctx *c, const scn_key *k, void *base)
+{
+    scenario *s = base;
+    int got = scn_keys_read_field(c, k, base);
+    if (got <= 0)
+        return got;
     if (s->duration_ns / s->hlog_interval_ns >= SCENARIO_HLOG_MAX_INTERVALS) {
         char msg[160];
         snprintf(msg, sizeof msg, "cuts the run into more than %d intervals; give a longer interval",
                  SCENARIO_HLOG_MAX_INTERVALS);
-        scn_keys_bad_value(c, scn_keys_get(c, "hlog_interval"), msg);
+        scn_keys_bad_value(c, scn_keys_get(c, k->name), msg);
         return -1;
     }
     return 0;
@@ -84,41 +90,28 @@ static int get_hlog_interval(scn_ctx *c, scenario *s)
 
 int scn_sections_scenario(scn_ctx *c)
 {
-    scenario *s = c->s;
-    if (get_names(c, s) < 0)
-        return -1;
-    if (!scn_keys_need(c, "duration") || scn_keys_duration(c, "duration", &s->duration_ns) < 0)
-        return -1;
-    if (scn_keys_count(c, "seed", &s->seed) < 0)
-        return -1;
-    int v = (int)s->rank_rule;
-    if (get_enum(c, "rank_rule", &v) < 0)
-        return -1;
-    s->rank_rule = (hist_rank_rule)v;
-    if (scn_keys_duration(c, "threshold", &s->threshold_ns) < 0)
-        return -1;
-    if (get_enum(c, "in_flight_at_end", &s->drop_in_flight) < 0)
-        return -1;
-    if (get_enum(c, "queue_wait", &s->record_wait) < 0)
-        return -1;
-    uint64_t bits = s->sub_bits;
-    if (scn_keys_count(c, "sub_bucket_bits", &bits) < 0)
-        return -1;
-    s->sub_bits = (unsigned)bits;
-    if (get_run_keys(c, s) < 0 || get_hlog_interval(c, s) < 0)
+    if (scn_keys_read_rows(c, SCN_IN_SCENARIO, c->s) < 0)
         return -1;
     return scn_keys_check_unused(c);
 }
 
-int scn_sections_truth(scn_ctx *c)
+/* ---- [truth] ------------------------------------------------------------------ */
+
+int scn_sections_truth_interval(scn_ctx *c, const scn_key *k, void *base)
 {
-    scenario *s = c->s;
-    if (!scn_keys_need(c, "interval") || scn_keys_duration(c, "interval", &s->truth_interval_ns) < 0)
+    scenario *s = base;
+    if (scn_keys_read_field(c, k, base) < 0)
         return -1;
     if ((double)s->duration_ns / (double)s->truth_interval_ns > (double)s->max_requests) {
-        scn_keys_bad_value(c, scn_keys_get(c, "interval"), "too many probes for the duration (more than max_requests)");
+        scn_keys_bad_value(c, scn_keys_get(c, k->name), "too many probes for the duration (more than max_requests)");
         return -1;
     }
+    return 0;
+}
+
+int scn_sections_truth_load(scn_ctx *c, const scn_key *k, void *base)
+{
+    scenario *s = base;
     /* by default the load the scenario's testers put on the server: the
      * first open tester's (its requests, as a user population's, do not
      * wait for replies), else the first tester's whatever its kind (a
@@ -134,7 +127,7 @@ int scn_sections_truth(scn_ctx *c)
         }
     if (s->truth_load < 0 && s->n_testers > 0)
         s->truth_load = 0;
-    scn_ini_entry *e = scn_keys_get(c, "load");
+    scn_ini_entry *e = scn_keys_get(c, k->name);
     if (e) {
         s->truth_load = -1;
         if (strcmp(e->value, "none") != 0) {
@@ -149,6 +142,13 @@ int scn_sections_truth(scn_ctx *c)
             s->truth_load = (int)i;
         }
     }
+    return 0;
+}
+
+int scn_sections_truth(scn_ctx *c)
+{
+    if (scn_keys_read_rows(c, SCN_IN_SCENARIO, c->s) < 0)
+        return -1;
     return scn_keys_check_unused(c);
 }
 
