@@ -195,6 +195,30 @@ START_TEST(defaults_are_the_rows)
     ck_assert_uint_eq(s->workers, 1);
     ck_assert_int_eq(s->rank_rule, HIST_NEAREST_RANK);
     scenario_free(s);
+    /* [stall NAME]: first and preemption */
+    s = load_text("[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n"
+                  "[stall p]\nkind = periodic\nlength = 1ms\nperiod = 10ms\n[tester c]\nkind = closed\n");
+    ck_assert_uint_eq(check_defaults_in(SCN_IN_STALL, SCN_SEC_STALL, STALL_PERIODIC, &s->stalls[0]), 2);
+    ck_assert_int_eq(s->stalls[0].first_ns, 0);
+    ck_assert_int_eq(s->stalls[0].preemption, STALL_PREEMPT_RESUME);
+    scenario_free(s);
+    /* [tester NAME]: each kind with only its required keys holds every
+     * default of its rows (users 1, late next_slot, batch 1, ...) */
+    static const char *const minimal[TESTER_N_KINDS] = {
+        [TESTER_CLOSED] = "", [TESTER_PACED] = "rate = 100/s\n", [TESTER_OPEN] = "rate = 100/s\n",
+        [TESTER_CORRECTED] = "rate = 100/s\n", [TESTER_PARTLY_OPEN] = "rate = 100/s\np_continue = 0.5\n"};
+    size_t rows = 0;
+    for (int kind = 0; kind < TESTER_N_KINDS; kind++) {
+        char text[512];
+        ck_assert_ptr_nonnull(minimal[kind]);
+        snprintf(text, sizeof text,
+                 "[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n"
+                 "[tester t]\nkind = %s\n%s", tester_kind_name((tester_kind)kind), minimal[kind]);
+        s = load_text(text);
+        rows += check_defaults_in(SCN_IN_TESTER, SCN_SEC_TESTER, kind, &s->testers[0]);
+        scenario_free(s);
+    }
+    ck_assert_uint_ge(rows, 40);
     char buf[128];
     ck_assert_str_eq(scn_keys_default_text(scn_keys_find(SCN_SEC_SCENARIO, -1, "threshold"), buf, sizeof buf),
                      "100ms");

@@ -498,7 +498,7 @@ static void set_defaults(scenario *s, const char *path)
 {
     snprintf(s->path, sizeof s->path, "%s", path);
     default_name(s, path);
-    scn_keys_set_defaults(-1, SCN_IN_SCENARIO, s); /* the rows' values */
+    scn_keys_set_defaults(-1, -1, SCN_IN_SCENARIO, s); /* the rows' values */
 }
 
 scenario_error scenario_load_stream(scenario **out, FILE *f, const char *path, const char *const *sets,

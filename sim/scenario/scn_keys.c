@@ -481,11 +481,11 @@ int scn_keys_read_rows(scn_ctx *c, scn_key_in in, void *base)
     return 0;
 }
 
-void scn_keys_set_defaults(int section, scn_key_in in, void *base)
+void scn_keys_set_defaults(int section, int kind, scn_key_in in, void *base)
 {
     for (size_t i = 0; i < scn_keys_n; i++) {
         const scn_key *k = &scn_keys[i];
-        if ((section >= 0 && k->section != section) || k->in != in || !k->has_value)
+        if ((section >= 0 && k->section != section) || k->in != in || !k->has_value || !row_has_kind(k, kind))
             continue;
         char *field = (char *)base + k->off;
         switch (k->ftype) {

@@ -204,12 +204,12 @@ int scn_keys_read_field(scn_ctx *c, const scn_key *k, void *base);
 int scn_keys_read_rows(scn_ctx *c, scn_key_in in, void *base);
 
 /**
- * Set the default of every row of section (any kind) whose field is in
+ * Set the default of every row of section for kind (-1: any kind) whose field is in
  * struct in and whose default is a value: the one place defaults are
  * written. Rows of one field agree on it (a test holds them). section -1:
  * every section's rows of that struct.
  */
-void scn_keys_set_defaults(int section, scn_key_in in, void *base);
+void scn_keys_set_defaults(int section, int kind, scn_key_in in, void *base);
 
 /** A row's default as `cosim --list-keys` and docs/scenario-format.md give
  *  it: "required", its phrase, or its value printed ("100ms", "1",

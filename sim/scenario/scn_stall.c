@@ -249,19 +249,20 @@ static int read_file_stall(scn_ctx *c, stall_spec *st)
     return 0;
 }
 
-/* kind = random: windows arriving as a Poisson process. */
-static int read_random(scn_ctx *c, stall_spec *st)
+/* ---- the rows' hooks (scn_keys.def) ---------------------------------------- */
+
+int scn_stall_length_dist(scn_ctx *c, const scn_key *k, void *base)
 {
+    (void)k;
+    stall_spec *st = base;
     const scenario *s = c->s;
-    if (!scn_keys_need(c, "every") || scn_keys_duration(c, "every", &st->mean_gap_ns) < 0)
-        return -1;
     if (scn_dist_read(c, &st->length_dist, "length_") < 0)
         return -1;
-    /* Windows arrive every `every` on average; if a window lasts about
-     * as long, the next one usually starts before it ends and the
-     * server almost never works again. Ask for a mean length of at most
-     * half the gap (the server then stops at most 1 - exp(-1/2) = 39%
-     * of the time). */
+    /* Windows arrive every `every` on average (its row comes first); if a
+     * window lasts about as long, the next one usually starts before it
+     * ends and the server almost never works again. Ask for a mean length
+     * of at most half the gap (the server then stops at most 1 - exp(-1/2)
+     * = 39% of the time). */
     double mean_len = dist_mean_ns(&st->length_dist);
     if (!(mean_len <= (double)st->mean_gap_ns / 2)) {
         char a[32], b[32];
@@ -280,14 +281,29 @@ static int read_random(scn_ctx *c, stall_spec *st)
     return 0;
 }
 
+int scn_stall_windows(scn_ctx *c, const scn_key *k, void *base)
+{
+    return scn_keys_need(c, k->name) ? parse_windows(c, scn_keys_get(c, k->name), base) : -1;
+}
+
+int scn_stall_requests(scn_ctx *c, const scn_key *k, void *base)
+{
+    return scn_keys_need(c, k->name) ? parse_ranges(c, scn_keys_get(c, k->name), base) : -1;
+}
+
+/* ---- each kind's reader: its rows, then what ties them together ------------- */
+
+/* kind = random: windows arriving as a Poisson process (every, then the
+ * length's distribution, whose hook checks the two together). */
+static int read_random(scn_ctx *c, stall_spec *st)
+{
+    return scn_keys_read_rows(c, SCN_IN_STALL, st);
+}
+
 /* kind = periodic: length every period from first. */
 static int read_periodic(scn_ctx *c, stall_spec *st)
 {
-    if (!scn_keys_need(c, "length") || scn_keys_duration(c, "length", &st->length_ns) < 0)
-        return -1;
-    if (!scn_keys_need(c, "period") || scn_keys_duration(c, "period", &st->period_ns) < 0)
-        return -1;
-    if (scn_keys_duration(c, "first", &st->first_ns) < 0)
+    if (scn_keys_read_rows(c, SCN_IN_STALL, st) < 0)
         return -1;
     if (st->length_ns >= st->period_ns) {
         char a[32], b[32];
@@ -301,14 +317,12 @@ static int read_periodic(scn_ctx *c, stall_spec *st)
 
 static int read_windows(scn_ctx *c, stall_spec *st)
 {
-    return scn_keys_need(c, "windows") ? parse_windows(c, scn_keys_get(c, "windows"), st) : -1;
+    return scn_keys_read_rows(c, SCN_IN_STALL, st);
 }
 
 static int read_requests(scn_ctx *c, stall_spec *st)
 {
-    if (!scn_keys_need(c, "requests") || parse_ranges(c, scn_keys_get(c, "requests"), st) < 0)
-        return -1;
-    return scn_keys_need(c, "extra") && scn_keys_duration(c, "extra", &st->extra_ns) >= 0 ? 0 : -1;
+    return scn_keys_read_rows(c, SCN_IN_STALL, st);
 }
 
 /* The keys of a stall of kind st->kind: its row's reader (read_NAME for
@@ -327,6 +341,7 @@ int scn_stall_read(scn_ctx *c, const char *name)
 {
     scenario *s = c->s;
     stall_spec *st = &s->stalls[s->n_stalls++];
+    scn_keys_set_defaults(SCN_SEC_STALL, -1, SCN_IN_STALL, st);
     snprintf(st->name, sizeof st->name, "%s", name);
     int v = 0, form = 0;
     if (!scn_keys_need(c, "kind") || scn_keys_choice(c, "kind", &v, &form) < 0)
@@ -335,6 +350,8 @@ int scn_stall_read(scn_ctx *c, const char *name)
         c->kind = SCN_KIND_FILE + v;
         c->kind_name = names_get(scn_stall_forms, v);
         if ((v == SCN_STALL_FORM_FILE ? read_file_stall(c, st) : scn_gclog_read(c, st)) < 0)
+            return -1;
+        if (scn_keys_read_rows(c, SCN_IN_STALL, st) < 0) /* preemption */
             return -1;
     } else {
         st->kind = (stall_kind)v;
@@ -367,11 +384,5 @@ int scn_stall_read(scn_ctx *c, const char *name)
             scn_keys_section_fail(c, "%s", m);
         return -1;
     }
-    /* what a window does to the request in service (a requests stall has
-     * no window: the key is unknown there) */
-    int pv = 0;
-    if (stall_kind_has(st->kind, STALL_KIND_STOPS) && scn_keys_choice(c, "preemption", &pv, NULL) < 0)
-        return -1;
-    st->preemption = (stall_preemption)pv;
     return scn_keys_check_unused(c);
 }

@@ -17,6 +17,14 @@ typedef enum scn_stall_form {
  *  stall_kind_names. */
 extern const names_table scn_stall_forms;
 
+/* The hooks of [stall]'s rows (scn_keys.def, DEST): windows and requests
+ * (lists), length_distribution (a distribution, checked against every and
+ * max_requests); base is the stall_spec. @return 0, or -1 with the message
+ * given */
+int scn_stall_windows(scn_ctx *c, const scn_key *k, void *base);
+int scn_stall_requests(scn_ctx *c, const scn_key *k, void *base);
+int scn_stall_length_dist(scn_ctx *c, const scn_key *k, void *base);
+
 /**
  * Read the current section into the scenario's next stall (c->s->stalls
  * has room: scenario.c counts the sections first).

@@ -107,7 +107,7 @@ static int get_enum(scn_ctx *c, const char *key, int *field)
 /* latency_from of a paced tester. */
 static int get_latency_from(scn_ctx *c, tester_spec *t)
 {
-    int v = TESTER_FROM_ACTUAL;
+    int v = t->latency_from_intended ? TESTER_FROM_INTENDED : TESTER_FROM_ACTUAL;
     if (get_enum(c, "latency_from", &v) < 0)
         return -1;
     t->latency_from_intended = v == TESTER_FROM_INTENDED;
@@ -137,7 +137,7 @@ static int get_correction(scn_ctx *c, tester_spec *t)
                            "late = next_slot or from_now, or a paced tester with latency_from = intended");
         return -1;
     }
-    int v = HIST_CORRECT_HDR;
+    int v = (int)t->correction;
     if (get_enum(c, "correction", &v) < 0)
         return -1;
     t->correction = (hist_correction)v;
@@ -289,7 +289,7 @@ static int get_stages(scn_ctx *c, tester_spec *t)
         scn_keys_bad_value(c, sr, why);
         return -1;
     }
-    int v = TESTER_SPREAD_AREA;
+    int v = (int)t->spread;
     if (get_enum(c, "stage_spread", &v) < 0)
         return -1;
     t->spread = (tester_spread)v;
@@ -308,7 +308,7 @@ static int get_stages(scn_ctx *c, tester_spec *t)
 /* requests, warmup, timeout and backfill: any kind. */
 static int get_primitives(scn_ctx *c, tester_spec *t)
 {
-    int v = 0;
+    int v = t->backfill;
     if (scn_keys_count(c, "requests", &t->requests) < 0 || scn_keys_duration(c, "warmup", &t->warmup_ns) < 0 ||
         scn_keys_duration(c, "timeout", &t->timeout_ns) < 0 || get_enum(c, "backfill", &v) < 0)
         return -1;
@@ -320,7 +320,7 @@ static int get_primitives(scn_ctx *c, tester_spec *t)
  * shared schedule runs a late sample at once, so late is from_now. */
 static int get_schedule(scn_ctx *c, tester_spec *t)
 {
-    int v = TESTER_SCHEDULE_PER_USER;
+    int v = (int)t->schedule;
     if (get_enum(c, "schedule", &v) < 0)
         return -1;
     t->schedule = (tester_schedule)v;
@@ -427,7 +427,7 @@ static int get_ramp_up(scn_ctx *c, tester_spec *t)
     int got = scn_keys_duration(c, "ramp_up", &t->ramp_up_ns);
     if (got < 0)
         return -1;
-    int v = TESTER_RAMP_EXACT;
+    int v = (int)t->ramp_up_round;
     int r = scn_keys_choice(c, "ramp_up_round", &v, NULL);
     if (r < 0 || needs(c, r, got > 0, "ramp_up_round", "rounds the starts of a ramp-up: it needs ramp_up") < 0)
         return -1;
@@ -507,9 +507,9 @@ static int read_paced(scn_ctx *c, tester_spec *t)
         return -1;
     if (scn_keys_count(c, "users", &t->users) < 0 || get_connections(c, t) < 0 || check_user_interval(c, t) < 0)
         return -1;
-    /* late defaults to the book's next_slot (docs/decisions.md); a wrong
-     * value is told what each of the four does */
-    int v = TESTER_LATE_NEXT_SLOT;
+    /* late defaults to the book's next_slot (its row; docs/decisions.md);
+     * a wrong value is told what each of the four does */
+    int v = (int)t->late;
     scn_ini_entry *e = scn_keys_get(c, "late");
     if (e && names_find(tester_late_names, e->value) < 0) {
         scn_keys_bad_value(c, e,
@@ -557,7 +557,7 @@ static int read_closed(scn_ctx *c, tester_spec *t)
 
 static int read_open(scn_ctx *c, tester_spec *t)
 {
-    int v = TESTER_ARRIVALS_FIXED;
+    int v = (int)t->arrivals;
     if (get_stages(c, t) < 0 || get_enum(c, "arrivals", &v) < 0)
         return -1;
     t->arrivals = (tester_arrivals)v;
@@ -624,7 +624,6 @@ int scn_tester_read(scn_ctx *c, const char *name)
     tester_spec *t = &s->testers[s->n_testers++];
     memset(t, 0, sizeof *t);
     snprintf(t->name, sizeof t->name, "%s", name);
-    t->users = 1;
     int v = 0;
     if (scn_profile_apply(c) < 0)
         return -1;
@@ -632,6 +631,11 @@ int scn_tester_read(scn_ctx *c, const char *name)
         return -1;
     t->kind = (tester_kind)v;
     c->kind = v;
+    /* the defaults of the kind's rows (users 1, late next_slot, ...); the
+     * keys are then read in the order their checks need (each by its row's
+     * type and limits), not by scn_keys_read_rows: a key's check names the
+     * keys it depends on, read before it */
+    scn_keys_set_defaults(SCN_SEC_TESTER, v, SCN_IN_TESTER, t);
     c->kind_name = tester_kind_name(t->kind);
     if (read_kind(c, t) < 0 || read_chart_keys(c, t) < 0 || get_primitives(c, t) < 0)
         return -1;
