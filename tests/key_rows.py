@@ -12,9 +12,9 @@ that name. Keys passed in variables are not seen here: row_of's refusal
 holds them.
 
 The other way round, every row is read: a row whose DEST is AT, HOOK or
-AT_HOOK is read by its section's walk of the rows (scn_keys_read_rows), but
-in [tester NAME], which reads its keys in code; a row read by code (NOWHERE,
-or a tester's) must be named by a getter call, or nothing would read its key
+AT_HOOK is read by its section's walk of the rows (scn_keys_read_rows); a
+row read by its section's code (NOWHERE, AT_CODE) must be named by a getter
+call, or nothing would read its key
 and every scenario giving it would be refused as "unknown key". [expect
 NAME]'s FIGURE row stands for the figures expect's grammar reads.
 Usage: key_rows.py SOURCE_ROOT   (exit 0 clean, 1 with findings, 2 on a bad tree)
@@ -29,10 +29,9 @@ CALL = re.compile(r"\b(" + GETTERS + r")\(\s*c\s*,\s*\"([^\"]+)\"")
 ROW = re.compile(r"^SCN_KEY\(\s*[A-Z_]+\s*,[^\"]*\"([^\"]+)\"", re.M)
 # section, name and DEST of each row (DEST after TYPE and LIMITS)
 ROW_DEST = re.compile(r"^SCN_KEY\(\s*([A-Z_]+)\s*,[^\"]*\"([^\"]+)\",\s*\w+,\s*"
-                      r"(?:[A-Z_]+\([^()]*\)|NO_LIMITS),\s*(NOWHERE|AT_HOOK|AT|HOOK)\b", re.M)
+                      r"(?:[A-Z_]+\([^()]*\)|NO_LIMITS),\s*(NOWHERE|AT_HOOK|AT_CODE|AT|HOOK)\b", re.M)
 # a key given to needs(c, got, ok, "key", why) of scn_tester.c
 NEEDS = re.compile(r"\bneeds\(\s*c\s*,[^,;]*,[^,;]*,\s*\"([^\"]+)\"")
-WALKED = {"SCENARIO", "SERVICE", "STALL", "TRUTH"}
 
 
 def main():
@@ -68,7 +67,7 @@ def main():
                       "which has no row in scn_keys.def")
                 findings += 1
     for section, key, dest in dests:
-        by_code = dest == "NOWHERE" or section not in WALKED
+        by_code = dest in ("NOWHERE", "AT_CODE")
         if by_code and key not in called and key != "FIGURE":
             print(f"sim/scenario/scn_keys.def: [{section.lower()}] {key}: read by code ({dest}), "
                   "but no getter call names it")

@@ -228,6 +228,12 @@ START_TEST(defaults_are_the_rows)
                      "none");
     ck_assert_str_eq(scn_keys_default_text(scn_keys_find(SCN_SEC_SCENARIO, -1, "duration"), buf, sizeof buf),
                      "required");
+    /* where a row's value goes: a field, a hook, or its section's code */
+    ck_assert_int_eq(scn_keys_find(SCN_SEC_SCENARIO, -1, "seed")->in, SCN_IN_SCENARIO);
+    ck_assert_str_eq(scn_keys_find(SCN_SEC_SCENARIO, -1, "chart_window")->hook_name, "scn_sections_chart_window");
+    ck_assert(scn_keys_find(SCN_SEC_TESTER, TESTER_PACED, "late")->by_code);
+    ck_assert(!scn_keys_find(SCN_SEC_TESTER, TESTER_PACED, "warmup")->by_code);
+    ck_assert_int_eq(scn_keys_find(SCN_SEC_TESTER, TESTER_PACED, "kind")->in, SCN_IN_NONE);
     /* a value printed for the docs reads back as the value */
     for (size_t i = 0; i < scn_keys_n; i++) {
         const scn_key *k = &scn_keys[i];

@@ -9,6 +9,7 @@
 #include "scn_profile.h"
 #include "scn_sections.h"
 #include "scn_stall.h"
+#include "scn_tester.h"
 #include "stall.h"
 #include "tester.h"
 #include "units.h"
@@ -40,6 +41,7 @@
 #define NOWHERE .in = SCN_IN_NONE
 #define AT(S, F, T) .in = SCN_IN_##S, .off = offsetof(SCN_STRUCT_##S, F), .ftype = SCN_F_##T, \
                     .fsize = sizeof(((SCN_STRUCT_##S *)0)->F)
+#define AT_CODE(S, F, T) AT(S, F, T), .by_code = 1
 #define HOOK(S, fn) .in = SCN_IN_##S, .hook = (fn), .hook_name = #fn
 #define AT_HOOK(S, F, T, fn) AT(S, F, T), .hook = (fn), .hook_name = #fn
 #define REQUIRED .required = 1
@@ -60,6 +62,7 @@ const size_t scn_keys_n = ARRAY_SIZE(scn_keys);
 
 #undef SCN_KEY
 #undef AT
+#undef AT_CODE
 #undef HOOK
 #undef AT_HOOK
 
@@ -75,6 +78,7 @@ const size_t scn_keys_n = ARRAY_SIZE(scn_keys);
 #define SCN_IS_CHARS(x) _Generic((x), char *: sizeof(x) > 1, default: 0)
 #define AT(S, F, T) _Static_assert(SCN_IS_##T(SCN_FIELD_OF(S, F)), #S "." #F " is not of the type " #T);
 #define AT_HOOK(S, F, T, fn) AT(S, F, T)
+#define AT_CODE(S, F, T) AT(S, F, T)
 #define HOOK(S, fn)
 #undef NOWHERE
 #define NOWHERE
@@ -82,6 +86,7 @@ const size_t scn_keys_n = ARRAY_SIZE(scn_keys);
 #include "scn_keys.def"
 #undef SCN_KEY
 #undef HOOK
+#undef AT_CODE
 #undef AT_HOOK
 #undef AT
 #undef SCN_IS_CHARS
@@ -473,7 +478,7 @@ int scn_keys_read_rows(scn_ctx *c, scn_key_in in, void *base)
     int kind = c->prefix ? c->dist_kind : c->kind;
     for (size_t i = 0; i < scn_keys_n; i++) {
         const scn_key *k = &scn_keys[i];
-        if (k->section != section || k->in != in || !row_has_kind(k, kind))
+        if (k->section != section || k->in != in || k->by_code || !row_has_kind(k, kind))
             continue;
         if ((k->hook ? k->hook(c, k, base) : scn_keys_read_field(c, k, base)) < 0)
             return -1;

@@ -90,6 +90,9 @@ typedef struct scn_key {
     size_t off;          /**< the field's offset in it (offsetof) */
     scn_key_ftype ftype; /**< the field's C type */
     size_t fsize;        /**< the field's size (a char array's room) */
+    int by_code;         /**< AT_CODE: the field is the section's code's to
+                              read (in the order its checks need); the walk
+                              of the rows skips it */
     scn_key_hook hook;   /**< its own reader, or NULL */
     const char *hook_name; /**< the hook's name, for the docs and tests */
     int required;        /**< no default: the section needs the key */
@@ -197,7 +200,8 @@ int scn_keys_read_field(scn_ctx *c, const scn_key *k, void *base);
 /**
  * Read the keys of c's section (of [service] inside a distribution) for
  * its kind whose rows put them in struct in, in table order: each row's
- * hook if it has one, else scn_keys_read_field.
+ * hook if it has one, else scn_keys_read_field (an AT_CODE row is left to
+ * the section's code).
  * @param base  the struct in: the scenario, or the section's spec
  * @return 0, or -1 with the message given
  */

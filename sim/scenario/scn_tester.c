@@ -305,17 +305,6 @@ static int get_stages(scn_ctx *c, tester_spec *t)
     return 0;
 }
 
-/* requests, warmup, timeout and backfill: any kind. */
-static int get_primitives(scn_ctx *c, tester_spec *t)
-{
-    int v = t->backfill;
-    if (scn_keys_count(c, "requests", &t->requests) < 0 || scn_keys_duration(c, "warmup", &t->warmup_ns) < 0 ||
-        scn_keys_duration(c, "timeout", &t->timeout_ns) < 0 || get_enum(c, "backfill", &v) < 0)
-        return -1;
-    t->backfill = v;
-    return 0;
-}
-
 /* schedule = per_user or shared (JMeter's shared calculation modes); a
  * shared schedule runs a late sample at once, so late is from_now. */
 static int get_schedule(scn_ctx *c, tester_spec *t)
@@ -600,21 +589,17 @@ static int read_kind(scn_ctx *c, tester_spec *t)
     return (unsigned)t->kind < TESTER_N_KINDS ? readers[t->kind](c, t) : -1;
 }
 
-/* label (free text for the legends) and chart (drawn or not). */
-static int read_chart_keys(scn_ctx *c, tester_spec *t)
+int scn_tester_label(scn_ctx *c, const scn_key *k, void *base)
 {
-    scn_ini_entry *e = scn_keys_get(c, "label");
-    if (e) {
-        if (strlen(e->value) > TESTER_LABEL_MAX) {
-            scn_keys_bad_value(c, e, "a label is at most 40 bytes, so that it fits the chart's legend");
-            return -1;
-        }
-        snprintf(t->label, sizeof t->label, "%s", e->value);
-    }
-    int v = 0;
-    if (scn_keys_choice(c, "chart", &v, NULL) < 0)
+    tester_spec *t = base;
+    scn_ini_entry *e = scn_keys_get(c, k->name);
+    if (!e)
+        return 0; /* the default: the name (tester_label) */
+    if (strlen(e->value) > TESTER_LABEL_MAX) {
+        scn_keys_bad_value(c, e, "a label is at most 40 bytes, so that it fits the chart's legend");
         return -1;
-    t->chart_hidden = v == 1;
+    }
+    snprintf(t->label, sizeof t->label, "%s", e->value);
     return 0;
 }
 
@@ -637,7 +622,9 @@ int scn_tester_read(scn_ctx *c, const char *name)
      * keys it depends on, read before it */
     scn_keys_set_defaults(SCN_SEC_TESTER, v, SCN_IN_TESTER, t);
     c->kind_name = tester_kind_name(t->kind);
-    if (read_kind(c, t) < 0 || read_chart_keys(c, t) < 0 || get_primitives(c, t) < 0)
+    /* the kind's keys (its code), then the rows of every kind (requests,
+     * warmup, timeout, backfill, label, chart) */
+    if (read_kind(c, t) < 0 || scn_keys_read_rows(c, SCN_IN_TESTER, t) < 0)
         return -1;
     return scn_keys_check_unused(c);
 }

@@ -6,6 +6,11 @@
 
 #include "scn_keys.h"
 
+/** The hook of [tester]'s label row (scn_keys.def): at most
+ *  TESTER_LABEL_MAX bytes, into base's label. @return 0, or -1 with the
+ *  message given */
+int scn_tester_label(scn_ctx *c, const scn_key *k, void *base);
+
 /**
  * Read the current section into the scenario's next tester (c->s->testers
  * has room: scenario.c counts the sections first), with the checks that
