@@ -23,7 +23,8 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 scn=scenarios/stall_per_second.ini
 "$build/cosim" lecture "$scn" -o "$work/L" -q
-[ -f "$work/L/explore.html" ] || { echo "no explore.html: build the browser engine (emcc) first" >&2; exit 1; }
+grep -q 'id="engine-src"' "$work/L/index.html" ||
+    { echo "index.html is the static lesson: build the browser engine (meson -Dweb=enabled) first" >&2; exit 1; }
 npm_dir=$root/.cache/npm-test
 [ -d "$npm_dir/node_modules/puppeteer-core" ] ||
     npm install --prefix "$npm_dir" --no-audit --no-fund --loglevel=error puppeteer-core@25.19.0 >/dev/null
@@ -59,13 +60,13 @@ create({ print: () => {}, printErr: () => {} }).then((m) => {
     process.stdout.write(String((d.user + d.system) / 1000) + "\n");
   }
 });' "$build/web/cosim-engine.js" "$scn" "$runs" | median >"$work/node"
-NODE_PATH=$npm_dir/node_modules node "$root/bench/explore_page.js" "$work/L/explore.html" \
+NODE_PATH=$npm_dir/node_modules node "$root/bench/explore_page.js" "$work/L/index.html" \
     "$(command -v chromium)" "$runs" >"$work/page"
 read -r redraw engine <"$work/page"
 native=$(cat "$work/native") nodems=$(cat "$work/node")
-awk -v r="$requests" -v nat="$native" -v nod="$nodems" -v red="$redraw" -v eng="$engine" -v size="$(wc -c <"$work/L/explore.html")" 'BEGIN {
+awk -v r="$requests" -v nat="$native" -v nod="$nodems" -v red="$redraw" -v eng="$engine" -v size="$(wc -c <"$work/L/index.html")" 'BEGIN {
     printf "scenario: stall_per_second as shipped, %d requests simulated per run; medians of '"$runs"'\n", r
-    printf "page: explore.html %d bytes (%.0f KiB)\n", size, size / 1024
+    printf "page: index.html %d bytes (%.0f KiB)\n", size, size / 1024
     printf "redraw after one change (chromium, input event to charts drawn): %.0f ms\n", red
     printf "  of which the engine in the worker: %.0f ms (%.0f ns per request)\n", eng, eng * 1e6 / r
     printf "engine under node, CPU: %.0f ms (%.0f ns per request)\n", nod, nod * 1e6 / r

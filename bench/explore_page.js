@@ -1,4 +1,4 @@
-// explore_page.js - bench/explore.sh's browser half: open explore.html
+// explore_page.js - bench/explore.sh's browser half: open the lecture's index.html
 // from file:// in headless chromium, move the freeze's length RUNS times
 // (20, 30, ... ms), and print the median redraw (input event to charts
 // drawn) and the median engine time, in ms.

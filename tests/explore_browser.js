@@ -1,4 +1,4 @@
-// explore_browser.js - cosim lecture's interactive page (explore.html) in
+// explore_browser.js - cosim lecture's interactive page (the lecture's index.html) in
 // Debian's chromium, headless, driven by puppeteer-core: opened from
 // file://, the stall length and a rate changed as a lecturer would, the
 // redrawn table read and compared with the CLI's printed figures for the

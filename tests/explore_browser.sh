@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# cosim lecture's interactive page (explore.html) in Debian's chromium,
+# cosim lecture's interactive page (the lecture's index.html) in Debian's chromium,
 # headless (tests/explore_browser.js drives it with puppeteer-core from npm,
 # installed here into .cache/npm-test of the source tree, never a browser
 # download): from file://, change the freeze's length and the open tester's
@@ -18,7 +18,9 @@ trap 'rm -rf "$work"' EXIT
 cd "$root" || exit 1
 "$cosim" lecture scenarios/stall_per_second.ini scenarios/one_stall.ini -o "$work/L" -q 2>"$work/err" ||
     { echo "FAIL: cosim lecture exited $?: $(cat "$work/err")"; exit 1; }
-[ -f "$work/L/explore.html" ] || { echo "no explore.html: the browser engine is not built (emcc missing): skipped"; exit 77; }
+grep -q 'id="engine-src"' "$work/L/index.html" ||
+    { echo "index.html is the static lesson: the browser engine is not built (emcc missing): skipped"; exit 77; }
+[ -s "$work/L/lesson.html" ] || { echo "FAIL: no lesson.html beside the interactive page"; exit 1; }
 npm_dir=$root/.cache/npm-test
 if [ ! -f "$npm_dir/.done-25.19.0" ]; then
     mkdir -p "$npm_dir"
@@ -44,9 +46,9 @@ fs.writeFileSync(w + "/expect.json", JSON.stringify({
   fragment: process.env.FRAGMENT, text_plain: fs.readFileSync(w + "/plain.txt", "utf8"),
   text: fs.readFileSync(w + "/set.txt", "utf8"), bad_set: process.argv[4],
   bad_message: fs.readFileSync(w + "/bad.err", "utf8").split("\n")[0] }));' "$work" "${sets[@]}" "$bad"
-NODE_PATH=$npm_dir/node_modules timeout 600 node "$root/tests/explore_browser.js" "$work/L/explore.html" "$chromium" \
+NODE_PATH=$npm_dir/node_modules timeout 600 node "$root/tests/explore_browser.js" "$work/L/index.html" "$chromium" \
     "$out" "$work/expect.json"
 rc=$?
 echo "screenshots: $out/explore-as-written.png $out/explore-changed.png $out/explore-bad-value.png"
-echo "page: $(wc -c <"$work/L/explore.html") bytes"
+echo "page: $(wc -c <"$work/L/index.html") bytes"
 exit $rc
