@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
 # The interactive lecture page's speed (not a test: it only reports):
-#  1. one control change's redraw in headless chromium: the freeze's length
-#     of scenarios/stall_per_second.ini (as shipped: 100 s, about 1.27
-#     million requests over its testers and the truth's probes) moved
-#     10 -> 20 -> ... ms, each change timed from the input event to the
-#     charts and table drawn (the page's own clock), and the engine's share
-#     (the worker's time inside cosim_web_run);
+#  1. one control change's redraw in headless chromium, from the input
+#     event to the charts and table drawn (the page's own clock), with the
+#     engine's share (the pool's parts and their merge) and the drawing's:
+#     the freeze's length of scenarios/stall_per_second.ini (as shipped:
+#     100 s, about 2.27 million requests over its testers and the truth's
+#     probes) moved 10 -> 20 -> ... ms (every part of the run reruns), then
+#     the paced tester's rate 1000/s -> 900/s -> ... (its part alone
+#     reruns: the time charts' windows, set by the densest tester, stay);
 #  2. browser vs native per simulated request, in CPU time (a shared
 #     machine's wall time says more about the neighbours than the code):
 #     the CLI (`cosim ... --set ... --charts none -q`: the whole process's
@@ -62,14 +64,19 @@ create({ print: () => {}, printErr: () => {} }).then((m) => {
 });' "$build/web/cosim-engine.js" "$scn" "$runs" | median >"$work/node"
 NODE_PATH=$npm_dir/node_modules node "$root/bench/explore_page.js" "$work/L/index.html" \
     "$(command -v chromium)" "$runs" >"$work/page"
-read -r redraw engine <"$work/page"
 native=$(cat "$work/native") nodems=$(cat "$work/node")
-awk -v r="$requests" -v nat="$native" -v nod="$nodems" -v red="$redraw" -v eng="$engine" -v size="$(wc -c <"$work/L/index.html")" 'BEGIN {
-    printf "scenario: stall_per_second as shipped, %d requests simulated per run; medians of '"$runs"'\n", r
-    printf "page: index.html %d bytes (%.0f KiB)\n", size, size / 1024
-    printf "redraw after one change (chromium, input event to charts drawn): %.0f ms\n", red
-    printf "  of which the engine in the worker: %.0f ms (%.0f ns per request)\n", eng, eng * 1e6 / r
-    printf "engine under node, CPU: %.0f ms (%.0f ns per request)\n", nod, nod * 1e6 / r
+size=$(wc -c <"$work/L/index.html")
+echo "scenario: stall_per_second as shipped, $requests requests simulated per run; medians (and least) of $runs"
+echo "page: index.html $size bytes ($((size / 1024)) KiB); the pool: navigator.hardwareConcurrency workers ($(nproc) here)"
+while read -r what red redmin eng engmin drw drwmin parts; do
+    case $what in
+    freeze) say="the freeze's length (every part reruns)" ;;
+    rate) say="the paced tester's rate (its part reruns, the others kept)" ;;
+    esac
+    echo "change of $say: redraw $red ms (least $redmin), of which engine $eng ms (least $engmin), drawing $drw ms (least $drwmin); parts run $parts"
+done <"$work/page"
+awk -v r="$requests" -v nat="$native" -v nod="$nodems" 'BEGIN {
+    printf "engine under node, CPU, one piece: %.0f ms (%.0f ns per request)\n", nod, nod * 1e6 / r
     printf "native cosim, CPU (whole process, --charts none -q): %.0f ms (%.0f ns per request)\n", nat, nat * 1e6 / r
     printf "browser engine / native per request (CPU): %.2fx\n", nod / nat
 }'

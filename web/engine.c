@@ -120,9 +120,9 @@ static int write_bars(FILE *f, const timeline *t, const scenario *s)
     return timeline_write_bars(t, f, names, WEB_BARS_MAX_DRAW);
 }
 
-/* The observers of the two time charts, over the CLI's default windows. */
-static int make_timelines(web_run *w, const scenario *s, int64_t *tl_from, int64_t *tl_to, int64_t *b_from,
-                          int64_t *b_to)
+/* The two time charts' windows: [scenario] chart_window, else the CLI's
+ * default ones. */
+static void chart_windows(const scenario *s, int64_t *tl_from, int64_t *tl_to, int64_t *b_from, int64_t *b_to)
 {
     int64_t wt = s->chart_window_to > s->duration_ns ? s->duration_ns : s->chart_window_to;
     if (wt > s->chart_window_from) {
@@ -132,6 +132,13 @@ static int make_timelines(web_run *w, const scenario *s, int64_t *tl_from, int64
         *tl_from = *b_from = 0;
         *tl_to = *b_to = s->duration_ns;
     }
+}
+
+/* The observers of the two time charts, over chart_windows. */
+static int make_timelines(web_run *w, const scenario *s, int64_t *tl_from, int64_t *tl_to, int64_t *b_from,
+                          int64_t *b_to)
+{
+    chart_windows(s, tl_from, tl_to, b_from, b_to);
     int rc = timeline_new(&w->tl, s->n_testers, *tl_from, *tl_to, WEB_TIMELINE_MAX_POINTS);
     if (!rc)
         rc = timeline_new(&w->bars, s->n_testers, *b_from, *b_to, WEB_BARS_MAX_POINTS);
@@ -324,9 +331,10 @@ WEB_EXPORT const char *cosim_web_run(const char *path, const char *sets, int all
  *         per tester in the scenario's order (kind "tester"; work its
  *         estimated units, run_estimate), then {"name": "truth", "kind":
  *         "truth", "load": the load tester's name or null, "work"} when
- *         the scenario has a [truth]; "window_limit" (run_window_limit:
- *         the one figure of a run that every tester's settings move) and
- *         "work" (the job's).
+ *         the scenario has a [truth]; "window_limit" (run_window_limit)
+ *         and "windows" (the two time charts' windows, ns: timeline from,
+ *         to, requests from, to), the figures of a part that every
+ *         tester's settings move; and "work" (the job's).
  */
 WEB_EXPORT const char *cosim_web_plan(const char *path, const char *sets, int allow_long);
 WEB_EXPORT const char *cosim_web_plan(const char *path, const char *sets, int allow_long)
@@ -357,8 +365,11 @@ WEB_EXPORT const char *cosim_web_plan(const char *path, const char *sets, int al
                 fputs("null", f);
             fprintf(f, ", \"work\": %.17g}", work.truth);
         }
-        fprintf(f, "], \"window_limit\": %llu, \"work\": %.17g}\n", (unsigned long long)run_window_limit(s),
-                work.total);
+        int64_t win[4] = {0, 0, 0, 0};
+        chart_windows(s, &win[0], &win[1], &win[2], &win[3]);
+        fprintf(f, "], \"window_limit\": %llu, \"windows\": [%lld, %lld, %lld, %lld], \"work\": %.17g}\n",
+                (unsigned long long)run_window_limit(s), (long long)win[0], (long long)win[1], (long long)win[2],
+                (long long)win[3], work.total);
         if (fclose(f)) {
             free(answer);
             answer = NULL;
