@@ -62,6 +62,43 @@ create({ print: () => {}, printErr: () => {} }).then((m) => {
     process.stdout.write(String((d.user + d.system) / 1000) + "\n");
   }
 });' "$build/web/cosim-engine.js" "$scn" "$runs" | median >"$work/node"
+# the pool's work in CPU time, under node: each part alone (a tester, the
+# truth) and the merge, after warming runs; the longest-first share of the
+# parts over 2 workers plus the plan and the merge is what a cold change
+# costs on 2 idle cores (a figure derived from CPU times, not measured)
+node -e '
+const path = require("path");
+const create = require(path.resolve(process.argv[1]));
+const S = "string", N = "number";
+create({ print: () => {}, printErr: () => {} }).then((m) => {
+  const cwd = process.cwd();
+  m.FS.mkdirTree(cwd); m.FS.mount(m.FS.filesystems.NODEFS, { root: cwd }, cwd); m.FS.chdir(cwd);
+  const scn = process.argv[2], runs = +process.argv[3];
+  const cpu = (f) => { const t = process.cpuUsage(); const r = f(); const d = process.cpuUsage(t); return [r, (d.user + d.system) / 1000]; };
+  const med = (a) => { const s = a.slice().sort((x, y) => x - y); return s[s.length >> 1]; };
+  const plan = JSON.parse(m.ccall("cosim_web_plan", S, [S, S, N], [scn, "", 0]));
+  const parts = plan.parts.map(() => []), merges = [], plans = [];
+  for (let r = -1; r < runs; r++) {
+    const sets = "stall.freeze.length=" + (10 * (r + 3)) + "ms";
+    const [, tp] = cpu(() => m.ccall("cosim_web_plan", S, [S, S, N], [scn, sets, 0]));
+    const blobs = plan.parts.map((p, i) => {
+      const [a, t] = cpu(() => JSON.parse(m.ccall("cosim_web_part", S, [S, S, N, N], [scn, sets, 0, i])));
+      if (r >= 0) parts[i].push(t);
+      return m.HEAPU8.slice(a.ptr, a.ptr + a.len);
+    });
+    const len = blobs.reduce((n, b) => n + b.length, 0), ptr = m._malloc(len);
+    let at = ptr; for (const b of blobs) { m.HEAPU8.set(b, at); at += b.length; }
+    const [, tm] = cpu(() => m.ccall("cosim_web_merge", S, [S, S, N, N, N], [scn, sets, 0, ptr, len]));
+    m._free(ptr);
+    if (r >= 0) { merges.push(tm); plans.push(tp); }
+  }
+  const pm = parts.map(med), bins = [0, 0];
+  pm.map((t, i) => [t, i]).sort((a, b) => b[0] - a[0]).forEach(([t]) => { bins[bins[0] <= bins[1] ? 0 : 1] += t; });
+  const line = plan.parts.map((p, i) => p.name + " " + pm[i].toFixed(0)).join(", ");
+  process.stdout.write("parts under node, ms CPU each: " + line + "; merge " + med(merges).toFixed(0) + ", plan " + med(plans).toFixed(1) +
+    "\nderived cold change on 2 idle cores (plan + longest-first share of the parts + merge): " +
+    (med(plans) + Math.max(...bins) + med(merges)).toFixed(0) + " ms, against " + pm.reduce((a, b) => a + b, 0).toFixed(0) + " ms of parts in one piece\n");
+});' "$build/web/cosim-engine.js" "$scn" "$runs" >"$work/parts"
 NODE_PATH=$npm_dir/node_modules node "$root/bench/explore_page.js" "$work/L/index.html" \
     "$(command -v chromium)" "$runs" >"$work/page"
 native=$(cat "$work/native") nodems=$(cat "$work/node")
@@ -75,6 +112,7 @@ while read -r what red redmin eng engmin drw drwmin parts; do
     esac
     echo "change of $say: redraw $red ms (least $redmin), of which engine $eng ms (least $engmin), drawing $drw ms (least $drwmin); parts run $parts"
 done <"$work/page"
+cat "$work/parts"
 awk -v r="$requests" -v nat="$native" -v nod="$nodems" 'BEGIN {
     printf "engine under node, CPU, one piece: %.0f ms (%.0f ns per request)\n", nod, nod * 1e6 / r
     printf "native cosim, CPU (whole process, --charts none -q): %.0f ms (%.0f ns per request)\n", nat, nat * 1e6 / r
