@@ -86,7 +86,7 @@ if [ "$web" = 1 ]; then
         fail "the lecture's index.html has not the installed engine inlined: $(cat "$work/out")"
     grep -q "cosim: lecture: note" "$work/out" && fail "the lecture found no engine: $(cat "$work/out")"
 else
-    grep -q "^cosim: lecture: note: the browser engine (cosim-engine.js) was not built: it is in none of $p/share/cosim/web" \
+    grep -qF "cosim: lecture: note: the browser engine (cosim-engine.js) was not built: it is in none of $p/bin/../share/cosim/web" \
         "$work/out" || fail "the lecture without an engine said: $(cat "$work/out")"
 fi
 
