@@ -17,6 +17,10 @@ plot area in terminal units, GPVAL_X/Y_MIN/MAX for the axes' ranges):
   - no two tick labels and no two placed labels overlap: their centres are
     at least 0.9 of a text line apart (a line: 1.15 em);
   - a placed label stays inside the canvas;
+  - a panel that draws fewer never-sent slots, corrected samples or
+    requests than it holds says in its key how many it draws of how many;
+    in the default style a panel of at most 60 rows thins no never-sent or
+    corrected sample (the page grows instead: docs/decisions.md);
   - no text is smaller than the style's minimum: 20 px on a 1600 px-wide
     page by default (a 1.25% of the width), 32 px on a 1080 px-high slide
     (2.96% of the height); sizes in the terminal's units: pngcairo and gif
@@ -56,6 +60,11 @@ def pos(v, lo, hi, log):
     return (v - lo) / (hi - lo) if hi != lo else 0.0
 
 
+def thou(v):
+    """v with thousands separators, as the chart scripts print counts."""
+    return "{:,}".format(int(v))
+
+
 def check_chart(name, lines, err):
     fails = []
     # what cosim's relay drops (sim/plot_render.c, relay_emit): blank lines
@@ -64,8 +73,15 @@ def check_chart(name, lines, err):
     if said:
         fails.append("gnuplot said: " + said[0])
     panels = {}
-    levels, ticks, labels, stems, spans = {}, {}, {}, {}, {}
+    levels, ticks, labels, stems, spans, thins = {}, {}, {}, {}, {}, {}
     for line in lines:
+        if line.startswith("review-thin "):
+            # what a panel drew of how many, and its key's text (free text,
+            # last on the line)
+            head, _, text = line.partition(" text=")
+            _, kv = parse(head)
+            thins.setdefault(kv.get("panel", "1"), []).append((kv["what"], int(kv["total"]), int(kv["drawn"]), text))
+            continue
         kind, kv = parse(line)
         p = kv.get("panel", "1")
         if kind == "review":
@@ -121,6 +137,23 @@ def check_chart(name, lines, err):
                     fails.append(where + "%s %g outside the %s axis %g..%g" % (k, v, axis, lo, hi))
                 elif pad and k.endswith("max") and at > 0.99 and not (axis == "x" and int(kv.get("marked", "0"))):
                     fails.append(where + "%s %g on the %s axis's frame (%g..%g): no padding" % (k, v, axis, lo, hi))
+        # thinned markers said: a panel that draws fewer never-sent slots,
+        # corrected samples or requests than it has gives the count drawn
+        # and the count there are in its key ("2 drawn" beside "10"); in
+        # the default style (a page that grows) a panel of at most 60 rows
+        # thins no never-sent or corrected sample at all
+        rows_shown = abs(num(kv, "y_max") - num(kv, "y_min"))
+        for what, total, drawn, text in thins.get(p, []):
+            if drawn > total or drawn < 0:
+                fails.append(where + "%d of %d %s drawn: not a count" % (drawn, total, what))
+            elif drawn < total:
+                if not (thou(drawn) + " " in text or thou(drawn) + " drawn" in text) or thou(total) not in text \
+                        or "drawn" not in text:
+                    fails.append(where + "%d of %d %s samples drawn, and the key (%r) does not say so" %
+                                 (drawn, total, what, text))
+                if what in ("never", "corrected") and not int(kv.get("slides", "0")) and rows_shown <= 60:
+                    fails.append(where + "%d of %d %s samples drawn in a panel of %.0f rows: it should have grown" %
+                                 (drawn, total, what, rows_shown))
         # levels have ticks
         ylo, yhi = num(kv, "y_min"), num(kv, "y_max")
         if ylo > yhi:
