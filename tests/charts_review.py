@@ -21,6 +21,9 @@ plot area in terminal units, GPVAL_X/Y_MIN/MAX for the axes' ranges):
     requests than it holds says in its key how many it draws of how many;
     in the default style a panel of at most 60 rows thins no never-sent or
     corrected sample (the page grows instead: docs/decisions.md);
+  - (svg charts, read from gnuplot's own output) every tick label is a
+    number grouped by thousands, with or without a unit, or a name: no
+    exponent ("6.66667e+08"), no "4000000";
   - no text is smaller than the style's minimum: 20 px on a 1600 px-wide
     page by default (a 1.25% of the width), 32 px on a 1080 px-high slide
     (2.96% of the height); sizes in the terminal's units: pngcairo and gif
@@ -151,7 +154,7 @@ def check_chart(name, lines, err):
                         or "drawn" not in text:
                     fails.append(where + "%d of %d %s samples drawn, and the key (%r) does not say so" %
                                  (drawn, total, what, text))
-                if what in ("never", "corrected") and not int(kv.get("slides", "0")) and rows_shown <= 60:
+                if kv.get("chart") == "requests" and what in ("never", "corrected") and not int(kv.get("slides", "0")) and rows_shown <= 60:
                     fails.append(where + "%d of %d %s samples drawn in a panel of %.0f rows: it should have grown" %
                                  (drawn, total, what, rows_shown))
         # levels have ticks
@@ -213,6 +216,57 @@ def check_chart(name, lines, err):
     return fails
 
 
+SVG_TEXT = re.compile(r'<g transform="translate\(([-\d.]+),([-\d.]+)\)"[^>]*font-size="([\d.]+)"\s*text-anchor="(\w+)">\s*<text>(.*?)</text>',
+                      re.S)
+UNIT = r"(?:ns|\u00b5s|us|ms|s|min|h|%)"
+# a tick label as a person reads it: a number with its thousands grouped
+# ("9,700", "4,000.01"), a unit after it or not ("250 ms", "1 s", "99.9%"),
+# a range of two ("16 ms to 17 ms"), or a word (a tester's name)
+NUMBER = r"-?(?:\d{1,3}(?:,\d{3})+|\d{1,3})(?:\.\d+)?"
+TICK_OK = re.compile(r"(?:%s(?: ?%s)?)(?: to %s(?: ?%s)?)?" % (NUMBER, UNIT, NUMBER, UNIT))
+
+
+def svg_tick_labels(svg, panels):
+    """The tick labels gnuplot wrote in an svg chart, found by where they
+    sit: right-aligned just left of a panel's plot area (the y axis) or
+    centred just under it (the x axis). svg's y runs down the page, the
+    review's up. Returns [(panel, axis, text)]; an exponent's tspan (gnuplot's
+    enhanced 10^6) comes back as "^6"."""
+    out = []
+    for m in SVG_TEXT.finditer(svg):
+        x, y, size, anchor, body = float(m.group(1)), float(m.group(2)), float(m.group(3)), m.group(4), m.group(5)
+        parts = re.findall(r"<tspan([^>]*)>([^<]*)</tspan>", body)
+        text = "".join(("^" if 'dy="-' in attrs else "") + t for attrs, t in parts) if parts else re.sub(r"<[^>]*>", "", body)
+        text = text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").strip()
+        for p, kv in panels.items():
+            ch = float(kv["canvas_h"])
+            up = ch - y
+            x0, x1, y0, y1 = (float(kv[k]) for k in ("px_xmin", "px_xmax", "px_ymin", "px_ymax"))
+            if anchor == "end" and x0 - 0.3 * float(kv["canvas_w"]) < x < x0 and y0 - 0.6 * size <= up <= y1 + 0.1 * size:
+                out.append((p, "y", text))
+            elif anchor == "middle" and x0 - 1 <= x <= x1 + 1 and y0 - 1.8 * size <= up < y0:
+                out.append((p, "x", text))
+    return out
+
+
+def check_tick_labels(svg, lines):
+    """The rules on tick labels: no exponent (6.66667e+08, 10^6), no number
+    of four or more digits without a thousands separator (4000000, 3198920,
+    1000), each label a number (grouped), with its unit or not, or a name."""
+    fails = []
+    panels = {}
+    for line in lines:
+        if line.startswith("review "):
+            _, kv = parse(line)
+            panels[kv.get("panel", "1")] = kv
+    for p, axis, text in svg_tick_labels(svg, panels):
+        bad = re.search(r"\d[eE][-+]?\d|\^|x10|\u00d7 ?10", text) or re.search(r"(?<![\d,.])\d{4,}", text)
+        if bad or (re.match(r"-?\d", text) and not TICK_OK.fullmatch(text)):
+            fails.append("panel %s: the %s axis's tick label %r is not in human units (a number grouped by "
+                         "thousands, its unit after it or in the axis' title)" % (p, axis, text))
+    return fails
+
+
 def main(folders):
     n = bad = 0
     for folder in folders:
@@ -232,7 +286,11 @@ def main(folders):
             errp = os.path.join(folder, name + ".err")
             err = open(errp).read() if os.path.exists(errp) else ""
             n += 1
-            for msg in check_chart(name, lines, err):
+            msgs = check_chart(name, lines, err)
+            svgp = os.path.join(folder, name + ".svg")
+            if os.path.exists(svgp):
+                msgs += check_tick_labels(open(svgp, encoding="utf-8").read(), lines)
+            for msg in msgs:
                 print("FAIL %s/%s: %s" % (folder, name, msg))
                 bad += 1
     print("charts_review: %d charts checked, %d failure(s)" % (n, bad))
