@@ -124,7 +124,7 @@ lowest = ylog && lowest <= 0 ? lowest_pos : lowest
 # value (the point of the slide: "0.16 vs 1.07 vs 1.89 ms"). On a log axis
 # a bar's length means nothing, so there the values are points on stems
 # from the axis' floor; on a linear axis they are bars from zero.
-set ylabel "latency (values over the marks: ms)"
+set ylabel "latency"
 set xtics noenhanced scale 0
 set grid ytics lc rgb "#b0b0b0"
 set border 3
@@ -132,8 +132,11 @@ set tics nomirror
 # the key in a row under the tester names: at the top left its "p99.9"
 # sat on the axis' "10" label
 set key outside bottom center horizontal reverse Left noenhanced samplen 1 width 2
-ms(v) = v >= 100 ? sprintf("%.0f", v) : v >= 10 ? sprintf("%.1f", v) : v >= 1 ? sprintf("%.2f", v) \
-      : sprintf("%.3f", v)
+# each value label with its unit, three significant digits ("100 \302\265s",
+# "1.07 ms", "27.8 h"; bare ms read "100000000" for a 10^5 s latency)
+f3(x) = x >= 99.95 ? sprintf("%.0f", x) : x >= 9.995 ? sprintf("%.1f", x) : sprintf("%.2f", x)
+ms(v) = v == 0 ? "0" : v < 0.001 ? f3(v * 1e6)." ns" : v < 1 ? f3(v * 1e3)." \302\265s" : v < 1000 ? f3(v)." ms" \
+      : v < 60000 ? f3(v / 1e3)." s" : v < 3600000 ? f3(v / 60000.0)." min" : f3(v / 3600000.0)." h"
 array pc[3] = ["#56B4E9", "#E69F00", "#D55E00"]
 array pt_[3] = [7, 5, 9]
 array pname[3] = ["p50", "p99", "p99.9"]
@@ -194,8 +197,8 @@ set xrange [-0.6 : n_rows - 1 + 0.33 + 0.6]
 # decades; on a linear one the step of those giving four to seven ticks
 hu(v) = v == 0 ? "0" : v < 0.001 ? sprintf("%.4g ns", v * 1e6) : v < 1 ? sprintf("%.4g \302\265s", v * 1e3) \
       : v < 1000 ? sprintf("%.4g ms", v) \
-      : v < 60000 || (v < 3600000 && v / 60000.0 != int(v / 60000.0)) ? sprintf("%.4g s", v / 1e3) \
-      : v < 3600000 || v / 3600000.0 != int(v / 3600000.0) ? sprintf("%.4g min", v / 60000.0) \
+      : v < 60000 || (v < 1e6 && v / 60000.0 != int(v / 60000.0)) ? sprintf("%.4g s", v / 1e3) \
+      : v < 3600000 || (v < 6e7 && v / 3600000.0 != int(v / 3600000.0)) ? sprintf("%.4g min", v / 60000.0) \
       : sprintf("%.4g h", v / 3600000.0)
 array round_v[60]
 array round_fine[60]

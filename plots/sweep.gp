@@ -75,11 +75,21 @@ if (ylog) { set logscale y }
 # grouped by thousands ("2,000", not "2000"), with the decimals a step needs
 hu(v) = v == 0 ? "0" : v < 0.001 ? sprintf("%.4g ns", v * 1e6) : v < 1 ? sprintf("%.4g \302\265s", v * 1e3) \
       : v < 1000 ? sprintf("%.4g ms", v) \
-      : v < 60000 || (v < 3600000 && v / 60000.0 != int(v / 60000.0)) ? sprintf("%.4g s", v / 1e3) \
-      : v < 3600000 || v / 3600000.0 != int(v / 3600000.0) ? sprintf("%.4g min", v / 60000.0) \
+      : v < 60000 || (v < 1e6 && v / 60000.0 != int(v / 60000.0)) ? sprintf("%.4g s", v / 1e3) \
+      : v < 3600000 || (v < 6e7 && v / 3600000.0 != int(v / 3600000.0)) ? sprintf("%.4g min", v / 60000.0) \
       : sprintf("%.4g h", v / 3600000.0)
 thou(v) = v < 0 ? "-".thou(-v) : v < 999.5 ? sprintf("%.0f", v) : thou(floor((v + 0.5) / 1000)).sprintf(",%03.0f", floor(v + 0.5) - 1000 * floor((v + 0.5) / 1000))
 thoud(v, dec) = v < 0 ? "-".thoud(-v, dec) : dec <= 0 ? thou(v) : thou(floor(v)).sprintf(sprintf("%%.%df", dec), v - floor(v))[2:]
+# round latencies (ms) a tick may sit on: 1, 2 and 5 x 10^e ms up to 50 s,
+# then 1, 2, 5, 10, 20 and 30 min, then 1, 2, 5 x 10^e h (a 10^5 s latency
+# had ticks "833.3 min" and "1667 min" at a step of 5 x 10^7 ms)
+array round_v[60]
+n_round = 0
+do for [e=-6:4] { do for [m=1:3] { n_round = n_round + 1; round_v[n_round] = (m == 1 ? 1 : m == 2 ? 2 : 5) * 10.0 ** e } }
+do for [m=1:6] { n_round = n_round + 1; round_v[n_round] = 60000.0 * word("1 2 5 10 20 30", m) }
+do for [e=0:6] { do for [m=1:3] { n_round = n_round + 1; round_v[n_round] = 3600000.0 * (m == 1 ? 1 : m == 2 ? 2 : 5) * 10.0 ** e } }
+# the smallest of them giving at most k steps up to top
+human_step(top, k) = sum [j_=1:n_round] (top / round_v[j_] <= k && (j_ == 1 || top / round_v[j_ - 1] > k) ? round_v[j_] : 0)
 nice(r) = r <= 0 ? 1 : (r / 10 ** floor(log10(r)) > 5 ? 10 : r / 10 ** floor(log10(r)) > 2 ? 5 : r / 10 ** floor(log10(r)) > 1 ? 2 : 1) \
           * 10 ** floor(log10(r))
 stats datafile using 2 nooutput
@@ -99,7 +109,7 @@ if (ylog) {
         }
     }
 } else {
-    y_step = nice((y_hi > 0 ? y_hi * 1.05 : 1) / 6.0)
+    y_step = human_step(y_hi > 0 ? y_hi * 1.05 : 1, 6)
     do for [k=0:int(floor((y_hi > 0 ? y_hi * 1.05 : 1) / y_step)) + 1] { set ytics add (hu(k * y_step) k * y_step) }
 }
 set autoscale yfix

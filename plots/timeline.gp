@@ -205,9 +205,19 @@ nice_step(range) = range <= 0 ? 1 : (range / 4.0 / 10 ** floor(log10(range / 4.0
 # digits, the unit chosen per tick ("500 ms", "1 s", "1.5 s")
 hu(v) = v == 0 ? "0" : v < 0.001 ? sprintf("%.4g ns", v * 1e6) : v < 1 ? sprintf("%.4g \302\265s", v * 1e3) \
       : v < 1000 ? sprintf("%.4g ms", v) \
-      : v < 60000 || (v < 3600000 && v / 60000.0 != int(v / 60000.0)) ? sprintf("%.4g s", v / 1e3) \
-      : v < 3600000 || v / 3600000.0 != int(v / 3600000.0) ? sprintf("%.4g min", v / 60000.0) \
+      : v < 60000 || (v < 1e6 && v / 60000.0 != int(v / 60000.0)) ? sprintf("%.4g s", v / 1e3) \
+      : v < 3600000 || (v < 6e7 && v / 3600000.0 != int(v / 3600000.0)) ? sprintf("%.4g min", v / 60000.0) \
       : sprintf("%.4g h", v / 3600000.0)
+# round latencies (ms) a tick may sit on: 1, 2 and 5 x 10^e ms up to 50 s,
+# then 1, 2, 5, 10, 20 and 30 min, then 1, 2, 5 x 10^e h (a 10^5 s latency
+# had ticks "833.3 min" and "1667 min" at a step of 5 x 10^7 ms)
+array round_v[60]
+n_round = 0
+do for [e=-6:4] { do for [m=1:3] { n_round = n_round + 1; round_v[n_round] = (m == 1 ? 1 : m == 2 ? 2 : 5) * 10.0 ** e } }
+do for [m=1:6] { n_round = n_round + 1; round_v[n_round] = 60000.0 * word("1 2 5 10 20 30", m) }
+do for [e=0:6] { do for [m=1:3] { n_round = n_round + 1; round_v[n_round] = 3600000.0 * (m == 1 ? 1 : m == 2 ? 2 : 5) * 10.0 ** e } }
+# the smallest of them giving at most k steps up to top
+human_step(top, k) = sum [j_=1:n_round] (top / round_v[j_] <= k && (j_ == 1 || top / round_v[j_ - 1] > k) ? round_v[j_] : 0)
 # a linear axis: every step from 0 to the top; a log one: 1, 2, 5 x 10^k
 # (the 2s and 5s only under two decades)
 lat_ticks = "set ytics (); \
@@ -287,7 +297,7 @@ do for [i=1:n] {
     top = empty ? 1 : (STATS_max > 0 ? STATS_max * 1.15 : 1)
     bottom = ylog ? (empty ? 0.001 : (STATS_min > 0 ? STATS_min / 1.5 : 0.001)) : 0
     set yrange [bottom:top]
-    ystep = nice_step(top)
+    ystep = human_step(top, slides ? 4 : 6)
     eval lat_ticks
     unset xlabel
     if (bottom_row(i)) { set xlabel xname offset 0,0.5 }
