@@ -124,7 +124,6 @@ lowest = ylog && lowest <= 0 ? lowest_pos : lowest
 # value (the point of the slide: "0.16 vs 1.07 vs 1.89 ms"). On a log axis
 # a bar's length means nothing, so there the values are points on stems
 # from the axis' floor; on a linear axis they are bars from zero.
-set ylabel "latency"
 set xtics noenhanced scale 0
 set grid ytics lc rgb "#b0b0b0"
 set border 3
@@ -132,11 +131,16 @@ set tics nomirror
 # the key in a row under the tester names: at the top left its "p99.9"
 # sat on the axis' "10" label
 set key outside bottom center horizontal reverse Left noenhanced samplen 1 width 2
-# each value label with its unit, three significant digits ("100 \302\265s",
-# "1.07 ms", "27.8 h"; bare ms read "100000000" for a 10^5 s latency)
-f3(x) = x >= 99.95 ? sprintf("%.0f", x) : x >= 9.995 ? sprintf("%.1f", x) : sprintf("%.2f", x)
-ms(v) = v == 0 ? "0" : v < 0.001 ? f3(v * 1e6)." ns" : v < 1 ? f3(v * 1e3)." \302\265s" : v < 1000 ? f3(v)." ms" \
-      : v < 60000 ? f3(v / 1e3)." s" : v < 3600000 ? f3(v / 60000.0)." min" : f3(v / 3600000.0)." h"
+# the value labels bare numbers in one unit, the largest value's ("0.100"
+# to "10.1" ms; a 10^5 s latency's "27.8" h, where plain ms read
+# "100000000"), named in the axis title: a unit on each label widened them
+# across the next stem on a slide
+lab_div = highest < 1000 ? 1.0 : highest < 60000 ? 1000.0 : highest < 3600000 ? 60000.0 : 3600000.0
+lab_unit = highest < 1000 ? "ms" : highest < 60000 ? "s" : highest < 3600000 ? "min" : "h"
+ms(v) = ms_(v / lab_div)
+ms_(v) = v >= 100 ? sprintf("%.0f", v) : v >= 10 ? sprintf("%.1f", v) : v >= 1 ? sprintf("%.2f", v) \
+       : sprintf("%.3f", v)
+set ylabel "latency (the values over the marks: ".lab_unit.")"
 array pc[3] = ["#56B4E9", "#E69F00", "#D55E00"]
 array pt_[3] = [7, 5, 9]
 array pname[3] = ["p50", "p99", "p99.9"]
