@@ -274,7 +274,8 @@ do for [i=1:n] {
         # columns over each other)
         # from the panel's left edge (over its axis name), not centred: a
         # 24 pt entry is up to ~900 px, the panel ~710 px wide
-        set key at screen sl_left(i) - 0.03, screen rtop[r + 1] - 6 / 1080.0 left top maxrows 10
+        key_x = sl_left(i) - 0.03
+        set key at screen key_x, screen rtop[r + 1] - 6 / 1080.0 left top maxrows 10
     }
     set autoscale xy
     empty = word(counts, i) + 0 == 0
@@ -437,6 +438,15 @@ do for [i=1:n] {
         print sprintf("review-thin panel=%d what=never total=%d drawn=%d text=%s", i, nv, nv_drawn, nv_title)
         print sprintf("review-thin panel=%d what=corrected total=%d drawn=%d text=%s", i, sy, sy_drawn, sy_title)
         print sprintf("review-thin panel=%d what=sent total=%d drawn=%d text=%s", i, word(seen, i) + 0, sent_drawn, name)
+        # a slide's key, placed by hand: its longest entry must end on the page
+        if (slides) {
+            key_chars = strlen(name)
+            key_chars = strlen(sy_title) > key_chars ? strlen(sy_title) : key_chars
+            key_chars = strlen(nv_title) > key_chars ? strlen(nv_title) : key_chars
+            key_chars = fs && key_chars < 44 ? 44 : key_chars
+            key_chars = qd[i] && key_chars < 44 ? 44 : key_chars
+            print sprintf("review-key panel=%d x_screen=%.6g chars=%d pt=%g samplen=1.5", i, key_x, key_chars, font_pt)
+        }
     }
 }
 unset multiplot

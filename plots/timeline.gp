@@ -165,7 +165,7 @@ set tics nomirror
 # "closed-loop, corrected: each dot one request (200)" beside "samples the
 # correction added (9)") did not fit it, so gnuplot dropped the key: there
 # an entry a line
-if (slides) { set key outside top center horizontal maxcols 1 Left reverse noenhanced samplen 1.5 nobox width -30 } \
+if (slides) { set key outside top center vertical maxrows 10 Left reverse noenhanced samplen 1.5 nobox width -30 } \
 else { set key outside top center horizontal noenhanced samplen 1.5 nobox width -4 }
 # a slide's panels placed by hand (gnuplot's layout took each key's lines
 # from its own panel's height: stall_per_second's backlog panel, under a
@@ -242,7 +242,10 @@ do for [i=1:n] {
         # centred: stall_every_5s's "closed: largest latency of each bin
         # (191090 requests)", ~790 px with its sample, centred on a ~830
         # px plot ran past the page's left edge
-        set key at screen sl_left(i, 0) - 0.03, screen sl_rowtop(r) - 6 / 1080.0 left top maxcols 1
+        # (0.07 left of the panel: figure_5_3's right-hand "closed-loop,
+        # corrected: 200 requests, a dot each" ran a letter past the page)
+        key_x = sl_left(i, 0) - 0.07
+        set key at screen key_x, screen sl_rowtop(r) - 6 / 1080.0 left top maxrows 10
     }
     set autoscale xy
     set ylabel (slides ? "" : "latency")
@@ -306,7 +309,8 @@ do for [i=1:n] {
     # (a slide's half-width key: shorter words, figure_5_3's "closed-loop,
     # corrected: each dot one request (200)" ran past the page's edge)
     what = ex ? sprintf(slides ? "%s: %s requests, a dot each" : "%s: each dot one request (%s)", label(i), thou(word(seen, i) + 0)) \
-              : sprintf("%s: largest latency of each bin (%s requests)", label(i), thou(word(seen, i) + 0))
+              : sprintf(slides ? "%s: each bin's largest (%s requests)" : "%s: largest latency of each bin (%s requests)", \
+                        label(i), thou(word(seen, i) + 0))
     # requests in the window the tester did not record (warm-up, timed
     # out, failed) are counted above but have no dot: said, so a gap in
     # the dots is not read as requests never sent
@@ -340,6 +344,12 @@ do for [i=1:n] {
             (subtitle_pt < font_pt ? subtitle_pt : font_pt), ylog, GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX, \
             d_x0, d_x1, (ylog && d_y0 <= 0 ? GPVAL_Y_MIN : d_y0), d_y1)
         print sprintf("review-thin panel=%d what=corrected total=%d drawn=%d text=%s", i, sy, sy_drawn, sy_title)
+        # a slide's key, placed by hand: its longest entry must end on the page
+        if (slides) {
+            key_chars = strlen(what) > strlen(sy_title) ? strlen(what) : strlen(sy_title)
+            key_chars = !ex && !empty && key_chars < 24 ? 24 : key_chars
+            print sprintf("review-key panel=%d x_screen=%.6g chars=%d pt=%g samplen=1.5", i, key_x, key_chars, font_pt)
+        }
     }
 }
 # the backlog: requests at the server, one line per tester (an empty

@@ -17,6 +17,7 @@ plot area in terminal units, GPVAL_X/Y_MIN/MAX for the axes' ranges):
   - no two tick labels and no two placed labels overlap: their centres are
     at least 0.9 of a text line apart (a line: 1.15 em);
   - a placed label stays inside the canvas;
+  - a key placed by hand (a slide's panels) ends on the page;
   - a panel that draws fewer never-sent slots, corrected samples or
     requests than it holds says in its key how many it draws of how many;
     in the default style a panel of at most 60 rows thins no never-sent or
@@ -76,7 +77,7 @@ def check_chart(name, lines, err):
     if said:
         fails.append("gnuplot said: " + said[0])
     panels = {}
-    levels, ticks, labels, stems, spans, thins = {}, {}, {}, {}, {}, {}
+    levels, ticks, labels, stems, spans, thins, hkeys = {}, {}, {}, {}, {}, {}, {}
     for line in lines:
         if line.startswith("review-thin "):
             # what a panel drew of how many, and its key's text (free text,
@@ -99,6 +100,8 @@ def check_chart(name, lines, err):
             stems.setdefault(p, []).append((float(kv["x"]), float(kv["y"])))
         elif kind == "review-label":
             labels.setdefault(p, []).append(kv)
+        elif kind == "review-key":
+            hkeys.setdefault(p, []).append(kv)
     if not panels:
         fails.append("no review line: the script printed nothing (or failed)")
         return fails
@@ -157,6 +160,15 @@ def check_chart(name, lines, err):
                 if kv.get("chart") == "requests" and what in ("never", "corrected") and not int(kv.get("slides", "0")) and rows_shown <= 60:
                     fails.append(where + "%d of %d %s samples drawn in a panel of %.0f rows: it should have grown" %
                                  (drawn, total, what, rows_shown))
+        # a key placed by hand (a slide's panels) ends on the page: its
+        # sample, two gaps and its longest entry, a letter ~0.55 em wide
+        # (the Sans letters of figure_5_3's keys measured 0.51 em)
+        for kk in hkeys.get(p, []):
+            pt = float(kk["pt"])
+            right = float(kk["x_screen"]) * cw + (float(kk["samplen"]) + 2 + int(kk["chars"])) * 0.55 * pt * u
+            if float(kk["x_screen"]) < 0 or right > cw + 1:
+                fails.append(where + "its key (%s characters) runs %.0f units past the page's right edge" %
+                             (kk["chars"], right - cw))
         # levels have ticks
         ylo, yhi = num(kv, "y_min"), num(kv, "y_max")
         if ylo > yhi:
