@@ -357,13 +357,18 @@ do for [i=1:n] {
     knv = ksy
     bhs = ksy > 1 ? 0.35 * ksy : bh
     # requests sent, once cosim already thinned them (every > 1: hundreds
-    # in the window, e.g. an open loop queueing through a stall, every one
-    # of them slow): every kb-th row (a multiple of cosim's step) and the
+    # in the window; cosim keeps every ev-th and each slow one): when the
+    # rows kept do not fit 14 px apart (an open loop queueing through a
+    # stall, every one of them slow: stall_every_5s's 508 bars kept drew a
+    # solid triangle), every kb-th row (a multiple of cosim's step) and the
     # slowest, so the bars stay apart
     ev = word(every, i) + 0
-    kb = ev > 1 && ksy > ev ? ev * int(ceil(1.0 * ksy / ev)) : ev
-    sent(r, lat) = kb <= ev || int(r) % kb == 0 || lat >= slowest
-    if (kb > ev) { bh = 0.35 * kb }
+    kept = 0
+    if (!empty && ev > 1) { stats datafile index (i-1) using ($5 == 0 ? 1 : 0) nooutput; kept = STATS_sum }
+    thin_sent = ev > 1 && (ksy > ev || kept * 14.0 > plot_px)
+    kb = thin_sent ? ev * (ksy > ev ? int(ceil(1.0 * ksy / ev)) : 1) : ev
+    sent(r, lat) = !thin_sent || int(r) % kb == 0 || lat >= slowest
+    if (thin_sent) { bh = 0.35 * kb }
     # how many of each are drawn, counted from the data as the plot below
     # filters them (stats, before the ranges are set: it reads only rows
     # inside them), for the key: "4 of 10 drawn", not a bare "1 in 3"
@@ -389,7 +394,7 @@ do for [i=1:n] {
     # with one, a request may wait for the stall window's end instead
     sh = exists("shaded") ? word(shaded, i) + 0 : 1
     name = label(i).(fs ? ": latency from the actual send" : "") \
-           .(kb > ev ? sprintf(" (%s of %s drawn: 1 in %d, and the slowest)", thou(sent_drawn), thou(word(seen, i) + 0), kb) : \
+           .(thin_sent ? sprintf(" (%s of %s drawn: 1 in %d, and the slowest)", thou(sent_drawn), thou(word(seen, i) + 0), kb) : \
              ev > 1 ? sprintf(" (%s of %s drawn: 1 in %d, and each slow one)", thou(sent_drawn), thou(word(seen, i) + 0), ev) : "")
     sy_title = sy > 0 ? sprintf("added by the correction: %s", thou(sy)).(sy_drawn < sy ? \
                sprintf(" (%s drawn: 1 in %d)", thou(sy_drawn), ksy) : "") : ""
