@@ -220,9 +220,11 @@ if (slides) { set label 97 what_bars at screen 0.5, screen 0.045 center font spr
 if (slides) { set multiplot title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt) } \
 else { set multiplot layout rows, cols title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt) }
 # (a wrapped subtitle a little higher, its second line clear of the keys
-# below: on a slide stall_per_second's touched the first panels' keys)
+# below: on a slide stall_per_second's touched the first panels' keys; its
+# place from the title's size and its own, as a long title shrinks:
+# stall_every_5s's 26 pt title and 24 pt subtitle were drawn over each other)
 sub_wrapped = strstrt(chart_subtitle, "\n") > 0
-set label 99 chart_subtitle at screen 0.5, screen (1 - (sub_wrapped ? 2.4 : 3.0) * title_pt / canvas_pt) center noenhanced \
+set label 99 chart_subtitle at screen 0.5, screen (1 - (sub_wrapped ? 1.9 * title_pt + 1.3 * subtitle_pt : 3.0 * title_pt) / canvas_pt) center noenhanced \
     font sprintf(",%d", subtitle_pt)
 set grid xtics lc rgb "#b0b0b0"
 set border 3
@@ -232,7 +234,7 @@ set ylabel (slides ? "" : "request")
 # (on a slide, a half-page panel: an entry a line, as in timeline.gp; a row
 # of stall_every_5s's long entries ran past the page's edge and gnuplot
 # warned "difficulty fitting plot titles into key")
-if (slides) { set key outside top center vertical maxrows 10 Left reverse noenhanced samplen 1.5 nobox width -30 } \
+if (slides) { set key outside top center horizontal maxcols 1 Left reverse noenhanced samplen 1.5 nobox width -30 } \
 else { set key outside top center horizontal noenhanced samplen 1.5 nobox width -4 }
 # fixed margins, so the panels line up whatever the names
 set lmargin (slides ? 9 : 14)
@@ -274,8 +276,10 @@ do for [i=1:n] {
         # columns over each other)
         # from the panel's left edge (over its axis name), not centred: a
         # 24 pt entry is up to ~900 px, the panel ~710 px wide
-        key_x = sl_left(i) - 0.03
-        set key at screen key_x, screen rtop[r + 1] - 6 / 1080.0 left top maxrows 10
+        # (from the left of the panel's half: after a wide row number,
+        # stall_every_5s's right-hand keys ran past the page)
+        key_x = cols == 1 || (i - 1) % cols == 0 ? 0.015 : 0.515
+        set key at screen key_x, screen rtop[r + 1] - 6 / 1080.0 left top maxcols 1
     }
     set autoscale xy
     empty = word(counts, i) + 0 == 0
@@ -402,6 +406,17 @@ do for [i=1:n] {
                sprintf(" (%s drawn: 1 in %d)", thou(nv_drawn), knv) : "") : ""
     unset label 1
     if (empty) { set label 1 "no request in this window" at graph 0.5, 0.5 center }
+    # a slide's key: one entry a line (maxcols 1), its column narrowed by
+    # up to 30 characters so gnuplot finds it fits the half-page panel, but
+    # never below its longest entry less 6: a negative column width put
+    # stall_per_second's "open" and "queued at the server" on one line, over
+    # each other
+    key_chars = strlen(name)
+    key_chars = strlen(sy_title) > key_chars ? strlen(sy_title) : key_chars
+    key_chars = strlen(nv_title) > key_chars ? strlen(nv_title) : key_chars
+    key_chars = fs && key_chars < 44 ? 44 : key_chars
+    key_chars = qd[i] && key_chars < (sh ? 20 : 43) ? (sh ? 20 : 43) : key_chars
+    if (slides) { set key width -(key_chars - 6 < 30 ? key_chars - 6 : 30) }
     plot stallsfile index (i-1) using (($1+$2)*500):((hi+lo)/2.0):(($2-$1)*500):((hi-lo)/2.0 + pad) \
              with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
          datafile index (i-1) using ($5 == 1 && int($4) % ksy == 0 ? $1*1000 : NaN):4:($1*1000):($3*1000) \
@@ -445,11 +460,6 @@ do for [i=1:n] {
         print sprintf("review-thin panel=%d what=sent total=%d drawn=%d text=%s", i, word(seen, i) + 0, sent_drawn, name)
         # a slide's key, placed by hand: its longest entry must end on the page
         if (slides) {
-            key_chars = strlen(name)
-            key_chars = strlen(sy_title) > key_chars ? strlen(sy_title) : key_chars
-            key_chars = strlen(nv_title) > key_chars ? strlen(nv_title) : key_chars
-            key_chars = fs && key_chars < 44 ? 44 : key_chars
-            key_chars = qd[i] && key_chars < 44 ? 44 : key_chars
             print sprintf("review-key panel=%d x_screen=%.6g chars=%d pt=%g samplen=1.5", i, key_x, key_chars, font_pt)
         }
     }

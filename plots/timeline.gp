@@ -130,9 +130,11 @@ byreply = timeline_by eq "reply"
 if (slides) { set multiplot title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt) } \
 else { set multiplot layout rows, cols title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt) }
 # (a wrapped subtitle a little higher, its second line clear of the keys
-# below: on a slide stall_per_second's touched the first panels' keys)
+# below: on a slide stall_per_second's touched the first panels' keys; its
+# place from the title's size and its own, as a long title shrinks:
+# stall_every_5s's 26 pt title and 24 pt subtitle were drawn over each other)
 sub_wrapped = strstrt(chart_subtitle, "\n") > 0
-set label 99 chart_subtitle at screen 0.5, screen (1 - (sub_wrapped ? 2.4 : 3.0) * title_pt / canvas_pt) center noenhanced \
+set label 99 chart_subtitle at screen 0.5, screen (1 - (sub_wrapped ? 1.9 * title_pt + 1.3 * subtitle_pt : 3.0 * title_pt) / canvas_pt) center noenhanced \
     font sprintf(",%d", subtitle_pt)
 set grid xtics ytics lc rgb "#b0b0b0"
 # the time axis, padded by 3% of the window on each side (preemption_restart's
@@ -165,7 +167,7 @@ set tics nomirror
 # "closed-loop, corrected: each dot one request (200)" beside "samples the
 # correction added (9)") did not fit it, so gnuplot dropped the key: there
 # an entry a line
-if (slides) { set key outside top center vertical maxrows 10 Left reverse noenhanced samplen 1.5 nobox width -30 } \
+if (slides) { set key outside top center horizontal maxcols 1 Left reverse noenhanced samplen 1.5 nobox width -30 } \
 else { set key outside top center horizontal noenhanced samplen 1.5 nobox width -4 }
 # a slide's panels placed by hand (gnuplot's layout took each key's lines
 # from its own panel's height: stall_per_second's backlog panel, under a
@@ -245,7 +247,7 @@ do for [i=1:n] {
         # (0.07 left of the panel: figure_5_3's right-hand "closed-loop,
         # corrected: 200 requests, a dot each" ran a letter past the page)
         key_x = sl_left(i, 0) - 0.07
-        set key at screen key_x, screen sl_rowtop(r) - 6 / 1080.0 left top maxrows 10
+        set key at screen key_x, screen sl_rowtop(r) - 6 / 1080.0 left top maxcols 1
     }
     set autoscale xy
     set ylabel (slides ? "" : "latency")
@@ -324,6 +326,12 @@ do for [i=1:n] {
     if (empty) { set label 1 "no request recorded in this window" at graph 0.5, 0.5 center }
     sy_title = sy > 0 ? sprintf("samples the correction added (%s%s)", thou(sy), \
                           sy_drawn < sy ? sprintf("; %s drawn: 1 in %d", thou(sy_drawn), ksy) : "") : ""
+    # a slide's key, one entry a line, its column narrowed by up to 30
+    # characters but never below its longest entry less 6 (a negative
+    # column width drew two short entries on one line, over each other)
+    key_chars = strlen(what) > strlen(sy_title) ? strlen(what) : strlen(sy_title)
+    key_chars = !ex && !empty && key_chars < 24 ? 24 : key_chars
+    if (slides) { set key width -(key_chars - 6 < 30 ? key_chars - 6 : 30) }
     plot stallsfile index (i-1) using (($1+$2)/2):((top+bottom)/2):(($2-$1)/2):((top-bottom)/2) \
              with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
          datafile index (i-1) using 1:($3 == 0 || $3 == 3 ? $2 : NaN) with points pt marker(i) ps (1.0 * ptscale) \
@@ -346,8 +354,6 @@ do for [i=1:n] {
         print sprintf("review-thin panel=%d what=corrected total=%d drawn=%d text=%s", i, sy, sy_drawn, sy_title)
         # a slide's key, placed by hand: its longest entry must end on the page
         if (slides) {
-            key_chars = strlen(what) > strlen(sy_title) ? strlen(what) : strlen(sy_title)
-            key_chars = !ex && !empty && key_chars < 24 ? 24 : key_chars
             print sprintf("review-key panel=%d x_screen=%.6g chars=%d pt=%g samplen=1.5", i, key_x, key_chars, font_pt)
         }
     }
