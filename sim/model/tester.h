@@ -277,6 +277,11 @@ typedef struct tester_spec {
     int64_t ramp_up_ns;         /**< closed and paced: the users start one
                                      after another over this (0: all at 0):
                                      user i at tester_ramp_up_start */
+    int has_ramp_up;            /**< paced: ramp_up was given, 0 included:
+                                     the users start at tester_ramp_up_start
+                                     (ramp_up 0: all at 0, as JMeter's
+                                     ThreadGroup.start with a 0 s ramp-up),
+                                     not one interval apart */
     tester_ramp_round ramp_up_round; /**< how those starts are rounded */
     int step_started;           /**< paced, from_now: a user's step counts
                                      the users started by the instant its

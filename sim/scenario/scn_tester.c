@@ -432,12 +432,18 @@ static int get_ramp_up(scn_ctx *c, tester_spec *t)
     if (r < 0 || needs(c, r, got > 0, "ramp_up_round", "rounds the starts of a ramp-up: it needs ramp_up") < 0)
         return -1;
     t->ramp_up_round = (tester_ramp_round)v;
-    if (t->ramp_up_ns == 0)
-        return 0; /* all at 0, as without the key */
     const char *clash = t->quota ? "quota"
                         : t->has_stagger ? "stagger"
                         : t->schedule == TESTER_SCHEDULE_SHARED ? "schedule"
                         : t->late == TESTER_LATE_TICKER && tester_kind_has(t->kind, TESTER_KIND_SCHEDULE_KEYS) ? "late" : NULL;
+    if (t->ramp_up_ns == 0) {
+        /* all at 0 (a closed tester's users start there anyway; a paced
+         * tester's, without the key, one interval apart), unless another
+         * key places the starts */
+        t->has_ramp_up = got > 0 && !clash;
+        return 0;
+    }
+    t->has_ramp_up = 1;
     if (clash) {
         char why[160];
         snprintf(why, sizeof why, "places the users' starts, and so does %s here: give one of them", clash);
