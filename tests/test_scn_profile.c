@@ -257,7 +257,8 @@ END_TEST
  * server thread, 1 s: each thread every round(2 x 142.857) = 286 ms, both
  * from 0: sends at 0, 0, 286, 286, 572, 572, 858, 858 (8; thread 1's
  * first waits 1 ms for thread 0's). A plain paced tester (no ramp_up)
- * deals its users one interval apart: user 1 first at 142.857143 ms. */
+ * deals its users one interval apart: user 1 first at 142.857143 ms;
+ * with ramp_up = 0s written, at 0. */
 static void run_log(const tester_spec *t, int64_t duration_ns, log_obs *log, tester_result *r)
 {
     server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = MS}, .generator = "mt19937", .seed = 1,
@@ -294,6 +295,18 @@ START_TEST(jmeter_threads_start_together)
     run_log(&s->testers[0], 200 * MS, &plain, &r);
     ck_assert_uint_eq(plain.rq[1].user, 1);
     ck_assert_int_eq(plain.rq[1].sent_ns, 142857142);
+    tester_result_free(&r);
+    scenario_free(s);
+    s = NULL;
+
+    /* the same with ramp_up = 0s written: both users at 0 */
+    ck_assert_msg(load(HEAD "[tester p]\nkind = paced\nlate = from_now\nrate = 420/min\nusers = 2\nramp_up = 0s\n",
+                       &s) == SCENARIO_OK,
+                  "%s", err);
+    log_obs zero = {0};
+    run_log(&s->testers[0], 200 * MS, &zero, &r);
+    ck_assert_uint_eq(zero.rq[1].user, 1);
+    ck_assert_int_eq(zero.rq[1].sent_ns, 0);
     tester_result_free(&r);
     scenario_free(s);
 }
