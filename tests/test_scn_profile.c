@@ -313,6 +313,39 @@ START_TEST(jmeter_threads_start_together)
 END_TEST
 
 
+/* jmeter_constant_timer: JMeter runs a sample's timers before it, the
+ * first sample's too (ConstantTimer.delay; think_first = yes), and the
+ * thread group's ramp-up delays thread i by i x Math.round(1000 x 1 / 2)
+ * = 500 ms (ThreadGroup.start). 2 threads, a 9 ms timer, 1 ms service on
+ * one server thread, 520 ms: thread 0 samples at 9, 19, ..., 519 (52);
+ * thread 1 starts at 500, pauses 9 ms: 509, with thread 0's 509 served
+ * first: 2 ms; its next, 511 + 9 = 520, is at the end: 53 in all. */
+START_TEST(jmeter_constant_timer_pauses_first)
+{
+    scenario *s = NULL;
+    ck_assert_msg(load(HEAD "[tester j]\nprofile = jmeter_constant_timer\nthink_time = 9ms\nusers = 2\nramp_up = 1s\n",
+                       &s) == SCENARIO_OK,
+                  "%s", err);
+    ck_assert_int_eq(s->testers[0].think_first, 1);
+    log_obs log = {0};
+    tester_result r;
+    run_log(&s->testers[0], 520 * MS, &log, &r);
+    ck_assert_uint_eq(r.sent, 53);
+    ck_assert_uint_eq(log.rq[0].user, 0);
+    ck_assert_int_eq(log.rq[0].sent_ns, 9 * MS);
+    ck_assert_int_eq(log.rq[1].sent_ns, 19 * MS);
+    size_t u1 = 0;
+    while (u1 < log.n && log.rq[u1].user != 1)
+        u1++;
+    ck_assert_uint_lt(u1, log.n);
+    ck_assert_int_eq(log.rq[u1].sent_ns, 509 * MS);
+    ck_assert_int_eq(log.rq[u1].latency_ns, 2 * MS);
+    tester_result_free(&r);
+    scenario_free(s);
+}
+END_TEST
+
+
 /* threads (wrk2's -t) needs users that split evenly: 5 connections over 2
  * threads would be 2 each in wrk2 (main: connections / threads), one
  * dropped; refused, naming the line of threads (HEAD is 5 lines: [tester
@@ -385,6 +418,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, jmeter_ctt_rounds_to_whole_ms);
     tcase_add_test(tc, wrk2_threads_split_evenly);
     tcase_add_test(tc, jmeter_threads_start_together);
+    tcase_add_test(tc, jmeter_constant_timer_pauses_first);
     suite_add_tcase(s, tc);
     return s;
 }

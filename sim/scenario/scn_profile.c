@@ -76,10 +76,12 @@ const scn_profile scn_profiles[] = {
      {{"kind", "paced", F}, {"schedule", "shared", F}, {"late", "from_now", F}, {"interval_round", "1ms", F}, {NULL, NULL, 0}}},
     {"jmeter_ctt_group_shared", "JMeter Constant Throughput Timer, all active threads in current thread group (shared)",
      {{"kind", "paced", F}, {"schedule", "shared", F}, {"late", "from_now", F}, {"interval_round", "1ms", F}, {NULL, NULL, 0}}},
-    /* JMeter ConstantTimer.delay: a fixed pause before each sample */
+    /* JMeter ConstantTimer.delay: a fixed pause before each sample, the
+     * first too (JMeterThread runs a sample's timers before it) */
     {"jmeter_constant_timer", "JMeter Constant Timer (think time)",
      {{"kind", "closed", F},
       {"think_distribution", "constant", F},
+      {"think_first", "yes", F},
       {"ramp_up", "0s", D},
       {"ramp_up_round", "step_ms", F},
       {NULL, NULL, 0}}},

@@ -55,6 +55,19 @@ static int get_think(scn_ctx *c, tester_spec *t)
     return 0;
 }
 
+static int needs(scn_ctx *c, int got, int ok, const char *key, const char *why);
+
+/* think_first of a closed tester: a think before the first request too;
+ * it needs a think time, and a quota (memtier) places its own sends. */
+static int get_think_first(scn_ctx *c, tester_spec *t)
+{
+    int v = 0, got = scn_keys_choice(c, "think_first", &v, NULL);
+    if (needs(c, got, t->has_think, "think_first", "thinks before the first request: give think_distribution") < 0)
+        return -1;
+    t->think_first = v == 1;
+    return 0;
+}
+
 /* connections = C: at most C requests in flight (C < users to matter). */
 static int get_connections(scn_ctx *c, tester_spec *t)
 {
@@ -555,10 +568,14 @@ static int read_paced(scn_ctx *c, tester_spec *t)
 /* Each kind's keys, read_NAME for each row of tester_kinds.def. */
 static int read_closed(scn_ctx *c, tester_spec *t)
 {
-    return scn_keys_count(c, "users", &t->users) < 0 || get_connections(c, t) < 0 || get_think(c, t) < 0 ||
-                   get_quota(c, t) < 0 || get_ramp_up(c, t) < 0
-               ? -1
-               : 0;
+    if (scn_keys_count(c, "users", &t->users) < 0 || get_connections(c, t) < 0 || get_think(c, t) < 0 ||
+        get_think_first(c, t) < 0 || get_quota(c, t) < 0 || get_ramp_up(c, t) < 0)
+        return -1;
+    if (t->think_first && t->quota) {
+        scn_keys_bad_value(c, scn_keys_get(c, "think_first"), "a quota places each send itself: remove think_first");
+        return -1;
+    }
+    return 0;
 }
 
 static int read_open(scn_ctx *c, tester_spec *t)
