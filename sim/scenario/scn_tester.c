@@ -305,13 +305,19 @@ static int get_stages(scn_ctx *c, tester_spec *t)
     return 0;
 }
 
-/* requests, warmup, timeout and backfill: any kind. */
+/* requests, warmup, timeout, client_time and backfill: any kind. */
 static int get_primitives(scn_ctx *c, tester_spec *t)
 {
     int v = 0;
     if (scn_keys_count(c, "requests", &t->requests) < 0 || scn_keys_duration(c, "warmup", &t->warmup_ns) < 0 ||
-        scn_keys_duration(c, "timeout", &t->timeout_ns) < 0 || get_enum(c, "backfill", &v) < 0)
+        scn_keys_duration(c, "timeout", &t->timeout_ns) < 0 || scn_keys_duration(c, "client_time", &t->client_ns) < 0 ||
+        get_enum(c, "backfill", &v) < 0)
         return -1;
+    scn_ini_entry *e = scn_keys_get(c, "client_time");
+    if (e && t->client_ns > TESTER_MAX_CLIENT_NS) {
+        scn_keys_bad_value(c, e, "at most 60min (the tool's own time per request)");
+        return -1;
+    }
     t->backfill = v;
     return 0;
 }
