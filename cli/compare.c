@@ -343,7 +343,12 @@ static void baseline_usage(FILE *f)
 {
     fputs("usage: cosim baseline TOOL FILE\n"
           "Turn a real tool's no-stall run into service times for a scenario, the way the tool needs:\n"
-          "  hey FILE    hey -o csv of a run with -c 1: each response time, as an `empirical` file\n"
+          "  hey FILE    hey -o csv of a run with -c 1: each Response-delay (the server's share), as an\n"
+          "              `empirical` file, and on a comment line client_time = the mean of\n"
+          "              response-time - Response-delay (hey's own time, a tester key)\n"
+          "  hey FILE --busy B   for hey -c C -q Q: the server's busy time B (a saturation run: cosim\n"
+          "              baseline wrk on wrk -c 10) as `distribution = constant`, and client_time =\n"
+          "              the mean response time of FILE (hey -c 1) - B on a comment line\n"
           "  ab FILE     ab -g of a run with -c 1 -k: each ttime (whole ms), as an `empirical` file;\n"
           "              or ab's printed summary: Time taken for tests / Complete requests, as below\n"
           "  wrk FILE    wrk's output with the histogram `cosim baseline --wrk-script` makes it print\n"
@@ -434,9 +439,10 @@ static int is_ab_g(const char *path)
  * connection, every recorded latency (the correction undone) as an
  * `empirical` file on stdout; with more, the busy time per request (the
  * latencies hold the queue of the other connections: not service times).
- * On stderr: the undone count against the requests, and the client's own
- * time per request of a one-connection run, run time / requests - the
- * recorded latencies' mean (wrk's cycle is latency + its own time:
+ * On stderr: the undone count against the requests, and wrk's own time
+ * between a reply and the next request of a one-connection run (a think
+ * time: outside its latency), run time / requests - the recorded
+ * latencies' mean (wrk's cycle is latency + its own time:
  * src/wrk.c response_complete records now - c->start, and the next request
  * starts when socket_writeable runs). */
 static int wrk_histogram_baseline(const char *path, char *err, size_t errlen)
@@ -471,6 +477,8 @@ static int wrk_histogram_baseline(const char *path, char *err, size_t errlen)
             (unsigned long long)h.corrected_total, (unsigned long long)h.recorded_total,
             (unsigned long long)h.requests, (unsigned long long)h.timeouts);
     if (h.connections > 1) {
+        fprintf(stderr, "cosim: baseline: run time / requests %lld ns (the busy time per request of a saturation "
+                "run of %llu connections)\n", (long long)cycle_ns, (unsigned long long)h.connections);
         printf("# cosim baseline wrk %s: run time / %llu requests of %llu connections (a saturation run's busy "
                "time per request)\ndistribution = constant\ntime = %lldns\n", path, (unsigned long long)h.requests,
                (unsigned long long)h.connections, (long long)cycle_ns);
@@ -482,11 +490,53 @@ static int wrk_histogram_baseline(const char *path, char *err, size_t errlen)
     for (size_t i = 0; i < h.bins; i++)
         for (uint64_t k = 0; k < h.recorded[i]; k++)
             printf("%lluus\n", (unsigned long long)h.value_us[i]);
-    fprintf(stderr, "cosim: baseline: mean latency %lld ns, run time / requests %lld ns: client time %lld ns "
-            "a request (client_time = %lldns)\n", (long long)mean_ns, (long long)cycle_ns,
-            (long long)(cycle_ns - mean_ns), (long long)(cycle_ns > mean_ns ? cycle_ns - mean_ns : 0));
+    fprintf(stderr, "cosim: baseline: mean latency %lld ns, run time / requests %lld ns: wrk's own time between "
+            "a reply and the next request %lld ns (outside its latency: think_distribution = constant, think_time "
+            "= %lldns)\n", (long long)mean_ns, (long long)cycle_ns, (long long)(cycle_ns - mean_ns),
+            (long long)(cycle_ns > mean_ns ? cycle_ns - mean_ns : 0));
     wrkhist_free(&h);
     return 0;
+}
+
+/* `cosim baseline hey FILE --busy B`: for a tester that sends several
+ * requests at once (hey -c C -q Q), the server's busy time B of a
+ * saturation run as the service time, and hey's own time per request as
+ * client_time = mean response time of the -c 1 run in FILE - B (a closed
+ * one-user cycle of client_time + B then has the run's mean response
+ * time). */
+static int hey_busy_baseline(const char *path, const char *busy_text)
+{
+    int64_t busy;
+    const char *why;
+    if (units_parse_duration(busy_text, &busy, &why) != 0) {
+        fprintf(stderr, "cosim: --busy %s: %s\n", busy_text, why);
+        return COSIM_EXIT_USAGE;
+    }
+    char err[2048];
+    realout o;
+    int rc = realout_read(&o, path, INT64_MAX, HIST_NEAREST_RANK, 1000000, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "cosim: %s\n", err);
+        return rc == -ENOMEM ? COSIM_EXIT_SIM : COSIM_EXIT_SCENARIO;
+    }
+    if (strcmp(o.format, "hey -o csv") != 0 || o.n == 0) {
+        fprintf(stderr, "cosim: %s: expected hey -o csv's output for a baseline, not %s\n", path, o.format);
+        realout_free(&o);
+        return COSIM_EXIT_SCENARIO;
+    }
+    int64_t mean = o.fig_ns[RO_MEAN];
+    realout_free(&o);
+    if (mean <= busy) {
+        fprintf(stderr, "cosim: %s: the mean response time (%lld ns) is not above --busy (%lld ns): no time of "
+                "hey's own is left (a busy time from another machine or server?)\n", path, (long long)mean,
+                (long long)busy);
+        return COSIM_EXIT_SCENARIO;
+    }
+    printf("# cosim baseline hey %s --busy %s: the server's busy time, and hey's own time per request (mean "
+           "response time %lld ns - the busy time) for [tester]:\n# client_time = %lldns\n"
+           "distribution = constant\ntime = %lldns\n", path, busy_text, (long long)mean, (long long)(mean - busy),
+           (long long)busy);
+    return COSIM_EXIT_OK;
 }
 
 int baseline_main(int argc, char **argv)
@@ -505,6 +555,8 @@ int baseline_main(int argc, char **argv)
         printf("%s\n", path);
         return COSIM_EXIT_OK;
     }
+    if (argc == 5 && strcmp(argv[1], "hey") == 0 && strcmp(argv[3], "--busy") == 0)
+        return hey_busy_baseline(argv[2], argv[4]);
     if (argc != 3 || (strcmp(argv[1], "hey") != 0 && strcmp(argv[1], "ab") != 0 && strcmp(argv[1], "wrk") != 0)) {
         fprintf(stderr, "cosim: give TOOL (hey, ab or wrk) and FILE\n");
         fputs("cosim: try 'cosim baseline --help'\n", stderr);
@@ -528,6 +580,24 @@ int baseline_main(int argc, char **argv)
         }
         printf("# cosim baseline %s %s: run time / %llu requests (a saturation run's busy time per request)\n"
                "distribution = constant\ntime = %lldns\n", argv[1], argv[2], (unsigned long long)n, (long long)busy);
+        return COSIM_EXIT_OK;
+    }
+    if (strcmp(argv[1], "hey") == 0) {
+        int64_t *delay, client;
+        size_t n;
+        int rc = realout_hey_split(argv[2], &delay, &n, &client, err, sizeof err);
+        if (rc != 0) {
+            fprintf(stderr, "cosim: %s\n", err);
+            return rc == -ENOMEM ? COSIM_EXIT_SIM : COSIM_EXIT_SCENARIO;
+        }
+        printf("# cosim baseline hey %s: %zu Response-delay times of a no-stall run (distribution = empirical)\n"
+               "# client_time = %lldns (the mean of response-time - Response-delay: hey's own time)\n", argv[2], n,
+               (long long)client);
+        for (size_t i = 0; i < n; i++)
+            printf("%lldns\n", (long long)delay[i]);
+        fprintf(stderr, "cosim: baseline: %zu Response-delay values (the server's share, 0.1 ms steps); "
+                "client_time = %lldns\n", n, (long long)client);
+        free(delay);
         return COSIM_EXIT_OK;
     }
     realout o;

@@ -497,3 +497,60 @@ void realout_free(realout *o)
     o->values = NULL;
     o->n = 0;
 }
+
+int realout_hey_split(const char *path, int64_t **delay_ns, size_t *n, int64_t *client_ns, char *err,
+                      size_t errlen)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int rc = textin_read_file(path, &text, &len, err, errlen);
+    if (rc != 0)
+        return rc;
+    textin_lines it;
+    textin_lines_init(&it, text, len);
+    const char *s;
+    size_t sn;
+    static const char head[] = "response-time,DNS+dialup,DNS,Request-write,Response-delay,";
+    *delay_ns = NULL;
+    *n = 0;
+    if (!textin_next_line(&it, &s, &sn) || !textin_starts(s, sn, head)) {
+        free(text);
+        return textin_fail(err, errlen, -EINVAL, "%s:1: expected hey -o csv's header '%s...'", path, head);
+    }
+    realout o; /* a list of values, grown by push */
+    memset(&o, 0, sizeof o);
+    size_t cap = 0;
+    int64_t diff_sum = 0; /* <= 10^6 s a row x rows: checked */
+    rc = 0;
+    while (rc == 0 && textin_next_line(&it, &s, &sn)) {
+        if (sn == 0)
+            continue;
+        const char *f;
+        size_t fn;
+        int64_t total, delay;
+        if (field(s, sn, ',', 0, &f, &fn) != 0 || textin_decimal(f, fn, 1000 * MS_NS, 0, &total) != 0 ||
+            field(s, sn, ',', 4, &f, &fn) != 0 || textin_decimal(f, fn, 1000 * MS_NS, 0, &delay) != 0) {
+            rc = textin_fail(err, errlen, -EINVAL, "%s:%zu: expected hey's 'response-time,...,Response-delay,...' "
+                             "row, seconds", path, it.line);
+            break;
+        }
+        if (__builtin_add_overflow(diff_sum, total - delay, &diff_sum)) {
+            rc = textin_fail(err, errlen, -ERANGE, "%s:%zu: the response times sum beyond 2^63 ns", path, it.line);
+            break;
+        }
+        if (push(&o, &cap, delay) != 0)
+            rc = -ENOMEM;
+    }
+    free(text);
+    if (rc == 0 && o.n == 0)
+        rc = textin_fail(err, errlen, -EINVAL, "%s: expected at least one request row after hey's header", path);
+    if (rc != 0) {
+        free(o.values);
+        return rc;
+    }
+    int64_t half = (int64_t)(o.n / 2);
+    *client_ns = diff_sum <= 0 ? 0 : (diff_sum + half) / (int64_t)o.n;
+    *delay_ns = o.values;
+    *n = o.n;
+    return 0;
+}

@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -75,6 +76,7 @@ typedef struct opts {
     const char *scenario, *stall_log, *bind;
     unsigned port;
     int64_t duration_ns, wait_ns;
+    int64_t phase_period_ns; /* --phase-period: 0, none */
     size_t max_conns;
 } opts;
 
@@ -103,6 +105,7 @@ typedef struct target {
     int64_t late_max;
     long double gap_sum;     /* reply out -> the next request in, same connection */
     uint64_t gaps;
+    double phase_cos, phase_sin; /* --phase-period: each arrival's angle 2 pi (a mod P) / P */
 } target;
 
 static volatile sig_atomic_t stop_signal;
@@ -122,13 +125,15 @@ static int64_t now_ns(void)
 static void usage(FILE *f)
 {
     fputs("usage: cosim target SCENARIO.ini [--port N] [--duration D] [--stall-log FILE]\n"
-          "       [--max-connections N] [--wait D] [--bind 127.0.0.1]\n"
+          "       [--max-connections N] [--wait D] [--bind 127.0.0.1] [--phase-period P]\n"
           "A real HTTP/1.1 keep-alive server on the loopback interface playing the scenario's server:\n"
           "its [service] times and workers (one FIFO queue), its stalls as stop-the-world windows on the\n"
           "clock of the first accepted connection (periodic, windows, file, gc_log; requests stalls as\n"
           "extra work). It stops by itself --duration (default the scenario's) after that connection,\n"
           "or --wait (default 60s) after starting if none comes. --stall-log FILE: the windows as held\n"
           "(start,length lines: a `kind = file` stall). --port 0 picks a free port; the port is printed.\n"
+          "--phase-period P: the requests' mean arrival phase modulo P (a paced tool's grid against the\n"
+          "windows: arrival_phase_ns in the summary).\n"
           "Only 127.0.0.0/8 is served. Exit codes as cosim's (man -l docs/cosim.1).\n", f);
 }
 
@@ -138,6 +143,7 @@ static int parse_opts(opts *o, int argc, char **argv)
         {"port", required_argument, NULL, 'p'},      {"duration", required_argument, NULL, 'd'},
         {"stall-log", required_argument, NULL, 'l'}, {"max-connections", required_argument, NULL, 'm'},
         {"wait", required_argument, NULL, 'w'},      {"bind", required_argument, NULL, 'b'},
+        {"phase-period", required_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
     };
     *o = (opts){.bind = "127.0.0.1", .port = 8080, .wait_ns = 60000000000LL, .max_conns = 256};
@@ -163,14 +169,16 @@ static int parse_opts(opts *o, int argc, char **argv)
             o->max_conns = (size_t)v;
             break;
         case 'd':
-        case 'w': {
-            int64_t ns;
+        case 'w':
+        case 'P': {
+            int64_t ns = 0;
+            const char *name = ch == 'd' ? "duration" : ch == 'w' ? "wait" : "phase-period";
             if (units_parse_duration(optarg, &ns, &why) != 0 || ns <= 0) {
-                fprintf(stderr, "cosim: --%s %s: %s\n", ch == 'd' ? "duration" : "wait", optarg,
+                fprintf(stderr, "cosim: --%s %s: %s\n", name, optarg,
                         ns <= 0 ? "a positive duration with its unit (10s)" : why);
                 return -1;
             }
-            *(ch == 'd' ? &o->duration_ns : &o->wait_ns) = ns;
+            *(ch == 'd' ? &o->duration_ns : ch == 'w' ? &o->wait_ns : &o->phase_period_ns) = ns;
             break;
         }
         case 'l':
@@ -338,6 +346,11 @@ static void start_service(target *t, size_t i, int64_t start_ns)
 static void arrive(target *t, size_t i, int64_t now)
 {
     t->requests++;
+    if (t->o.phase_period_ns) {
+        double a = 2.0 * M_PI * (double)((now - t->t0) % t->o.phase_period_ns) / (double)t->o.phase_period_ns;
+        t->phase_cos += cos(a);
+        t->phase_sin += sin(a);
+    }
     if (t->c[i].replied) { /* the client's own time, with the kernel's */
         t->gap_sum += (long double)(now - t->c[i].replied);
         t->gaps++;
@@ -640,12 +653,23 @@ static void summary(const target *t, int64_t ran_ns)
     printf("clients: a connection's next request came %s after its reply on average (%llu such; the tool's own "
            "time per request, with the kernel's)\n", units_format_duration(gap, a, sizeof a),
            (unsigned long long)t->gaps);
+    /* the circular mean of the arrivals' phases (atan2 of the summed unit
+     * vectors), in [0, P) */
+    int64_t phase = 0;
+    if (t->o.phase_period_ns && t->requests) {
+        double ang = atan2(t->phase_sin, t->phase_cos);
+        if (ang < 0)
+            ang += 2.0 * M_PI;
+        phase = (int64_t)llround(ang / (2.0 * M_PI) * (double)t->o.phase_period_ns) % t->o.phase_period_ns;
+        printf("arrivals: mean phase %s modulo %s (the requests' arrival instants from the first connection)\n",
+               units_format_duration(phase, d, sizeof d), units_format_duration(t->o.phase_period_ns, e, sizeof e));
+    }
     printf("summary: requests=%llu replies=%llu windows_planned=%zu windows_held=%zu start_late_max_ns=%lld "
            "length_error_max_ns=%lld reply_late_mean_ns=%lld reply_late_p99_ns=%lld reply_late_max_ns=%lld "
-           "client_gap_mean_ns=%lld\n",
+           "client_gap_mean_ns=%lld arrival_phase_ns=%lld\n",
            (unsigned long long)t->requests, (unsigned long long)t->replies, planned, t->n_held, (long long)late_start,
            (long long)len_err, (long long)(t->replies ? (int64_t)(t->late_sum / t->replies) : 0),
-           (long long)late_quantile(t, 0.99), (long long)t->late_max, (long long)gap);
+           (long long)late_quantile(t, 0.99), (long long)t->late_max, (long long)gap, (long long)phase);
 }
 
 int target_main(int argc, char **argv)
