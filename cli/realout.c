@@ -5,6 +5,7 @@
 #include "hgrm.h"
 #include "hlog.h"
 #include "textin.h"
+#include "wrkhist.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -128,6 +129,39 @@ static int word(const char *s, size_t n, size_t *at, const char **w, size_t *wn)
     *wn = j - i;
     *at = j;
     return 1;
+}
+
+/* wrk's output with the block of scenarios/tools/wrk-histogram.lua: every
+ * figure from the whole corrected histogram wrk printed (the values its
+ * own percentiles come from, 1 us bins), the count wrk's requests. */
+static int read_wrk_histogram(realout *o, const char *name, const char *text, size_t len, int64_t threshold_ns,
+                              hist_rank_rule rule, char *err, size_t errlen)
+{
+    wrkhist h;
+    int rc = wrkhist_parse(&h, name, text, len, err, errlen);
+    if (rc != 0)
+        return rc;
+    if (h.corrected_total > (uint64_t)REALOUT_MAX_VALUES) {
+        wrkhist_free(&h);
+        return textin_fail(err, errlen, -EINVAL, "%s: the histogram holds %llu values, more than cosim reads (%lld)",
+                           name, (unsigned long long)h.corrected_total, REALOUT_MAX_VALUES);
+    }
+    free(o->values);
+    o->values = malloc((h.corrected_total ? h.corrected_total : 1) * sizeof *o->values);
+    o->n = 0;
+    if (!o->values) {
+        wrkhist_free(&h);
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < h.bins; i++) /* values <= 2^53 us: x 1000 fits */
+        for (uint64_t k = 0; k < h.corrected[i]; k++)
+            o->values[o->n++] = (int64_t)h.value_us[i] * 1000;
+    uint64_t requests = h.requests;
+    wrkhist_free(&h);
+    figures_of_list(o, threshold_ns, rule);
+    o->count = requests; /* the requests, as wrk's "N requests in" (the added values are in the figures) */
+    o->resolution_ns = 1000;
+    return 0;
 }
 
 static int read_wrk(realout *o, const char *name, const char *text, size_t len, char *err, size_t errlen)
@@ -430,7 +464,12 @@ int realout_parse(realout *o, const char *name, const char *text, size_t len, in
             goto hgrm;
         }
         o->format = "wrk --latency";
-        return read_wrk(o, name, text, len, err, errlen);
+        rc = read_wrk(o, name, text, len, err, errlen);
+        if (rc == 0 && wrkhist_present(text, len)) {
+            o->format = "wrk --latency with its histogram";
+            rc = read_wrk_histogram(o, name, text, len, threshold_ns, rule, err, errlen);
+        }
+        return rc;
     } else if (textin_find(text, len, "\"http_req_duration\"")) {
         o->format = "k6 --summary-export";
         return read_k6(o, name, text, len, err, errlen);

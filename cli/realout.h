@@ -9,7 +9,10 @@
  *    and one line a request, ttime in whole ms;
  *  - ab `-e FILE`: "Percentage served,Time in ms" and the rows 0..100;
  *  - wrk `--latency`: the "Latency" line of "Thread Stats" (mean, max), the
- *    "Latency Distribution" rows (50, 75, 90, 99%), "N requests in";
+ *    "Latency Distribution" rows (50, 75, 90, 99%), "N requests in"; with
+ *    the block of scenarios/tools/wrk-histogram.lua after it (wrkhist.h),
+ *    every figure from the whole corrected histogram, the count wrk's
+ *    requests;
  *  - httperf's summary: "Total: connections C requests R replies P", the
  *    "Connection time [ms]: min .. avg .. max .. median .." line, and with
  *    `-v -v` its "Connection lifetime histogram" (1 ms bins);
