@@ -299,8 +299,15 @@ for ts in $tools; do
                     *" max") within "$rv" "$pv" 10 $((5000000 + HOLD_RLATE)) ||
                         { verdict=FAIL; why="$why max real $rv predicted $pv (tolerance 10% + 5 ms + $((HOLD_RLATE / 1000)) us);"; } ;;
                     # the count over 100 ms: the stall's victims (article only:
-                    # the book's 10 ms stall puts none over 100 ms)
-                    "article over") within "$rv" "$pv" 20 3 || { verdict=FAIL; why="$why over real $rv predicted $pv;"; } ;;
+                    # the book's 10 ms stall puts none over 100 ms). Not wrk's
+                    # (from its whole histogram): its count over 100 ms is the
+                    # exit-time backfill, (500 - 100) ms / I values a stall with
+                    # I = run time / (requests / connections), so it follows
+                    # the machine's speed in that run as much as the stall (a
+                    # loaded run: 1,279 real against 1,906 predicted, I 313 us
+                    # against 210); reported, not judged
+                    "article over") [ "$tool" = wrk ] || within "$rv" "$pv" 20 3 ||
+                        { verdict=FAIL; why="$why over real $rv predicted $pv;"; } ;;
                     esac
                 done <"$d/compare.txt"
                 [ "$shift_ns" != 0 ] && HOLD_WHY="$HOLD_WHY; windows moved by $((shift_ns / 1000)) us (client_time ${client:-0} ns - arrival phase ${phase:-0} ns)"
