@@ -266,8 +266,13 @@ for ts in $tools; do
                     [ "$shift_ns" -gt 5000000 ] && shift_ns=$((shift_ns - 10000000))
                     [ "$shift_ns" -le -5000000 ] && shift_ns=$((shift_ns + 10000000))
                 fi
-                awk -F, -v s="$shift_ns" '/^[0-9]/ {sub(/ns$/, "", $1); printf "%dns,%s\n", $1 + s, $2; next} {print}' \
-                    "$d/held.csv" >"$d/held-moved.csv"
+                # (bash's 64-bit arithmetic: mawk's %d stops at 2^31 - 1 ns)
+                while IFS= read -r line; do
+                    case $line in
+                    [0-9]*ns,*) printf '%dns,%s\n' $((${line%%ns,*} + shift_ns)) "${line#*,}" ;;
+                    *) printf '%s\n' "$line" ;;
+                    esac
+                done <"$d/held.csv" >"$d/held-moved.csv"
                 {
                     printf '[scenario]\nduration = %ss\n' "$dur"
                     [ "$tool" = ab ] && printf 'rank_rule = sorted_index\nin_flight_at_end = drop\n'
