@@ -59,6 +59,9 @@
 
 enum conn_state { C_FREE = 0, C_READ, C_QUEUED, C_SERVICE, C_WRITE };
 
+/* --phase-period's bins (a 10 ms period: 50 us bins). */
+#define PHASE_BINS 200
+
 typedef struct conn {
     int fd;
     enum conn_state state;
@@ -105,7 +108,10 @@ typedef struct target {
     int64_t late_max;
     long double gap_sum;     /* reply out -> the next request in, same connection */
     uint64_t gaps;
-    double phase_cos, phase_sin; /* --phase-period: each arrival's angle 2 pi (a mod P) / P */
+    /* --phase-period P: the arrivals' phases a mod P in PHASE_BINS bins,
+     * each bin's count and the sum of its arrivals' offsets into it */
+    uint64_t phase_n[PHASE_BINS];
+    int64_t phase_off[PHASE_BINS];
 } target;
 
 static volatile sig_atomic_t stop_signal;
@@ -132,7 +138,7 @@ static void usage(FILE *f)
           "extra work). It stops by itself --duration (default the scenario's) after that connection,\n"
           "or --wait (default 60s) after starting if none comes. --stall-log FILE: the windows as held\n"
           "(start,length lines: a `kind = file` stall). --port 0 picks a free port; the port is printed.\n"
-          "--phase-period P: the requests' mean arrival phase modulo P (a paced tool's grid against the\n"
+          "--phase-period P: where the densest arrivals fall modulo P (a paced tool's ticks against the\n"
           "windows: arrival_phase_ns in the summary).\n"
           "Only 127.0.0.0/8 is served. Exit codes as cosim's (man -l docs/cosim.1).\n", f);
 }
@@ -176,6 +182,10 @@ static int parse_opts(opts *o, int argc, char **argv)
             if (units_parse_duration(optarg, &ns, &why) != 0 || ns <= 0) {
                 fprintf(stderr, "cosim: --%s %s: %s\n", name, optarg,
                         ns <= 0 ? "a positive duration with its unit (10s)" : why);
+                return -1;
+            }
+            if (ch == 'P' && ns > 1000000000) {
+                fprintf(stderr, "cosim: --phase-period %s: at most 1s (a tool's tick)\n", optarg);
                 return -1;
             }
             *(ch == 'd' ? &o->duration_ns : ch == 'w' ? &o->wait_ns : &o->phase_period_ns) = ns;
@@ -347,9 +357,10 @@ static void arrive(target *t, size_t i, int64_t now)
 {
     t->requests++;
     if (t->o.phase_period_ns) {
-        double a = 2.0 * M_PI * (double)((now - t->t0) % t->o.phase_period_ns) / (double)t->o.phase_period_ns;
-        t->phase_cos += cos(a);
-        t->phase_sin += sin(a);
+        int64_t ph = (now - t->t0) % t->o.phase_period_ns; /* now >= t0: a request comes after the first connection */
+        size_t b = (size_t)(ph * PHASE_BINS / t->o.phase_period_ns); /* ph < P <= 10^15: no overflow */
+        t->phase_n[b]++;
+        t->phase_off[b] += ph - (int64_t)b * t->o.phase_period_ns / PHASE_BINS;
     }
     if (t->c[i].replied) { /* the client's own time, with the kernel's */
         t->gap_sum += (long double)(now - t->c[i].replied);
@@ -620,6 +631,39 @@ static int write_log(const target *t)
     return 0;
 }
 
+/* Where a paced tool's requests fall modulo --phase-period P: the three
+ * adjacent bins (of PHASE_BINS, circular) holding the most arrivals, and
+ * the mean of their arrivals' phases, in [0, P). The densest arrivals, not
+ * the mean of all: on a loaded machine sends the tool made late would drag
+ * a mean off its ticks. 0 without --phase-period or requests. */
+static int64_t arrival_phase(const target *t)
+{
+    int64_t p = t->o.phase_period_ns;
+    if (!p || !t->requests)
+        return 0;
+    size_t best = 0;
+    uint64_t best_n = 0;
+    for (size_t b = 0; b < PHASE_BINS; b++) {
+        uint64_t n = t->phase_n[(b + PHASE_BINS - 1) % PHASE_BINS] + t->phase_n[b] + t->phase_n[(b + 1) % PHASE_BINS];
+        if (n > best_n) {
+            best_n = n;
+            best = b;
+        }
+    }
+    /* each arrival's phase relative to the start of bin `best`, unwrapped
+     * (bin best - 1 lies before it, best + 1 after, across 0 or P too) */
+    int64_t start_best = (int64_t)best * p / PHASE_BINS;
+    long double sum = 0;
+    for (int k = -1; k <= 1; k++) {
+        int64_t i = (int64_t)best + k;
+        size_t b = (size_t)((i + PHASE_BINS) % PHASE_BINS);
+        int64_t base = (int64_t)b * p / PHASE_BINS - start_best + (i < 0 ? -p : i >= PHASE_BINS ? p : 0);
+        sum += (long double)t->phase_off[b] + (long double)t->phase_n[b] * (long double)base;
+    }
+    int64_t rel = (int64_t)llroundl(sum / (long double)best_n);
+    return ((start_best + rel) % p + p) % p;
+}
+
 static void summary(const target *t, int64_t ran_ns)
 {
     char a[32], b[32], d[32], e[32];
@@ -653,17 +697,10 @@ static void summary(const target *t, int64_t ran_ns)
     printf("clients: a connection's next request came %s after its reply on average (%llu such; the tool's own "
            "time per request, with the kernel's)\n", units_format_duration(gap, a, sizeof a),
            (unsigned long long)t->gaps);
-    /* the circular mean of the arrivals' phases (atan2 of the summed unit
-     * vectors), in [0, P) */
-    int64_t phase = 0;
-    if (t->o.phase_period_ns && t->requests) {
-        double ang = atan2(t->phase_sin, t->phase_cos);
-        if (ang < 0)
-            ang += 2.0 * M_PI;
-        phase = (int64_t)llround(ang / (2.0 * M_PI) * (double)t->o.phase_period_ns) % t->o.phase_period_ns;
-        printf("arrivals: mean phase %s modulo %s (the requests' arrival instants from the first connection)\n",
+    int64_t phase = arrival_phase(t);
+    if (t->o.phase_period_ns && t->requests)
+        printf("arrivals: at phase %s modulo %s (the densest arrivals, from the first connection)\n",
                units_format_duration(phase, d, sizeof d), units_format_duration(t->o.phase_period_ns, e, sizeof e));
-    }
     printf("summary: requests=%llu replies=%llu windows_planned=%zu windows_held=%zu start_late_max_ns=%lld "
            "length_error_max_ns=%lld reply_late_mean_ns=%lld reply_late_p99_ns=%lld reply_late_max_ns=%lld "
            "client_gap_mean_ns=%lld arrival_phase_ns=%lld\n",
