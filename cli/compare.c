@@ -161,9 +161,23 @@ static int draw_chart(const char *png, const scenario *s, const char *tester, co
         if (g) {
             fprintf(g, "set terminal pngcairo size 1600,1000 font 'Sans,18'\nset output outfile\n"
                        "set title \"%s: the real tool (%s) and cosim's prediction\" noenhanced\n"
-                       "set logscale x\nset xrange [1:*]\nset xlabel 'percentile'\nset ylabel 'latency (ms)'\n"
+                       "set logscale x\nset xrange [1:*]\nset xlabel 'percentile'\nset ylabel 'latency'\n"
+                       /* the latency ticks in human units ("500 ms", "1.5 s"; gnuplot's own printed
+                          "1000" for a second), from 0 in a step of 1, 2 or 5 x 10^k giving about six;
+                          the data's values are ms */
+                       "hu(v) = v == 0 ? '0' : v < 1 ? sprintf('%%.4g \302\265s', v * 1e3) : v < 1000 ? "
+                       "sprintf('%%.4g ms', v) : v < 60000 ? sprintf('%%.4g s', v / 1e3) : v < 3600000 ? "
+                       "sprintf('%%.4g min', v / 60000.0) : sprintf('%%.4g h', v / 3600000.0)\n"
+                       "stats 'c.dat' using 2 nooutput\n"
+                       "top = STATS_max > 0 ? STATS_max * 1.05 : 1\n"
+                       "r_ = top / 6.0; m_ = 10 ** floor(log10(r_))\n"
+                       "step = (r_ / m_ > 5 ? 10 : r_ / m_ > 2 ? 5 : r_ / m_ > 1 ? 2 : 1) * m_\n"
+                       "set yrange [0:top]\nset ytics ()\n"
+                       "do for [k=0:int(top / step)] { set ytics add (hu(k * step) k * step) }\n"
                        "set xtics ('0%%%%' 1, '50%%%%' 2, '90%%%%' 10, '99%%%%' 100, '99.9%%%%' 1000, '99.99%%%%' 10000, "
-                       "'99.999%%%%' 100000)\nset grid\nset key top left\nset rmargin 8\n"
+                       "'99.999%%%%' 100000)\nset grid\n"
+                       /* the key under the plot (inside it lay across the curve) */
+                       "set key outside bottom center horizontal Left reverse\nset rmargin 8\n"
                        "plot 'c.dat' index 0 with lines lw 3 title 'cosim predicted', "
                        "'' index 1 with %s pt 7 ps 2 lw 2 title '%s (real%s)'\n",
                     tester, real->format, real->values ? "linespoints" : "points", real->format,

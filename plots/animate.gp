@@ -40,6 +40,19 @@ do for [i=1:n] {
         lo[i] = STATS_min; hi[i] = STATS_max
     }
 }
+# ticks as requests.gp's: rows and times grouped by thousands (gnuplot's
+# own wrote stall_per_second's "1000" ms and "9700" rows), a step of 1, 2
+# or 5 x 10^k, the time in s from 10 s into the run
+thou(v) = v < 0 ? "-".thou(-v) : v < 999.5 ? sprintf("%.0f", v) : thou(floor((v + 0.5) / 1000)).sprintf(",%03.0f", floor(v + 0.5) - 1000 * floor((v + 0.5) / 1000))
+thoud(v, dec) = dec <= 0 ? thou(v) : thou(floor(v)).sprintf(sprintf("%%.%df", dec), v - floor(v))[2:]
+nice(r) = r <= 0 ? 1 : (r / 10 ** floor(log10(r)) > 5 ? 10 : r / 10 ** floor(log10(r)) > 2 ? 5 : r / 10 ** floor(log10(r)) > 1 ? 2 : 1) \
+          * 10 ** floor(log10(r))
+x_in_s = xto >= 10
+xdiv = x_in_s ? 1000.0 : 1.0
+xstep = nice((xto - xfrom) * 1000 / 6.0)
+xdec = xstep / xdiv >= 1 ? 0 : int(ceil(-log10(xstep / xdiv) - 1e-9))
+set xtics ()
+do for [k=int(ceil(xfrom * 1000 / xstep - 1e-9)):int(floor(xto * 1000 / xstep + 1e-9))] { set xtics add (thoud(k * xstep / xdiv, xdec) k * xstep) }
 set grid xtics lc rgb "#b0b0b0"
 set border 3
 set tics nomirror
@@ -54,7 +67,10 @@ do for [f=1:frames] {
         set xrange [xfrom * 1000 : xto * 1000]
         set yrange [hi[i] + 1 : lo[i] - 1]
         bh = (hi[i] - lo[i]) / 100.0 > 0.35 ? (hi[i] - lo[i]) / 100.0 : 0.35
-        if (i == n) { set xlabel "time (ms): bar from intended send to reply (or now), dot at the actual send" } else { unset xlabel }
+        ystep = hi[i] - lo[i] <= 6 ? 1 : nice((hi[i] - lo[i]) / 4.0)
+        set ytics ()
+        do for [k=int(ceil((lo[i] - 1) / ystep)):int(floor((hi[i] + 1) / ystep))] { set ytics add (thou(k * ystep) k * ystep) }
+        if (i == n) { set xlabel "time (".(x_in_s ? "s" : "ms")."): bar from intended send to reply (or now), dot at the actual send" } else { unset xlabel }
         plot stallsfile index (i-1) using (($1+$2)*500):((hi[i]+lo[i])/2.0):(($2-$1)*500):((hi[i]-lo[i])/2.0 + 1) \
                  with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
              datafile index (i-1) using ($5 == 1 && $3 <= t ? $1*1000 : NaN):4:($1*1000):($3*1000):($4-bh):($4+bh) \

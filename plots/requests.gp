@@ -39,19 +39,6 @@ rows = (n + cols - 1) / cols
 # integer % below has a divisor of at least 1.
 set datafile nofpe_trap
 
-if (term eq "pngcairo") {
-    if (slides) { set terminal pngcairo enhanced size 1920,1080 font "Sans,24" linewidth 3 } \
-    else { set terminal pngcairo enhanced size 1600, (200 + n * panel_px) font "Sans,18" linewidth 2 }
-} else {
-    if (term eq "pdfcairo") {
-        if (slides) { set terminal pdfcairo enhanced size 13.333in,7.5in font "Sans,16" linewidth 3 } \
-        else { set terminal pdfcairo enhanced size 10in, (1.3 + n * 2.1)*1in font "Sans,11" linewidth 2 }
-    } else {
-        if (slides) { set terminal svg enhanced size 1920,1080 font "Sans,24" fontscale 4.0/3 linewidth 3 background "white" } \
-        else { set terminal svg enhanced size 1600, (200 + n * panel_px) font "Sans,18" fontscale 4.0/3 linewidth 2 background "white" }
-    }
-}
-set output outfile
 # gnuplot's svg terminal draws a point of size 1 as wide as 0.75 of the
 # font's size (13.5 px at 18 pt, 24 px at 32 pt: measured, a square of ps
 # 10 was 135 px wide in svg at 18 pt), pngcairo about 6.2 px whatever the
@@ -108,7 +95,6 @@ if (1) {
         }
     }
 }
-canvas_pt = slides ? (pdf ? 540 : 1080) : (pdf ? (1.3 + n * 2.1) * 72 : (200 + n * panel_px))
 
 # one look per tester, as in spectrum.gp (cosim's styles: the first closed,
 # paced, corrected, open and partly_open tester are 1..5, every other the
@@ -124,12 +110,15 @@ marker(i) = markers[sty(i)]
 label(i) = exists("labels") ? labels[i] : label(i)
 # the rows of every panel, for one shared axis when they overlap
 rmin = 1e300; rmax = -1e300; span = 1
+array prmin[n]
+array prmax[n]
 do for [i=1:n] {
     if (word(counts, i) + 0 > 0) {
         stats datafile index (i-1) using 4 nooutput
         rmin = STATS_min < rmin ? STATS_min : rmin
         rmax = STATS_max > rmax ? STATS_max : rmax
         span = STATS_max - STATS_min > span ? STATS_max - STATS_min : span
+        prmin[i] = STATS_min; prmax[i] = STATS_max
         minspan = (exists("minspan") ? (STATS_max - STATS_min < minspan ? STATS_max - STATS_min : minspan) \
                                      : STATS_max - STATS_min)
     }
@@ -176,6 +165,50 @@ do for [i=1:n] {
         qd[i] = STATS_max > 0
     }
 }
+# Panel height from the rows (the default style; a slide's page is fixed):
+# a hollow circle needs about 12 px and a hatched bar 14 px (10 of bar, 4
+# of gap), so a panel whose rows fit in at most 60 rows' height (840 px of
+# plot, the most requests cosim keeps unthinned in a panel) grows until
+# every row has 14 px, and every never-sent slot, corrected sample and bar
+# is drawn (stall_per_second's 40-row panels had ~5 px a row: 1 in 3 of the
+# never-sent slots drawn, the open loop's bars a wedge). A panel of more
+# rows keeps 330 px and is thinned, or grows to 840 px when it holds
+# never-sent or corrected samples, its key saying how many are drawn. All
+# panels take the tallest one's height (gnuplot's layout), the page at most
+# 6000 px high (docs/decisions.md, "request bars' panel height")
+row_min_px = 14.0
+grow_cap_px = 60 * row_min_px
+panel_px = 330
+if (!slides) {
+    do for [i=1:n] {
+        if (word(counts, i) + 0 > 0) {
+            lo_g = shared ? rmin : prmin[i]; hi_g = shared ? rmax : prmax[i]
+            pad_g = (hi_g - lo_g) / 25.0 > 1 ? (hi_g - lo_g) / 25.0 : 1
+            need_g = (hi_g - lo_g + 2 * pad_g) * row_min_px
+            need_g = need_g <= grow_cap_px ? need_g : \
+                     ((word(never, i) + 0) + (word(synthetic, i) + 0) > 0 ? grow_cap_px : 0)
+            ent_g = 1 + qd[i] + (plast[i] > xto_ax) + (word(synthetic, i) + 0 > 0) \
+                    + (exists("from_sent") ? word(from_sent, i) + 0 : 0) + (word(never, i) + 0 > 0)
+            want_g = ceil(need_g + 70 + 27 * ((ent_g + 1) / 2))
+            panel_px = want_g > panel_px ? want_g : panel_px
+        }
+    }
+    panel_px = 200 + n * panel_px <= 6000 ? panel_px : int((6000 - 200) / n)
+}
+canvas_pt = slides ? (pdf ? 540 : 1080) : (pdf ? (1.3 + n * 2.1 * panel_px / 330.0) * 72 : (200 + n * panel_px))
+if (term eq "pngcairo") {
+    if (slides) { set terminal pngcairo enhanced size 1920,1080 font "Sans,24" linewidth 3 } \
+    else { set terminal pngcairo enhanced size 1600, (200 + n * panel_px) font "Sans,18" linewidth 2 }
+} else {
+    if (term eq "pdfcairo") {
+        if (slides) { set terminal pdfcairo enhanced size 13.333in,7.5in font "Sans,16" linewidth 3 } \
+        else { set terminal pdfcairo enhanced size 10in, (1.3 + n * 2.1 * panel_px / 330.0)*1in font "Sans,11" linewidth 2 }
+    } else {
+        if (slides) { set terminal svg enhanced size 1920,1080 font "Sans,24" fontscale 4.0/3 linewidth 3 background "white" } \
+        else { set terminal svg enhanced size 1600, (200 + n * panel_px) font "Sans,18" fontscale 4.0/3 linewidth 2 background "white" }
+    }
+}
+set output outfile
 # the title larger than the subtitle: the multiplot title keeps room for
 # three lines, the subtitle is a label on the second
 anyshaded = 0
@@ -187,9 +220,11 @@ if (slides) { set label 97 what_bars at screen 0.5, screen 0.045 center font spr
 if (slides) { set multiplot title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt) } \
 else { set multiplot layout rows, cols title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt) }
 # (a wrapped subtitle a little higher, its second line clear of the keys
-# below: on a slide stall_per_second's touched the first panels' keys)
+# below: on a slide stall_per_second's touched the first panels' keys; its
+# place from the title's size and its own, as a long title shrinks:
+# stall_every_5s's 26 pt title and 24 pt subtitle were drawn over each other)
 sub_wrapped = strstrt(chart_subtitle, "\n") > 0
-set label 99 chart_subtitle at screen 0.5, screen (1 - (sub_wrapped ? 2.4 : 3.0) * title_pt / canvas_pt) center noenhanced \
+set label 99 chart_subtitle at screen 0.5, screen (1 - (sub_wrapped ? 1.9 * title_pt + 1.3 * subtitle_pt : 3.0 * title_pt) / canvas_pt) center noenhanced \
     font sprintf(",%d", subtitle_pt)
 set grid xtics lc rgb "#b0b0b0"
 set border 3
@@ -241,7 +276,10 @@ do for [i=1:n] {
         # columns over each other)
         # from the panel's left edge (over its axis name), not centred: a
         # 24 pt entry is up to ~900 px, the panel ~710 px wide
-        set key at screen sl_left(i) - 0.03, screen rtop[r + 1] - 6 / 1080.0 left top maxcols 1
+        # (from the left of the panel's half: after a wide row number,
+        # stall_every_5s's right-hand keys ran past the page)
+        key_x = cols == 1 || (i - 1) % cols == 0 ? 0.015 : 0.515
+        set key at screen key_x, screen rtop[r + 1] - 6 / 1080.0 left top maxcols 1
     }
     set autoscale xy
     empty = word(counts, i) + 0 == 0
@@ -258,11 +296,9 @@ do for [i=1:n] {
     }
     past = panel_last > xto_ax
     if (!empty) { stats datafile index (i-1) using 4 nooutput }
-    set xrange [xfrom * 1000 : xto_ax * 1000]
     lo = empty ? 0 : (shared ? rmin : STATS_min)
     hi = empty ? 1 : (shared ? rmax : STATS_max)
     pad = (hi - lo) / 25.0 > 1 ? (hi - lo) / 25.0 : 1   # the first and last rows clear of the axes
-    set yrange [hi + pad : lo - pad]
     # a few rows: ticks on real rows only (not on the padding above and below)
     # more rows: three to five row ticks (a step of 1, 2 or 5 x 10^k at
     # least a quarter of the rows: closed's 280 rows had 50, six labels),
@@ -325,13 +361,35 @@ do for [i=1:n] {
     knv = ksy
     bhs = ksy > 1 ? 0.35 * ksy : bh
     # requests sent, once cosim already thinned them (every > 1: hundreds
-    # in the window, e.g. an open loop queueing through a stall, every one
-    # of them slow): every kb-th row (a multiple of cosim's step) and the
+    # in the window; cosim keeps every ev-th and each slow one): when the
+    # rows kept do not fit 14 px apart (an open loop queueing through a
+    # stall, every one of them slow: stall_every_5s's 508 bars kept drew a
+    # solid triangle), every kb-th row (a multiple of cosim's step) and the
     # slowest, so the bars stay apart
     ev = word(every, i) + 0
-    kb = ev > 1 && ksy > ev ? ev * int(ceil(1.0 * ksy / ev)) : ev
-    sent(r, lat) = kb <= ev || int(r) % kb == 0 || lat >= slowest
-    if (kb > ev) { bh = 0.35 * kb }
+    kept = 0
+    if (!empty && ev > 1) { stats datafile index (i-1) using ($5 == 0 ? 1 : 0) nooutput; kept = STATS_sum }
+    thin_sent = ev > 1 && (ksy > ev || kept * 14.0 > plot_px)
+    kb = thin_sent ? ev * (ksy > ev ? int(ceil(1.0 * ksy / ev)) : 1) : ev
+    sent(r, lat) = !thin_sent || int(r) % kb == 0 || lat >= slowest
+    if (thin_sent) { bh = 0.35 * kb }
+    # how many of each are drawn, counted from the data as the plot below
+    # filters them (stats, before the ranges are set: it reads only rows
+    # inside them), for the key: "4 of 10 drawn", not a bare "1 in 3"
+    nv = word(never, i) + 0
+    sy = word(synthetic, i) + 0
+    nv_drawn = nv; sy_drawn = sy; sent_drawn = word(seen, i) + 0
+    if (!empty && knv > 1 && nv > 0) {
+        stats datafile index (i-1) using ($5 == 2 && int($4) % knv == 0 ? 1 : 0) nooutput; nv_drawn = int(STATS_sum)
+    }
+    if (!empty && ksy > 1 && sy > 0) {
+        stats datafile index (i-1) using ($5 == 1 && int($4) % ksy == 0 ? 1 : 0) nooutput; sy_drawn = int(STATS_sum)
+    }
+    if (!empty && ev > 1) {
+        stats datafile index (i-1) using ($5 == 0 && sent($4, $3 - $6) ? 1 : 0) nooutput; sent_drawn = int(STATS_sum)
+    }
+    set xrange [xfrom * 1000 : xto_ax * 1000]
+    set yrange [hi + pad : lo - pad]
     if (i == n && !slides) { set xlabel what_bars } else { unset xlabel }
     # a slide's bottom row: its axis named, room below for the shared note
     if (slides && i > n - cols) { set xlabel (xto_ax >= 10 ? "time (s)" : "time (ms)") offset 0,0.5 }
@@ -339,19 +397,31 @@ do for [i=1:n] {
     # a panel without stalls queues only for a busy worker (pool5_users6);
     # with one, a request may wait for the stall window's end instead
     sh = exists("shaded") ? word(shaded, i) + 0 : 1
-    nv = word(never, i) + 0
-    sy = word(synthetic, i) + 0
     name = label(i).(fs ? ": latency from the actual send" : "") \
-           .(kb > ev ? sprintf(" (1 in %d of %d drawn, and the slowest)", kb, word(seen, i) + 0) : \
-             ev > 1 ? sprintf(" (1 in %d of %d drawn, and each slow one)", ev, word(seen, i) + 0) : "")
+           .(thin_sent ? sprintf(" (%s of %s drawn: 1 in %d, and the slowest)", thou(sent_drawn), thou(word(seen, i) + 0), kb) : \
+             ev > 1 ? sprintf(" (%s of %s drawn: 1 in %d, and each slow one)", thou(sent_drawn), thou(word(seen, i) + 0), ev) : "")
+    sy_title = sy > 0 ? sprintf("added by the correction: %s", thou(sy)).(sy_drawn < sy ? \
+               sprintf(" (%s drawn: 1 in %d)", thou(sy_drawn), ksy) : "") : ""
+    nv_title = nv > 0 ? sprintf("planned, never sent: %s", thou(nv)).(nv_drawn < nv ? \
+               sprintf(" (%s drawn: 1 in %d)", thou(nv_drawn), knv) : "") : ""
     unset label 1
     if (empty) { set label 1 "no request in this window" at graph 0.5, 0.5 center }
+    # a slide's key: one entry a line (maxcols 1), its column narrowed by
+    # up to 30 characters so gnuplot finds it fits the half-page panel, but
+    # never below its longest entry less 6: a negative column width put
+    # stall_per_second's "open" and "queued at the server" on one line, over
+    # each other
+    key_chars = strlen(name)
+    key_chars = strlen(sy_title) > key_chars ? strlen(sy_title) : key_chars
+    key_chars = strlen(nv_title) > key_chars ? strlen(nv_title) : key_chars
+    key_chars = fs && key_chars < 44 ? 44 : key_chars
+    key_chars = qd[i] && key_chars < (sh ? 20 : 43) ? (sh ? 20 : 43) : key_chars
+    if (slides) { set key width -(key_chars - 6 < 30 ? key_chars - 6 : 30) }
     plot stallsfile index (i-1) using (($1+$2)*500):((hi+lo)/2.0):(($2-$1)*500):((hi-lo)/2.0 + pad) \
              with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
          datafile index (i-1) using ($5 == 1 && int($4) % ksy == 0 ? $1*1000 : NaN):4:($1*1000):($3*1000) \
              :($4-bhs):($4+bhs) with boxxyerror fs pattern 4 border lc rgb colour(i) \
-             title (sy > 0 ? sprintf("added by the correction: %d", sy).(ksy > 1 && sy > ksy ? \
-                    sprintf(" (1 in %d drawn)", ksy) : "") : ""), \
+             title sy_title, \
          datafile index (i-1) using ($5 == 0 && $6 > $1 && sent($4, $3 - $6) ? $1*1000 : NaN):4:($6*1000 - $1*1000):(0) \
              with vectors nohead lw 1 dt (4,4) lc rgb colour(i) \
              title (fs ? "waited before the send (not in its latency)" : ""), \
@@ -368,8 +438,7 @@ do for [i=1:n] {
              notitle, \
          datafile index (i-1) using ($5 == 2 && int($4) % knv == 0 ? $1*1000 : NaN):4 with points pt ring_pt \
              ps (1.3 * ptscale) lw 1.5 lc rgb colour(i) \
-             title (nv > 0 ? sprintf("planned, never sent: %d", nv).(knv > 1 && nv > knv ? \
-                    sprintf(" (1 in %d drawn)", knv) : "") : ""), \
+             title nv_title, \
          datafile index (i-1) using ($5 != 2 && $3 > xto_ax && sent($4, $3 - $6) ? xto_ax*1000 : NaN):4:("\342\226\266") \
              with labels right tc rgb colour(i) \
              title (past ? sprintf("\342\226\266 runs past the axis: the last reply at %s ms", thou(panel_last * 1000)) : "")
@@ -383,6 +452,16 @@ do for [i=1:n] {
             GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, GPVAL_TERM_YMIN, GPVAL_TERM_YMAX, \
             (subtitle_pt < font_pt ? subtitle_pt : font_pt), GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX, \
             panel_last * 1000, empty ? GPVAL_Y_MIN : lo, empty ? GPVAL_Y_MIN : hi, past)
+        # what each kind drew of how many, and the key's text that says so
+        # (the review fails a thinned never-sent or corrected sample unless
+        # the key gives the count drawn)
+        print sprintf("review-thin panel=%d what=never total=%d drawn=%d text=%s", i, nv, nv_drawn, nv_title)
+        print sprintf("review-thin panel=%d what=corrected total=%d drawn=%d text=%s", i, sy, sy_drawn, sy_title)
+        print sprintf("review-thin panel=%d what=sent total=%d drawn=%d text=%s", i, word(seen, i) + 0, sent_drawn, name)
+        # a slide's key, placed by hand: its longest entry must end on the page
+        if (slides) {
+            print sprintf("review-key panel=%d x_screen=%.6g chars=%d pt=%g samplen=1.5", i, key_x, key_chars, font_pt)
+        }
     }
 }
 unset multiplot

@@ -207,11 +207,13 @@ if (ylog) {
 # minutes and hours past a minute), each only where no tick is nearer than
 # a label's height
 # (four significant digits: a level is a histogram bucket's value, which
-# printed whole read "8.02816 ms")
+# printed whole read "8.02816 ms"; a value not a whole number of minutes or
+# hours in the smaller unit only below 1000 of it: a 10^5 s level read
+# "1667 min", now "27.78 h")
 hu(v) = v < 0.001 ? sprintf("%.4g ns", v * 1e6) : v < 1 ? sprintf("%.4g \302\265s", v * 1e3) \
       : v < 1000 ? sprintf("%.4g ms", v) \
-      : v < 60000 || (v < 3600000 && v / 60000.0 != int(v / 60000.0)) ? sprintf("%.4g s", v / 1e3) \
-      : v < 3600000 || v / 3600000.0 != int(v / 3600000.0) ? sprintf("%.4g min", v / 60000.0) \
+      : v < 60000 || (v < 1e6 && v / 60000.0 != int(v / 60000.0)) ? sprintf("%.4g s", v / 1e3) \
+      : v < 3600000 || (v < 6e7 && v / 3600000.0 != int(v / 3600000.0)) ? sprintf("%.4g min", v / 60000.0) \
       : sprintf("%.4g h", v / 3600000.0)
 ylo_t = ylog ? (ymin > lowest ? ymin / 1.5 : lowest) : 0
 yhi_t = ylog ? ymax * 2 : (ymax > 0 ? ymax * 1.1 : 1)
@@ -330,7 +332,11 @@ set style textbox 1 opaque fillcolor rgb "#ffffff" noborder margins 1.5,1.5
 p99_left = log(100) / log(xaxis_max) > 0.8
 if (p99_left) { set label 2 "p99" at 100, graph 0 offset -0.6,0.9 right textcolor rgb "#404040" boxed bs 1 front } \
 else { set label 2 "p99" at 100, graph 0 offset 0.6,0.9 left textcolor rgb "#404040" boxed bs 1 front }
-ms(v) = v >= 100 ? sprintf("%.0f ms", v) : v >= 10 ? sprintf("%.1f ms", v) : v >= 1 ? sprintf("%.2f ms", v) \
+# (three significant digits, in the unit the ticks use from a second up:
+# pool5_users6's legend read "p99 2000 ms" beside a "2 s" tick)
+ms(v) = v >= 3600000 ? sprintf("%.3g h", v / 3600000.0) : v >= 60000 ? sprintf("%.3g min", v / 60000.0) \
+      : v >= 1000 ? sprintf("%.3g s", v / 1000.0) \
+      : v >= 100 ? sprintf("%.0f ms", v) : v >= 10 ? sprintf("%.1f ms", v) : v >= 1 ? sprintf("%.2f ms", v) \
       : sprintf("%.3f ms", v)
 title_of(i) = many ? label(i) : label(i).": p99 ".ms(p99s[i])
 # The legend's rows. gnuplot puts as many columns as the longest entry

@@ -124,7 +124,6 @@ lowest = ylog && lowest <= 0 ? lowest_pos : lowest
 # value (the point of the slide: "0.16 vs 1.07 vs 1.89 ms"). On a log axis
 # a bar's length means nothing, so there the values are points on stems
 # from the axis' floor; on a linear axis they are bars from zero.
-set ylabel "latency (ms)"
 set xtics noenhanced scale 0
 set grid ytics lc rgb "#b0b0b0"
 set border 3
@@ -132,8 +131,16 @@ set tics nomirror
 # the key in a row under the tester names: at the top left its "p99.9"
 # sat on the axis' "10" label
 set key outside bottom center horizontal reverse Left noenhanced samplen 1 width 2
-ms(v) = v >= 100 ? sprintf("%.0f", v) : v >= 10 ? sprintf("%.1f", v) : v >= 1 ? sprintf("%.2f", v) \
-      : sprintf("%.3f", v)
+# the value labels bare numbers in one unit, the largest value's ("0.100"
+# to "10.1" ms; a 10^5 s latency's "27.8" h, where plain ms read
+# "100000000"), named in the axis title: a unit on each label widened them
+# across the next stem on a slide
+lab_div = highest < 1000 ? 1.0 : highest < 60000 ? 1000.0 : highest < 3600000 ? 60000.0 : 3600000.0
+lab_unit = highest < 1000 ? "ms" : highest < 60000 ? "s" : highest < 3600000 ? "min" : "h"
+ms(v) = ms_(v / lab_div)
+ms_(v) = v >= 100 ? sprintf("%.0f", v) : v >= 10 ? sprintf("%.1f", v) : v >= 1 ? sprintf("%.2f", v) \
+       : sprintf("%.3f", v)
+set ylabel "latency (the values over the marks: ".lab_unit.")"
 array pc[3] = ["#56B4E9", "#E69F00", "#D55E00"]
 array pt_[3] = [7, 5, 9]
 array pname[3] = ["p50", "p99", "p99.9"]
@@ -187,12 +194,37 @@ place_labels = "array ord[n_lab]; do for [m=1:n_lab] { ord[m] = m }; \
 near(a, b, d) = ylog ? (a > 0 && b > 0 && abs(log10(a / b)) < d) : abs(a - b) < d
 up(a, d) = ylog ? a * 10 ** d : a + d
 set xrange [-0.6 : n_rows - 1 + 0.33 + 0.6]
+# The latency ticks in human units, as spectrum.gp's: gnuplot's own printed
+# plain ms, "1000" for a second (gc_log, one_stall). Round values: 1, 2
+# and 5 x 10^e ms up to 50 s, then 1, 2, 5, 10, 20, 30 min, then 1, 2, 5 x
+# 10^e h; on a log axis the 2s and 5s (and 20, 30 min) only under two
+# decades; on a linear one the step of those giving four to seven ticks
+hu(v) = v == 0 ? "0" : v < 0.001 ? sprintf("%.4g ns", v * 1e6) : v < 1 ? sprintf("%.4g \302\265s", v * 1e3) \
+      : v < 1000 ? sprintf("%.4g ms", v) \
+      : v < 60000 || (v < 1e6 && v / 60000.0 != int(v / 60000.0)) ? sprintf("%.4g s", v / 1e3) \
+      : v < 3600000 || (v < 6e7 && v / 3600000.0 != int(v / 3600000.0)) ? sprintf("%.4g min", v / 60000.0) \
+      : sprintf("%.4g h", v / 3600000.0)
+array round_v[60]
+array round_fine[60]
+n_round = 0
+do for [e=-6:4] {
+    do for [m=1:3] { n_round = n_round + 1; round_v[n_round] = (m == 1 ? 1 : m == 2 ? 2 : 5) * 10.0 ** e; round_fine[n_round] = m > 1 }
+}
+do for [m=1:6] { n_round = n_round + 1; round_v[n_round] = 60000.0 * word("1 2 5 10 20 30", m); round_fine[n_round] = m != 1 && m != 4 }
+do for [e=0:6] {
+    do for [m=1:3] { n_round = n_round + 1; round_v[n_round] = 3600000.0 * (m == 1 ? 1 : m == 2 ? 2 : 5) * 10.0 ** e; round_fine[n_round] = m > 1 }
+}
+human_ticks = "set ytics (); \
+  if (ylog) { fine_t = hi_t / lo_t < 100; do for [j=1:n_round] { if ((!round_fine[j] || fine_t) && round_v[j] >= lo_t && round_v[j] <= hi_t) { set ytics add (hu(round_v[j]) round_v[j]) } } } \
+  else { step_t = 0; do for [j=1:n_round] { if (step_t == 0 && hi_t / round_v[j] <= 7) { step_t = round_v[j] } }; \
+         do for [k=0:7] { if (k * step_t <= hi_t) { set ytics add (hu(k * step_t) k * step_t) } } }"
 if (ylog) {
     set logscale y
-    set format y "%g"
     floor = lowest / 3
     cl(v) = v > floor ? v : floor   # a zero on the floor
     set yrange [floor : highest * 4]
+    lo_t = floor; hi_t = highest * 4
+    eval human_ticks
     dl = line_frac * log10(highest * 4 / floor)   # a text line, in decades
     eval place_labels
     # the key's marker alone, a text line high (drawn with its stem at the
@@ -208,6 +240,8 @@ if (ylog) {
          datafile using 0:(NaN):xtic(1) notitle
 } else {
     set yrange [0 : (highest > 0 ? highest * 1.15 : 1)]   # every value 0: an axis to 1 ms
+    lo_t = 0; hi_t = highest > 0 ? highest * 1.15 : 1
+    eval human_ticks
     dl = line_frac * (highest > 0 ? highest * 1.15 : 1)   # a text line, in ms
     cl(v) = v
     eval place_labels

@@ -67,13 +67,61 @@ set label 1 what.(has_ci ? " (error bars: 95% confidence over the seeds)" : seed
     at graph 0.5, graph 1.04 center font small noenhanced
 set tmargin 5
 set xlabel xkey noenhanced
-set ylabel "p99 latency (ms)"
-if (ylog) { set logscale y; set format y "%g" }
+set ylabel "p99 latency"
+if (ylog) { set logscale y }
+# Ticks in human units: the latencies ("1 ms", "1 s", "2 min": gnuplot's
+# own printed plain ms, "1000" for a second) at 1, 2, 5 x 10^e (on a log
+# axis the 2s and 5s only under two decades), the varied key's values
+# grouped by thousands ("2,000", not "2000"), with the decimals a step needs
+hu(v) = v == 0 ? "0" : v < 0.001 ? sprintf("%.4g ns", v * 1e6) : v < 1 ? sprintf("%.4g \302\265s", v * 1e3) \
+      : v < 1000 ? sprintf("%.4g ms", v) \
+      : v < 60000 || (v < 1e6 && v / 60000.0 != int(v / 60000.0)) ? sprintf("%.4g s", v / 1e3) \
+      : v < 3600000 || (v < 6e7 && v / 3600000.0 != int(v / 3600000.0)) ? sprintf("%.4g min", v / 60000.0) \
+      : sprintf("%.4g h", v / 3600000.0)
+thou(v) = v < 0 ? "-".thou(-v) : v < 999.5 ? sprintf("%.0f", v) : thou(floor((v + 0.5) / 1000)).sprintf(",%03.0f", floor(v + 0.5) - 1000 * floor((v + 0.5) / 1000))
+thoud(v, dec) = v < 0 ? "-".thoud(-v, dec) : dec <= 0 ? thou(v) : thou(floor(v)).sprintf(sprintf("%%.%df", dec), v - floor(v))[2:]
+# round latencies (ms) a tick may sit on: 1, 2 and 5 x 10^e ms up to 50 s,
+# then 1, 2, 5, 10, 20 and 30 min, then 1, 2, 5 x 10^e h (a 10^5 s latency
+# had ticks "833.3 min" and "1667 min" at a step of 5 x 10^7 ms)
+array round_v[60]
+n_round = 0
+do for [e=-6:4] { do for [m=1:3] { n_round = n_round + 1; round_v[n_round] = (m == 1 ? 1 : m == 2 ? 2 : 5) * 10.0 ** e } }
+do for [m=1:6] { n_round = n_round + 1; round_v[n_round] = 60000.0 * word("1 2 5 10 20 30", m) }
+do for [e=0:6] { do for [m=1:3] { n_round = n_round + 1; round_v[n_round] = 3600000.0 * (m == 1 ? 1 : m == 2 ? 2 : 5) * 10.0 ** e } }
+# the smallest of them giving at most k steps up to top
+human_step(top, k) = sum [j_=1:n_round] (top / round_v[j_] <= k && (j_ == 1 || top / round_v[j_ - 1] > k) ? round_v[j_] : 0)
+nice(r) = r <= 0 ? 1 : (r / 10 ** floor(log10(r)) > 5 ? 10 : r / 10 ** floor(log10(r)) > 2 ? 5 : r / 10 ** floor(log10(r)) > 1 ? 2 : 1) \
+          * 10 ** floor(log10(r))
+stats datafile using 2 nooutput
+y_lo = STATS_min; y_hi = STATS_max
+if (has_ci) {
+    stats datafile using 8 nooutput; y_lo = STATS_min < y_lo ? STATS_min : y_lo
+    stats datafile using 9 nooutput; y_hi = STATS_max > y_hi ? STATS_max : y_hi
+}
+set ytics ()
+if (ylog) {
+    y_lo = y_lo > 0 ? y_lo : 1e-6
+    y_hi = y_hi > y_lo ? y_hi : y_lo * 10
+    do for [e=-6:9] {
+        do for [m=1:3] {
+            v = (m == 1 ? 1 : m == 2 ? 2 : 5) * 10.0 ** e
+            if (v >= y_lo / 1.5 && v <= y_hi * 1.5 && (m == 1 || y_hi / y_lo < 100)) { set ytics add (hu(v) v) }
+        }
+    }
+} else {
+    y_step = human_step(y_hi > 0 ? y_hi * 1.05 : 1, 6)
+    do for [k=0:int(floor((y_hi > 0 ? y_hi * 1.05 : 1) / y_step)) + 1] { set ytics add (hu(k * y_step) k * y_step) }
+}
 set autoscale yfix
 set offsets 0, 0, graph 0.05, 0
 # a little room either side, but an axis of values >= 0 never goes below 0
 pad = (x_hi > x_lo ? (x_hi - x_lo) : (x_hi != 0 ? abs(x_hi) : 1)) * 0.03
 set xrange [(x_lo >= 0 && x_lo - pad < 0) ? 0 : x_lo - pad : x_hi + pad]
+x_a = (x_lo >= 0 && x_lo - pad < 0) ? 0 : x_lo - pad
+x_step = nice((x_hi + pad - x_a) / 6.0)
+x_dec = x_step >= 1 ? 0 : int(ceil(-log10(x_step) - 1e-9))
+set xtics ()
+do for [k=int(ceil(x_a / x_step - 1e-9)):int(floor((x_hi + pad) / x_step + 1e-9))] { set xtics add (thoud(k * x_step, x_dec) k * x_step) }
 if (!ylog) { set yrange [0:*] }
 # utilisation 1: the server's capacity, past which the queue has no bound
 if (xutil && x_lo <= 1 && x_hi >= 1) {

@@ -130,9 +130,11 @@ byreply = timeline_by eq "reply"
 if (slides) { set multiplot title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt) } \
 else { set multiplot layout rows, cols title chart_title."\n\n" noenhanced font sprintf(",%d", title_pt) }
 # (a wrapped subtitle a little higher, its second line clear of the keys
-# below: on a slide stall_per_second's touched the first panels' keys)
+# below: on a slide stall_per_second's touched the first panels' keys; its
+# place from the title's size and its own, as a long title shrinks:
+# stall_every_5s's 26 pt title and 24 pt subtitle were drawn over each other)
 sub_wrapped = strstrt(chart_subtitle, "\n") > 0
-set label 99 chart_subtitle at screen 0.5, screen (1 - (sub_wrapped ? 2.4 : 3.0) * title_pt / canvas_pt) center noenhanced \
+set label 99 chart_subtitle at screen 0.5, screen (1 - (sub_wrapped ? 1.9 * title_pt + 1.3 * subtitle_pt : 3.0 * title_pt) / canvas_pt) center noenhanced \
     font sprintf(",%d", subtitle_pt)
 set grid xtics ytics lc rgb "#b0b0b0"
 # the time axis, padded by 3% of the window on each side (preemption_restart's
@@ -192,7 +194,7 @@ do for [r=2:rows] { rtop[r] = rtop[r-1] - (rkey[r-1] * 42 + 14) / 1080.0 - sl_pl
 sl_rowtop(r) = rtop[r + 1]
 sl_ptop(r) = rtop[r + 1] - (rkey[r + 1] * 42 + 14) / 1080.0
 # place panel p (1-based; wide: the whole row) and its key
-sl_lm = 0.065; sl_rm = 0.02   # room for the last x label ("20" was cut at the edge)
+sl_lm = 0.085; sl_rm = 0.02   # room for the last x label ("20" was cut at the edge) and a tick "500 ms"
 sl_left(p, wide) = wide || cols == 1 ? sl_lm : ((p - 1) % cols == 0 ? sl_lm : 0.5 + sl_lm)
 sl_right(p, wide) = wide || cols == 1 ? 1 - sl_rm : ((p - 1) % cols == 0 ? 0.5 - sl_rm : 1 - sl_rm)
 # ticks at a step of 1, 2 or 5 x 10^k giving at most four labels on a
@@ -200,6 +202,30 @@ sl_right(p, wide) = wide || cols == 1 ? 1 - sl_rm : ((p - 1) % cols == 0 ? 0.5 -
 nice_step(range) = range <= 0 ? 1 : (range / 4.0 / 10 ** floor(log10(range / 4.0)) > 5 ? 10 : \
     range / 4.0 / 10 ** floor(log10(range / 4.0)) > 2 ? 5 : \
     range / 4.0 / 10 ** floor(log10(range / 4.0)) > 1 ? 2 : 1) * 10 ** floor(log10(range / 4.0))
+# latencies in human units (gnuplot's own ticks printed stall_range's and
+# pool5_users6's "1000" to "3000" ms): the values are ms; four significant
+# digits, the unit chosen per tick ("500 ms", "1 s", "1.5 s")
+hu(v) = v == 0 ? "0" : v < 0.001 ? sprintf("%.4g ns", v * 1e6) : v < 1 ? sprintf("%.4g \302\265s", v * 1e3) \
+      : v < 1000 ? sprintf("%.4g ms", v) \
+      : v < 60000 || (v < 1e6 && v / 60000.0 != int(v / 60000.0)) ? sprintf("%.4g s", v / 1e3) \
+      : v < 3600000 || (v < 6e7 && v / 3600000.0 != int(v / 3600000.0)) ? sprintf("%.4g min", v / 60000.0) \
+      : sprintf("%.4g h", v / 3600000.0)
+# round latencies (ms) a tick may sit on: 1, 2 and 5 x 10^e ms up to 50 s,
+# then 1, 2, 5, 10, 20 and 30 min, then 1, 2, 5 x 10^e h (a 10^5 s latency
+# had ticks "833.3 min" and "1667 min" at a step of 5 x 10^7 ms)
+array round_v[60]
+n_round = 0
+do for [e=-6:4] { do for [m=1:3] { n_round = n_round + 1; round_v[n_round] = (m == 1 ? 1 : m == 2 ? 2 : 5) * 10.0 ** e } }
+do for [m=1:6] { n_round = n_round + 1; round_v[n_round] = 60000.0 * word("1 2 5 10 20 30", m) }
+do for [e=0:6] { do for [m=1:3] { n_round = n_round + 1; round_v[n_round] = 3600000.0 * (m == 1 ? 1 : m == 2 ? 2 : 5) * 10.0 ** e } }
+# the smallest of them giving at most k steps up to top
+human_step(top, k) = sum [j_=1:n_round] (top / round_v[j_] <= k && (j_ == 1 || top / round_v[j_ - 1] > k) ? round_v[j_] : 0)
+# a linear axis: every step from 0 to the top; a log one: 1, 2, 5 x 10^k
+# (the 2s and 5s only under two decades)
+lat_ticks = "set ytics (); \
+  if (ylog) { do for [e_=-6:9] { do for [m_=1:3] { v_ = (m_ == 1 ? 1 : m_ == 2 ? 2 : 5) * 10.0 ** e_; \
+      if (v_ >= bottom && v_ <= top && (m_ == 1 || top / bottom < 100)) { set ytics add (hu(v_) v_) } } } } \
+  else { do for [k_=0:int(floor(top / ystep + 1e-9))] { set ytics add (hu(k_ * ystep) k_ * ystep) } }"
 # a slide's bottom row: its panels' time axes named, and the notes on what
 # grey and a backlog point are at the page's foot (under the right-hand
 # panel alone they ran off the page)
@@ -218,11 +244,14 @@ do for [i=1:n] {
         # centred: stall_every_5s's "closed: largest latency of each bin
         # (191090 requests)", ~790 px with its sample, centred on a ~830
         # px plot ran past the page's left edge
-        set key at screen sl_left(i, 0) - 0.03, screen sl_rowtop(r) - 6 / 1080.0 left top maxcols 1
+        # (0.07 left of the panel: figure_5_3's right-hand "closed-loop,
+        # corrected: 200 requests, a dot each" ran a letter past the page)
+        key_x = sl_left(i, 0) - 0.07
+        set key at screen key_x, screen sl_rowtop(r) - 6 / 1080.0 left top maxcols 1
     }
     set autoscale xy
-    set ylabel (slides ? "ms" : "latency (ms)")
-    if (ylog) { set logscale y; set format y "%g" } else { unset logscale y; set format y "%g" }
+    set ylabel (slides ? "" : "latency")
+    if (ylog) { set logscale y } else { unset logscale y }
     empty = word(counts, i) + 0 == 0
     # the correction's samples thinned to what the panel's width shows
     # apart: stall_every_5s's 499, 1 ms apart, are 0.56 px apart on its
@@ -256,6 +285,12 @@ do for [i=1:n] {
         apart_px = term eq "svg" ? 18.0 : 10.0
         ksy = gap_px > 0 && gap_px < apart_px ? int(ceil(apart_px / gap_px)) : 1
     }
+    # how many of them are drawn, for the key ("32 drawn", not "1 in 16")
+    sy_drawn = word(synthetic, i) + 0
+    if (ksy > 1) {
+        stats datafile index (i-1) using ($3 == 1 && int($0) % ksy == 0 ? 1 : 0) nooutput
+        sy_drawn = int(STATS_sum)
+    }
     # (review: the data's extent, read before the ranges are set)
     if (exists("review") && !empty) {
         set autoscale xy
@@ -267,16 +302,17 @@ do for [i=1:n] {
     top = empty ? 1 : (STATS_max > 0 ? STATS_max * 1.15 : 1)
     bottom = ylog ? (empty ? 0.001 : (STATS_min > 0 ? STATS_min / 1.5 : 0.001)) : 0
     set yrange [bottom:top]
-    ystep = nice_step(top)
-    if (slides && !ylog) { set ytics ystep } else { set ytics autofreq }
+    ystep = human_step(top, slides ? 4 : 6)
+    eval lat_ticks
     unset xlabel
     if (bottom_row(i)) { set xlabel xname offset 0,0.5 }
     ex = word(exact, i) + 0
     sy = word(synthetic, i) + 0
     # (a slide's half-width key: shorter words, figure_5_3's "closed-loop,
     # corrected: each dot one request (200)" ran past the page's edge)
-    what = ex ? sprintf(slides ? "%s: %d requests, a dot each" : "%s: each dot one request (%d)", label(i), word(seen, i) + 0) \
-              : sprintf("%s: largest latency of each bin (%d requests)", label(i), word(seen, i) + 0)
+    what = ex ? sprintf(slides ? "%s: %s requests, a dot each" : "%s: each dot one request (%s)", label(i), thou(word(seen, i) + 0)) \
+              : sprintf(slides ? "%s: each bin's largest (%s requests)" : "%s: largest latency of each bin (%s requests)", \
+                        label(i), thou(word(seen, i) + 0))
     # requests in the window the tester did not record (warm-up, timed
     # out, failed) are counted above but have no dot: said, so a gap in
     # the dots is not read as requests never sent
@@ -284,10 +320,18 @@ do for [i=1:n] {
     if (unrec > 0) { what = what . sprintf("; %d not recorded, not drawn", unrec) }
     # an empty panel's key says what the window held: requests a warm-up
     # or a timeout left unrecorded, or none at all
-    if (empty) { what = word(seen, i) + 0 > 0 ? sprintf("%s: %d requests in the window, none recorded", label(i), \
-                     word(seen, i) + 0) : sprintf("%s: no request in the window", label(i)) }
+    if (empty) { what = word(seen, i) + 0 > 0 ? sprintf("%s: %s requests in the window, none recorded", label(i), \
+                     thou(word(seen, i) + 0)) : sprintf("%s: no request in the window", label(i)) }
     unset label 1
     if (empty) { set label 1 "no request recorded in this window" at graph 0.5, 0.5 center }
+    sy_title = sy > 0 ? sprintf("samples the correction added (%s%s)", thou(sy), \
+                          sy_drawn < sy ? sprintf("; %s drawn: 1 in %d", thou(sy_drawn), ksy) : "") : ""
+    # a slide's key, one entry a line, its column narrowed by up to 30
+    # characters but never below its longest entry less 6 (a negative
+    # column width drew two short entries on one line, over each other)
+    key_chars = strlen(what) > strlen(sy_title) ? strlen(what) : strlen(sy_title)
+    key_chars = !ex && !empty && key_chars < 24 ? 24 : key_chars
+    if (slides) { set key width -(key_chars - 6 < 30 ? key_chars - 6 : 30) }
     plot stallsfile index (i-1) using (($1+$2)/2):((top+bottom)/2):(($2-$1)/2):((top-bottom)/2) \
              with boxxyerror fs solid 0.25 noborder lc rgb "#999999" notitle, \
          datafile index (i-1) using 1:($3 == 0 || $3 == 3 ? $2 : NaN) with points pt marker(i) ps (1.0 * ptscale) \
@@ -296,8 +340,7 @@ do for [i=1:n] {
              title (ex || empty ? "" : "mean latency of each bin"), \
          datafile index (i-1) using 1:($3 == 1 && int($0) % ksy == 0 ? $2 : NaN) with points pt ring_pt \
              ps (1.3 * ptscale) lc rgb colour(i) \
-             title (sy > 0 ? sprintf("samples the correction added (%d%s)", sy, \
-                    ksy > 1 ? sprintf("; 1 in %d drawn", ksy) : "") : "")
+             title sy_title
     # review (tests/charts_review.sh: gnuplot -e "review=1"): this panel's
     # plot area, axes and points, for the chart review's checks
     if (exists("review")) {
@@ -308,6 +351,11 @@ do for [i=1:n] {
             GPVAL_TERM_XMIN, GPVAL_TERM_XMAX, GPVAL_TERM_YMIN, GPVAL_TERM_YMAX, \
             (subtitle_pt < font_pt ? subtitle_pt : font_pt), ylog, GPVAL_X_MIN, GPVAL_X_MAX, GPVAL_Y_MIN, GPVAL_Y_MAX, \
             d_x0, d_x1, (ylog && d_y0 <= 0 ? GPVAL_Y_MIN : d_y0), d_y1)
+        print sprintf("review-thin panel=%d what=corrected total=%d drawn=%d text=%s", i, sy, sy_drawn, sy_title)
+        # a slide's key, placed by hand: its longest entry must end on the page
+        if (slides) {
+            print sprintf("review-key panel=%d x_screen=%.6g chars=%d pt=%g samplen=1.5", i, key_x, key_chars, font_pt)
+        }
     }
 }
 # the backlog: requests at the server, one line per tester (an empty
@@ -342,7 +390,9 @@ while (floor(bmax * 1.15 / ystep) + 1 > bmaxlab) {
     bk = bk + 1
     ystep = (bk % 3 == 0 ? 1 : bk % 3 == 1 ? 2 : 5) * 10 ** (bk / 3)
 }
-set ytics ystep
+# (counts grouped by thousands: a backlog of 12,000 read "12000")
+set ytics ()
+do for [k=0:int(floor(bmax * 1.15 / ystep + 1e-9))] { set ytics add (thou(k * ystep) k * ystep) }
 set ylabel (slides ? "at the server" : "requests at the server")
 # what a point of the backlog is, and grey only where grey is drawn
 binw = exists("backlog_bin_s") ? backlog_bin_s : 0

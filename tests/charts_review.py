@@ -17,6 +17,14 @@ plot area in terminal units, GPVAL_X/Y_MIN/MAX for the axes' ranges):
   - no two tick labels and no two placed labels overlap: their centres are
     at least 0.9 of a text line apart (a line: 1.15 em);
   - a placed label stays inside the canvas;
+  - a key placed by hand (a slide's panels) ends on the page;
+  - a panel that draws fewer never-sent slots, corrected samples or
+    requests than it holds says in its key how many it draws of how many;
+    in the default style a panel of at most 60 rows thins no never-sent or
+    corrected sample (the page grows instead: docs/decisions.md);
+  - (svg charts, read from gnuplot's own output) every tick label is a
+    number grouped by thousands, with or without a unit, or a name: no
+    exponent ("6.66667e+08"), no "4000000";
   - no text is smaller than the style's minimum: 20 px on a 1600 px-wide
     page by default (a 1.25% of the width), 32 px on a 1080 px-high slide
     (2.96% of the height); sizes in the terminal's units: pngcairo and gif
@@ -56,6 +64,11 @@ def pos(v, lo, hi, log):
     return (v - lo) / (hi - lo) if hi != lo else 0.0
 
 
+def thou(v):
+    """v with thousands separators, as the chart scripts print counts."""
+    return "{:,}".format(int(v))
+
+
 def check_chart(name, lines, err):
     fails = []
     # what cosim's relay drops (sim/plot_render.c, relay_emit): blank lines
@@ -64,8 +77,15 @@ def check_chart(name, lines, err):
     if said:
         fails.append("gnuplot said: " + said[0])
     panels = {}
-    levels, ticks, labels, stems, spans = {}, {}, {}, {}, {}
+    levels, ticks, labels, stems, spans, thins, hkeys = {}, {}, {}, {}, {}, {}, {}
     for line in lines:
+        if line.startswith("review-thin "):
+            # what a panel drew of how many, and its key's text (free text,
+            # last on the line)
+            head, _, text = line.partition(" text=")
+            _, kv = parse(head)
+            thins.setdefault(kv.get("panel", "1"), []).append((kv["what"], int(kv["total"]), int(kv["drawn"]), text))
+            continue
         kind, kv = parse(line)
         p = kv.get("panel", "1")
         if kind == "review":
@@ -80,6 +100,8 @@ def check_chart(name, lines, err):
             stems.setdefault(p, []).append((float(kv["x"]), float(kv["y"])))
         elif kind == "review-label":
             labels.setdefault(p, []).append(kv)
+        elif kind == "review-key":
+            hkeys.setdefault(p, []).append(kv)
     if not panels:
         fails.append("no review line: the script printed nothing (or failed)")
         return fails
@@ -121,6 +143,32 @@ def check_chart(name, lines, err):
                     fails.append(where + "%s %g outside the %s axis %g..%g" % (k, v, axis, lo, hi))
                 elif pad and k.endswith("max") and at > 0.99 and not (axis == "x" and int(kv.get("marked", "0"))):
                     fails.append(where + "%s %g on the %s axis's frame (%g..%g): no padding" % (k, v, axis, lo, hi))
+        # thinned markers said: a panel that draws fewer never-sent slots,
+        # corrected samples or requests than it has gives the count drawn
+        # and the count there are in its key ("2 drawn" beside "10"); in
+        # the default style (a page that grows) a panel of at most 60 rows
+        # thins no never-sent or corrected sample at all
+        rows_shown = abs(num(kv, "y_max") - num(kv, "y_min"))
+        for what, total, drawn, text in thins.get(p, []):
+            if drawn > total or drawn < 0:
+                fails.append(where + "%d of %d %s drawn: not a count" % (drawn, total, what))
+            elif drawn < total:
+                if not (thou(drawn) + " " in text or thou(drawn) + " drawn" in text) or thou(total) not in text \
+                        or "drawn" not in text:
+                    fails.append(where + "%d of %d %s samples drawn, and the key (%r) does not say so" %
+                                 (drawn, total, what, text))
+                if kv.get("chart") == "requests" and what in ("never", "corrected") and not int(kv.get("slides", "0")) and rows_shown <= 60:
+                    fails.append(where + "%d of %d %s samples drawn in a panel of %.0f rows: it should have grown" %
+                                 (drawn, total, what, rows_shown))
+        # a key placed by hand (a slide's panels) ends on the page: its
+        # sample, two gaps and its longest entry, a letter ~0.55 em wide
+        # (the Sans letters of figure_5_3's keys measured 0.51 em)
+        for kk in hkeys.get(p, []):
+            pt = float(kk["pt"])
+            right = float(kk["x_screen"]) * cw + (float(kk["samplen"]) + 2 + int(kk["chars"])) * 0.55 * pt * u
+            if float(kk["x_screen"]) < 0 or right > cw + 1:
+                fails.append(where + "its key (%s characters) runs %.0f units past the page's right edge" %
+                             (kk["chars"], right - cw))
         # levels have ticks
         ylo, yhi = num(kv, "y_min"), num(kv, "y_max")
         if ylo > yhi:
@@ -180,6 +228,57 @@ def check_chart(name, lines, err):
     return fails
 
 
+SVG_TEXT = re.compile(r'<g transform="translate\(([-\d.]+),([-\d.]+)\)"[^>]*font-size="([\d.]+)"\s*text-anchor="(\w+)">\s*<text>(.*?)</text>',
+                      re.S)
+UNIT = r"(?:ns|\u00b5s|us|ms|s|min|h|%)"
+# a tick label as a person reads it: a number with its thousands grouped
+# ("9,700", "4,000.01"), a unit after it or not ("250 ms", "1 s", "99.9%"),
+# a range of two ("16 ms to 17 ms"), or a word (a tester's name)
+NUMBER = r"-?(?:\d{1,3}(?:,\d{3})+|\d{1,3})(?:\.\d+)?"
+TICK_OK = re.compile(r"(?:%s(?: ?%s)?)(?: to %s(?: ?%s)?)?" % (NUMBER, UNIT, NUMBER, UNIT))
+
+
+def svg_tick_labels(svg, panels):
+    """The tick labels gnuplot wrote in an svg chart, found by where they
+    sit: right-aligned just left of a panel's plot area (the y axis) or
+    centred just under it (the x axis). svg's y runs down the page, the
+    review's up. Returns [(panel, axis, text)]; an exponent's tspan (gnuplot's
+    enhanced 10^6) comes back as "^6"."""
+    out = []
+    for m in SVG_TEXT.finditer(svg):
+        x, y, size, anchor, body = float(m.group(1)), float(m.group(2)), float(m.group(3)), m.group(4), m.group(5)
+        parts = re.findall(r"<tspan([^>]*)>([^<]*)</tspan>", body)
+        text = "".join(("^" if 'dy="-' in attrs else "") + t for attrs, t in parts) if parts else re.sub(r"<[^>]*>", "", body)
+        text = text.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">").strip()
+        for p, kv in panels.items():
+            ch = float(kv["canvas_h"])
+            up = ch - y
+            x0, x1, y0, y1 = (float(kv[k]) for k in ("px_xmin", "px_xmax", "px_ymin", "px_ymax"))
+            if anchor == "end" and x0 - 0.3 * float(kv["canvas_w"]) < x < x0 and y0 - 0.6 * size <= up <= y1 + 0.1 * size:
+                out.append((p, "y", text))
+            elif anchor == "middle" and x0 - 1 <= x <= x1 + 1 and y0 - 1.8 * size <= up < y0:
+                out.append((p, "x", text))
+    return out
+
+
+def check_tick_labels(svg, lines):
+    """The rules on tick labels: no exponent (6.66667e+08, 10^6), no number
+    of four or more digits without a thousands separator (4000000, 3198920,
+    1000), each label a number (grouped), with its unit or not, or a name."""
+    fails = []
+    panels = {}
+    for line in lines:
+        if line.startswith("review "):
+            _, kv = parse(line)
+            panels[kv.get("panel", "1")] = kv
+    for p, axis, text in svg_tick_labels(svg, panels):
+        bad = re.search(r"\d[eE][-+]?\d|\^|x10|\u00d7 ?10", text) or re.search(r"(?<![\d,.])\d{4,}", text)
+        if bad or (re.match(r"-?\d", text) and not TICK_OK.fullmatch(text)):
+            fails.append("panel %s: the %s axis's tick label %r is not in human units (a number grouped by "
+                         "thousands, its unit after it or in the axis' title)" % (p, axis, text))
+    return fails
+
+
 def main(folders):
     n = bad = 0
     for folder in folders:
@@ -199,7 +298,11 @@ def main(folders):
             errp = os.path.join(folder, name + ".err")
             err = open(errp).read() if os.path.exists(errp) else ""
             n += 1
-            for msg in check_chart(name, lines, err):
+            msgs = check_chart(name, lines, err)
+            svgp = os.path.join(folder, name + ".svg")
+            if os.path.exists(svgp):
+                msgs += check_tick_labels(open(svgp, encoding="utf-8").read(), lines)
+            for msg in msgs:
                 print("FAIL %s/%s: %s" % (folder, name, msg))
                 bad += 1
     print("charts_review: %d charts checked, %d failure(s)" % (n, bad))

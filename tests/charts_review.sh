@@ -104,13 +104,23 @@ if command -v montage >/dev/null; then
     for st in default slides animate; do
         case $st in animate) pat='*/requests_anim.gif' ;; *) pat='*/*.png' ;; esac
         list=()
+        # each picture made a thumbnail first, JOBS at once (montage read
+        # them one by one, resized with its default filter: the grown
+        # request bars, up to 1600 x 4200 px, took the default sheet to a
+        # minute); a GIF's first frame, the only whole one of an optimized GIF
+        mkdir -p "$out/thumbs/$st"
+        k=0
         for f in "$out/$st"/$pat; do
             [ -e "$f" ] || continue
+            k=$((k + 1))
+            printf '%s\t%s\n' "$f" "$out/thumbs/$st/$(printf '%04d' $k).png"
+        done >"$out/thumbs/$st.tsv"
+        tr '\t' '\n' <"$out/thumbs/$st.tsv" | xargs -d '\n' -n 2 -P "$jobs" \
+            sh -c 'case $1 in *.gif) convert "$1[0]" -thumbnail 320x200 "$2" ;; *) convert "$1" -thumbnail 320x200 "$2" ;; esac' _
+        while IFS=$'\t' read -r f th; do
             lab="$(basename "$(dirname "$f")")/$(basename "$f")"
-            # read shrunk (the full pictures exhausted ImageMagick's cache);
-            # a GIF's first frame, the only whole one of an optimized GIF
-            case $f in *.gif) list+=(-label "$lab" "$f[0]") ;; *) list+=(-label "$lab" "$f[640x400]") ;; esac
-        done
+            list+=(-label "$lab" "$th")
+        done <"$out/thumbs/$st.tsv"
         [ ${#list[@]} -gt 0 ] || continue
         # (ImageMagick's default label font, Helvetica, is not on Debian:
         # the Sans gnuplot draws with)
