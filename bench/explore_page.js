@@ -1,7 +1,13 @@
-// explore_page.js - bench/explore.sh's browser half: open explore.html
+// explore_page.js - bench/explore.sh's browser half: open the lecture's index.html
 // from file:// in headless chromium, move the freeze's length RUNS times
-// (20, 30, ... ms), and print the median redraw (input event to charts
-// drawn) and the median engine time, in ms.
+// (20, 30, ... ms: every part of the run reruns), then the paced tester's
+// rate RUNS times (900/s, 800/s, ...: only that tester's part reruns, the
+// others are kept; a rate above the others' 1000/s would move the time
+// charts' windows, which follow the densest tester, and rerun every part), and print for each kind of change the median and
+// the least redraw (input event to charts drawn), engine (the pool's
+// parts and their merge) and drawing (the four charts and the table) times
+// in ms, and the parts run: "freeze R R_MIN E E_MIN D D_MIN PARTS" and
+// "rate ..." lines.
 // Usage: node explore_page.js PAGE CHROMIUM RUNS
 'use strict';
 const puppeteer = require('puppeteer-core');
@@ -15,25 +21,31 @@ const median = (a) => { const s = a.slice().sort((x, y) => x - y); const n = s.l
     await p.setViewport({ width: 1280, height: 1400 });
     await p.goto('file://' + page_path);
     await p.waitForFunction(() => (+document.body.dataset.runs || 0) >= 1, { timeout: 120000 });
-    const redraw = [], engine = [];
-    for (let i = 1; i <= runs; i++) {
-        const r = await p.evaluate((len, k) => new Promise((resolve) => {
-            const t0 = performance.now();
-            const el = document.getElementById('k:stall.freeze.length');
-            const obs = new MutationObserver(() => {
-                if ((+document.body.dataset.runs || 0) > k) {
-                    obs.disconnect();
-                    /* the charts drawn: the next frame after the run's answer */
-                    requestAnimationFrame(() => resolve([performance.now() - t0, +document.body.dataset.engineMs]));
-                }
-            });
-            obs.observe(document.body, { attributes: true });
-            el.value = len;
-            el.dispatchEvent(new Event('change'));
-        }), (10 * (i + 1)) + 'ms', i);
-        redraw.push(r[0]);
-        engine.push(r[1]);
+    const change = (id, value, k) => p.evaluate((i, v, k) => new Promise((resolve) => {
+        const t0 = performance.now();
+        const el = document.getElementById(i);
+        const obs = new MutationObserver(() => {
+            if ((+document.body.dataset.runs || 0) > k) {
+                obs.disconnect();
+                const d = document.body.dataset;
+                /* the charts drawn: the next frame after the run's answer */
+                requestAnimationFrame(() => resolve([performance.now() - t0, +d.engineMs, +d.drawMs, +d.partsRun]));
+            }
+        });
+        obs.observe(document.body, { attributes: true });
+        el.value = v;
+        el.dispatchEvent(new Event('change'));
+    }), id, value, k);
+    let k = 1;
+    const lines = [];
+    for (const [what, id, value] of [['freeze', 'k:stall.freeze.length', (i) => (10 * (i + 1)) + 'ms'],
+                                     ['rate', 'k:tester.paced.rate', (i) => (1000 - 100 * i) + '/s']]) {
+        const rows = [];
+        for (let i = 1; i <= runs; i++) rows.push(await change(id, value(i), k++));
+        const col = (j) => rows.map((r) => r[j]);
+        const fmt = (a) => median(a).toFixed(1) + ' ' + Math.min(...a).toFixed(1);
+        lines.push(`${what} ${fmt(col(0))} ${fmt(col(1))} ${fmt(col(2))} ${median(col(3))}`);
     }
     await b.close();
-    process.stdout.write(median(redraw).toFixed(1) + ' ' + median(engine).toFixed(1) + '\n');
+    process.stdout.write(lines.join('\n') + '\n');
 })().catch((e) => { process.stderr.write(String(e && e.stack || e) + '\n'); process.exitCode = 1; });

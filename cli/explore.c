@@ -15,10 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#ifndef COSIM_BUILD_WEB_DIR
-#define COSIM_BUILD_WEB_DIR "build/web"
-#endif
-
 /* dir/name is a regular file. */
 static int has_file(const char *dir, const char *name)
 {
@@ -38,17 +34,42 @@ static int data_folder(const char *sub, const char *name, char *dir, size_t len)
     return 0;
 }
 
-int explore_find(char *page_dir, char *engine_dir, size_t len)
+/* "where": the folders datadir_folders(sub) lists, ", "-separated. */
+static void folders_text(const char *sub, char *where, size_t len)
 {
-    if (data_folder("web/page", "explore.html", page_dir, len))
+    char dirs[DATADIR_MAX_FOLDERS][4096];
+    size_t n = datadir_folders(sub, dirs, sizeof dirs[0]), used = 0;
+    where[0] = '\0';
+    for (size_t i = 0; i < n && used < len; i++) {
+        int w = snprintf(where + used, len - used, "%s%s", i ? ", " : "", dirs[i]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+int explore_find(char *page_dir, char *engine_dir, size_t len, char *why, size_t whylen)
+{
+    char where[DATADIR_MAX_FOLDERS * 4100];
+    if (data_folder("web/page", "explore.html", page_dir, len)) {
+        folders_text("web/page", where, sizeof where);
+        snprintf(why, whylen, "the interactive page's template (explore.html) is in none of %s", where);
         return -ENOENT;
-    /* the build tree's engine when this cosim runs from there, else the
-     * installed one */
-    if (has_file(COSIM_BUILD_WEB_DIR, "cosim-engine.js") && strlen(COSIM_BUILD_WEB_DIR) < len)
-        snprintf(engine_dir, len, "%s", COSIM_BUILD_WEB_DIR);
-    else if (data_folder("web", "cosim-engine.js", engine_dir, len))
+    }
+    if (data_folder("web", "cosim-engine.js", engine_dir, len)) {
+        folders_text("web", where, sizeof where);
+        snprintf(why, whylen,
+                 "the browser engine (cosim-engine.js) was not built: it is in none of %s; build it with "
+                 "`meson setup build -Dweb=enabled` (needs emcc, node and npm: scripts/deps.sh)",
+                 where);
         return -ENOENT;
-    return has_file(engine_dir, "uPlot.iife.min.js") && has_file(engine_dir, "uPlot.min.css") ? 0 : -ENOENT;
+    }
+    if (!has_file(engine_dir, "uPlot.iife.min.js") || !has_file(engine_dir, "uPlot.min.css")) {
+        snprintf(why, whylen, "%s holds cosim-engine.js but not the charting library (uPlot.iife.min.js, "
+                              "uPlot.min.css) built beside it", engine_dir);
+        return -ENOENT;
+    }
+    return 0;
 }
 
 /* A whole file into memory (NUL-terminated), at most max bytes. 0 or

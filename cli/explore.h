@@ -21,17 +21,21 @@ typedef struct explore_lesson {
 #define EXPLORE_FILE_MAX (16 * 1024 * 1024)
 
 /**
- * Find the page's parts: the template (web/page/explore.html, found as
- * datadir_find finds data: installed share/cosim/web/page, or the source
- * tree's web/page) and the engine (cosim-engine.js, uPlot.iife.min.js and
- * uPlot.min.css: the build tree's web/ when it holds them, else found by
- * datadir_find in web/).
+ * Find the page's parts as datadir_find finds data (sim/base/datadir.h):
+ * the template web/page/explore.html (installed share/cosim/web/page, or
+ * the source tree's web/page for a program run from its build) and the
+ * engine, cosim-engine.js with uPlot.iife.min.js and uPlot.min.css beside
+ * it (installed share/cosim/web, or the build tree's web/ for a program
+ * run from its build).
  *
  * @param page_dir, engine_dir  get the two folders (len bytes each)
- * @return 0, or -ENOENT when either is missing (the engine is built only
- *         where emcc is installed: web/meson.build).
+ * @param why   on failure, which part is missing and the folders looked
+ *              in (whylen bytes, one line)
+ * @return 0, or -ENOENT when a part is missing (the engine is built only
+ *         with meson's -Dweb=enabled, where emcc is installed:
+ *         web/meson.build).
  */
-int explore_find(char *page_dir, char *engine_dir, size_t len);
+int explore_find(char *page_dir, char *engine_dir, size_t len, char *why, size_t whylen);
 
 /**
  * Write the interactive page.

@@ -1,9 +1,12 @@
 /* lecture.c - `cosim lecture SCENARIO... -o DIR`: every scenario run with
  * its charts as SVG and its [expect] checked, then one folder with
- * index.html (every scenario), STEM.html (one each), the charts
+ * index.html (the interactive page, explore.h, when the browser engine
+ * was built, else the static lesson), lesson.html (the static lesson:
+ * every scenario), STEM.html (one each), the charts
  * STEM.CHART.svg and the tables STEM.summary.md and STEM.summary.csv. The
  * pages are libcosim's (sim/outputs/html.c); this file runs and collects. */
 #define _POSIX_C_SOURCE 200809L
+#include "datadir.h"
 #include "exitcode.h"
 #include "expect.h"
 #include "explore.h"
@@ -57,7 +60,10 @@ static void usage(FILE *f)
 {
     fputs("usage: cosim lecture SCENARIO... -o DIR [--force] [--plots-dir DIR] [--title TEXT] [--style STYLE]\n"
           "       [--plot-timeout S] [--quiet] [--help] [--version]\n"
-          "Run each scenario and write DIR/index.html: one page, readable offline, with each scenario's\n"
+          "Run each scenario and write DIR/index.html: the interactive page (the engine of cosim in the\n"
+          "page: move a stall, a rate, the users and watch the charts redraw; a picker when several\n"
+          "scenarios are given), or the static lesson when the browser engine was not built (meson\n"
+          "-Dweb=enabled); DIR/lesson.html: the static lesson, readable offline, with each scenario's\n"
           "description, lesson (its leading comments), table, charts (SVG) and [expect] verdicts; and\n"
           "DIR/STEM.html, one page per scenario, with STEM.summary.md and STEM.summary.csv beside it.\n"
           "--style slides draws the charts as cosim --style slides does (16:9, slide-sized text).\n"
@@ -193,9 +199,10 @@ static int load_all(lesson_run *runs, size_t n, const char *plots_dir, int slide
         int exit_code;
         if (!(x->s = options_load_scenario(&o, &exit_code)))
             return exit_code;
-        if (strcasecmp(x->s->name, "index") == 0) {
-            fprintf(stderr, "cosim: lecture: %s is named '%s': its page would be the lecture's index.html; give it "
-                            "another [scenario] name\n", x->path, x->s->name);
+        if (strcasecmp(x->s->name, "index") == 0 || strcasecmp(x->s->name, "lesson") == 0) {
+            fprintf(stderr, "cosim: lecture: %s is named '%s': its page would be the lecture's %s.html; give it "
+                            "another [scenario] name\n", x->path, x->s->name,
+                    strcasecmp(x->s->name, "index") == 0 ? "index" : "lesson");
             return COSIM_EXIT_USAGE;
         }
         /* case apart too, as tester names: pages are files */
@@ -256,8 +263,9 @@ static int run_one(lesson_run *x, const char *plots_dir, int slides, unsigned pl
     return rc;
 }
 
-/* The index page; with the interactive page beside it, a line under its
- * heading leads there. 0 or -errno. */
+/* The static lesson (lesson.html, and index.html without the engine);
+ * with the interactive page beside it, a line under its heading leads
+ * there. 0 or -errno. */
 static int index_page(FILE *f, const char *title, const html_section *secs, size_t n, int explore)
 {
     if (!explore)
@@ -274,7 +282,7 @@ static int index_page(FILE *f, const char *title, const html_section *secs, size
     if (!rc) {
         size_t head = h1 ? (size_t)(h1 - page) + 6 : 0;
         fwrite(page, 1, head, f);
-        fputs("<p class=\"explore\"><a href=\"explore.html\"><b>Explore these scenarios live</b></a>: change a "
+        fputs("<p class=\"explore\"><a href=\"index.html\"><b>Explore these scenarios live</b></a>: change a "
               "stall, the service, each tester's rate and users, and watch the charts and the table redraw "
               "(the same engine as cosim, in the page; works offline).</p>\n", f);
         fwrite(page + head, 1, len - head, f);
@@ -329,12 +337,15 @@ static int stage_pages(outdir *d, lesson_run *runs, size_t n, const char *title,
         }
         secs[i] = (html_section){x->s, &x->r, x->s->name, x->lesson, x->report ? x->report : "", x->check,
                                  x->misses, x->charts, x->n_charts, x->tables, x->n_tables};
-        STAGE(x->page, html_write_page(f, x->s->title, &secs[i], 1, "index.html"));
+        STAGE(x->page, html_write_page(f, x->s->title, &secs[i], 1, "lesson.html"));
     }
-    char page_dir[PATH_MAX], engine_dir[PATH_MAX];
-    int explore = explore_find(page_dir, engine_dir, sizeof page_dir) == 0;
-    STAGE("index.html", index_page(f, title, secs, n, explore));
-    if (explore) {
+    char page_dir[PATH_MAX], engine_dir[PATH_MAX], missing[DATADIR_MAX_FOLDERS * 4200];
+    int explore = explore_find(page_dir, engine_dir, sizeof page_dir, missing, sizeof missing) == 0;
+    STAGE("lesson.html", index_page(f, title, secs, n, explore));
+    if (!explore) {
+        fprintf(stderr, "cosim: lecture: note: %s; index.html is the static lesson (as lesson.html)\n", missing);
+        STAGE("index.html", index_page(f, title, secs, n, 0));
+    } else {
         explore_lesson *ls = calloc(n, sizeof *ls);
         char why[PATH_MAX + 256] = "";
         if (!ls && !rc)
@@ -342,9 +353,9 @@ static int stage_pages(outdir *d, lesson_run *runs, size_t n, const char *title,
         for (size_t i = 0; ls && i < n; i++)
             ls[i] = (explore_lesson){runs[i].s->name, runs[i].path, runs[i].s->title,
                                      runs[i].lesson ? runs[i].lesson : ""};
-        STAGE("explore.html", explore_write_page(f, title, ls, n, page_dir, engine_dir, why, sizeof why));
+        STAGE("index.html", explore_write_page(f, title, ls, n, page_dir, engine_dir, why, sizeof why));
         if (rc && why[0])
-            fprintf(stderr, "cosim: lecture: explore.html: %s\n", why);
+            fprintf(stderr, "cosim: lecture: index.html: %s\n", why);
         free(ls);
     }
 #undef STAGE

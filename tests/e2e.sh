@@ -783,13 +783,13 @@ cosim: try 'cosim lecture --help'" lecture scenarios/one_stall.ini -o "$work/LT"
         || fail "lecture exited $?: $(cat "$work/err")"
     grep -qx "wrote $work/L/index.html and a page for the scenario" "$work/out" \
         || fail "lecture: the 'wrote' line for one scenario: $(cat "$work/out")"
-    # a student alone gets the words and the charts explained: on the index
-    # open, on a scenario's page folded
-    grep -q '<section class="guide">' "$work/L/index.html" || fail "lecture: the index has no reading guide"
+    # a student alone gets the words and the charts explained: on the static
+    # lesson open, on a scenario's page folded
+    grep -q '<section class="guide">' "$work/L/lesson.html" || fail "lecture: the lesson has no reading guide"
     grep -q '<details class="guide"><summary>How to read this page</summary>' "$work/L/one_stall.html" \
         || fail "lecture: a scenario's page has no reading guide"
-    grep -q '<dt>corrected</dt>' "$work/L/index.html" || fail "lecture: the guide does not say what corrected means"
-    for f in index.html one_stall.html one_stall.summary.md one_stall.summary.csv one_stall.spectrum.svg \
+    grep -q '<dt>corrected</dt>' "$work/L/lesson.html" || fail "lecture: the guide does not say what corrected means"
+    for f in index.html lesson.html one_stall.html one_stall.summary.md one_stall.summary.csv one_stall.spectrum.svg \
         one_stall.timeline.svg one_stall.requests.svg one_stall.summary.svg; do
         [ -s "$work/L/$f" ] || fail "lecture: no $f"
     done
@@ -803,18 +803,29 @@ cosim: try 'cosim lecture --help'" lecture scenarios/one_stall.ini -o "$work/LT"
         "$work/L/one_stall.summary.md" || fail "summary.md: open row: $(cat "$work/L/one_stall.summary.md")"
     grep -qxF $'closed,closed,closed,215,215,1,215,100,1,9.325581,7.000063,7.000063,7.000063,507,507,507\r' \
         "$work/L/one_stall.summary.csv" || fail "summary.csv: closed row: $(cat -A "$work/L/one_stall.summary.csv")"
-    grep -qF 'class="ok">all met' "$work/L/index.html" || fail "lecture: the check verdict is missing"
-    grep -qF 'the open loop&#39;s 110 requests that wait over 100 ms' "$work/L/index.html" \
+    grep -qF 'class="ok">all met' "$work/L/lesson.html" || fail "lecture: the check verdict is missing"
+    grep -qF 'the open loop&#39;s 110 requests that wait over 100 ms' "$work/L/lesson.html" \
         || fail "lecture: the lesson text is missing"
-    grep -q 'src="http\|href="http\|<script' "$work/L/index.html" && fail "lecture: the page reaches the network"
+    grep -q 'src="http\|href="http\|<script' "$work/L/lesson.html" && fail "lecture: the page reaches the network"
+    # index.html: the interactive page (the browser engine built: -Dweb=enabled), its scripts
+    # inline, or without the engine the static lesson itself and a note saying why
+    if grep -q 'id="engine-src"' "$work/L/index.html"; then
+        grep -q 'src="http\|href="http\|<script src' "$work/L/index.html" && fail "lecture: the interactive page reaches the network"
+        grep -qF 'href="lesson.html"' "$work/L/index.html" || fail "lecture: the interactive page does not lead to lesson.html"
+    else
+        cmp -s "$work/L/index.html" "$work/L/lesson.html" || fail "lecture: without the engine index.html is not the lesson"
+        grep -q '^cosim: lecture: note: the browser engine (cosim-engine.js) was not built: .*; index.html is the static lesson (as lesson.html)$' \
+            "$work/err" || fail "lecture: without the engine, no note: $(cat "$work/err")"
+    fi
     # everything from the scenario is escaped
     mkdir -p "$work/x"
     printf '; <b>bold</b> & "quoted" <script>alert(1)</script>\n[scenario]\nname = esc\ntitle = A <i>title</i> & more\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n[tester t]\nkind = open\nrate = 10/s\n' >"$work/x/esc.ini"
     "$cosim" lecture "$work/x/esc.ini" -o "$work/E" -q 2>"$work/err" || fail "lecture esc: exit $?: $(cat "$work/err")"
-    grep -qF '&lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot; &lt;script&gt;' "$work/E/index.html" \
+    grep -qF '&lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot; &lt;script&gt;' "$work/E/lesson.html" \
         || fail "lecture: the lesson is not escaped"
     grep -qF 'A &lt;i&gt;title&lt;/i&gt; &amp; more' "$work/E/esc.html" || fail "lecture: the title is not escaped"
-    grep -qF '<script' "$work/E/index.html" && fail "lecture: markup from the scenario went through"
+    grep -qF '<script' "$work/E/lesson.html" && fail "lecture: markup from the scenario went through"
+    grep -qF '<script>alert' "$work/E/index.html" && fail "lecture: markup from the scenario went through the interactive page"
     # a folder with a file cosim did not write is refused before any run
     mkdir -p "$work/F" && echo mine >"$work/F/notes.txt"
     expect_exit 4 "notes.txt" lecture scenarios/one_stall.ini -o "$work/F"
@@ -839,6 +850,9 @@ cosim: try 'cosim lecture --help'" lecture scenarios/one_stall.ini -o "$work/LT"
     cp scenarios/one_stall.ini "$work/index.ini"
     expect_exact 2 "cosim: lecture: $work/index.ini is named 'index': its page would be the lecture's index.html; give it another [scenario] name" \
         lecture scenarios/one_stall.ini "$work/index.ini" -o "$work/D"
+    sed 's/^\[scenario\]$/[scenario]\nname = Lesson/' scenarios/one_stall.ini >"$work/lesson_named.ini"
+    expect_exact 2 "cosim: lecture: $work/lesson_named.ini is named 'Lesson': its page would be the lecture's lesson.html; give it another [scenario] name" \
+        lecture scenarios/one_stall.ini "$work/lesson_named.ini" -o "$work/D"
     cp scenarios/one_stall.ini "$work/ONE_STALL.ini"
     expect_exact 2 "cosim: lecture: scenarios/one_stall.ini and $work/ONE_STALL.ini are named 'one_stall' and 'ONE_STALL', which differ only by case: their pages would share a name on a disk blind to case; give one another [scenario] name" \
         lecture scenarios/one_stall.ini "$work/ONE_STALL.ini" -o "$work/D"

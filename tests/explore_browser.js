@@ -1,4 +1,4 @@
-// explore_browser.js - cosim lecture's interactive page (explore.html) in
+// explore_browser.js - cosim lecture's interactive page (the lecture's index.html) in
 // Debian's chromium, headless, driven by puppeteer-core: opened from
 // file://, the stall length and a rate changed as a lecturer would, the
 // redrawn table read and compared with the CLI's printed figures for the
@@ -98,8 +98,9 @@ function compare(what, got, cli) {
     return n;
 }
 
+let browser = null;
 (async () => {
-    const browser = await puppeteer.launch({
+    browser = await puppeteer.launch({
         executablePath: chromium, headless: true,
         args: ['--no-sandbox', '--disable-gpu', '--allow-file-access-from-files', '--disable-dev-shm-usage'],
     });
@@ -146,6 +147,21 @@ function compare(what, got, cli) {
     if (after.canvases < 3) fail(`only ${after.canvases} charts drawn`);
     await page.screenshot({ path: outdir + '/explore-changed.png', fullPage: true });
 
+    /* a third change, answered from the parts kept: the paced tester's rate */
+    const more = expect.more.indexOf('=');
+    await setInput('k:' + expect.more.slice(0, more), expect.more.slice(more + 1));
+    await page.waitForFunction((c) => document.getElementById('command').textContent.includes(c) &&
+        document.getElementById('status').textContent.startsWith('done') && !document.getElementById('out').classList.contains('stale'),
+        { timeout: 120000 }, ' --set ' + expect.more);
+    const third = await readPage(page);
+    const n3 = compare('from kept parts', third, cliRows(expect.text3));
+    const partsRun = await page.evaluate(() => +document.body.dataset.partsRun);
+    if (partsRun !== 1) fail(`the third change ran ${partsRun} parts, not the paced tester's alone`);
+    /* back to the two changes (the bad value below is the CLI's for those) */
+    await setInput('k:' + expect.more.slice(0, more), '1000/s');
+    await page.waitForFunction((c) => document.getElementById('command').textContent === c &&
+        document.getElementById('status').textContent.startsWith('done'), { timeout: 120000 }, expect.command);
+
     /* a bad value: the CLI's message for that key */
     await setInput('k:' + expect.bad_set.slice(0, expect.bad_set.indexOf('=')), expect.bad_set.slice(expect.bad_set.indexOf('=') + 1));
     await page.waitForFunction(() => document.getElementById('error').textContent !== '', { timeout: 60000 });
@@ -168,7 +184,11 @@ function compare(what, got, cli) {
 
     await browser.close();
     for (const e of consoleErrors) fail('console: ' + e);
-    console.log(`cells equal to the CLI's: ${n0} as written, ${n1} after the change, ${n2} from the URL; ` +
+    console.log(`cells equal to the CLI's: ${n0} as written, ${n1} after the change, ${n3} from kept parts, ${n2} from the URL; ` +
                 `redraw after the change ${after.ms} ms`);
     process.exitCode = fails ? 1 : 0;
-})().catch((e) => { console.log('FAIL: ' + (e && e.stack || e)); process.exitCode = 1; });
+})().catch((e) => {
+    console.log('FAIL: ' + (e && e.stack || e));
+    process.exitCode = 1;
+    if (browser) browser.close().catch(() => {}).then(() => process.exit(1)); /* never left waiting */
+});

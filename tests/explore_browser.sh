@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# cosim lecture's interactive page (explore.html) in Debian's chromium,
+# cosim lecture's interactive page (the lecture's index.html) in Debian's chromium,
 # headless (tests/explore_browser.js drives it with puppeteer-core from npm,
 # installed here into .cache/npm-test of the source tree, never a browser
 # download): from file://, change the freeze's length and the open tester's
 # rate, and the redrawn table equals the CLI's printed figures for the same
-# --set; a bad value shows the CLI's message; the URL's fragment reproduces
+# --set (and again after a third change answered from the parts the pool
+# kept: only the changed tester's part reruns); a bad value shows the CLI's
+# message; the URL's fragment reproduces
 # the state; the console stays silent. Screenshots: BUILD_ROOT/explore-*.png.
 # Skipped (exit 77), saying so, when chromium or node is missing or the
 # browser engine is not built (no emcc).
@@ -18,7 +20,9 @@ trap 'rm -rf "$work"' EXIT
 cd "$root" || exit 1
 "$cosim" lecture scenarios/stall_per_second.ini scenarios/one_stall.ini -o "$work/L" -q 2>"$work/err" ||
     { echo "FAIL: cosim lecture exited $?: $(cat "$work/err")"; exit 1; }
-[ -f "$work/L/explore.html" ] || { echo "no explore.html: the browser engine is not built (emcc missing): skipped"; exit 77; }
+grep -q 'id="engine-src"' "$work/L/index.html" ||
+    { echo "index.html is the static lesson: the browser engine is not built (emcc missing): skipped"; exit 77; }
+[ -s "$work/L/lesson.html" ] || { echo "FAIL: no lesson.html beside the interactive page"; exit 1; }
 npm_dir=$root/.cache/npm-test
 if [ ! -f "$npm_dir/.done-25.19.0" ]; then
     mkdir -p "$npm_dir"
@@ -32,10 +36,16 @@ sets=(stall.freeze.length=50ms tester.open.rate=500/s)
 "$cosim" "$scn" --charts none -o "$work/a" >"$work/plain.txt" || { echo "FAIL: cosim $scn exited $?"; exit 1; }
 "$cosim" "$scn" --set "${sets[0]}" --set "${sets[1]}" --charts none -o "$work/b" >"$work/set.txt" ||
     { echo "FAIL: cosim $scn --set ... exited $?"; exit 1; }
+# a third change the pool answers from kept parts: the paced tester's rate
+# lowered (the time charts' windows, set by the densest tester, stay), so
+# only its part reruns
+more=tester.paced.rate=500/s
+"$cosim" "$scn" --set "${sets[0]}" --set "${sets[1]}" --set "$more" --charts none -o "$work/b3" >"$work/set3.txt" ||
+    { echo "FAIL: cosim $scn --set ... --set $more exited $?"; exit 1; }
 bad=tester.open.rate=500
 "$cosim" "$scn" --set "${sets[0]}" --set "${sets[1]%%=*}=500" --charts none -q -o "$work/c" 2>"$work/bad.err" &&
     { echo "FAIL: the CLI took --set $bad"; exit 1; }
-SCENARIO=stall_per_second COMMAND="cosim $scn --set ${sets[0]} --set ${sets[1]}" \
+MORE=$more SCENARIO=stall_per_second COMMAND="cosim $scn --set ${sets[0]} --set ${sets[1]}" \
 FRAGMENT="${sets[0]}&${sets[1]}" \
 node -e '
 const fs = require("fs"), w = process.argv[1];
@@ -43,10 +53,11 @@ fs.writeFileSync(w + "/expect.json", JSON.stringify({
   scenario: process.env.SCENARIO, sets: process.argv.slice(2, 4), command: process.env.COMMAND,
   fragment: process.env.FRAGMENT, text_plain: fs.readFileSync(w + "/plain.txt", "utf8"),
   text: fs.readFileSync(w + "/set.txt", "utf8"), bad_set: process.argv[4],
+  more: process.env.MORE, text3: fs.readFileSync(w + "/set3.txt", "utf8"),
   bad_message: fs.readFileSync(w + "/bad.err", "utf8").split("\n")[0] }));' "$work" "${sets[@]}" "$bad"
-NODE_PATH=$npm_dir/node_modules timeout 600 node "$root/tests/explore_browser.js" "$work/L/explore.html" "$chromium" \
+NODE_PATH=$npm_dir/node_modules timeout 600 node "$root/tests/explore_browser.js" "$work/L/index.html" "$chromium" \
     "$out" "$work/expect.json"
 rc=$?
 echo "screenshots: $out/explore-as-written.png $out/explore-changed.png $out/explore-bad-value.png"
-echo "page: $(wc -c <"$work/L/explore.html") bytes"
+echo "page: $(wc -c <"$work/L/index.html") bytes"
 exit $rc

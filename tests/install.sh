@@ -9,7 +9,11 @@
 #   cosim);
 # - a shipped scenario is found by NAME (with a data file: gc_log), and the
 #   man page's EXAMPLE runs;
-# - a sweep and the lecture run and draw their charts;
+# - a sweep and the lecture run and draw their charts; when the build made
+#   the browser engine (-Dweb=enabled), the lecture's index.html is the
+#   interactive page with the installed engine inlined (a marker appended
+#   to the installed cosim-engine.js shows up in it), else the static
+#   lesson with a note naming the folders looked in;
 # - the README, the docs and the man page are installed.
 # Usage: install.sh MESON BUILD_ROOT SOURCE_ROOT
 set -u
@@ -42,6 +46,16 @@ done
 
 # the installed styles, not the source tree's: a marker in the installed copy
 echo "# installed-style-marker-$$" >>"$p/share/cosim/plots/spectrum.gp"
+# the browser engine, when built: installed with its page's template, marked likewise
+web=0
+if [ -f "$build/web/cosim-engine.js" ]; then
+    web=1
+    for f in share/cosim/web/cosim-engine.js share/cosim/web/uPlot.iife.min.js share/cosim/web/uPlot.min.css \
+             share/cosim/web/page/explore.html; do
+        [ -s "$p/$f" ] || fail "not installed: $f"
+    done
+    echo "/* installed-engine-marker-$$ */" >>"$p/share/cosim/web/cosim-engine.js"
+fi
 mkdir "$work/elsewhere" && cd "$work/elsewhere" || exit 1
 
 # the main job, a shipped scenario by name (its data file beside it)
@@ -66,7 +80,16 @@ grep -q '^cosim: no_such_scenario: ' "$work/err" || fail "an unknown scenario na
     || fail "cosim sweep: exit $?: $(cat "$work/out")"
 [ -s sw/sweep.png ] && [ -s sw/sweep.csv ] || fail "the sweep drew no sweep.png"
 "$cosim" lecture -q one_stall -o L >"$work/out" 2>&1 || fail "cosim lecture: exit $?: $(cat "$work/out")"
-[ -s L/index.html ] && [ -s L/one_stall.spectrum.svg ] || fail "the lecture wrote no page or chart"
+[ -s L/index.html ] && [ -s L/lesson.html ] && [ -s L/one_stall.spectrum.svg ] || fail "the lecture wrote no page or chart"
+if [ "$web" = 1 ]; then
+    grep -q "installed-engine-marker-$$" L/index.html ||
+        fail "the lecture's index.html has not the installed engine inlined: $(cat "$work/out")"
+    grep -q "cosim: lecture: note" "$work/out" && fail "the lecture found no engine: $(cat "$work/out")"
+else
+    grep -qF "cosim: lecture: note: the browser engine (cosim-engine.js) was not built: it is in none of $p/bin/../share/cosim/web" \
+        "$work/out" || fail "the lecture without an engine said: $(cat "$work/out")"
+fi
 
 [ "$fails" -eq 0 ] && echo "install: a moved install runs the main job, a sweep and the lecture on its own files" \
+    "($([ "$web" = 1 ] && echo "the interactive page with the installed engine" || echo "no browser engine built: the static lesson"))" \
     || exit 1

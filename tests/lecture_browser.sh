@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `cosim lecture` in a real browser: headless Chromium opens the index page
+# `cosim lecture` in a real browser: headless Chromium opens the static lesson (lesson.html)
 # (through a harness page in an iframe), every image must load
 # (complete, naturalWidth > 0) and the console must stay silent; a
 # screenshot is kept in the build folder (lecture-screenshot.png) to look
@@ -50,11 +50,11 @@ HTML
     if grep -q 'CONSOLE' "$work/log"; then
         echo "FAIL: $page: console messages:"; grep 'CONSOLE' "$work/log"; fails=$((fails + 1))
     fi
-    [ "$page" = index.html ] && [ "${result#RESULT images=$n }" = "$result" ] &&
-        { echo "FAIL: index.html shows not every chart ($n SVG files): $result"; fails=$((fails + 1)); }
+    [ "$page" = lesson.html ] && [ "${result#RESULT images=$n }" = "$result" ] &&
+        { echo "FAIL: lesson.html shows not every chart ($n SVG files): $result"; fails=$((fails + 1)); }
     return 0
 }
-check_page index.html
+check_page lesson.html
 check_page one_stall.html
 check_page compensation.html
 check_page stall_per_second.html
@@ -68,7 +68,7 @@ grep -q 'FAIL: wide.html: scrolls sideways' "$work/neg" || { echo "FAIL: a sidew
 grep -q 'broken=1 missing.svg' "$work/neg" || { echo "FAIL: a missing image went unseen: $(cat "$work/neg")"; fails=$((fails + 1)); }
 fails=$((fails - $(grep -c '^FAIL' "$work/neg")))
 shot=${COSIM_BUILD_ROOT:-$work}/lecture-screenshot.png
-run_chromium "file://$work/L/index.html" --window-size=1280,4000 --screenshot="$shot" >/dev/null 2>&1
+run_chromium "file://$work/L/lesson.html" --window-size=1280,4000 --screenshot="$shot" >/dev/null 2>&1
 [ -s "$shot" ] || { echo "FAIL: no screenshot"; fails=$((fails + 1)); }
 echo "screenshot: $shot"
 [ "$fails" -eq 0 ] && echo "lecture page: every image loads, console silent" && exit 0

@@ -328,11 +328,92 @@ START_TEST(changed_stall_file_refused)
 }
 END_TEST
 
+/* A run cut into parts (run_scenario_part: each tester, the truth), each
+ * handed over as bytes (run_part_save / run_part_load, as the browser's
+ * workers do), is the whole run: every tester's figures and histograms,
+ * the truth's probes and histogram, exactly (hist_equal). Testers that use
+ * every saved array: a corrected one (added values), a paced one that
+ * drops the replies in flight at the end (the dropped histogram), an open
+ * one with a VU pool that drops arrivals (drops_per_s), a closed one whose
+ * queue wait is recorded. Bytes cut short or given twice are refused. */
+START_TEST(parts_merge_into_the_whole_run)
+{
+    scenario *s = load("[scenario]\nduration = 3s\nseed = 9\nqueue_wait = record\nin_flight_at_end = drop\n"
+                       "[service]\ndistribution = lognormal\nmedian = 2ms\nsigma = 0.5\n"
+                       "[stall gc]\nkind = periodic\nlength = 50ms\nperiod = 700ms\nfirst = 100ms\n"
+                       "[tester closed]\nkind = closed\nusers = 2\n"
+                       "[tester corrected]\nkind = corrected\nrate = 200/s\n"
+                       "[tester paced]\nkind = paced\nrate = 300/s\n"
+                       "[tester vus]\nkind = open\nrate = 400/s\nvus = 2\n"
+                       "[truth]\ninterval = 1ms\nload = paced\n");
+    char err[512];
+    run_result whole, merged;
+    memset(&merged, 0, sizeof merged);
+    ck_assert_int_eq(run_scenario(s, &whole, err, sizeof err), 0);
+    for (size_t p = 0; p <= s->n_testers; p++) {
+        run_result part;
+        ck_assert_int_eq(run_scenario_part(s, p, NULL, NULL, &part, err, sizeof err), 0);
+        char *bytes = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&bytes, &len);
+        ck_assert_int_eq(run_part_save(s, &part, p, f), 0);
+        ck_assert_int_eq(fclose(f), 0);
+        run_result_free(&part);
+        const unsigned char *at = (const unsigned char *)bytes;
+        /* cut short: refused, nothing half-taken */
+        run_result cut;
+        memset(&cut, 0, sizeof cut);
+        ck_assert_int_eq(run_part_load(s, &cut, p, &at, at + len - 1), -EINVAL);
+        run_result_free(&cut);
+        at = (const unsigned char *)bytes;
+        ck_assert_int_eq(run_part_load(s, &merged, p, &at, at + len), 0);
+        ck_assert_ptr_eq(at, (const unsigned char *)bytes + len);
+        at = (const unsigned char *)bytes; /* the same part again */
+        ck_assert_int_eq(run_part_load(s, &merged, p, &at, at + len), -EINVAL);
+        free(bytes);
+    }
+    ck_assert_uint_eq(merged.n, whole.n);
+    for (size_t i = 0; i < s->n_testers; i++) {
+        const tester_result *a = &whole.testers[i], *b = &merged.testers[i];
+        ck_assert_uint_eq(a->sent, b->sent);
+        ck_assert_uint_eq(a->planned, b->planned);
+        ck_assert_uint_eq(a->added, b->added);
+        ck_assert_uint_eq(a->dropped_arrivals, b->dropped_arrivals);
+        ck_assert_uint_eq(a->n_drop_seconds, b->n_drop_seconds);
+        ck_assert_uint_eq(a->n_stall_spans, b->n_stall_spans);
+        ck_assert_int_eq(a->busy_ns, b->busy_ns);
+        ck_assert(hist_equal(a->hist, b->hist));
+        ck_assert((a->wait == NULL) == (b->wait == NULL));
+        ck_assert(!a->wait || hist_equal(a->wait, b->wait));
+        ck_assert((a->dropped == NULL) == (b->dropped == NULL));
+        ck_assert(!a->dropped || hist_equal(a->dropped, b->dropped));
+        if (a->n_drop_seconds)
+            ck_assert_int_eq(memcmp(a->drops_per_s, b->drops_per_s, a->n_drop_seconds * sizeof *a->drops_per_s), 0);
+        if (a->n_stall_spans)
+            ck_assert_int_eq(memcmp(a->stall_spans, b->stall_spans, a->n_stall_spans * sizeof *a->stall_spans), 0);
+    }
+    /* the arrays this test means to carry are there */
+    ck_assert_uint_gt(whole.testers[1].added, 0);
+    ck_assert_uint_gt(whole.testers[3].dropped_arrivals, 0);
+    ck_assert_ptr_nonnull(whole.testers[0].wait);
+    ck_assert_int_eq(merged.has_truth, 1);
+    ck_assert_uint_eq(merged.truth_probes, whole.truth_probes);
+    ck_assert_uint_gt(whole.truth_probes, 2000);
+    ck_assert(hist_equal(merged.truth, whole.truth));
+    run_result part;
+    ck_assert_int_eq(run_scenario_part(s, s->n_testers + 1, NULL, NULL, &part, err, sizeof err), -EINVAL);
+    run_result_free(&merged);
+    run_result_free(&whole);
+    scenario_free(s);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("run");
     TCase *tc = tcase_create("run");
     tcase_add_test(tc, closed_estimate_uses_server_capacity);
+    tcase_add_test(tc, parts_merge_into_the_whole_run);
     tcase_add_test(tc, changed_stall_file_refused);
     tcase_add_test(tc, closed_many_users_accepted_by_capacity);
     tcase_add_test(tc, scheduled_estimates_are_the_plan);

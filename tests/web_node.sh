@@ -5,6 +5,11 @@
 #    summary identical to `cosim SCENARIO`'s;
 #  - the same with --set overrides (a longer freeze, another rate, the
 #    nearest_rank rule, another seed): what the page sends;
+#  - the page's way, the run cut into parts (each tester, the truth) run in
+#    two engine instances and merged (cosim_web_plan, _part, _merge): the
+#    whole answer (summary.json, the text, the table, the chart data)
+#    byte for byte the one-piece run's, for every shipped scenario and the
+#    --set cases above;
 #  - every tests/bad/*.ini: the same message and exit code as the CLI
 #    (the scenario reader's errors, the work budget's refusal), which holds
 #    web/ini_stream.c to Debian's libinih line for line.
@@ -55,6 +60,20 @@ same_run "stall_per_second with a 50 ms freeze" scenarios/stall_per_second.ini -
 same_run "one_stall, nearest_rank, seed 7" scenarios/one_stall.ini --set scenario.rank_rule=nearest_rank \
     --set scenario.seed=7
 echo "$checked runs: summary.json and the printed summary identical"
+
+# the pool's parts merged: the one-piece answer, byte for byte
+part_args=()
+for scn in scenarios/*.ini; do
+    part_args+=("$scn" --)
+done
+part_args+=(scenarios/stall_per_second.ini --set stall.freeze.length=50ms --set tester.open.rate=500/s --
+            scenarios/one_stall.ini --set scenario.rank_rule=nearest_rank --set scenario.seed=7 --
+            scenarios/stall_per_second.ini --set tester.closed.users=3 --set tester.paced.chart=no)
+node "$runner" "$engine" --same-parts "${part_args[@]}" >"$work/parts.txt" 2>&1 ||
+    fail "the parts merged differ from the one-piece run: $(grep -v '^same' "$work/parts.txt")"
+nparts=$(grep -c '^same: .*(ran)$' "$work/parts.txt")
+[ "$nparts" -ge 16 ] || fail "only $nparts runs merged from parts: $(cat "$work/parts.txt")"
+echo "$nparts runs merged from parts in two engines: the one-piece answer byte for byte"
 
 # the refusals: the CLI's message and exit code, word for word (the engine
 # runs them one after another in one instance, as the page runs its changes)

@@ -130,7 +130,8 @@ say "linking cosim-engine.js"
 emcc -O3 "$obj/web_engine.o" "$obj/web_ini_stream.o" "$obj/libcosim.a" "$deps/lib/libgsl.a" "$deps/lib/libz.a" -o "$out/cosim-engine.js.tmp.js" \
     -sSINGLE_FILE=1 -sMODULARIZE=1 -sEXPORT_NAME=createCosimEngine -sALLOW_MEMORY_GROWTH=1 \
     -sFORCE_FILESYSTEM=1 -sENVIRONMENT=web,worker,node -lnodefs.js \
-    -sEXPORTED_FUNCTIONS=_cosim_web_run -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,FS,UTF8ToString
+    -sEXPORTED_FUNCTIONS=_cosim_web_run,_cosim_web_plan,_cosim_web_part,_cosim_web_merge,_malloc,_free \
+    -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,FS,UTF8ToString,HEAPU8
 mv "$out/cosim-engine.js.tmp.js" "$out/cosim-engine.js"
 cp "$npm_dir/node_modules/uplot/dist/uPlot.iife.min.js" "$npm_dir/node_modules/uplot/dist/uPlot.min.css" "$out/"
 say "wrote $out/cosim-engine.js ($(wc -c <"$out/cosim-engine.js") bytes)"

@@ -6,12 +6,71 @@
 // scenario's data files are found as the CLI finds them.
 // Usage: node run-node.js ENGINE.js FIELD SCENARIO [--set K=V]... [--allow-long]
 //        node run-node.js ENGINE.js --errors OUTDIR SCENARIO...
+//        node run-node.js ENGINE.js --same-parts SCENARIO [--set K=V]... [-- SCENARIO [--set K=V]...]...
 // The second form runs each scenario in turn in one engine (as the page
 // runs one change after another) and writes OUTDIR/NAME.err (what the CLI
 // would print on standard error: "cosim: MESSAGE", or nothing) and
 // OUTDIR/NAME.rc (the exit code), NAME the scenario's file name.
+// The third runs each scenario (its --set options up to the next "--") as
+// the page's pool of workers does: cosim_web_plan, each part
+// (cosim_web_part) in one of two engine instances in turn, their bytes
+// merged (cosim_web_merge) in the first; the answer must equal
+// cosim_web_run's byte for byte (every field: summary.json, the printed
+// summary, the table, the chart data). Prints one line per scenario; exit 1
+// on a difference.
 'use strict';
 const path = require('path');
+
+/* A run as the page's pool makes it: the plan, the parts shared out over
+ * the engines, the merge in the first. The answer's text. */
+function partsRun(engines, scn, sets, allowLong) {
+    const e0 = engines[0];
+    const planText = e0.ccall('cosim_web_plan', 'string', ['string', 'string', 'number'], [scn, sets, allowLong]);
+    const plan = JSON.parse(planText);
+    if (plan.exit !== 0) return planText;
+    const blobs = [];
+    for (let i = 0; i < plan.parts.length; i++) {
+        const e = engines[i % engines.length];
+        const aText = e.ccall('cosim_web_part', 'string', ['string', 'string', 'number', 'number'], [scn, sets, allowLong, i]);
+        const a = JSON.parse(aText);
+        if (a.exit !== 0) return aText; /* the first part's refusal, as the CLI's first tester's */
+        blobs.push(e.HEAPU8.slice(a.ptr, a.ptr + a.len));
+    }
+    const len = blobs.reduce((n, b) => n + b.length, 0);
+    const ptr = e0._malloc(len || 1);
+    let at = ptr;
+    for (const b of blobs) { e0.HEAPU8.set(b, at); at += b.length; }
+    const text = e0.ccall('cosim_web_merge', 'string', ['string', 'string', 'number', 'number', 'number'],
+                          [scn, sets, allowLong, ptr, len]);
+    e0._free(ptr);
+    return text;
+}
+
+async function sameParts(engines, args) {
+    let bad = 0;
+    const runs = [];
+    for (let i = 0, cur = null; i < args.length; i++) {
+        if (args[i] === '--') { cur = null; continue; }
+        if (args[i] === '--set' && cur) { cur.sets.push(args[++i]); continue; }
+        cur = { scn: args[i], sets: [] };
+        runs.push(cur);
+    }
+    for (const r of runs) {
+        const sets = r.sets.join('\n');
+        const whole = engines[0].ccall('cosim_web_run', 'string', ['string', 'string', 'number'], [r.scn, sets, 0]);
+        const parts = partsRun(engines, r.scn, sets, 0);
+        const what = r.scn + r.sets.map((s) => ' --set ' + s).join('');
+        if (whole === parts) {
+            console.log(`same: ${what} (${JSON.parse(whole).exit === 0 ? 'ran' : 'refused'})`);
+        } else {
+            bad++;
+            const a = JSON.parse(whole), b = JSON.parse(parts);
+            const fields = Object.keys(a).filter((k) => JSON.stringify(a[k]) !== JSON.stringify(b[k]));
+            console.log(`DIFFERENT: ${what}: the fields ${fields.join(', ') || '(the text around them)'}`);
+        }
+    }
+    return bad ? 1 : 0;
+}
 
 async function errors(engine, outdir, scenarios) {
     const fs = require('fs');
@@ -29,17 +88,22 @@ async function main(argv) {
     const [enginePath, field, scenario, ...rest] = argv;
     const sets = [];
     let allowLong = 0;
-    for (let i = 0; field !== '--errors' && i < rest.length; i++) {
+    for (let i = 0; field !== '--errors' && field !== '--same-parts' && i < rest.length; i++) {
         if (rest[i] === '--set' && i + 1 < rest.length) sets.push(rest[++i]);
         else if (rest[i] === '--allow-long') allowLong = 1;
         else { process.stderr.write(`run-node: unknown argument ${rest[i]}\n`); return 2; }
     }
     const createCosimEngine = require(path.resolve(enginePath));
-    const engine = await createCosimEngine({ print: () => {}, printErr: (t) => process.stderr.write(t + '\n') });
-    const cwd = process.cwd();
-    engine.FS.mkdirTree(cwd);
-    engine.FS.mount(engine.FS.filesystems.NODEFS, { root: cwd }, cwd);
-    engine.FS.chdir(cwd);
+    const make = async () => {
+        const e = await createCosimEngine({ print: () => {}, printErr: (t) => process.stderr.write(t + '\n') });
+        const cwd = process.cwd();
+        e.FS.mkdirTree(cwd);
+        e.FS.mount(e.FS.filesystems.NODEFS, { root: cwd }, cwd);
+        e.FS.chdir(cwd);
+        return e;
+    };
+    if (field === '--same-parts') return sameParts([await make(), await make()], [scenario, ...rest]);
+    const engine = await make();
     if (field === '--errors') return errors(engine, scenario, rest);
     const text = engine.ccall('cosim_web_run', 'string', ['string', 'string', 'number'],
                               [scenario, sets.join('\n'), allowLong]);

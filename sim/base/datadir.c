@@ -77,6 +77,7 @@ static size_t add(char out[][4096], size_t n, size_t each_len, const char *a, co
  * data, not of a constant (clang's -Wconstant-logical-operand). */
 static const char bin_to_data[] = COSIM_BIN_TO_DATA;
 static const char source_root[] = COSIM_SOURCE_ROOT;
+static const char build_root[] = COSIM_BUILD_ROOT;
 
 size_t datadir_folders(const char *sub, char out[][4096], size_t each_len)
 {
@@ -85,8 +86,11 @@ size_t datadir_folders(const char *sub, char out[][4096], size_t each_len)
     program_dir(dir, sizeof dir);
     if (*dir && bin_to_data[0])
         n = add(out, n, each_len, dir, bin_to_data, sub);
-    if (*dir && source_root[0] && in_build(dir))
+    int built = *dir && in_build(dir);
+    if (built && source_root[0])
         n = add(out, n, each_len, source_root, sub, "");
+    if (built && build_root[0])
+        n = add(out, n, each_len, build_root, sub, "");
     n = add(out, n, each_len, COSIM_INSTALLED_DATA_DIR, sub, "");
     return n;
 }

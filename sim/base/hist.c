@@ -343,6 +343,68 @@ int hist_merge(hist *dst, const hist *src)
     return 0;
 }
 
+int hist_save(const hist *h, FILE *f)
+{
+    uint64_t nonzero = 0;
+    for (size_t i = 0; i < h->n_counters; i++)
+        nonzero += h->counts[i] != 0;
+    fwrite(h, sizeof *h, 1, f);
+    fwrite(&nonzero, sizeof nonzero, 1, f);
+    for (size_t i = 0; i < h->n_counters; i++)
+        if (h->counts[i]) {
+            uint64_t pair[2] = {(uint64_t)i, h->counts[i]};
+            fwrite(pair, sizeof pair, 1, f);
+        }
+    return ferror(f) ? -EIO : 0;
+}
+
+/* n bytes from *at into dst; -EINVAL when fewer are left. */
+static int take(const unsigned char **at, const unsigned char *end, void *dst, size_t n)
+{
+    if ((size_t)(end - *at) < n)
+        return -EINVAL;
+    memcpy(dst, *at, n);
+    *at += n;
+    return 0;
+}
+
+int hist_load(hist **out, const unsigned char **at, const unsigned char *end)
+{
+    *out = NULL;
+    hist head;
+    uint64_t nonzero, sum = 0;
+    if (take(at, end, &head, sizeof head) || take(at, end, &nonzero, sizeof nonzero))
+        return -EINVAL;
+    hist *h;
+    int rc = hist_new(&h, head.sub_bits);
+    if (rc)
+        return rc == -ENOMEM ? rc : -EINVAL;
+    if (head.n_counters != h->n_counters || nonzero > h->n_counters) {
+        hist_free(h);
+        return -EINVAL;
+    }
+    for (uint64_t k = 0; k < nonzero; k++) {
+        uint64_t pair[2];
+        if (take(at, end, pair, sizeof pair) || pair[0] >= h->n_counters || __builtin_add_overflow(sum, pair[1], &sum)) {
+            hist_free(h);
+            return -EINVAL;
+        }
+        h->counts[pair[0]] = pair[1];
+    }
+    if (sum != head.total) {
+        hist_free(h);
+        return -EINVAL;
+    }
+    h->total = head.total;
+    h->min = head.min;
+    h->max = head.max;
+    h->sum = head.sum;
+    h->sumsq_lo = head.sumsq_lo;
+    h->sumsq_hi = head.sumsq_hi;
+    *out = h;
+    return 0;
+}
+
 uint64_t hist_count(const hist *h) { return h->total; }
 int64_t hist_min(const hist *h) { return h->total ? h->min : 0; }
 int64_t hist_max(const hist *h) { return h->max; }

@@ -18,6 +18,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 /** Smallest and largest sub-bucket bits accepted by hist_new. */
 #define HIST_MIN_SUB_BITS 1
@@ -150,6 +151,30 @@ int hist_equal(const hist *a, const hist *b);
 
 /** Add every count of src into dst (same S). @return 0 or -EINVAL. */
 int hist_merge(hist *dst, const hist *src);
+
+/**
+ * Write h's exact state (S, every counter, count, min, max, sum, sum of
+ * squares) as bytes for hist_load in a program of the same build: a run's
+ * part handed from one instance of the browser engine to another
+ * (run_part_save). Not a file format (HdrHistogram's .hlog is cosim's:
+ * hlog.h): the bytes are the struct's own and only the non-zero counters,
+ * as (index, count) pairs.
+ *
+ * @param f  the stream (a memory stream)
+ * @return 0, or -EIO when writing f failed.
+ */
+int hist_save(const hist *h, FILE *f);
+
+/**
+ * Read a histogram hist_save wrote, from *at (at most up to end); *at
+ * moves past it.
+ *
+ * @param out  receives the histogram (the caller's, hist_free)
+ * @return 0, -EINVAL when the bytes are not hist_save's (cut short, an S
+ *         out of range, a counter index past the last, counters that do
+ *         not add up to the count), -ENOMEM.
+ */
+int hist_load(hist **out, const unsigned char **at, const unsigned char *end);
 
 /** Number of values recorded. */
 uint64_t hist_count(const hist *h);

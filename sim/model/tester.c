@@ -6,6 +6,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -275,6 +276,84 @@ int tester_latency_includes_backlog(const tester_spec *t)
     return tester_kind_has(t->kind, TESTER_KIND_OPEN_LIKE) ||
            (tester_kind_has(t->kind, TESTER_KIND_ON_GRID) && !tester_kind_has(t->kind, TESTER_KIND_CORRECTS) &&
             t->latency_from_intended && t->late == TESTER_LATE_CATCH_UP);
+}
+
+/* Bytes: n bytes from *at into dst; -EINVAL when fewer are left. */
+static int take(const unsigned char **at, const unsigned char *end, void *dst, size_t n)
+{
+    if ((size_t)(end - *at) < n)
+        return -EINVAL;
+    memcpy(dst, *at, n);
+    *at += n;
+    return 0;
+}
+
+/* A histogram that may be absent: a flag byte, then hist_save's bytes. */
+static void save_opt_hist(const hist *h, FILE *f)
+{
+    fputc(h != NULL, f);
+    if (h)
+        hist_save(h, f);
+}
+
+static int load_opt_hist(hist **h, const unsigned char **at, const unsigned char *end)
+{
+    unsigned char there;
+    *h = NULL;
+    if (take(at, end, &there, 1) || there > 1)
+        return -EINVAL;
+    return there ? hist_load(h, at, end) : 0;
+}
+
+int tester_result_save(const tester_result *r, FILE *f)
+{
+    fwrite(r, sizeof *r, 1, f);
+    if (r->drops_per_s)
+        fwrite(r->drops_per_s, sizeof r->drops_per_s[0], r->n_drop_seconds, f);
+    if (r->stall_spans)
+        fwrite(r->stall_spans, sizeof r->stall_spans[0], r->n_stall_spans, f);
+    save_opt_hist(r->hist, f);
+    save_opt_hist(r->wait, f);
+    save_opt_hist(r->dropped, f);
+    return ferror(f) ? -EIO : 0;
+}
+
+int tester_result_load(tester_result *r, const unsigned char **at, const unsigned char *end)
+{
+    tester_result head;
+    memset(r, 0, sizeof *r);
+    if (take(at, end, &head, sizeof head))
+        return -EINVAL;
+    /* the arrays the saved one owned, by their counts */
+    int had_drops = head.drops_per_s != NULL, had_spans = head.stall_spans != NULL;
+    *r = head;
+    r->drops_per_s = NULL;
+    r->stall_spans = NULL;
+    r->hist = r->wait = r->dropped = NULL;
+    if (!had_drops)
+        r->n_drop_seconds = 0;
+    if (!had_spans)
+        r->n_stall_spans = 0;
+    if (had_drops) {
+        if (r->n_drop_seconds > (size_t)(end - *at) / sizeof r->drops_per_s[0])
+            return -EINVAL;
+        if (!(r->drops_per_s = malloc(r->n_drop_seconds * sizeof r->drops_per_s[0] + 1)))
+            return -ENOMEM;
+        take(at, end, r->drops_per_s, r->n_drop_seconds * sizeof r->drops_per_s[0]);
+    }
+    if (had_spans) {
+        if (r->n_stall_spans > (size_t)(end - *at) / sizeof r->stall_spans[0])
+            return -EINVAL;
+        if (!(r->stall_spans = malloc(r->n_stall_spans * sizeof r->stall_spans[0] + 1)))
+            return -ENOMEM;
+        take(at, end, r->stall_spans, r->n_stall_spans * sizeof r->stall_spans[0]);
+    }
+    int rc = load_opt_hist(&r->hist, at, end);
+    if (!rc)
+        rc = load_opt_hist(&r->wait, at, end);
+    if (!rc)
+        rc = load_opt_hist(&r->dropped, at, end);
+    return rc;
 }
 
 void tester_result_free(tester_result *r)

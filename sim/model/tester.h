@@ -629,6 +629,27 @@ extern const names_table tester_spread_names;
 /** Free what tester_run allocated; safe on a zeroed or freed result. */
 void tester_result_free(tester_result *r);
 
+/**
+ * Write result r as bytes for tester_result_load in a program of the same
+ * build (a run's part handed between instances of the browser engine:
+ * run_part_save): its figures as the struct holds them, then its owned
+ * arrays and histograms (hist_save). Not a file format.
+ *
+ * @param f  the stream (a memory stream)
+ * @return 0, or -EIO when writing f failed.
+ */
+int tester_result_save(const tester_result *r, FILE *f);
+
+/**
+ * Read a result tester_result_save wrote, from *at (up to end); *at moves
+ * past it.
+ *
+ * @param r  receives the result (the caller's: tester_result_free, also
+ *           after an error)
+ * @return 0, -EINVAL when the bytes are not tester_result_save's, -ENOMEM.
+ */
+int tester_result_load(tester_result *r, const unsigned char **at, const unsigned char *end);
+
 /* The name tables of the tester's enums (names.h), indexed by value: the
  * words of a scenario's kind, late, arrivals, latency_from and
  * in_flight_at_end keys. */

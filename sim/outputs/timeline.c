@@ -158,6 +158,116 @@ void timeline_free(timeline *t)
     free(t);
 }
 
+/* The window a saved track belongs to (timeline_save_tester). */
+typedef struct saved_window {
+    int64_t from, to, bin_width;
+    uint64_t max_points, bl_bins;
+} saved_window;
+
+int timeline_save_tester(const timeline *t, size_t i, FILE *f)
+{
+    if (i >= t->n_testers)
+        return -EINVAL;
+    const track *k = &t->tracks[i];
+    saved_window w = {t->from, t->to, t->bin_width, t->max_points, t->bl_bins};
+    unsigned char has[3] = {k->bin_max != NULL, k->syn != NULL, k->pend != NULL};
+    fwrite(&w, sizeof w, 1, f);
+    fwrite(k, sizeof *k, 1, f);
+    fwrite(has, sizeof has, 1, f);
+    fwrite(k->pts, sizeof *k->pts, k->n, f);
+    fwrite(k->bin_delta, sizeof *k->bin_delta, t->max_points, f);
+    fwrite(k->bin_peak, sizeof *k->bin_peak, t->max_points, f);
+    if (k->bin_max) {
+        fwrite(k->bin_max, sizeof *k->bin_max, t->max_points, f);
+        fwrite(k->bin_sum, sizeof *k->bin_sum, t->max_points, f);
+        fwrite(k->bin_n, sizeof *k->bin_n, t->max_points, f);
+    }
+    if (k->syn)
+        fwrite(k->syn, sizeof *k->syn, k->n_syn, f);
+    if (k->pend)
+        fwrite(k->pend, sizeof *k->pend, k->n_pend, f);
+    return ferror(f) ? -EIO : 0;
+}
+
+/* n items of size bytes from *at into dst (malloc'd when *dst is NULL and
+ * alloc); -EINVAL when fewer are left, -ENOMEM. */
+static int take_items(const unsigned char **at, const unsigned char *end, void **dst, size_t n, size_t size,
+                      int alloc)
+{
+    if (n > (size_t)(end - *at) / size)
+        return -EINVAL;
+    if (alloc && !*dst && !(*dst = malloc(n * size + 1)))
+        return -ENOMEM;
+    memcpy(*dst, *at, n * size);
+    *at += n * size;
+    return 0;
+}
+
+int timeline_load_tester(timeline *t, size_t i, const unsigned char **at, const unsigned char *end)
+{
+    saved_window w;
+    track saved;
+    unsigned char has[3];
+    void *p = &w;
+    if (i >= t->n_testers || take_items(at, end, &p, 1, sizeof w, 0))
+        return -EINVAL;
+    if (w.from != t->from || w.to != t->to || w.bin_width != t->bin_width || w.max_points != t->max_points ||
+        w.bl_bins != t->bl_bins)
+        return -EINVAL;
+    p = &saved;
+    if (take_items(at, end, &p, 1, sizeof saved, 0))
+        return -EINVAL;
+    p = has;
+    if (take_items(at, end, &p, 1, sizeof has, 0) || has[0] > 1 || has[1] > 1 || has[2] > 1 ||
+        saved.n > t->max_points || saved.n_syn > t->max_points || saved.n_pend > saved.cap_pend)
+        return -EINVAL;
+    track *k = &t->tracks[i];
+    if (k->n || k->seen || k->bin_max || k->n_pend || k->n_syn || (has[1] && !k->syn))
+        return -EINVAL; /* not as the saved one was made, or it saw requests */
+    /* the figures as saved, the arrays this timeline's own */
+    track mine = *k;
+    *k = saved;
+    k->pts = mine.pts;
+    k->bin_delta = mine.bin_delta;
+    k->bin_peak = mine.bin_peak;
+    k->syn = mine.syn;
+    k->bin_max = NULL;
+    k->bin_sum = NULL;
+    k->bin_n = NULL;
+    k->pend = NULL;
+    k->cap_pend = 0;
+    size_t n_pend = k->n_pend;
+    k->n_pend = 0;
+    int rc = take_items(at, end, (void **)&k->pts, k->n, sizeof *k->pts, 0);
+    if (!rc)
+        rc = take_items(at, end, (void **)&k->bin_delta, t->max_points, sizeof *k->bin_delta, 0);
+    if (!rc)
+        rc = take_items(at, end, (void **)&k->bin_peak, t->max_points, sizeof *k->bin_peak, 0);
+    if (!rc && has[0]) {
+        rc = take_items(at, end, (void **)&k->bin_max, t->max_points, sizeof *k->bin_max, 1);
+        if (!rc)
+            rc = take_items(at, end, (void **)&k->bin_sum, t->max_points, sizeof *k->bin_sum, 1);
+        if (!rc)
+            rc = take_items(at, end, (void **)&k->bin_n, t->max_points, sizeof *k->bin_n, 1);
+    }
+    if (!rc && has[1])
+        rc = take_items(at, end, (void **)&k->syn, k->n_syn, sizeof *k->syn, 0);
+    else if (!has[1])
+        k->n_syn = 0;
+    if (!rc && has[2]) {
+        rc = take_items(at, end, (void **)&k->pend, n_pend, sizeof *k->pend, 1);
+        if (!rc) {
+            k->n_pend = n_pend;
+            k->cap_pend = n_pend;
+        }
+    }
+    if (rc) { /* a track that holds nothing, its arrays kept for timeline_free */
+        k->n = k->n_syn = k->n_pend = 0;
+        k->seen = 0;
+    }
+    return rc;
+}
+
 /* The bin of a time: (at - from) / width, one 64-bit division; times
  * outside the window go to the nearest end bin. */
 static size_t bin_of(const timeline *t, int64_t at)

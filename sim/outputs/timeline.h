@@ -69,6 +69,28 @@ void timeline_set_by_reply(timeline *t, int by_reply);
 void timeline_free(timeline *t);
 
 /**
+ * Write what tester i's requests left in t (its points, bins, backlog and
+ * correction's samples) as bytes for timeline_load_tester in a program of
+ * the same build: a tester run by one instance of the browser engine, its
+ * charts drawn by another (web/engine.c). Not a file format.
+ *
+ * @param f  the stream (a memory stream)
+ * @return 0, -EINVAL (i not a tester of t), or -EIO when writing f failed.
+ */
+int timeline_save_tester(const timeline *t, size_t i, FILE *f);
+
+/**
+ * Put what timeline_save_tester wrote into tester i of t, which must be
+ * made as the saved one's was (timeline_new with the same window and
+ * points, timeline_set_tester with the same tester) and have seen no
+ * request of tester i; *at moves past the bytes.
+ *
+ * @return 0, -EINVAL when the bytes are not timeline_save_tester's or
+ *         were saved from another window or size, -ENOMEM.
+ */
+int timeline_load_tester(timeline *t, size_t i, const unsigned char **at, const unsigned char *end);
+
+/**
  * Observe one request of tester i (a tester_observer's body): O(1) per
  * request, plus one store per synthetic sample in the window. Narrows gate
  * (tester_gate_narrow) to what the chart no longer needs: everything after

@@ -263,6 +263,107 @@ static int run_all(const scenario *s, run_observer observer, void *octx, int wan
     return 0;
 }
 
+int run_scenario_part(const scenario *s, size_t part, run_observer observer, void *octx, run_result *out,
+                      char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (part > s->n_testers || (part == s->n_testers && !(s->truth_interval_ns > 0))) {
+        snprintf(err, errlen, "%s: no part %zu (%zu testers%s)", s->path, part, s->n_testers,
+                 s->truth_interval_ns > 0 ? " and the truth" : "");
+        return -EINVAL;
+    }
+    out->testers = calloc(s->n_testers ? s->n_testers : 1, sizeof *out->testers);
+    if (!out->testers) {
+        snprintf(err, errlen, "out of memory");
+        return -ENOMEM;
+    }
+    out->n = s->n_testers;
+    server_config srv = run_server_config(s);
+    tester_run_config cfg = run_tester_config(s, &srv);
+    int rc;
+    if (part < s->n_testers) {
+        observe_ctx o = {observer, octx, part, NULL};
+        rc = tester_run(&s->testers[part], &cfg, observer ? forward : NULL, &o, &out->testers[part]);
+        if (rc)
+            tester_error(s, part, rc, &out->testers[part], err, errlen);
+    } else {
+        rc = run_truth(s, &cfg, observer, octx, out, err, errlen);
+    }
+    if (rc)
+        run_result_free(out);
+    return rc;
+}
+
+/* What opens a part's bytes: the format's name and the build's sizes. */
+typedef struct part_head {
+    char magic[8];
+    uint64_t part, n_testers, result_size;
+} part_head;
+
+static part_head part_head_of(const scenario *s, size_t part)
+{
+    part_head h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, "cosimpt", 8);
+    h.part = part;
+    h.n_testers = s->n_testers;
+    h.result_size = sizeof(tester_result);
+    return h;
+}
+
+int run_part_save(const scenario *s, const run_result *r, size_t part, FILE *f)
+{
+    if (part > s->n_testers || r->n != s->n_testers || (part == s->n_testers && !r->has_truth))
+        return -EINVAL;
+    part_head h = part_head_of(s, part);
+    fwrite(&h, sizeof h, 1, f);
+    if (part < s->n_testers)
+        return tester_result_save(&r->testers[part], f);
+    fwrite(&r->truth_probes, sizeof r->truth_probes, 1, f);
+    hist_save(r->truth, f);
+    return ferror(f) ? -EIO : 0;
+}
+
+int run_part_load(const scenario *s, run_result *r, size_t part, const unsigned char **at,
+                  const unsigned char *end)
+{
+    part_head want = part_head_of(s, part), got;
+    if (part > s->n_testers || (size_t)(end - *at) < sizeof got)
+        return -EINVAL;
+    memcpy(&got, *at, sizeof got);
+    if (memcmp(&got, &want, sizeof got) != 0)
+        return -EINVAL;
+    *at += sizeof got;
+    if (!r->testers) {
+        if (!(r->testers = calloc(s->n_testers ? s->n_testers : 1, sizeof *r->testers)))
+            return -ENOMEM;
+        r->n = s->n_testers;
+    }
+    if (r->n != s->n_testers)
+        return -EINVAL;
+    if (part < s->n_testers) {
+        if (r->testers[part].hist)
+            return -EINVAL; /* given twice */
+        tester_result x;
+        int rc = tester_result_load(&x, at, end);
+        if (rc || !x.hist) {
+            tester_result_free(&x);
+            return rc ? rc : -EINVAL;
+        }
+        r->testers[part] = x;
+        return 0;
+    }
+    if (r->has_truth || (size_t)(end - *at) < sizeof r->truth_probes)
+        return -EINVAL;
+    memcpy(&r->truth_probes, *at, sizeof r->truth_probes);
+    *at += sizeof r->truth_probes;
+    int rc = hist_load(&r->truth, at, end);
+    if (rc)
+        return rc;
+    r->has_truth = 1;
+    return 0;
+}
+
 void run_result_free(run_result *r)
 {
     for (size_t i = 0; i < r->n; i++)

@@ -10,6 +10,7 @@
 #include "tester.h"
 
 #include <stddef.h>
+#include <stdio.h>
 
 /** The results of a scenario's testers, in the scenario's order. */
 typedef struct run_result {
@@ -45,6 +46,50 @@ typedef void (*run_observer)(void *ctx, size_t tester, const tester_request *rq,
  *  not: a sweep writes no interval log). */
 int run_scenario_observed(const scenario *s, run_observer observer, void *ctx, run_result *out,
                           char *err, size_t errlen);
+
+/**
+ * Run one part of s: tester `part` (its index; the others left out), or
+ * with part = s->n_testers the ground truth ([truth]; the run of its load
+ * tester included). Each tester runs on its own fresh server with the
+ * scenario's streams, and the truth on another, so a part gives the very
+ * result it has in run_scenario: the browser engine runs the parts in
+ * parallel (one worker each) and keeps those a change does not touch
+ * (web/engine.c).
+ *
+ * @param observer, ctx  as run_scenario_observed's (no interval log: the
+ *                       browser writes none)
+ * @param out  receives a result of s->n_testers testers in which only the
+ *             part's is filled (out->n = s->n_testers; the others zeroed),
+ *             or only the truth
+ * @param err  on error, the message run_scenario gives for that part
+ * @return as run_scenario; -EINVAL when part is past s->n_testers, or is
+ *         s->n_testers without a [truth].
+ */
+int run_scenario_part(const scenario *s, size_t part, run_observer observer, void *ctx, run_result *out,
+                      char *err, size_t errlen);
+
+/**
+ * Write part `part` of r (run_scenario_part's) as bytes for run_part_load
+ * in a program of the same build (tester_result_save, hist_save): not a
+ * file format, a hand-over between instances of the browser engine.
+ *
+ * @return 0, -EINVAL (no such part in r), or -EIO when writing f failed.
+ */
+int run_part_save(const scenario *s, const run_result *r, size_t part, FILE *f);
+
+/**
+ * Put a part run_part_save wrote (for the same scenario s) into r, from
+ * *at up to end; *at moves past it. r is zeroed or filled by earlier
+ * calls: the first makes its s->n_testers results. Once every part of s is
+ * in (each tester, and the truth when s has one), r is what run_scenario
+ * gives.
+ *
+ * @return 0, -EINVAL when the bytes are not run_part_save's for s (another
+ *         tester count, a part given twice), -ENOMEM. r is left to
+ *         run_result_free.
+ */
+int run_part_load(const scenario *s, run_result *r, size_t part, const unsigned char **at,
+                  const unsigned char *end);
 
 /**
  * The work budget of one job: a single run with its replications
