@@ -249,6 +249,103 @@ START_TEST(jmeter_ctt_rounds_to_whole_ms)
 END_TEST
 
 
+/* JMeter starts a thread group's threads together when its ramp-up is 0
+ * (ThreadGroup.start: thread i delayed i x Math.round(0 x 1000 / U) = 0
+ * ms), and each thread's first sample runs at once
+ * (ConstantThroughputTimer.delay: previousTime 0, the target in the past).
+ * jmeter_ctt_this_thread at 420/min over 2 threads, 1 ms service on one
+ * server thread, 1 s: each thread every round(2 x 142.857) = 286 ms, both
+ * from 0: sends at 0, 0, 286, 286, 572, 572, 858, 858 (8; thread 1's
+ * first waits 1 ms for thread 0's). A plain paced tester (no ramp_up)
+ * deals its users one interval apart: user 1 first at 142.857143 ms;
+ * with ramp_up = 0s written, at 0. */
+static void run_log(const tester_spec *t, int64_t duration_ns, log_obs *log, tester_result *r)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = MS}, .generator = "mt19937", .seed = 1,
+                         .workers = 1};
+    tester_run_config c = {.duration_ns = duration_ns, .threshold_ns = 100 * MS, .sub_bits = 14, .server = &srv};
+    ck_assert_int_eq(tester_run(t, &c, log_request, log, r), 0);
+}
+
+START_TEST(jmeter_threads_start_together)
+{
+    scenario *s = NULL;
+    ck_assert_msg(load(HEAD "[tester j]\nprofile = jmeter_ctt_this_thread\nrate = 420/min\nusers = 2\n", &s) ==
+                      SCENARIO_OK,
+                  "%s", err);
+    log_obs log = {0};
+    tester_result r;
+    run_log(&s->testers[0], 1000 * MS, &log, &r);
+    ck_assert_uint_eq(r.sent, 8);
+    ck_assert_uint_eq(r.planned, 8);
+    const int64_t want[8] = {0, 0, 286 * MS, 286 * MS, 572 * MS, 572 * MS, 858 * MS, 858 * MS};
+    for (size_t i = 0; i < 8; i++) {
+        ck_assert_uint_eq(log.rq[i].user, i % 2);
+        ck_assert_int_eq(log.rq[i].sent_ns, want[i]);
+    }
+    ck_assert_int_eq(log.rq[1].latency_ns, 2 * MS);
+    tester_result_free(&r);
+    scenario_free(s);
+    s = NULL;
+
+    ck_assert_msg(load(HEAD "[tester p]\nkind = paced\nlate = from_now\nrate = 420/min\nusers = 2\n", &s) ==
+                      SCENARIO_OK,
+                  "%s", err);
+    log_obs plain = {0};
+    run_log(&s->testers[0], 200 * MS, &plain, &r);
+    ck_assert_uint_eq(plain.rq[1].user, 1);
+    ck_assert_int_eq(plain.rq[1].sent_ns, 142857142);
+    tester_result_free(&r);
+    scenario_free(s);
+    s = NULL;
+
+    /* the same with ramp_up = 0s written: both users at 0 */
+    ck_assert_msg(load(HEAD "[tester p]\nkind = paced\nlate = from_now\nrate = 420/min\nusers = 2\nramp_up = 0s\n",
+                       &s) == SCENARIO_OK,
+                  "%s", err);
+    log_obs zero = {0};
+    run_log(&s->testers[0], 200 * MS, &zero, &r);
+    ck_assert_uint_eq(zero.rq[1].user, 1);
+    ck_assert_int_eq(zero.rq[1].sent_ns, 0);
+    tester_result_free(&r);
+    scenario_free(s);
+}
+END_TEST
+
+
+/* jmeter_constant_timer: JMeter runs a sample's timers before it, the
+ * first sample's too (ConstantTimer.delay; think_first = yes), and the
+ * thread group's ramp-up delays thread i by i x Math.round(1000 x 1 / 2)
+ * = 500 ms (ThreadGroup.start). 2 threads, a 9 ms timer, 1 ms service on
+ * one server thread, 520 ms: thread 0 samples at 9, 19, ..., 519 (52);
+ * thread 1 starts at 500, pauses 9 ms: 509, with thread 0's 509 served
+ * first: 2 ms; its next, 511 + 9 = 520, is at the end: 53 in all. */
+START_TEST(jmeter_constant_timer_pauses_first)
+{
+    scenario *s = NULL;
+    ck_assert_msg(load(HEAD "[tester j]\nprofile = jmeter_constant_timer\nthink_time = 9ms\nusers = 2\nramp_up = 1s\n",
+                       &s) == SCENARIO_OK,
+                  "%s", err);
+    ck_assert_int_eq(s->testers[0].think_first, 1);
+    log_obs log = {0};
+    tester_result r;
+    run_log(&s->testers[0], 520 * MS, &log, &r);
+    ck_assert_uint_eq(r.sent, 53);
+    ck_assert_uint_eq(log.rq[0].user, 0);
+    ck_assert_int_eq(log.rq[0].sent_ns, 9 * MS);
+    ck_assert_int_eq(log.rq[1].sent_ns, 19 * MS);
+    size_t u1 = 0;
+    while (u1 < log.n && log.rq[u1].user != 1)
+        u1++;
+    ck_assert_uint_lt(u1, log.n);
+    ck_assert_int_eq(log.rq[u1].sent_ns, 509 * MS);
+    ck_assert_int_eq(log.rq[u1].latency_ns, 2 * MS);
+    tester_result_free(&r);
+    scenario_free(s);
+}
+END_TEST
+
+
 /* threads (wrk2's -t) needs users that split evenly: 5 connections over 2
  * threads would be 2 each in wrk2 (main: connections / threads), one
  * dropped; refused, naming the line of threads (HEAD is 5 lines: [tester
@@ -320,6 +417,8 @@ Suite *test_suite(void)
     tcase_add_test(tc, section_keys_override_or_conflict);
     tcase_add_test(tc, jmeter_ctt_rounds_to_whole_ms);
     tcase_add_test(tc, wrk2_threads_split_evenly);
+    tcase_add_test(tc, jmeter_threads_start_together);
+    tcase_add_test(tc, jmeter_constant_timer_pauses_first);
     suite_add_tcase(s, tc);
     return s;
 }

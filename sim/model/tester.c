@@ -48,6 +48,8 @@ static const char *const vus_full_names[] = {"drop", "queue"};
 const names_table tester_vus_full_names = {vus_full_names, ARRAY_SIZE(vus_full_names)};
 static const char *const step_users_names[] = {"all", "started"};
 const names_table tester_step_users_names = {step_users_names, ARRAY_SIZE(step_users_names)};
+static const char *const think_first_names[] = {"no", "yes"};
+const names_table tester_think_first_names = {think_first_names, ARRAY_SIZE(think_first_names)};
 static const char *const ramp_round_names[] = {"exact", "step_ms", "start_ms"};
 const names_table tester_ramp_round_names = {ramp_round_names, ARRAY_SIZE(ramp_round_names)};
 

@@ -290,6 +290,15 @@ typedef struct tester_spec {
     int64_t ramp_up_ns;         /**< closed and paced: the users start one
                                      after another over this (0: all at 0):
                                      user i at tester_ramp_up_start */
+    int think_first;            /**< closed with a think time: each user
+                                     also thinks before its first request
+                                     (JMeter's timers run before every
+                                     sample: timers/ConstantTimer.java) */
+    int has_ramp_up;            /**< paced: ramp_up was given, 0 included:
+                                     the users start at tester_ramp_up_start
+                                     (ramp_up 0: all at 0, as JMeter's
+                                     ThreadGroup.start with a 0 s ramp-up),
+                                     not one interval apart */
     tester_ramp_round ramp_up_round; /**< how those starts are rounded */
     int step_started;           /**< paced, from_now: a user's step counts
                                      the users started by the instant its
@@ -601,6 +610,8 @@ int tester_stages_check(const tester_spec *t, const char **why);
 
 /** "per_user", "shared": a paced tester's schedule key. */
 extern const names_table tester_schedule_names;
+/** "no", "yes": think_first's words (tester_spec.think_first). */
+extern const names_table tester_think_first_names;
 /** "drop", "queue": vus_full's words (tester_spec.vus_queue). */
 extern const names_table tester_vus_full_names;
 /** "all", "started": step_users' words (tester_spec.step_started). */

@@ -14,6 +14,14 @@ static int closed_prepare(tester_loop *L)
     if (L->spec->ramp_up_ns) /* or at its start: in user order, so still a heap */
         for (size_t i = 0; i < L->n_users; i++)
             L->users[i].next_ns = L->users[i].intended_ns = tester_ramp_up_start(L->spec, i);
+    if (L->spec->think_first && L->think) /* a think before the first request too, drawn in user order;
+                                           * tester_run re-heaps the users */
+        for (size_t i = 0; i < L->n_users; i++) {
+            int64_t t = L->users[i].next_ns, d = dist_draw_ns(&L->spec->think, L->think);
+            if (__builtin_add_overflow(t, d, &t))
+                t = INT64_MAX;
+            L->users[i].next_ns = L->users[i].intended_ns = t;
+        }
     return 0;
 }
 

@@ -127,11 +127,11 @@ static int paced_prepare(tester_loop *L)
     L->out->planned = units_interval_count_before(spec->interval, 0, L->end_ns);
     if (spec->has_stagger && (rc = stagger_start(L)) != 0)
         return rc;
-    if (spec->ramp_up_ns)
+    if (spec->ramp_up_ns || spec->has_ramp_up)
         ramp_up_start(L);
     if (spec->late == TESTER_LATE_TICKER)
         ticker_start(L);
-    if ((spec->has_stagger || spec->ramp_up_ns) && (rc = stagger_planned(L)) != 0)
+    if ((spec->has_stagger || spec->ramp_up_ns || spec->has_ramp_up) && (rc = stagger_planned(L)) != 0)
         return rc;
     if (spec->step_started) { /* each user's previousTime is its first send; no fixed grid */
         for (size_t i = 0; i < L->n_users; i++)
@@ -361,7 +361,8 @@ static uint64_t users_started_by(const tester_loop *L, int64_t t_ns)
     uint64_t lo = 1, hi = L->n_users; /* user 0 starts at 0 */
     while (lo < hi) {
         uint64_t mid = lo + (hi - lo) / 2;
-        int64_t start = s->ramp_up_ns ? tester_ramp_up_start(s, mid) : units_interval_at(s->interval, 0, mid);
+        int64_t start = s->ramp_up_ns || s->has_ramp_up ? tester_ramp_up_start(s, mid)
+                                                         : units_interval_at(s->interval, 0, mid);
         if (start <= t_ns)
             lo = mid + 1;
         else

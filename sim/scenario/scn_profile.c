@@ -76,10 +76,12 @@ const scn_profile scn_profiles[] = {
      {{"kind", "paced", F}, {"schedule", "shared", F}, {"late", "from_now", F}, {"interval_round", "1ms", F}, {NULL, NULL, 0}}},
     {"jmeter_ctt_group_shared", "JMeter Constant Throughput Timer, all active threads in current thread group (shared)",
      {{"kind", "paced", F}, {"schedule", "shared", F}, {"late", "from_now", F}, {"interval_round", "1ms", F}, {NULL, NULL, 0}}},
-    /* JMeter ConstantTimer.delay: a fixed pause before each sample */
+    /* JMeter ConstantTimer.delay: a fixed pause before each sample, the
+     * first too (JMeterThread runs a sample's timers before it) */
     {"jmeter_constant_timer", "JMeter Constant Timer (think time)",
      {{"kind", "closed", F},
       {"think_distribution", "constant", F},
+      {"think_first", "yes", F},
       {"ramp_up", "0s", D},
       {"ramp_up_round", "step_ms", F},
       {NULL, NULL, 0}}},
@@ -108,10 +110,14 @@ const scn_profile scn_profiles[] = {
      {{"kind", "closed", F}, {"think_distribution", "constant", F}, {NULL, NULL, 0}}},
     {"locust_between", "Locust wait_time = between(A, B)",
      {{"kind", "closed", F}, {"think_distribution", "uniform", F}, {NULL, NULL, 0}}},
+    /* locust/dispatch.py UsersDispatcher.new_dispatch: users spawned in
+     * batches of max(1, floor(r)) every batch / r s (r the spawn rate):
+     * with r at least the users, all at once (ramp_up = 0s, the default);
+     * with r <= 1/s, user i at i / r (ramp_up = U / r) */
     {"locust_constant_pacing", "Locust wait_time = constant_pacing(T)",
-     {{"kind", "paced", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
+     {{"kind", "paced", F}, {"late", "from_now", F}, {"ramp_up", "0s", D}, {NULL, NULL, 0}}},
     {"locust_constant_throughput", "Locust wait_time = constant_throughput(R)",
-     {{"kind", "paced", F}, {"late", "from_now", F}, {NULL, NULL, 0}}},
+     {{"kind", "paced", F}, {"late", "from_now", F}, {"ramp_up", "0s", D}, {NULL, NULL, 0}}},
     /* hey requester/requester.go runWorkers/runWorker, without -q */
     {"hey", "hey -c C (no -q)", {{"kind", "closed", F}, {NULL, NULL, 0}}},
     /* hey requester/requester.go runWorker with -q: each worker its own

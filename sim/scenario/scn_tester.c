@@ -55,6 +55,19 @@ static int get_think(scn_ctx *c, tester_spec *t)
     return 0;
 }
 
+static int needs(scn_ctx *c, int got, int ok, const char *key, const char *why);
+
+/* think_first of a closed tester: a think before the first request too;
+ * it needs a think time, and a quota (memtier) places its own sends. */
+static int get_think_first(scn_ctx *c, tester_spec *t)
+{
+    int v = 0, got = scn_keys_choice(c, "think_first", &v, NULL);
+    if (needs(c, got, t->has_think, "think_first", "thinks before the first request: give think_distribution") < 0)
+        return -1;
+    t->think_first = v == 1;
+    return 0;
+}
+
 /* connections = C: at most C requests in flight (C < users to matter). */
 static int get_connections(scn_ctx *c, tester_spec *t)
 {
@@ -438,12 +451,18 @@ static int get_ramp_up(scn_ctx *c, tester_spec *t)
     if (r < 0 || needs(c, r, got > 0, "ramp_up_round", "rounds the starts of a ramp-up: it needs ramp_up") < 0)
         return -1;
     t->ramp_up_round = (tester_ramp_round)v;
-    if (t->ramp_up_ns == 0)
-        return 0; /* all at 0, as without the key */
     const char *clash = t->quota ? "quota"
                         : t->has_stagger ? "stagger"
                         : t->schedule == TESTER_SCHEDULE_SHARED ? "schedule"
                         : t->late == TESTER_LATE_TICKER && tester_kind_has(t->kind, TESTER_KIND_SCHEDULE_KEYS) ? "late" : NULL;
+    if (t->ramp_up_ns == 0) {
+        /* all at 0 (a closed tester's users start there anyway; a paced
+         * tester's, without the key, one interval apart), unless another
+         * key places the starts */
+        t->has_ramp_up = got > 0 && !clash;
+        return 0;
+    }
+    t->has_ramp_up = 1;
     if (clash) {
         char why[160];
         snprintf(why, sizeof why, "places the users' starts, and so does %s here: give one of them", clash);
@@ -555,10 +574,14 @@ static int read_paced(scn_ctx *c, tester_spec *t)
 /* Each kind's keys, read_NAME for each row of tester_kinds.def. */
 static int read_closed(scn_ctx *c, tester_spec *t)
 {
-    return scn_keys_count(c, "users", &t->users) < 0 || get_connections(c, t) < 0 || get_think(c, t) < 0 ||
-                   get_quota(c, t) < 0 || get_ramp_up(c, t) < 0
-               ? -1
-               : 0;
+    if (scn_keys_count(c, "users", &t->users) < 0 || get_connections(c, t) < 0 || get_think(c, t) < 0 ||
+        get_think_first(c, t) < 0 || get_quota(c, t) < 0 || get_ramp_up(c, t) < 0)
+        return -1;
+    if (t->think_first && t->quota) {
+        scn_keys_bad_value(c, scn_keys_get(c, "think_first"), "a quota places each send itself: remove think_first");
+        return -1;
+    }
+    return 0;
 }
 
 static int read_open(scn_ctx *c, tester_spec *t)
