@@ -11,6 +11,8 @@
 #include "scenario.h"
 #include "textin.h"
 #include "units.h"
+#include "wrkhist.h"
+#include "datadir.h"
 
 #include "plot.h"
 
@@ -355,13 +357,22 @@ static void baseline_usage(FILE *f)
 {
     fputs("usage: cosim baseline TOOL FILE\n"
           "Turn a real tool's no-stall run into service times for a scenario, the way the tool needs:\n"
-          "  hey FILE    hey -o csv of a run with -c 1: each response time, as an `empirical` file\n"
+          "  hey FILE    hey -o csv of a run with -c 1: each Response-delay (the server's share), as an\n"
+          "              `empirical` file, and on a comment line client_time = the mean of\n"
+          "              response-time - Response-delay (hey's own time, a tester key)\n"
+          "  hey FILE --busy B   for hey -c C -q Q: the server's busy time B (a saturation run: cosim\n"
+          "              baseline wrk on wrk -c 10) as `distribution = constant`, and client_time =\n"
+          "              the mean response time of FILE (hey -c 1) - B on a comment line\n"
           "  ab FILE     ab -g of a run with -c 1 -k: each ttime (whole ms), as an `empirical` file;\n"
           "              or ab's printed summary: Time taken for tests / Complete requests, as below\n"
-          "  wrk FILE    wrk --latency's output of a saturation run (many connections against one\n"
-          "              worker): the server's busy time per request, run time / requests, as\n"
-          "              `distribution = constant` (wrk's latencies are corrected at exit and\n"
-          "              are not service times)\n"
+          "  wrk FILE    wrk's output with the histogram `cosim baseline --wrk-script` makes it print\n"
+          "              (wrk -s SCRIPT): with -c 1, every latency with wrk's exit-time correction\n"
+          "              undone, as an `empirical` file, and the client's time per request (run\n"
+          "              time / requests - mean latency) on stderr; with more connections, or\n"
+          "              without the script, a saturation run's busy time per request (run time /\n"
+          "              requests) as `distribution = constant` (wrk's printed latencies are\n"
+          "              corrected at exit and are never service times)\n"
+          "  --wrk-script  print the path of that Lua script (scenarios/tools/wrk-histogram.lua)\n"
           "The result goes to stdout; a summary line to stderr. docs/real-tools.md says which to use.\n", f);
 }
 
@@ -436,18 +447,144 @@ static int is_ab_g(const char *path)
     return n == sizeof head - 1 && memcmp(buf, head, n) == 0;
 }
 
+/* `cosim baseline wrk FILE` on wrk's output with the histogram of
+ * scenarios/tools/wrk-histogram.lua (wrkhist.h): -ENOENT when the file has
+ * no such block (the caller then reads run time / requests). With one
+ * connection, every recorded latency (the correction undone) as an
+ * `empirical` file on stdout; with more, the busy time per request (the
+ * latencies hold the queue of the other connections: not service times).
+ * On stderr: the undone count against the requests, and wrk's own time
+ * between a reply and the next request of a one-connection run (a think
+ * time: outside its latency), run time / requests - the recorded
+ * latencies' mean (wrk's cycle is latency + its own time:
+ * src/wrk.c response_complete records now - c->start, and the next request
+ * starts when socket_writeable runs). */
+static int wrk_histogram_baseline(const char *path, char *err, size_t errlen)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int rc = textin_read_file(path, &text, &len, err, errlen);
+    if (rc != 0)
+        return rc == -ENOENT ? -EINVAL : rc;
+    if (!wrkhist_present(text, len)) {
+        free(text);
+        return -ENOENT;
+    }
+    wrkhist h;
+    rc = wrkhist_parse(&h, path, text, len, err, errlen);
+    free(text);
+    if (rc != 0)
+        return rc;
+    if (h.recorded_total == 0) {
+        wrkhist_free(&h);
+        return textin_fail(err, errlen, -EINVAL, "%s: wrk recorded no latency (0 requests)", path);
+    }
+    long double sum = 0;
+    for (size_t i = 0; i < h.bins; i++)
+        sum += (long double)h.value_us[i] * (long double)h.recorded[i];
+    int64_t mean_ns = (int64_t)(sum * 1000.0L / (long double)h.recorded_total + 0.5L);
+    /* run time / requests in ns, rounded half up: both <= 2^53, the
+     * product with 1000 below 2^63 */
+    int64_t cycle_ns = (int64_t)((h.duration_us * 1000 + h.requests / 2) / h.requests);
+    fprintf(stderr, "cosim: baseline: wrk's correction undone (interval %llu us): %llu values corrected, %llu "
+            "recorded, for %llu requests and %llu timeouts\n", (unsigned long long)h.interval_us,
+            (unsigned long long)h.corrected_total, (unsigned long long)h.recorded_total,
+            (unsigned long long)h.requests, (unsigned long long)h.timeouts);
+    if (h.connections > 1) {
+        fprintf(stderr, "cosim: baseline: run time / requests %lld ns (the busy time per request of a saturation "
+                "run of %llu connections)\n", (long long)cycle_ns, (unsigned long long)h.connections);
+        printf("# cosim baseline wrk %s: run time / %llu requests of %llu connections (a saturation run's busy "
+               "time per request)\ndistribution = constant\ntime = %lldns\n", path, (unsigned long long)h.requests,
+               (unsigned long long)h.connections, (long long)cycle_ns);
+        wrkhist_free(&h);
+        return 0;
+    }
+    printf("# cosim baseline wrk %s: %llu latencies of a no-stall run, wrk's exit-time correction undone "
+           "(distribution = empirical)\n", path, (unsigned long long)h.recorded_total);
+    for (size_t i = 0; i < h.bins; i++)
+        for (uint64_t k = 0; k < h.recorded[i]; k++)
+            printf("%lluus\n", (unsigned long long)h.value_us[i]);
+    fprintf(stderr, "cosim: baseline: mean latency %lld ns, run time / requests %lld ns: wrk's own time between "
+            "a reply and the next request %lld ns (outside its latency: think_distribution = constant, think_time "
+            "= %lldns)\n", (long long)mean_ns, (long long)cycle_ns, (long long)(cycle_ns - mean_ns),
+            (long long)(cycle_ns > mean_ns ? cycle_ns - mean_ns : 0));
+    wrkhist_free(&h);
+    return 0;
+}
+
+/* `cosim baseline hey FILE --busy B`: for a tester that sends several
+ * requests at once (hey -c C -q Q), the server's busy time B of a
+ * saturation run as the service time, and hey's own time per request as
+ * client_time = mean response time of the -c 1 run in FILE - B (a closed
+ * one-user cycle of client_time + B then has the run's mean response
+ * time). */
+static int hey_busy_baseline(const char *path, const char *busy_text)
+{
+    int64_t busy;
+    const char *why;
+    if (units_parse_duration(busy_text, &busy, &why) != 0) {
+        fprintf(stderr, "cosim: --busy %s: %s\n", busy_text, why);
+        return COSIM_EXIT_USAGE;
+    }
+    char err[2048];
+    realout o;
+    int rc = realout_read(&o, path, INT64_MAX, HIST_NEAREST_RANK, 1000000, err, sizeof err);
+    if (rc != 0) {
+        fprintf(stderr, "cosim: %s\n", err);
+        return rc == -ENOMEM ? COSIM_EXIT_SIM : COSIM_EXIT_SCENARIO;
+    }
+    if (strcmp(o.format, "hey -o csv") != 0 || o.n == 0) {
+        fprintf(stderr, "cosim: %s: expected hey -o csv's output for a baseline, not %s\n", path, o.format);
+        realout_free(&o);
+        return COSIM_EXIT_SCENARIO;
+    }
+    int64_t mean = o.fig_ns[RO_MEAN];
+    realout_free(&o);
+    if (mean <= busy) {
+        fprintf(stderr, "cosim: %s: the mean response time (%lld ns) is not above --busy (%lld ns): no time of "
+                "hey's own is left (a busy time from another machine or server?)\n", path, (long long)mean,
+                (long long)busy);
+        return COSIM_EXIT_SCENARIO;
+    }
+    printf("# cosim baseline hey %s --busy %s: the server's busy time, and hey's own time per request (mean "
+           "response time %lld ns - the busy time) for [tester]:\n# client_time = %lldns\n"
+           "distribution = constant\ntime = %lldns\n", path, busy_text, (long long)mean, (long long)(mean - busy),
+           (long long)busy);
+    return COSIM_EXIT_OK;
+}
+
 int baseline_main(int argc, char **argv)
 {
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
         baseline_usage(stdout);
         return COSIM_EXIT_OK;
     }
+    if (argc == 2 && strcmp(argv[1], "--wrk-script") == 0) {
+        char path[4096];
+        if (datadir_find("scenarios", "tools/wrk-histogram.lua", path, sizeof path) != 0) {
+            fprintf(stderr, "cosim: wrk-histogram.lua not found in scenarios/tools of cosim's data folders "
+                    "(docs/install.md, \"Where cosim finds its files\")\n");
+            return COSIM_EXIT_OUTPUT;
+        }
+        printf("%s\n", path);
+        return COSIM_EXIT_OK;
+    }
+    if (argc == 5 && strcmp(argv[1], "hey") == 0 && strcmp(argv[3], "--busy") == 0)
+        return hey_busy_baseline(argv[2], argv[4]);
     if (argc != 3 || (strcmp(argv[1], "hey") != 0 && strcmp(argv[1], "ab") != 0 && strcmp(argv[1], "wrk") != 0)) {
         fprintf(stderr, "cosim: give TOOL (hey, ab or wrk) and FILE\n");
         fputs("cosim: try 'cosim baseline --help'\n", stderr);
         return COSIM_EXIT_USAGE;
     }
     char err[2048];
+    if (strcmp(argv[1], "wrk") == 0) {
+        int rc = wrk_histogram_baseline(argv[2], err, sizeof err);
+        if (rc != -ENOENT) {
+            if (rc != 0)
+                fprintf(stderr, "cosim: %s\n", err);
+            return rc == 0 ? COSIM_EXIT_OK : rc == -ENOMEM ? COSIM_EXIT_SIM : COSIM_EXIT_SCENARIO;
+        }
+    }
     if (strcmp(argv[1], "wrk") == 0 || (strcmp(argv[1], "ab") == 0 && !is_ab_g(argv[2]))) {
         int64_t busy;
         uint64_t n;
@@ -457,6 +594,24 @@ int baseline_main(int argc, char **argv)
         }
         printf("# cosim baseline %s %s: run time / %llu requests (a saturation run's busy time per request)\n"
                "distribution = constant\ntime = %lldns\n", argv[1], argv[2], (unsigned long long)n, (long long)busy);
+        return COSIM_EXIT_OK;
+    }
+    if (strcmp(argv[1], "hey") == 0) {
+        int64_t *delay, client;
+        size_t n;
+        int rc = realout_hey_split(argv[2], &delay, &n, &client, err, sizeof err);
+        if (rc != 0) {
+            fprintf(stderr, "cosim: %s\n", err);
+            return rc == -ENOMEM ? COSIM_EXIT_SIM : COSIM_EXIT_SCENARIO;
+        }
+        printf("# cosim baseline hey %s: %zu Response-delay times of a no-stall run (distribution = empirical)\n"
+               "# client_time = %lldns (the mean of response-time - Response-delay: hey's own time)\n", argv[2], n,
+               (long long)client);
+        for (size_t i = 0; i < n; i++)
+            printf("%lldns\n", (long long)delay[i]);
+        fprintf(stderr, "cosim: baseline: %zu Response-delay values (the server's share, 0.1 ms steps); "
+                "client_time = %lldns\n", n, (long long)client);
+        free(delay);
         return COSIM_EXIT_OK;
     }
     realout o;

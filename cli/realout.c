@@ -5,6 +5,7 @@
 #include "hgrm.h"
 #include "hlog.h"
 #include "textin.h"
+#include "wrkhist.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -128,6 +129,39 @@ static int word(const char *s, size_t n, size_t *at, const char **w, size_t *wn)
     *wn = j - i;
     *at = j;
     return 1;
+}
+
+/* wrk's output with the block of scenarios/tools/wrk-histogram.lua: every
+ * figure from the whole corrected histogram wrk printed (the values its
+ * own percentiles come from, 1 us bins), the count wrk's requests. */
+static int read_wrk_histogram(realout *o, const char *name, const char *text, size_t len, int64_t threshold_ns,
+                              hist_rank_rule rule, char *err, size_t errlen)
+{
+    wrkhist h;
+    int rc = wrkhist_parse(&h, name, text, len, err, errlen);
+    if (rc != 0)
+        return rc;
+    if (h.corrected_total > (uint64_t)REALOUT_MAX_VALUES) {
+        wrkhist_free(&h);
+        return textin_fail(err, errlen, -EINVAL, "%s: the histogram holds %llu values, more than cosim reads (%lld)",
+                           name, (unsigned long long)h.corrected_total, REALOUT_MAX_VALUES);
+    }
+    free(o->values);
+    o->values = malloc((h.corrected_total ? h.corrected_total : 1) * sizeof *o->values);
+    o->n = 0;
+    if (!o->values) {
+        wrkhist_free(&h);
+        return -ENOMEM;
+    }
+    for (size_t i = 0; i < h.bins; i++) /* values <= 2^53 us: x 1000 fits */
+        for (uint64_t k = 0; k < h.corrected[i]; k++)
+            o->values[o->n++] = (int64_t)h.value_us[i] * 1000;
+    uint64_t requests = h.requests;
+    wrkhist_free(&h);
+    figures_of_list(o, threshold_ns, rule);
+    o->count = requests; /* the requests, as wrk's "N requests in" (the added values are in the figures) */
+    o->resolution_ns = 1000;
+    return 0;
 }
 
 static int read_wrk(realout *o, const char *name, const char *text, size_t len, char *err, size_t errlen)
@@ -430,7 +464,12 @@ int realout_parse(realout *o, const char *name, const char *text, size_t len, in
             goto hgrm;
         }
         o->format = "wrk --latency";
-        return read_wrk(o, name, text, len, err, errlen);
+        rc = read_wrk(o, name, text, len, err, errlen);
+        if (rc == 0 && wrkhist_present(text, len)) {
+            o->format = "wrk --latency with its histogram";
+            rc = read_wrk_histogram(o, name, text, len, threshold_ns, rule, err, errlen);
+        }
+        return rc;
     } else if (textin_find(text, len, "\"http_req_duration\"")) {
         o->format = "k6 --summary-export";
         return read_k6(o, name, text, len, err, errlen);
@@ -496,4 +535,61 @@ void realout_free(realout *o)
     free(o->values);
     o->values = NULL;
     o->n = 0;
+}
+
+int realout_hey_split(const char *path, int64_t **delay_ns, size_t *n, int64_t *client_ns, char *err,
+                      size_t errlen)
+{
+    char *text = NULL;
+    size_t len = 0;
+    int rc = textin_read_file(path, &text, &len, err, errlen);
+    if (rc != 0)
+        return rc;
+    textin_lines it;
+    textin_lines_init(&it, text, len);
+    const char *s;
+    size_t sn;
+    static const char head[] = "response-time,DNS+dialup,DNS,Request-write,Response-delay,";
+    *delay_ns = NULL;
+    *n = 0;
+    if (!textin_next_line(&it, &s, &sn) || !textin_starts(s, sn, head)) {
+        free(text);
+        return textin_fail(err, errlen, -EINVAL, "%s:1: expected hey -o csv's header '%s...'", path, head);
+    }
+    realout o; /* a list of values, grown by push */
+    memset(&o, 0, sizeof o);
+    size_t cap = 0;
+    int64_t diff_sum = 0; /* <= 10^6 s a row x rows: checked */
+    rc = 0;
+    while (rc == 0 && textin_next_line(&it, &s, &sn)) {
+        if (sn == 0)
+            continue;
+        const char *f;
+        size_t fn;
+        int64_t total, delay;
+        if (field(s, sn, ',', 0, &f, &fn) != 0 || textin_decimal(f, fn, 1000 * MS_NS, 0, &total) != 0 ||
+            field(s, sn, ',', 4, &f, &fn) != 0 || textin_decimal(f, fn, 1000 * MS_NS, 0, &delay) != 0) {
+            rc = textin_fail(err, errlen, -EINVAL, "%s:%zu: expected hey's 'response-time,...,Response-delay,...' "
+                             "row, seconds", path, it.line);
+            break;
+        }
+        if (__builtin_add_overflow(diff_sum, total - delay, &diff_sum)) {
+            rc = textin_fail(err, errlen, -ERANGE, "%s:%zu: the response times sum beyond 2^63 ns", path, it.line);
+            break;
+        }
+        if (push(&o, &cap, delay) != 0)
+            rc = -ENOMEM;
+    }
+    free(text);
+    if (rc == 0 && o.n == 0)
+        rc = textin_fail(err, errlen, -EINVAL, "%s: expected at least one request row after hey's header", path);
+    if (rc != 0) {
+        free(o.values);
+        return rc;
+    }
+    int64_t half = (int64_t)(o.n / 2);
+    *client_ns = diff_sum <= 0 ? 0 : (diff_sum + half) / (int64_t)o.n;
+    *delay_ns = o.values;
+    *n = o.n;
+    return 0;
 }

@@ -9,7 +9,10 @@
  *    and one line a request, ttime in whole ms;
  *  - ab `-e FILE`: "Percentage served,Time in ms" and the rows 0..100;
  *  - wrk `--latency`: the "Latency" line of "Thread Stats" (mean, max), the
- *    "Latency Distribution" rows (50, 75, 90, 99%), "N requests in";
+ *    "Latency Distribution" rows (50, 75, 90, 99%), "N requests in"; with
+ *    the block of scenarios/tools/wrk-histogram.lua after it (wrkhist.h),
+ *    every figure from the whole corrected histogram, the count wrk's
+ *    requests;
  *  - httperf's summary: "Total: connections C requests R replies P", the
  *    "Connection time [ms]: min .. avg .. max .. median .." line, and with
  *    `-v -v` its "Connection lifetime histogram" (1 ms bins);
@@ -76,6 +79,31 @@ int realout_read(realout *out, const char *path, int64_t threshold_ns, hist_rank
 /** Read from text (len bytes) named name in messages: as realout_read. */
 int realout_parse(realout *out, const char *name, const char *text, size_t len, int64_t threshold_ns,
                   hist_rank_rule rule, int64_t hgrm_unit_ns, char *err, size_t errlen);
+
+/**
+ * hey's `-o csv` split into the server's share and hey's own (`cosim
+ * baseline hey`): each request's Response-delay (its fifth column: from
+ * the request written to the first byte of the reply, hey 0.1.4
+ * requester.go makeRequest's WroteRequest and GotFirstResponseByte
+ * hooks), and the mean of response-time - Response-delay over the
+ * requests (the time hey spends building and writing the request and
+ * reading the reply: the client_time key). hey prints both in seconds
+ * with 4 decimals, so each value is to 0.1 ms; the mean is exact for what
+ * was printed (an integer sum in ns, rounded half up).
+ *
+ * @param path        the CSV
+ * @param delay_ns    receives the Response-delay values (malloc'd, in
+ *                    file order; free() it), ns
+ * @param n           receives how many
+ * @param client_ns   receives the mean client share, ns (0 when a row's
+ *                    delay exceeds its response time on average: never
+ *                    negative)
+ * @param err         on error "FILE:LINE: what was expected"
+ * @return 0, -EINVAL (not hey's CSV, a malformed row, no row), -ENOMEM,
+ *         -errno.
+ */
+int realout_hey_split(const char *path, int64_t **delay_ns, size_t *n, int64_t *client_ns, char *err,
+                      size_t errlen);
 
 /** Free what out holds (not out). */
 void realout_free(realout *out);

@@ -34,6 +34,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
@@ -58,6 +59,9 @@
 
 enum conn_state { C_FREE = 0, C_READ, C_QUEUED, C_SERVICE, C_WRITE };
 
+/* --phase-period's bins (a 10 ms period: 50 us bins). */
+#define PHASE_BINS 200
+
 typedef struct conn {
     int fd;
     enum conn_state state;
@@ -75,6 +79,7 @@ typedef struct opts {
     const char *scenario, *stall_log, *bind;
     unsigned port;
     int64_t duration_ns, wait_ns;
+    int64_t phase_period_ns; /* --phase-period: 0, none */
     size_t max_conns;
 } opts;
 
@@ -103,6 +108,10 @@ typedef struct target {
     int64_t late_max;
     long double gap_sum;     /* reply out -> the next request in, same connection */
     uint64_t gaps;
+    /* --phase-period P: the arrivals' phases a mod P in PHASE_BINS bins,
+     * each bin's count and the sum of its arrivals' offsets into it */
+    uint64_t phase_n[PHASE_BINS];
+    int64_t phase_off[PHASE_BINS];
 } target;
 
 static volatile sig_atomic_t stop_signal;
@@ -122,13 +131,15 @@ static int64_t now_ns(void)
 static void usage(FILE *f)
 {
     fputs("usage: cosim target SCENARIO.ini [--port N] [--duration D] [--stall-log FILE]\n"
-          "       [--max-connections N] [--wait D] [--bind 127.0.0.1]\n"
+          "       [--max-connections N] [--wait D] [--bind 127.0.0.1] [--phase-period P]\n"
           "A real HTTP/1.1 keep-alive server on the loopback interface playing the scenario's server:\n"
           "its [service] times and workers (one FIFO queue), its stalls as stop-the-world windows on the\n"
           "clock of the first accepted connection (periodic, windows, file, gc_log; requests stalls as\n"
           "extra work). It stops by itself --duration (default the scenario's) after that connection,\n"
           "or --wait (default 60s) after starting if none comes. --stall-log FILE: the windows as held\n"
           "(start,length lines: a `kind = file` stall). --port 0 picks a free port; the port is printed.\n"
+          "--phase-period P: where the densest arrivals fall modulo P (a paced tool's ticks against the\n"
+          "windows: arrival_phase_ns in the summary).\n"
           "Only 127.0.0.0/8 is served. Exit codes as cosim's (man -l docs/cosim.1).\n", f);
 }
 
@@ -138,6 +149,7 @@ static int parse_opts(opts *o, int argc, char **argv)
         {"port", required_argument, NULL, 'p'},      {"duration", required_argument, NULL, 'd'},
         {"stall-log", required_argument, NULL, 'l'}, {"max-connections", required_argument, NULL, 'm'},
         {"wait", required_argument, NULL, 'w'},      {"bind", required_argument, NULL, 'b'},
+        {"phase-period", required_argument, NULL, 'P'},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
     };
     *o = (opts){.bind = "127.0.0.1", .port = 8080, .wait_ns = 60000000000LL, .max_conns = 256};
@@ -163,14 +175,20 @@ static int parse_opts(opts *o, int argc, char **argv)
             o->max_conns = (size_t)v;
             break;
         case 'd':
-        case 'w': {
-            int64_t ns;
+        case 'w':
+        case 'P': {
+            int64_t ns = 0;
+            const char *name = ch == 'd' ? "duration" : ch == 'w' ? "wait" : "phase-period";
             if (units_parse_duration(optarg, &ns, &why) != 0 || ns <= 0) {
-                fprintf(stderr, "cosim: --%s %s: %s\n", ch == 'd' ? "duration" : "wait", optarg,
+                fprintf(stderr, "cosim: --%s %s: %s\n", name, optarg,
                         ns <= 0 ? "a positive duration with its unit (10s)" : why);
                 return -1;
             }
-            *(ch == 'd' ? &o->duration_ns : &o->wait_ns) = ns;
+            if (ch == 'P' && ns > 1000000000) {
+                fprintf(stderr, "cosim: --phase-period %s: at most 1s (a tool's tick)\n", optarg);
+                return -1;
+            }
+            *(ch == 'd' ? &o->duration_ns : ch == 'w' ? &o->wait_ns : &o->phase_period_ns) = ns;
             break;
         }
         case 'l':
@@ -338,6 +356,12 @@ static void start_service(target *t, size_t i, int64_t start_ns)
 static void arrive(target *t, size_t i, int64_t now)
 {
     t->requests++;
+    if (t->o.phase_period_ns) {
+        int64_t ph = (now - t->t0) % t->o.phase_period_ns; /* now >= t0: a request comes after the first connection */
+        size_t b = (size_t)(ph * PHASE_BINS / t->o.phase_period_ns); /* ph < P <= 10^15: no overflow */
+        t->phase_n[b]++;
+        t->phase_off[b] += ph - (int64_t)b * t->o.phase_period_ns / PHASE_BINS;
+    }
     if (t->c[i].replied) { /* the client's own time, with the kernel's */
         t->gap_sum += (long double)(now - t->c[i].replied);
         t->gaps++;
@@ -607,6 +631,39 @@ static int write_log(const target *t)
     return 0;
 }
 
+/* Where a paced tool's requests fall modulo --phase-period P: the three
+ * adjacent bins (of PHASE_BINS, circular) holding the most arrivals, and
+ * the mean of their arrivals' phases, in [0, P). The densest arrivals, not
+ * the mean of all: on a loaded machine sends the tool made late would drag
+ * a mean off its ticks. 0 without --phase-period or requests. */
+static int64_t arrival_phase(const target *t)
+{
+    int64_t p = t->o.phase_period_ns;
+    if (!p || !t->requests)
+        return 0;
+    size_t best = 0;
+    uint64_t best_n = 0;
+    for (size_t b = 0; b < PHASE_BINS; b++) {
+        uint64_t n = t->phase_n[(b + PHASE_BINS - 1) % PHASE_BINS] + t->phase_n[b] + t->phase_n[(b + 1) % PHASE_BINS];
+        if (n > best_n) {
+            best_n = n;
+            best = b;
+        }
+    }
+    /* each arrival's phase relative to the start of bin `best`, unwrapped
+     * (bin best - 1 lies before it, best + 1 after, across 0 or P too) */
+    int64_t start_best = (int64_t)best * p / PHASE_BINS;
+    long double sum = 0;
+    for (int k = -1; k <= 1; k++) {
+        int64_t i = (int64_t)best + k;
+        size_t b = (size_t)((i + PHASE_BINS) % PHASE_BINS);
+        int64_t base = (int64_t)b * p / PHASE_BINS - start_best + (i < 0 ? -p : i >= PHASE_BINS ? p : 0);
+        sum += (long double)t->phase_off[b] + (long double)t->phase_n[b] * (long double)base;
+    }
+    int64_t rel = (int64_t)llroundl(sum / (long double)best_n);
+    return ((start_best + rel) % p + p) % p;
+}
+
 static void summary(const target *t, int64_t ran_ns)
 {
     char a[32], b[32], d[32], e[32];
@@ -640,12 +697,16 @@ static void summary(const target *t, int64_t ran_ns)
     printf("clients: a connection's next request came %s after its reply on average (%llu such; the tool's own "
            "time per request, with the kernel's)\n", units_format_duration(gap, a, sizeof a),
            (unsigned long long)t->gaps);
+    int64_t phase = arrival_phase(t);
+    if (t->o.phase_period_ns && t->requests)
+        printf("arrivals: at phase %s modulo %s (the densest arrivals, from the first connection)\n",
+               units_format_duration(phase, d, sizeof d), units_format_duration(t->o.phase_period_ns, e, sizeof e));
     printf("summary: requests=%llu replies=%llu windows_planned=%zu windows_held=%zu start_late_max_ns=%lld "
            "length_error_max_ns=%lld reply_late_mean_ns=%lld reply_late_p99_ns=%lld reply_late_max_ns=%lld "
-           "client_gap_mean_ns=%lld\n",
+           "client_gap_mean_ns=%lld arrival_phase_ns=%lld\n",
            (unsigned long long)t->requests, (unsigned long long)t->replies, planned, t->n_held, (long long)late_start,
            (long long)len_err, (long long)(t->replies ? (int64_t)(t->late_sum / t->replies) : 0),
-           (long long)late_quantile(t, 0.99), (long long)t->late_max, (long long)gap);
+           (long long)late_quantile(t, 0.99), (long long)t->late_max, (long long)gap, (long long)phase);
 }
 
 int target_main(int argc, char **argv)

@@ -116,6 +116,8 @@ void combo_ini(const combo *c, char *buf, size_t len)
         put(&p, &left, "warmup = %dns\n", c->warmup);
     if (c->timeout)
         put(&p, &left, "timeout = %dns\n", c->timeout);
+    if (c->client)
+        put(&p, &left, "client_time = %dns\n", c->client);
     if (c->requests)
         put(&p, &left, "requests = %d\n", c->requests);
 }
@@ -421,7 +423,7 @@ int combo_reference(const combo *c, combo_out *o)
                 q.sent = conn[k];
             }
         }
-        q.reply = rsrv_submit(&v, q.sent);
+        q.reply = rsrv_submit(&v, q.sent + c->client); /* reaches the server client_time after its send */
         if (n_conn)
             conn[k] = q.reply;
         o->sent++;
@@ -647,13 +649,13 @@ int combo_check(const combo *c, char *why, size_t whylen)
 enum {
     D_KIND, D_USERS, D_THREADS, D_STAGGER, D_CONNECTIONS, D_QUOTA, D_PIPELINE, D_BATCH, D_SCHEDULE, D_LATE,
     D_LATENCY_FROM, D_FACTOR, D_GRAIN, D_WARMUP, D_TIMEOUT, D_REQUESTS, D_WORKERS, D_PREEMPTION, D_DROP, D_THINK,
-    D_RAMP, N_DIMS
+    D_RAMP, D_CLIENT, N_DIMS
 };
 static const char *const dim_name[N_DIMS] = {
     "kind", "users", "threads", "stagger", "connections", "quota", "pipeline", "batch", "schedule", "late",
     "latency_from", "catch_up_factor", "sleep_granularity", "warmup", "timeout", "requests", "workers",
-    "preemption", "in_flight_at_end", "think_time", "ramp_up"};
-static const int dim_n[N_DIMS] = {3, 5, 3, 4, 4, 3, 3, 3, 2, 4, 3, 4, 4, 4, 3, 3, 3, 6, 2, 3, 3};
+    "preemption", "in_flight_at_end", "think_time", "ramp_up", "client_time"};
+static const int dim_n[N_DIMS] = {3, 5, 3, 4, 4, 3, 3, 3, 2, 4, 3, 4, 4, 4, 3, 3, 3, 6, 2, 3, 3, 3};
 
 /* Value v of dimension i into c (0 is the key's absence, where it has one). */
 static void dim_set(combo *c, int i, int v)
@@ -681,6 +683,7 @@ static void dim_set(combo *c, int i, int v)
     case D_DROP: c->drop = v; break;
     case D_THINK: c->think = (int[]){0, 3, 17}[v]; break;
     case D_RAMP: c->ramp = (int[]){0, 7, 25}[v]; break;
+    case D_CLIENT: c->client = (int[]){0, 2, 9}[v]; break;
     }
 }
 
@@ -709,6 +712,7 @@ static int dim_get(const combo *c, int i)
     case D_DROP: return c->drop;
     case D_THINK: return c->think == 0 ? 0 : c->think == 3 ? 1 : 2;
     case D_RAMP: return c->ramp == 0 ? 0 : c->ramp == 7 ? 1 : 2;
+    case D_CLIENT: return c->client == 0 ? 0 : c->client == 2 ? 1 : 2;
     }
     return 0;
 }

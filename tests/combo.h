@@ -73,6 +73,7 @@ typedef struct combo {
     int drop;         /* in_flight_at_end = drop */
     int think;        /* a constant think time, 0: none (closed, paced) */
     int ramp;         /* ramp_up (ramp_up_round exact), 0: none (closed, paced) */
+    int client;       /* client_time, 0: none (any kind) */
 } combo;
 
 /* One request as either side saw it. */

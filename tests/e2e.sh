@@ -1922,12 +1922,36 @@ realtools-cli)
     printf '[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n[stall w]\nkind = windows\nwindows = 0.2s..0.3s\n[tester t]\nkind = closed\n' >"$work/t.ini"
     expect_exit 2 "serves the loopback interface only" target "$work/t.ini" --bind 10.0.0.1 --port 0
     expect_exit 2 "try 'cosim target --help'" target "$work/t.ini" --bogus
+    expect_exit 2 "--phase-period 2s: at most 1s" target "$work/t.ini" --port 0 --phase-period 2s
     printf '[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n[stall r]\nkind = random\nevery = 1s\nlength_distribution = constant\nlength_time = 10ms\n[tester t]\nkind = closed\n' >"$work/r.ini"
     expect_exit 3 "[stall r]: a random stall's windows are drawn during the engine's run" target "$work/r.ini" --port 0
     printf 'hello\n' >"$work/x.txt"
     expect_exit 3 "x.txt:1: not a tool output cosim reads" compare "$work/t.ini" "t=$work/x.txt"
     expect_exit 2 "expected TESTER=FILE with TESTER a [tester NAME]" compare "$work/t.ini" "nobody=$work/x.txt"
-    expect_exit 3 "expected hey -o csv's output for a baseline" baseline hey "$root/tests/data/realtools/ab-e.csv"
+    expect_exit 3 "ab-e.csv:1: expected hey -o csv's header" baseline hey "$root/tests/data/realtools/ab-e.csv"
+    expect_exit 3 "expected hey -o csv's output for a baseline" baseline hey "$root/tests/data/realtools/ab-e.csv" --busy 1ms
+    # hey's CSV split: its 40 Response-delay values, and client_time = the
+    # mean of response-time - Response-delay: 24 rows differ by 0.1 ms, the
+    # first by 0.8 ms (2.0 - 1.2), 15 by 0: 3.2 ms / 40 = 80 us
+    "$cosim" baseline hey "$root/tests/data/realtools/hey.csv" >"$work/h.txt" 2>/dev/null || fail "baseline hey"
+    [ "$(grep -c 'ns$' "$work/h.txt")" = 40 ] || fail "baseline hey: not 40 values: $(cat "$work/h.txt")"
+    grep -q '^# client_time = 80000ns ' "$work/h.txt" || fail "baseline hey: client_time: $(head -2 "$work/h.txt")"
+    # --busy 1ms: the mean response time 1.185 ms (47.4 ms / 40) - 1 ms
+    "$cosim" baseline hey "$root/tests/data/realtools/hey.csv" --busy 1ms >"$work/hb.txt" || fail "baseline hey --busy"
+    grep -q '^# client_time = 185000ns$' "$work/hb.txt" && grep -q '^time = 1000000ns$' "$work/hb.txt" ||
+        fail "baseline hey --busy: $(cat "$work/hb.txt")"
+    # wrk's whole histogram (scenarios/tools/wrk-histogram.lua) from a real
+    # no-stall wrk -c1 run: 12,457 values printed (corrected with the
+    # interval 2,005,920 us / 10,392 = 193 us), undone to one a request
+    [ -f "$("$cosim" baseline --wrk-script)" ] || fail "baseline --wrk-script: $("$cosim" baseline --wrk-script 2>&1)"
+    "$cosim" baseline wrk "$root/tests/data/realtools/wrk-c1-histogram.txt" >"$work/wh.txt" 2>"$work/wh.err" ||
+        fail "baseline wrk (histogram): $(cat "$work/wh.err")"
+    grep -q 'interval 193 us): 12457 values corrected, 10392 recorded, for 10392 requests and 0 timeouts' "$work/wh.err" ||
+        fail "baseline wrk (histogram): $(cat "$work/wh.err")"
+    [ "$(grep -c 'us$' "$work/wh.txt")" = 10392 ] || fail "baseline wrk (histogram): not 10392 values"
+    # the same file with one request more: the count does not come out
+    sed 's/^requests 10392$/requests 10393/' "$root/tests/data/realtools/wrk-c1-histogram.txt" >"$work/wbad.txt"
+    expect_exit 3 "wbad.txt: the correction undone leaves 10392 values for 10393 requests and 0 timeouts" baseline wrk "$work/wbad.txt"
     # compare: wrk's printed figures beside the prediction, raw and charted
     printf '[scenario]\nduration = 11s\n[service]\ndistribution = constant\ntime = 250us\n[stall gc]\nkind = periodic\nlength = 500ms\nperiod = 5s\nfirst = 5s\n[tester wrk]\nprofile = wrk\nusers = 1\n' >"$work/w.ini"
     "$cosim" compare --raw "$work/w.ini" "wrk=$root/tests/data/realtools/wrk-c1.txt" >"$work/raw" 2>"$work/raw.err" ||
@@ -1944,7 +1968,8 @@ realtools-cli)
     fi
     "$cosim" baseline ab "$root/tests/data/realtools/ab-g.tsv" >"$work/b.txt" 2>/dev/null || fail "baseline ab -g"
     [ "$(grep -c 'ns$' "$work/b.txt")" = 18 ] || fail "baseline ab -g: not 18 values: $(cat "$work/b.txt")"
-    "$cosim" target "$work/t.ini" --port 0 --duration 1s --wait 10s --stall-log "$work/held.csv" >"$work/tgt.out" 2>&1 &
+    "$cosim" target "$work/t.ini" --port 0 --duration 1s --wait 10s --stall-log "$work/held.csv" --phase-period 1s \
+        >"$work/tgt.out" 2>&1 &
     tpid=$!
     port=
     for _ in $(seq 100); do
@@ -1972,6 +1997,7 @@ realtools-cli)
         [ "$rc" = 0 ] || fail "cosim target exited $rc: $(cat "$work/tgt.out")"
         grep -q '^summary: requests=2 replies=2 windows_planned=1 windows_held=1 ' "$work/tgt.out" ||
             fail "target summary: $(grep summary "$work/tgt.out")"
+        grep -q ' arrival_phase_ns=[0-9]\{1,9\}$' "$work/tgt.out" || fail "target: no arrival phase below 1 s"
         # the log is a stall file cosim reads back
         printf '[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n[stall held]\nkind = file\nfile = held.csv\n[tester t]\nkind = closed\n' >"$work/back.ini"
         "$cosim" -q --no-plot --charts none -o "$work/back" "$work/back.ini" >/dev/null 2>"$work/back.err" ||

@@ -195,6 +195,33 @@ START_TEST(malformed_names_file_and_line)
 }
 END_TEST
 
+/* wrk-c1-histogram.txt: a real wrk -c1 run with
+ * scenarios/tools/wrk-histogram.lua (a loaded machine, no stall). Its
+ * figures come from the whole corrected histogram: 12,457 values (wrk's
+ * correction added 2,065 to the 10,392 requests), the count wrk's
+ * requests. wrk's own percentile rank, round(p/100 n + 0.5)
+ * (src/stats.c stats_percentile), is the nearest rank ceil(p n) for these
+ * n and levels (p50: 6229 both; p90: 11212; p99: 12333), so the figures
+ * must be what wrk printed from the same histogram: 151.00us, 2.18ms,
+ * 7.96ms (printed to 10 us), and its max 21.99ms. */
+START_TEST(wrk_whole_histogram)
+{
+    realout o = read_data("wrk-c1-histogram.txt", HIST_NEAREST_RANK);
+    ck_assert_str_eq(o.format, "wrk --latency with its histogram");
+    ck_assert_uint_eq(o.n, 12457);
+    ck_assert_uint_eq(o.count, 10392);
+    ck_assert_int_eq(o.fig_ns[RO_P50], 151 * US);
+    ck_assert_int_ge(o.fig_ns[RO_P90], 2175 * US);
+    ck_assert_int_lt(o.fig_ns[RO_P90], 2185 * US);
+    ck_assert_int_ge(o.fig_ns[RO_P99], 7955 * US);
+    ck_assert_int_lt(o.fig_ns[RO_P99], 7965 * US);
+    ck_assert_int_eq(o.fig_ns[RO_MAX], 21990 * US);
+    ck_assert_uint_eq(o.over, 0);
+    ck_assert_uint_eq(o.have, (1u << RO_N_FIGURES) - 1);
+    realout_free(&o);
+}
+END_TEST
+
 Suite *test_suite(void)
 {
     Suite *s = suite_create("realout");
@@ -207,6 +234,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, k6_summary_export);
     tcase_add_test(tc, hlog_every_interval);
     tcase_add_test(tc, malformed_names_file_and_line);
+    tcase_add_test(tc, wrk_whole_histogram);
     suite_add_tcase(s, tc);
     return s;
 }

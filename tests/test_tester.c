@@ -1637,6 +1637,50 @@ START_TEST(batched_arrivals)
 }
 END_TEST
 
+/* client_time (the tool's own time, in its latency, outside the server).
+ * One closed user, 1 ms service, client_time 0.5 ms, 10 ms: each request
+ * reaches the server 0.5 ms after its send and returns 1 ms later, so the
+ * cycle is 1.5 ms: sends at 0, 1.5, ..., 9 ms (7 before 10), each latency
+ * 1.5 ms, the server busy 7 x 1 ms (not 10.5: the client's share is not
+ * its work). Then hey -q's two simultaneous sends (open, 10 ms grid in
+ * batches of 2, 1 ms service, client_time 0.5 ms): both reach the server
+ * at 0.5 ms; the first returns at 1.5 (latency 1.5), the second waits for
+ * it and returns at 2.5 (latency 2.5). The same latencies made service
+ * (1.5 ms each, no client_time) would queue the second behind 1.5 ms:
+ * 1.5 and 3.0. */
+START_TEST(client_time_in_latency_not_server)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1 * MS}, .generator = "mt19937",
+                         .seed = 1};
+    tester_spec t = spec(TESTER_CLOSED, 0, 0);
+    t.client_ns = 500 * US;
+    log_obs log;
+    tester_result r = run_logged(&t, &srv, 10 * MS, &log);
+    ck_assert_uint_eq(r.sent, 7);
+    for (size_t k = 0; k < 7; k++) {
+        ck_assert_int_eq(log.rq[k].sent_ns, (int64_t)k * 1500 * US);
+        ck_assert_int_eq(log.rq[k].latency_ns, 1500 * US);
+    }
+    ck_assert_int_eq(r.busy_ns, 7 * MS);
+    tester_result_free(&r);
+    t = spec(TESTER_OPEN, 5 * MS, 0);
+    t.batch = 2;
+    t.client_ns = 500 * US;
+    r = run_logged(&t, &srv, 20 * MS, &log);
+    ck_assert_uint_eq(r.sent, 4);
+    ck_assert_int_eq(log.rq[0].latency_ns, 1500 * US);
+    ck_assert_int_eq(log.rq[1].latency_ns, 2500 * US);
+    ck_assert_int_eq(log.rq[3].sent_ns, 10 * MS);
+    ck_assert_int_eq(log.rq[3].latency_ns, 2500 * US);
+    tester_result_free(&r);
+    srv.service.a_ns = 1500 * US;
+    t.client_ns = 0;
+    r = run_logged(&t, &srv, 20 * MS, &log);
+    ck_assert_int_eq(log.rq[1].latency_ns, 3 * MS);
+    tester_result_free(&r);
+}
+END_TEST
+
 /* wrk's exit-time backfill: one closed user, 1 ms service, a window [10.5,
  * 40.5) ms, 100 ms. Sends at 0..10 ms (11); the one at 10 returns at 41
  * (31 ms); then 41, ..., 99: 59 more, 70 replies by the end. D =
@@ -1710,6 +1754,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, vu_pool_drops_arrivals);
     tcase_add_test(tc, batched_arrivals);
     tcase_add_test(tc, backfill_with_the_average_interval);
+    tcase_add_test(tc, client_time_in_latency_not_server);
     tcase_add_test(tc, grid_asked_of_the_model);
     tcase_add_test(tc, kind_table_flags);
     suite_add_tcase(s, tc);

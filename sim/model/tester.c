@@ -130,7 +130,7 @@ double tester_expected_requests(const tester_spec *t, const dist_spec *service, 
     double duration = (double)duration_ns;
     if (!tester_kind_has(t->kind, TESTER_KIND_RATED)) { /* a closed loop: users and the service */
         double mean_service = dist_mean_drawn_ns(service);
-        double cycle = mean_service + (t->has_think ? dist_mean_drawn_ns(&t->think) : 0);
+        double cycle = mean_service + (t->has_think ? dist_mean_drawn_ns(&t->think) : 0) + (double)t->client_ns;
         double users = (double)t->users * (double)(t->pipeline > 1 ? t->pipeline : 1); /* requests in flight */
         double full_rate = cycle > 0 ? users * duration / cycle : INFINITY;
         double capacity = mean_service > 0 ? (double)(workers ? workers : 1) * duration / mean_service + users

@@ -184,6 +184,10 @@ typedef struct tester_stage {
 /** Longest tester label (bytes): it must fit a chart's legend. */
 #define TESTER_LABEL_MAX 40
 
+/** The longest client_time a tester takes: 1 h (so sent + client_ns
+ * stays far below INT64_MAX for any send before a run's end). */
+#define TESTER_MAX_CLIENT_NS (3600LL * 1000000000LL)
+
 typedef struct tester_spec {
     char name[48];
     tester_kind kind;
@@ -220,6 +224,15 @@ typedef struct tester_spec {
     int64_t timeout_ns;         /**< a latency above this is not recorded but
                                      counted in timeouts (0: none; wrk's
                                      stats_record) */
+    int64_t client_ns;          /**< the tool's own time per request, in
+                                     its latency but not the server's: a
+                                     request sent at t reaches the server
+                                     at t + client_ns, its latency counted
+                                     from t (hey 0.1.4 requester.go
+                                     makeRequest: the time runs from before
+                                     the request is built to after the body
+                                     is read); at most TESTER_MAX_CLIENT_NS
+                                     (0: none) */
     int backfill;               /**< 1: at the end, backfill with the run's
                                      average interval (wrk's stats_correct) */
     uint64_t catch_up_factor;   /**< paced catch_up: a late user sends at
@@ -529,7 +542,7 @@ double tester_request_rate_per_ns(const tester_spec *t);
  * About how many requests tester t sends in a run of duration_ns against a
  * server of `workers` workers with service times `service` (the up-front
  * max_requests check and the work estimate both use it):
- *  - closed, U users, cycle C = mean service + mean think: the smaller of
+ *  - closed, U users, cycle C = mean service + mean think + client_time: the smaller of
  *    the users at full rate, U duration / C, and what the server can
  *    complete, c duration / mean service, plus one request in flight per
  *    user (a closed loop sends only as fast as its replies come: 1,000

@@ -248,7 +248,8 @@ static void heapify_users(tester_loop *L)
 /* Whether the spec uses a primitive that the plain rows do not test. */
 static int uses_primitives(const tester_spec *t)
 {
-    return t->n_stages || t->has_stagger || t->quota || t->requests || t->warmup_ns || t->timeout_ns || t->catch_up_factor || t->vus || t->batch > 1 ||
+    return t->n_stages || t->has_stagger || t->quota || t->requests || t->warmup_ns || t->timeout_ns || t->client_ns ||
+           t->catch_up_factor || t->vus || t->batch > 1 ||
            t->late == TESTER_LATE_TICKER || t->step_started ||
            (tester_kind_has(t->kind, TESTER_KIND_ON_GRID) && t->has_think);
 }

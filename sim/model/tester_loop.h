@@ -330,6 +330,8 @@ typedef struct tester_hot {
     int64_t expected_ns;  /* corrected */
     int64_t warmup_ns;    /* extras: not recorded when intended before */
     int64_t timeout_ns;   /* extras: not recorded when above (INT64_MAX: none) */
+    int64_t client_ns;    /* extras: a request reaches the server this long
+                             after its send (client_time; 0: none) */
     uint64_t requests;    /* extras: sends at most this many (UINT64_MAX) */
     hist_correction correction;
     uint64_t max_requests;
@@ -381,6 +383,7 @@ TESTER_INLINE tester_hot tester_loop_hot(const tester_loop *L, const tester_stra
         .think = L->think, .observer = L->observer, .ctx = L->ctx,
         .warmup_ns = L->spec->warmup_ns,
         .timeout_ns = L->spec->timeout_ns > 0 ? L->spec->timeout_ns : INT64_MAX,
+        .client_ns = L->spec->client_ns,
         .requests = L->spec->requests ? L->spec->requests : UINT64_MAX,
         .slot_lim = tester_loop_slot_lim(L->spec->interval, L->n_users, L->end_ns),
         .slot_step_ns = L->spec->interval.num_ns,
@@ -474,7 +477,7 @@ TESTER_INLINE int tester_loop_record(tester_loop *L, const tester_strategy *k, c
         return 0;
     }
     if (k->extras && h->out->wait) /* queue_wait = record (the plain rows have none: L->ext) */
-        tester_loop_hist_record(h->out->wait, rq->start_ns - rq->sent_ns);
+        tester_loop_hist_record(h->out->wait, rq->start_ns - rq->sent_ns - h->client_ns);
     if (k->corrects)
         return tester_loop_record_corrected(h, rq->latency_ns, !k->extras, k->within_max, sent, b);
     tester_loop_hist_latency(h->hist, rq->latency_ns, !k->extras);
@@ -508,11 +511,16 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
         return tester_loop_drop_arrival(L, rq->sent_ns);
     if (k->extras && h->truth) /* the plain rows have no probes (L->ext) */
         tester_loop_probes(L, rq->sent_ns);
+    /* the request reaches the server client_time after its send (the
+     * tool's own time, in its latency: tester.h client_ns); the plain rows
+     * have none (L->ext). A constant, so the arrivals keep the sends'
+     * order; sent_ns < end_ns <= 10^15 and client_ns <= 1 h: no overflow. */
+    int64_t arrival_ns = k->extras ? rq->sent_ns + h->client_ns : rq->sent_ns;
     /* no backlog: sent on schedule to an idle server (or one in a window
      * with nothing queued) */
-    if ((k->on_time || rq->sent_ns == rq->intended_ns) && server_free_at(h->srv) <= rq->sent_ns)
+    if ((k->on_time || rq->sent_ns == rq->intended_ns) && server_free_at(h->srv) <= arrival_ns)
         out->last_clear_ns = k->on_time ? rq->sent_ns : rq->intended_ns; /* the same here */
-    rq->reply_ns = server_submit_spans(h->srv, rq->sent_ns, &rq->start_ns, &rq->stall_extra_ns);
+    rq->reply_ns = server_submit_spans(h->srv, arrival_ns, &rq->start_ns, &rq->stall_extra_ns);
     int rc;
     if (rq->stall_extra_ns > 0) {
         tester_request copy = *rq; /* rq itself never escapes: its fields may stay in registers */

@@ -612,6 +612,17 @@ static int read_kind(scn_ctx *c, tester_spec *t)
     return (unsigned)t->kind < TESTER_N_KINDS ? readers[t->kind](c, t) : -1;
 }
 
+int scn_tester_client_time(scn_ctx *c, const scn_key *k, void *base)
+{
+    tester_spec *t = base;
+    int got = scn_keys_read_field(c, k, base);
+    if (got > 0 && t->client_ns > TESTER_MAX_CLIENT_NS) {
+        scn_keys_bad_value(c, scn_keys_get(c, k->name), "at most 60min (the tool's own time per request)");
+        return -1;
+    }
+    return got < 0 ? -1 : 0;
+}
+
 int scn_tester_label(scn_ctx *c, const scn_key *k, void *base)
 {
     tester_spec *t = base;

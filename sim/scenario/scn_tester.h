@@ -11,6 +11,11 @@
  *  message given */
 int scn_tester_label(scn_ctx *c, const scn_key *k, void *base);
 
+/** The hook of [tester]'s client_time row: a duration of at most
+ *  TESTER_MAX_CLIENT_NS into base's client_ns. @return 0, or -1 with the
+ *  message given */
+int scn_tester_client_time(scn_ctx *c, const scn_key *k, void *base);
+
 /**
  * Read the current section into the scenario's next tester (c->s->testers
  * has room: scenario.c counts the sections first), with the checks that

@@ -30,6 +30,13 @@ MODE=${3:-short}
 REPEATS=${4:-1}
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cosim-realtools.XXXXXX")
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$WORK"' EXIT
+# A disagreement's files (the tool's output, the held windows, the
+# prediction) are kept here, named in the message: the case can be
+# reproduced with `cosim compare` after the run.
+KEEP=${COSIM_REALTOOLS_KEEP:-${TMPDIR:-/tmp}/cosim-realtools-kept}
+# wrk prints its whole histogram with this script, so that its exit-time
+# correction can be undone (docs/real-tools.md)
+WRK_SCRIPT=$("$COSIM" baseline --wrk-script 2>/dev/null)
 fails=0
 judged=0
 HOLD_RLATE=0
@@ -41,11 +48,12 @@ HOLD_RLATE=0
 
 say() { printf '%s\n' "$*"; }
 
-# start_target SCENARIO DURATION LOG: cosim target on a free port; sets
-# PORT and TPID, or returns 1.
+# start_target SCENARIO DURATION LOG [PHASE_PERIOD]: cosim target on a free
+# port; sets PORT and TPID, or returns 1.
 start_target() {
     : >"$WORK/target.out"
-    "$COSIM" target "$1" --port 0 --duration "$2" --stall-log "$3" --wait 20s >"$WORK/target.out" 2>&1 &
+    "$COSIM" target "$1" --port 0 --duration "$2" --stall-log "$3" --wait 20s ${4:+--phase-period "$4"} \
+        >"$WORK/target.out" 2>&1 &
     TPID=$!
     PORT=
     for _ in $(seq 100); do
@@ -105,8 +113,8 @@ held() {
 run_tool() {
     local url="http://127.0.0.1:$3/"
     case "$1 $2" in
-    "wrk c1") timeout 60 wrk -t1 -c1 -d"$4"s --latency "$url" >"$5" 2>&1 ;;
-    "wrk c10") timeout 60 wrk -t1 -c10 -d"$4"s --latency "$url" >"$5" 2>&1 ;;
+    "wrk c1") timeout 60 wrk -t1 -c1 -d"$4"s --latency ${WRK_SCRIPT:+-s "$WRK_SCRIPT"} "$url" >"$5" 2>&1 ;;
+    "wrk c10") timeout 60 wrk -t1 -c10 -d"$4"s --latency ${WRK_SCRIPT:+-s "$WRK_SCRIPT"} "$url" >"$5" 2>&1 ;;
     "hey c1") timeout 60 hey -z "$4"s -c 1 -o csv "$url" >"$5" 2>&1 ;;
     "hey c2q100") timeout 60 hey -z "$4"s -c 2 -q 100 -o csv "$url" >"$5" 2>&1 ;;
     "ab kc1") timeout 60 ab -q -k -c 1 -t "$4" -g "$5" "$url" >"$5.txt" 2>&1 ;;
@@ -115,15 +123,36 @@ run_tool() {
     esac
 }
 
+# busy_of WRK_OUT: the server's busy time per request of a wrk saturation
+# run (run time / requests), in ns.
+busy_of() {
+    local out
+    out=$("$COSIM" baseline wrk "$1" 2>&1) || return 1
+    { sed -n 's/.*run time \/ requests \([0-9]*\) ns.*/\1/p' <<<"$out"; sed -n 's/^time = \([0-9]*\)ns$/\1/p' <<<"$out"; } | head -1
+}
+
 # baseline_of TOOL SETTING OUT SERVICE_FILE: the [service] lines for the
 # prediction, from the tool's no-stall run (docs/real-tools.md: which).
+# wrk: run time / requests (its busy time per request, the machine's
+# hiccups averaged in, not drawn one by one as service times); hey -c 1:
+# its Response-delay times with its own time as client_time; hey -q: the
+# server's busy time of a saturation run (OUT.wrk) and client_time = hey
+# -c 1's mean response time (OUT) - that busy time.
 baseline_of() {
     case "$1 $2" in
-    "wrk c1" | "wrk c10") "$COSIM" baseline wrk "$3" ;;
-    "hey "*) "$COSIM" baseline hey "$3" >"$4.values" 2>/dev/null &&
-        printf 'distribution = empirical\nfile = %s\n' "$4.values" ;;
+    "wrk c1" | "wrk c10")
+        local busy
+        busy=$(busy_of "$3")
+        [ -n "$busy" ] && printf 'distribution = constant\ntime = %sns\n' "$busy" ;;
+    "hey c1") "$COSIM" baseline hey "$3" >"$4.values" 2>/dev/null &&
+        printf 'distribution = empirical\nfile = %s\n' "$4.values" &&
+        sed -n 's/^# \(client_time = [0-9]*ns\).*/# \1/p' "$4.values" ;;
+    "hey c2q100")
+        local busy
+        busy=$(busy_of "$3.wrk")
+        [ -n "$busy" ] && "$COSIM" baseline hey "$3" --busy "${busy}ns" 2>/dev/null | grep -v '^# cosim' ;;
     "ab kc1") "$COSIM" baseline ab "$3.txt" ;;
-    "httperf rate200") "$COSIM" baseline wrk "$3" ;;
+    "httperf rate200") "$COSIM" baseline wrk "$3" 2>/dev/null ;;
     esac
 }
 
@@ -172,6 +201,9 @@ for ts in $tools; do
         start_target "$b/none.ini" 10s "$b/none.csv" || { fails=$((fails + 1)); continue; }
         case "$tool $setting" in
         "httperf rate200") run_tool wrk c10 "$PORT" 2 "$b/base.out" ;;
+        "hey c2q100")
+            run_tool wrk c10 "$PORT" 2 "$b/base.out.wrk"
+            run_tool hey c1 "$PORT" 2 "$b/base.out" ;;
         *) run_tool "$tool" "$setting" "$PORT" 2 "$b/base.out" ;;
         esac
         kill "$TPID" 2>/dev/null
@@ -189,17 +221,45 @@ for ts in $tools; do
                 # 2. the real run against the stall; the target ended (SIGTERM:
                 #    it writes its log) once the tool is done
                 scenario "$d/stall.ini" "$((dur + 1))s" "$stall"
-                start_target "$d/stall.ini" "$((dur + 1))s" "$d/held.csv" || { fails=$((fails + 1)); break; }
+                # hey -q: each worker's ticker has the period 1 / q = 10 ms;
+                # the target measures where its requests fall in it
+                period=
+                [ "$tool $setting" = "hey c2q100" ] && period=10ms
+                start_target "$d/stall.ini" "$((dur + 1))s" "$d/held.csv" $period || { fails=$((fails + 1)); break; }
                 run_tool "$tool" "$setting" "$PORT" "$dur" "$d/real.out"
                 kill "$TPID" 2>/dev/null
                 stop_target
+                cp "$WORK/target.out" "$d/target.out"
+                # wrk's exit-time correction undone (cosim baseline wrk on
+                # the histogram the script printed): one value a request,
+                # whatever the machine's load (an exact rule, judged always)
+                if [ "$tool" = wrk ] && [ -n "$WRK_SCRIPT" ]; then
+                    undo=$("$COSIM" baseline wrk "$d/real.out" 2>&1 >/dev/null | grep 'correction undone')
+                    rec=$(sed -n 's/.*, \([0-9]*\) recorded, for \([0-9]*\) requests and \([0-9]*\) timeouts.*/\1 \2 \3/p' <<<"$undo")
+                    read -r nrec nreq ntmo <<<"$rec"
+                    if [ -z "$rec" ] || { [ "$ntmo" = 0 ] && [ "$nrec" != "$nreq" ]; }; then
+                        say "FAIL $tool $setting $stall: wrk's correction not undone to one value a request: ${undo:-no histogram in $d/real.out}"
+                        fails=$((fails + 1))
+                    else
+                        say "ok $tool $setting $stall: wrk's correction undone: $nrec values for $nreq requests ($ntmo timeouts)"
+                    fi
+                fi
                 # 3. did the target hold its stalls?
                 if ! held "$len"; then
                     say "NOT JUDGED $tool $setting $stall: the machine was too loaded to hold the stall ($HOLD_WHY)"
                     echo "$tool $setting $stall notheld" >>"$results"
                     break
                 fi
-                # 4. the prediction from the held windows and the baseline
+                # 4. the prediction from the held windows and the baseline.
+                # hey -q: the target also measured where the densest arrivals
+                # fall in a worker's 10 ms tick (reported, not used: the two
+                # workers' tickers need not share a phase; moving the windows
+                # by it made 5 of 8 loaded runs' predictions worse, while
+                # cosim's grid, a tick at each window's start, matched them:
+                # docs/real-tools.md, "Known disagreements")
+                client=$(sed -n 's/^# client_time = \([0-9]*\)ns.*/\1/p' "$b/service.txt")
+                phase=
+                [ -n "$period" ] && phase=$(sed -n 's/.*arrival_phase_ns=\([0-9]*\).*/\1/p' "$d/target.out")
                 {
                     printf '[scenario]\nduration = %ss\n' "$dur"
                     [ "$tool" = ab ] && printf 'rank_rule = sorted_index\nin_flight_at_end = drop\n'
@@ -207,6 +267,7 @@ for ts in $tools; do
                     grep -v '^#' "$b/service.txt"
                     printf '[stall held]\nkind = file\nfile = held.csv\n'
                     tester_of "$tool" "$setting" "$dur"
+                    [ -n "$client" ] && printf 'client_time = %sns\n' "$client"
                 } >"$d/predict.ini"
                 if ! "$COSIM" compare --raw "$d/predict.ini" "real=$d/real.out" >"$d/compare.txt" 2>"$d/compare.err"; then
                     say "FAIL $tool $setting $stall: cosim compare: $(cat "$d/compare.err")"
@@ -230,18 +291,26 @@ for ts in $tools; do
                     *" max") within "$rv" "$pv" 10 $((5000000 + HOLD_RLATE)) ||
                         { verdict=FAIL; why="$why max real $rv predicted $pv (tolerance 10% + 5 ms + $((HOLD_RLATE / 1000)) us);"; } ;;
                     # the count over 100 ms: the stall's victims (article only:
-                    # the book's 10 ms stall puts none over 100 ms)
-                    "article over") within "$rv" "$pv" 20 3 || { verdict=FAIL; why="$why over real $rv predicted $pv;"; } ;;
+                    # the book's 10 ms stall puts none over 100 ms). Not wrk's
+                    # (from its whole histogram): its count over 100 ms is the
+                    # exit-time backfill, (500 - 100) ms / I values a stall with
+                    # I = run time / (requests / connections), so it follows
+                    # the machine's speed in that run as much as the stall (a
+                    # loaded run: 1,279 real against 1,906 predicted, I 313 us
+                    # against 210); reported, not judged
+                    "article over") [ "$tool" = wrk ] || within "$rv" "$pv" 20 3 ||
+                        { verdict=FAIL; why="$why over real $rv predicted $pv;"; } ;;
                     esac
                 done <"$d/compare.txt"
-                # a disagreement found and not yet explained (docs/real-tools.md,
-                # "Known disagreements"): said with its figures, not failed
-                if [ "$verdict" = FAIL ] && [ "$tool $setting $stall" = "hey c2q100 book" ]; then
-                    verdict=KNOWN
-                    why="$why a known disagreement (docs/real-tools.md), reported, not failed;"
-                fi
+                [ -n "$phase" ] && HOLD_WHY="$HOLD_WHY; client_time $((${client:-0} / 1000)) us, arrivals at $((phase / 1000)) us in the 10 ms tick"
                 say "$verdict $tool $setting $stall (run $rep): $HOLD_WHY;$why"
-                [ "$verdict" = ok ] || sed 's/^/    /' "$d/compare.txt"
+                if [ "$verdict" != ok ]; then
+                    sed 's/^/    /' "$d/compare.txt"
+                    mkdir -p "$KEEP" && cp -r "$d" "$KEEP/$tool-$setting-$rep-$stall-$attempt" &&
+                        cp "$b/service.txt" "$b"/base.* "$KEEP/$tool-$setting-$rep-$stall-$attempt/" 2>/dev/null &&
+                        sed -i "s|$b/|./|" "$KEEP/$tool-$setting-$rep-$stall-$attempt/predict.ini"
+                    say "    (files kept in $KEEP/$tool-$setting-$rep-$stall-$attempt: cosim compare predict.ini real=real.out)"
+                fi
                 # a disagreement in the suite is confirmed by a second real run
                 # before it fails (a hiccup the target cannot see, the tool's
                 # own process stopped, rarely comes twice)
