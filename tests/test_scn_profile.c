@@ -346,6 +346,94 @@ START_TEST(jmeter_constant_timer_pauses_first)
 END_TEST
 
 
+/* vegeta's pacer, worked from its source (cf58112): lib/attack.go Attack
+ * loops { elapsed := time.Since(began); if du > 0 && elapsed > du: stop;
+ * wait := Pace(elapsed, count); sleep(wait); hand a tick to a worker;
+ * count++ }, and lib/pacer.go ConstantPacer.Pace returns
+ * (count + 1) x interval - elapsed when on time, 0 when behind. So hit k
+ * is intended at (k + 1) I, and it is sent when the test, made right after
+ * hit k - 1 went out at k I (the sleep wakes after its deadline, so
+ * elapsed there is past k I), finds k I before the duration. I = 20 ms
+ * (50/s), 2 ms service on one server thread, a stall window:
+ *  - vegeta, 100 ms, window [0, 30): hits at 20, 40, 60, 80, 100 (the test
+ *    at 100 stops: 5, the grid's count); 20 waits for 30: 12 ms, the
+ *    others 2 ms; mean 20 / 5 = 4 ms; 100's reply at 102 is after the end.
+ *    A plain open tester sends 0 .. 80: 0 waits to 30 (32 ms), 20 behind
+ *    it (34: 14 ms), the rest 2 ms: the shift is what vegeta reports.
+ *  - vegeta, 90 ms: the test at 80 passes, so the fifth hit goes at 100,
+ *    10 ms past the end.
+ *  - vegeta_max_workers (one worker), 100 ms, window [30, 75): 20 (2 ms),
+ *    40 waits for 75 (77: 37 ms); the tick for 60 waits for the worker
+ *    and goes at 77 (Pace: behind, no wait), 2 ms from its dispatch; 80
+ *    and 100 on time: 5 hits, mean (2 + 37 + 2 + 2 + 2) / 5 = 9 ms. */
+static void run_window(const tester_spec *t, int64_t duration_ns, stall_window w, log_obs *log, tester_result *r)
+{
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 2 * MS}, .stalls = &st, .n_stalls = 1,
+                         .generator = "mt19937", .seed = 1, .workers = 1};
+    tester_run_config c = {.duration_ns = duration_ns, .threshold_ns = 100 * MS, .sub_bits = 14, .server = &srv};
+    ck_assert_int_eq(tester_run(t, &c, log_request, log, r), 0);
+}
+
+START_TEST(vegeta_first_hit_one_interval_in)
+{
+    scenario *s = NULL;
+    ck_assert_msg(load(HEAD "[tester v]\nprofile = vegeta\nrate = 50/s\n[tester o]\nkind = open\nrate = 50/s\n", &s) ==
+                      SCENARIO_OK,
+                  "%s", err);
+    ck_assert_int_eq(s->testers[0].first_send, TESTER_FIRST_SEND_INTERVAL);
+    ck_assert_int_eq(s->testers[1].first_send, TESTER_FIRST_SEND_START);
+    log_obs log = {0};
+    tester_result r;
+    run_window(&s->testers[0], 100 * MS, (stall_window){0, 30 * MS}, &log, &r);
+    ck_assert_uint_eq(r.planned, 5);
+    ck_assert_uint_eq(r.sent, 5);
+    ck_assert_uint_eq(r.in_flight_at_end, 1);
+    const int64_t lat[5] = {12 * MS, 2 * MS, 2 * MS, 2 * MS, 2 * MS};
+    for (size_t i = 0; i < 5; i++) {
+        ck_assert_int_eq(log.rq[i].sent_ns, (int64_t)(i + 1) * 20 * MS);
+        ck_assert_int_eq(log.rq[i].intended_ns, (int64_t)(i + 1) * 20 * MS);
+        ck_assert_int_eq(log.rq[i].latency_ns, lat[i]);
+    }
+    ck_assert_int_eq(hist_max(r.hist), 12 * MS);
+    tester_result_free(&r);
+
+    log_obs plain = {0};
+    run_window(&s->testers[1], 100 * MS, (stall_window){0, 30 * MS}, &plain, &r);
+    ck_assert_uint_eq(r.sent, 5);
+    ck_assert_uint_eq(r.in_flight_at_end, 0);
+    ck_assert_int_eq(plain.rq[0].sent_ns, 0);
+    ck_assert_int_eq(plain.rq[0].latency_ns, 32 * MS);
+    ck_assert_int_eq(plain.rq[1].latency_ns, 14 * MS);
+    ck_assert_int_eq(plain.rq[4].sent_ns, 80 * MS);
+    tester_result_free(&r);
+
+    log_obs past = {0};
+    run_window(&s->testers[0], 90 * MS, (stall_window){0, 30 * MS}, &past, &r);
+    ck_assert_uint_eq(r.sent, 5);
+    ck_assert_int_eq(past.rq[4].sent_ns, 100 * MS);
+    tester_result_free(&r);
+    scenario_free(s);
+    s = NULL;
+
+    ck_assert_msg(load(HEAD "[tester v]\nprofile = vegeta_max_workers\nrate = 50/s\n", &s) == SCENARIO_OK, "%s", err);
+    log_obs mw = {0};
+    run_window(&s->testers[0], 100 * MS, (stall_window){30 * MS, 75 * MS}, &mw, &r);
+    ck_assert_uint_eq(r.sent, 5);
+    const int64_t sent[5] = {20 * MS, 40 * MS, 77 * MS, 80 * MS, 100 * MS};
+    const int64_t intended[5] = {20 * MS, 40 * MS, 60 * MS, 80 * MS, 100 * MS};
+    const int64_t mlat[5] = {2 * MS, 37 * MS, 2 * MS, 2 * MS, 2 * MS};
+    for (size_t i = 0; i < 5; i++) {
+        ck_assert_int_eq(mw.rq[i].sent_ns, sent[i]);
+        ck_assert_int_eq(mw.rq[i].intended_ns, intended[i]);
+        ck_assert_int_eq(mw.rq[i].latency_ns, mlat[i]);
+    }
+    tester_result_free(&r);
+    scenario_free(s);
+}
+END_TEST
+
+
 /* threads (wrk2's -t) needs users that split evenly: 5 connections over 2
  * threads would be 2 each in wrk2 (main: connections / threads), one
  * dropped; refused, naming the line of threads (HEAD is 5 lines: [tester
@@ -419,6 +507,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, wrk2_threads_split_evenly);
     tcase_add_test(tc, jmeter_threads_start_together);
     tcase_add_test(tc, jmeter_constant_timer_pauses_first);
+    tcase_add_test(tc, vegeta_first_hit_one_interval_in);
     suite_add_tcase(s, tc);
     return s;
 }

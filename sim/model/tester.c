@@ -23,6 +23,9 @@ static const char *const late_names[] = {
 static const char *const arrivals_names[] = {
     [TESTER_ARRIVALS_FIXED] = "fixed", [TESTER_ARRIVALS_POISSON] = "poisson",
 };
+static const char *const first_send_names[] = {
+    [TESTER_FIRST_SEND_START] = "start", [TESTER_FIRST_SEND_INTERVAL] = "interval",
+};
 static const char *const latency_from_names[] = {
     [TESTER_FROM_ACTUAL] = "actual", [TESTER_FROM_INTENDED] = "intended",
 };
@@ -38,6 +41,7 @@ const tester_kind_info tester_kinds[TESTER_N_KINDS] = {
 };
 const names_table tester_late_names = {late_names, ARRAY_SIZE(late_names)};
 const names_table tester_arrivals_names = {arrivals_names, ARRAY_SIZE(arrivals_names)};
+const names_table tester_first_send_names = {first_send_names, ARRAY_SIZE(first_send_names)};
 const names_table tester_latency_from_names = {latency_from_names, ARRAY_SIZE(latency_from_names)};
 const names_table tester_in_flight_names = {in_flight_names, ARRAY_SIZE(in_flight_names)};
 static const char *const backfill_names[] = {"none", "average_interval"};

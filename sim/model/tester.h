@@ -116,6 +116,20 @@ typedef enum tester_arrivals {
     TESTER_ARRIVALS_POISSON,   /**< exponential gaps of mean D (RNG_ARRIVALS) */
 } tester_arrivals;
 
+/** When an open or paced tester's grid sends its first request
+ *  (tester_spec's first_send holds it). */
+typedef enum tester_first_send {
+    TESTER_FIRST_SEND_START = 0, /**< t_0 = 0: the grid 0, D, 2D, ..., each
+                                      sent when before the duration */
+    /** vegeta's pacer (lib/attack.go Attack, lib/pacer.go
+     *  ConstantPacer.Pace, cf58112): request k is intended at t_{k+1}, one
+     *  interval after its grid slot t_k, and sent when t_k is before the
+     *  duration (the pacer tests the duration before it waits for the
+     *  tick): the same count, the whole grid one interval later, the last
+     *  send up to one interval past the duration */
+    TESTER_FIRST_SEND_INTERVAL,
+} tester_first_send;
+
 /** Where a paced tester measures latency from (tester_spec's
  *  latency_from_intended holds it). */
 typedef enum tester_latency_from {
@@ -199,6 +213,8 @@ typedef struct tester_spec {
     int64_t expected_interval_ns; /**< corrected: D for the correction; 0 means
                                        each user's own interval floor(U D) */
     tester_arrivals arrivals;   /**< open */
+    tester_first_send first_send; /**< open (fixed grid), paced: the grid
+                                       from 0 or one interval later */
     int has_think;              /**< closed, partly_open: think time between
                                      reply and send */
     dist_spec think;
@@ -667,6 +683,8 @@ int tester_result_load(tester_result *r, const unsigned char **at, const unsigne
 extern const names_table tester_kind_names;
 extern const names_table tester_late_names;
 extern const names_table tester_arrivals_names;
+/** "start", "interval": first_send's words (tester_spec.first_send). */
+extern const names_table tester_first_send_names;
 extern const names_table tester_latency_from_names;
 extern const names_table tester_in_flight_names;
 /** "none", "average_interval": a tester's backfill key. */

@@ -52,6 +52,29 @@ int tester_loop_need_interval(tester_loop *L)
     return 0;
 }
 
+/* vegeta's pacer (lib/attack.go Attack: the loop tests elapsed > du, then
+ * lib/pacer.go ConstantPacer.Pace waits until (hits + 1) x interval): hit
+ * k is intended at t_{k+1} and sent when the pacer's test, made as the
+ * previous hit went out at t_k, finds t_k before the duration. */
+int tester_loop_first_send(tester_loop *L)
+{
+    if (L->spec->first_send != TESTER_FIRST_SEND_INTERVAL)
+        return 0;
+    units_interval d = L->spec->interval;
+    uint64_t m = units_interval_count_before(d, 0, L->end_ns);
+    int64_t last = units_interval_at(d, 0, m + 1);
+    if (m == UINT64_MAX || last < L->end_ns) /* saturated: past the clock */
+        return -ERANGE;
+    L->send_end_ns = last;
+    for (size_t i = 0; i < L->n_users; i++) {
+        tester_user *u = &L->users[i];
+        u->idx++;
+        u->next_ns = u->intended_ns = units_interval_at(d, u->anchor_ns, u->idx);
+    }
+    L->open_i = 1; /* open: the grid's index of its one user's slot */
+    return 0;
+}
+
 /* Probes of the ground truth due before `until` (and before the end): each
  * asks the server what a user arriving then would wait, without joining the
  * queue, and draws the next probe instant an exponential gap later. The
@@ -272,7 +295,7 @@ int tester_run_with_truth(const tester_spec *spec, const tester_run_config *cfg,
     if (!k)
         return -EINVAL;
     tester_loop L = {.spec = spec, .cfg = cfg, .out = out, .observer = observer, .ctx = ctx, .truth = truth,
-                     .end_ns = cfg->duration_ns, .mid_ns = cfg->duration_ns / 2,
+                     .end_ns = cfg->duration_ns, .send_end_ns = cfg->duration_ns, .mid_ns = cfg->duration_ns / 2,
                      .max_requests = cfg->max_requests ? cfg->max_requests : UINT64_MAX, .next_id = 1,
                      .idle = spec == &idle, .ext = uses_primitives(spec)};
     int rc = open_common(&L);

@@ -78,7 +78,10 @@ typedef struct tester_loop {
     int64_t *conns;            /* min-heap of connection free times */
     size_t n_conns;            /* 0: one connection per user */
     hist *dropped;             /* latencies of the replies dropped at the end */
-    int64_t end_ns;            /* the duration: sends only before it */
+    int64_t end_ns;            /* the duration */
+    int64_t send_end_ns;       /* sends only before it: end_ns, or with
+                                  first_send = interval the slot after the
+                                  last one before end_ns (tester_loop_first_send) */
     int64_t mid_ns;            /* half the duration */
     int64_t expected_ns;       /* corrected: the correction's interval D */
     double mean_gap_ns;        /* timed kinds: D as a real number */
@@ -123,7 +126,7 @@ typedef struct tester_correct_bounds {
                                as measured and is not over the threshold
                                (one test per request) */
     int64_t stop_ns;        /* a within_max loop sends while the earliest
-                               user is due before this: end_ns, or INT64_MIN
+                               user is due before this: send_end_ns, or INT64_MIN
                                (stop) once out->planned + added may pass
                                max_requests */
 } tester_correct_bounds;
@@ -194,6 +197,14 @@ void tester_loop_init_users(tester_loop *L, int grid);
 /* The spec's interval D checked (-EINVAL when zero) and kept as a real
  * mean gap in L->mean_gap_ns. */
 int tester_loop_need_interval(tester_loop *L);
+
+/* first_send = interval (vegeta, tester.h): each user's first slot moves
+ * one index on (user u from t_u to t_{u+1}, its later slots t_{u+1+kU})
+ * and send_end_ns becomes t_{m+1}, m the grid's count before end_ns, so
+ * t_1 ... t_m are sent: out->planned, the count, is unchanged. Call after
+ * the users are on the grid (anchor 0, idx u). 0, or -ERANGE when t_{m+1}
+ * would pass the clock's range. */
+int tester_loop_first_send(tester_loop *L);
 
 /* Ground-truth probes due before until (and before the end); see
  * tester_loop.c. */
@@ -327,6 +338,7 @@ typedef struct tester_hot {
     server *srv;
     hist *hist;
     int64_t end_ns, mid_ns, threshold_ns;
+    int64_t send_end_ns;  /* sends only before it (tester_loop's) */
     int64_t expected_ns;  /* corrected */
     int64_t warmup_ns;    /* extras: not recorded when intended before */
     int64_t timeout_ns;   /* extras: not recorded when above (INT64_MAX: none) */
@@ -346,14 +358,15 @@ typedef struct tester_hot {
     void *ctx;
     /* paced and corrected: a user whose idx is below slot_lim has its
      * next slot at anchor + (idx + U) slot_step_ns, exactly (a whole-ns D,
-     * no overflow: (idx + U) D <= INT64_MAX - end_ns, and a sending user's
-     * anchor lies in [0, end_ns)); 0 for any other D (tester_paced.c) */
+     * no overflow: (idx + U) D <= INT64_MAX - send_end_ns, and a sending
+     * user's anchor lies in [0, send_end_ns)); 0 for any other D
+     * (tester_paced.c) */
     uint64_t slot_lim;
     uint64_t slot_step_ns;
     /* paced and corrected on time (tester_paced.c, paced_next_on_time): a
      * user's next slot is its current one plus slot_gap_ns (U D; those rows
-     * run only for a whole-ns D with U D + end_ns <= INT64_MAX, so the sum
-     * cannot overflow: a sending user's slot lies before end_ns) */
+     * run only for a whole-ns D with U D + send_end_ns <= INT64_MAX, so the
+     * sum cannot overflow: a sending user's slot lies before send_end_ns) */
     int64_t slot_gap_ns;
 } tester_hot;
 
@@ -375,7 +388,7 @@ TESTER_INLINE tester_hot tester_loop_hot(const tester_loop *L, const tester_stra
                 gap_ns <= (uint64_t)INT64_MAX;
     tester_hot h = {
         .spec = L->spec, .out = L->out, .srv = L->srv, .hist = L->out->hist,
-        .end_ns = L->end_ns, .mid_ns = L->mid_ns, .threshold_ns = L->cfg->threshold_ns,
+        .end_ns = L->end_ns, .send_end_ns = L->send_end_ns, .mid_ns = L->mid_ns, .threshold_ns = L->cfg->threshold_ns,
         .expected_ns = L->expected_ns, .correction = L->spec->correction,
         .max_requests = L->max_requests, .conns = k->connections || k->pool ? L->conns : NULL,
         .n_conns = k->connections ? L->n_conns : 0, .users = L->users, .n_users = L->n_users,
@@ -385,7 +398,7 @@ TESTER_INLINE tester_hot tester_loop_hot(const tester_loop *L, const tester_stra
         .timeout_ns = L->spec->timeout_ns > 0 ? L->spec->timeout_ns : INT64_MAX,
         .client_ns = L->spec->client_ns,
         .requests = L->spec->requests ? L->spec->requests : UINT64_MAX,
-        .slot_lim = tester_loop_slot_lim(L->spec->interval, L->n_users, L->end_ns),
+        .slot_lim = tester_loop_slot_lim(L->spec->interval, L->n_users, L->send_end_ns),
         .slot_step_ns = L->spec->interval.num_ns,
         .slot_gap_ns = whole ? (int64_t)gap_ns : 0,
     };
@@ -501,7 +514,7 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
     rq->intended_ns = k->on_time ? u->next_ns : u->intended_ns; /* the same when on time */
     rq->sent_ns = u->next_ns;
     if (k->connections && h->n_conns && h->conns[0] > rq->sent_ns) { /* every connection is busy: wait */
-        if (h->conns[0] >= h->end_ns)
+        if (h->conns[0] >= h->send_end_ns)
             return 1; /* none frees before the end: nobody sends again */
         out->blocked++;
         out->blocked_ns += h->conns[0] - rq->sent_ns;
@@ -514,7 +527,8 @@ TESTER_INLINE int tester_loop_send(tester_loop *L, const tester_strategy *k, con
     /* the request reaches the server client_time after its send (the
      * tool's own time, in its latency: tester.h client_ns); the plain rows
      * have none (L->ext). A constant, so the arrivals keep the sends'
-     * order; sent_ns < end_ns <= 10^15 and client_ns <= 1 h: no overflow. */
+     * order; sent_ns < send_end_ns <= 10^15 + one interval and client_ns
+     * <= 1 h: no overflow. */
     int64_t arrival_ns = k->extras ? rq->sent_ns + h->client_ns : rq->sent_ns;
     /* no backlog: sent on schedule to an idle server (or one in a window
      * with nothing queued) */
@@ -564,12 +578,12 @@ TESTER_INLINE int tester_loop_run_counted(tester_loop *L, const tester_strategy 
     int64_t mid_from = out->latency_mid_ns < 0 ? h.mid_ns : INT64_MAX;
     int rc;
     tester_correct_bounds bounds = {h.max_requests - out->added,
-                                    out->added < (UINT64_C(1) << 63) ? h.expected_ns : -1, 0, h.end_ns};
+                                    out->added < (UINT64_C(1) << 63) ? h.expected_ns : -1, 0, h.send_end_ns};
     bounds.quiet_ns = bounds.as_measured_ns < h.threshold_ns ? bounds.as_measured_ns : h.threshold_ns;
     for (;;) {
         tester_user *users = k->one_user ? one : k->source ? L->users : h.users;
         size_t n_users = k->one_user ? 1 : k->source ? L->n_users : h.n_users;
-        if (n_users == 0 || users[0].next_ns >= (k->corrects && k->within_max ? bounds.stop_ns : h.end_ns)) {
+        if (n_users == 0 || users[0].next_ns >= (k->corrects && k->within_max ? bounds.stop_ns : h.send_end_ns)) {
             if (k->corrects && k->within_max)
                 L->gate = gate; /* for the loop that goes on, if it stopped */
             return 0;

@@ -36,6 +36,8 @@ static int open_prepare(tester_loop *L)
         return rc;
     tester_loop_init_users(L, 0); /* t_0 = 0 */
     L->open_step_ns = spec->interval.den == 1 ? (int64_t)spec->interval.num_ns : 0;
+    if (!poisson && (rc = tester_loop_first_send(L)) != 0) /* vegeta: one interval later */
+        return rc;
     L->plans = !poisson;
     if (L->plans)
         L->out->planned = units_interval_count_before(spec->interval, 0, L->end_ns);

@@ -125,6 +125,8 @@ static int paced_prepare(tester_loop *L)
     tester_loop_init_users(L, 1);
     L->plans = 1;
     L->out->planned = units_interval_count_before(spec->interval, 0, L->end_ns);
+    if ((rc = tester_loop_first_send(L)) != 0) /* vegeta: one interval later */
+        return rc;
     if (spec->has_stagger && (rc = stagger_start(L)) != 0)
         return rc;
     if (spec->ramp_up_ns || spec->has_ramp_up)
@@ -421,9 +423,9 @@ static int corrected_run(tester_loop *L);
 static int paced_on_time_ok(const tester_loop *L)
 {
     uint64_t gap_ns;
-    return !L->n_conns && L->spec->late == TESTER_LATE_NEXT_SLOT && L->spec->interval.den == 1 && L->end_ns >= 0 &&
+    return !L->n_conns && L->spec->late == TESTER_LATE_NEXT_SLOT && L->spec->interval.den == 1 && L->send_end_ns >= 0 &&
            !__builtin_mul_overflow(L->spec->interval.num_ns, (uint64_t)L->n_users, &gap_ns) &&
-           gap_ns <= (uint64_t)(INT64_MAX - L->end_ns);
+           gap_ns <= (uint64_t)(INT64_MAX - L->send_end_ns);
 }
 
 /* The rows: paced and corrected share the schedule; each comes timed from

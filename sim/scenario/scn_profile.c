@@ -125,11 +125,14 @@ const scn_profile scn_profiles[] = {
      * the request's own start (makeRequest) */
     {"hey_q", "hey -c C -q Q (a Go ticker per worker)",
      {{"kind", "paced", F}, {"late", "ticker", F}, {"latency_from", "actual", F}, {"stagger", "0s", F}, {NULL, NULL, 0}}},
-    /* vegeta lib/attack.go Attack, lib/pacer.go ConstantPacer.Pace */
+    /* vegeta lib/attack.go Attack (tests elapsed > du before it waits),
+     * lib/pacer.go ConstantPacer.Pace (waits until (hits + 1) x interval):
+     * the first hit one interval after the start, the last up to one
+     * interval past the duration (first_send = interval) */
     {"vegeta", "vegeta attack -rate R (workers unbounded)",
-     {{"kind", "open", F}, {"arrivals", "fixed", F}, {NULL, NULL, 0}}},
+     {{"kind", "open", F}, {"arrivals", "fixed", F}, {"first_send", "interval", F}, {NULL, NULL, 0}}},
     {"vegeta_max_workers", "vegeta attack -rate R -max-workers W",
-     {{"kind", "paced", F}, {"late", "catch_up", F}, {NULL, NULL, 0}}},
+     {{"kind", "paced", F}, {"late", "catch_up", F}, {"first_send", "interval", F}, {NULL, NULL, 0}}},
     /* memtier_benchmark memtier_benchmark.cpp main (N = ceil(R / 50),
      * I = 10^6 / floor(R / N) us), shard_connection.cpp handle_timer_event
      * and fill_pipeline: N requests a connection per tick of I, the quota

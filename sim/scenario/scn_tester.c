@@ -508,6 +508,8 @@ static int get_quota(scn_ctx *c, tester_spec *t)
     return 0;
 }
 
+static int get_first_send(scn_ctx *c, tester_spec *t);
+
 /* The keys of a paced or corrected tester. */
 static int read_paced(scn_ctx *c, tester_spec *t)
 {
@@ -543,7 +545,7 @@ static int read_paced(scn_ctx *c, tester_spec *t)
         return get_correction(c, t);
     if (get_stagger(c, t) < 0 || get_interval_round(c, t) < 0 || get_ramp_up(c, t) < 0 || get_step_users(c, t) < 0)
         return -1;
-    if (get_latency_from(c, t) < 0)
+    if (get_latency_from(c, t) < 0 || get_first_send(c, t) < 0)
         return -1;
     if (t->schedule == TESTER_SCHEDULE_SHARED && t->latency_from_intended) {
         scn_keys_bad_value(c, scn_keys_get(c, "latency_from"),
@@ -567,6 +569,39 @@ static int read_closed(scn_ctx *c, tester_spec *t)
     return 0;
 }
 
+/* first_send of an open or paced tester: interval moves a plain grid one
+ * interval on (vegeta's pacer); a schedule that places its own first sends
+ * (Poisson arrivals, stages, batches; stagger, ramp_up, a shared schedule,
+ * a ticker, step_users = started) is refused with it. 0, or -1 (the
+ * message is out). */
+static int get_first_send(scn_ctx *c, tester_spec *t)
+{
+    int v = (int)t->first_send;
+    if (get_enum(c, "first_send", &v) < 0)
+        return -1;
+    t->first_send = (tester_first_send)v;
+    if (t->first_send != TESTER_FIRST_SEND_INTERVAL)
+        return 0;
+    const char *clash = t->arrivals != TESTER_ARRIVALS_FIXED                      ? "arrivals"
+                        : t->n_stages                                             ? "stages"
+                        : t->batch > 1                                            ? "batch"
+                        : t->has_stagger                                          ? "stagger"
+                        : t->ramp_up_ns || t->has_ramp_up                         ? "ramp_up"
+                        : t->schedule == TESTER_SCHEDULE_SHARED                   ? "schedule"
+                        : t->late == TESTER_LATE_TICKER                           ? "late"
+                        : t->step_started                                         ? "step_users"
+                                                                                  : NULL;
+    if (clash) {
+        char why[200];
+        snprintf(why, sizeof why, "places the first sends itself; first_send = interval shifts a plain grid "
+                                  "(vegeta's pacer): remove %s or first_send", clash);
+        scn_ini_entry *e = scn_keys_get(c, clash);
+        scn_keys_bad_value(c, e ? e : scn_keys_get(c, "first_send"), why);
+        return -1;
+    }
+    return 0;
+}
+
 static int read_open(scn_ctx *c, tester_spec *t)
 {
     int v = (int)t->arrivals;
@@ -578,7 +613,7 @@ static int read_open(scn_ctx *c, tester_spec *t)
                            "a rate ramp (stages) places its own arrivals: remove it");
         return -1;
     }
-    return get_pool(c, t);
+    return get_pool(c, t) < 0 ? -1 : get_first_send(c, t);
 }
 
 static int read_partly_open(scn_ctx *c, tester_spec *t)
