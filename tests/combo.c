@@ -120,6 +120,8 @@ void combo_ini(const combo *c, char *buf, size_t len)
         put(&p, &left, "client_time = %dns\n", c->client);
     if (c->requests)
         put(&p, &left, "requests = %d\n", c->requests);
+    if (c->first)
+        put(&p, &left, "first_send = interval\n");
 }
 
 /* ------------------------------------------------------------------ */
@@ -340,10 +342,19 @@ int combo_reference(const combo *c, combo_out *o)
     const int from_intended = c->kind == COMBO_OPEN || (c->kind == COMBO_PACED && c->latency_from == 2);
     const frac ud = {d.num * users, d.den}; /* each user's step U D */
     const uint64_t batch = c->batch > 1 ? (uint64_t)c->batch : 1;
+    /* first_send = interval (docs/scenario-format.md): every slot one grid
+     * slot later; sends end at t_{m+1}, m the grid's count before the end */
+    int64_t send_end = end;
+    if (c->first) {
+        uint64_t m = 0;
+        while (at(d, 0, m) < end)
+            m++;
+        send_end = at(d, 0, m + 1);
+    }
     /* the start */
     int64_t sh_anchor = 0; /* shared: the schedule's last slot is sh_anchor + floor(sh_j D) */
     uint64_t sh_j = users - 1;
-    uint64_t open_i = 0;
+    uint64_t open_i = c->first ? 1 : 0;
     for (uint64_t i = 0; i < n; i++) {
         ruser *x = &u[i];
         /* ramp_up (docs/scenario-format.md): user i of U first sends at
@@ -352,7 +363,9 @@ int combo_reference(const combo *c, combo_out *o)
         if (c->kind == COMBO_CLOSED) {
             x->due = quota ? quota_book(count + (i / pipe) * n_count, n_count, 0, c->quota_interval, c->quota) : ramp_at;
         } else if (c->kind == COMBO_OPEN || c->shared) {
-            x->due = 0; /* shared: every user at once, the slots 0, D, ... in user order */
+            /* shared: every user at once, the slots 0, D, ... in user order;
+             * open with first_send: its first at t_1 */
+            x->due = c->kind == COMBO_OPEN && c->first ? at(d, 0, 1) : 0;
         } else {
             if (c->ramp) {
                 x->anchor = ramp_at;
@@ -361,9 +374,9 @@ int combo_reference(const combo *c, combo_out *o)
                 uint64_t per = users / (uint64_t)(c->threads > 1 ? c->threads : 1);
                 x->anchor = (int64_t)(i % per) * c->stagger;
                 x->b = 0;
-            } else { /* the grid dealt round-robin */
+            } else { /* the grid dealt round-robin (first_send: one slot on) */
                 x->anchor = 0;
-                x->b = i;
+                x->b = i + (c->first ? 1 : 0);
             }
             x->m = ticker ? 1 : 0; /* Go's ticker: the first tick one interval in */
             x->due = slot(x, d, users, x->m);
@@ -381,7 +394,7 @@ int combo_reference(const combo *c, combo_out *o)
         planned = (grid + batch - 1) / batch * batch; /* whole batches */
     } else if (paced) {
         for (uint64_t i = 0; i < n; i++)
-            for (uint64_t m = u[i].m; slot(&u[i], d, users, m) < end; m++)
+            for (uint64_t m = u[i].m; slot(&u[i], d, users, m) < send_end; m++)
                 planned++;
     }
     /* the run */
@@ -392,7 +405,7 @@ int combo_reference(const combo *c, combo_out *o)
             if (u[i].due < u[w].due)
                 w = i; /* ties: the lower id */
         ruser *x = &u[w];
-        if (x->due >= end)
+        if (x->due >= send_end)
             break;
         if (x->book) { /* shared: the user is ready and takes its slot */
             int64_t r = x->due, nslot = at(d, sh_anchor, sh_j + 1);
@@ -416,7 +429,7 @@ int combo_reference(const combo *c, combo_out *o)
                 if (conn[i] < conn[k])
                     k = i;
             if (conn[k] > q.sent) {
-                if (conn[k] >= end)
+                if (conn[k] >= send_end)
                     break; /* no connection frees before the end */
                 o->blocked++;
                 o->blocked_ns += conn[k] - q.sent;
@@ -649,13 +662,13 @@ int combo_check(const combo *c, char *why, size_t whylen)
 enum {
     D_KIND, D_USERS, D_THREADS, D_STAGGER, D_CONNECTIONS, D_QUOTA, D_PIPELINE, D_BATCH, D_SCHEDULE, D_LATE,
     D_LATENCY_FROM, D_FACTOR, D_GRAIN, D_WARMUP, D_TIMEOUT, D_REQUESTS, D_WORKERS, D_PREEMPTION, D_DROP, D_THINK,
-    D_RAMP, D_CLIENT, N_DIMS
+    D_RAMP, D_CLIENT, D_FIRST, N_DIMS
 };
 static const char *const dim_name[N_DIMS] = {
     "kind", "users", "threads", "stagger", "connections", "quota", "pipeline", "batch", "schedule", "late",
     "latency_from", "catch_up_factor", "sleep_granularity", "warmup", "timeout", "requests", "workers",
-    "preemption", "in_flight_at_end", "think_time", "ramp_up", "client_time"};
-static const int dim_n[N_DIMS] = {3, 5, 3, 4, 4, 3, 3, 3, 2, 4, 3, 4, 4, 4, 3, 3, 3, 6, 2, 3, 3, 3};
+    "preemption", "in_flight_at_end", "think_time", "ramp_up", "client_time", "first_send"};
+static const int dim_n[N_DIMS] = {3, 5, 3, 4, 4, 3, 3, 3, 2, 4, 3, 4, 4, 4, 3, 3, 3, 6, 2, 3, 3, 3, 2};
 
 /* Value v of dimension i into c (0 is the key's absence, where it has one). */
 static void dim_set(combo *c, int i, int v)
@@ -684,6 +697,7 @@ static void dim_set(combo *c, int i, int v)
     case D_THINK: c->think = (int[]){0, 3, 17}[v]; break;
     case D_RAMP: c->ramp = (int[]){0, 7, 25}[v]; break;
     case D_CLIENT: c->client = (int[]){0, 2, 9}[v]; break;
+    case D_FIRST: c->first = v; break;
     }
 }
 
@@ -713,6 +727,7 @@ static int dim_get(const combo *c, int i)
     case D_THINK: return c->think == 0 ? 0 : c->think == 3 ? 1 : 2;
     case D_RAMP: return c->ramp == 0 ? 0 : c->ramp == 7 ? 1 : 2;
     case D_CLIENT: return c->client == 0 ? 0 : c->client == 2 ? 1 : 2;
+    case D_FIRST: return c->first;
     }
     return 0;
 }
@@ -726,6 +741,7 @@ static int dim_kinds(int i)
     case D_CONNECTIONS: return 1 << COMBO_CLOSED | 1 << COMBO_PACED;
     case D_QUOTA: case D_PIPELINE: return 1 << COMBO_CLOSED;
     case D_BATCH: return 1 << COMBO_OPEN;
+    case D_FIRST: return 1 << COMBO_OPEN | 1 << COMBO_PACED;
     case D_THREADS: case D_STAGGER: case D_SCHEDULE: case D_LATE: case D_LATENCY_FROM: case D_FACTOR: case D_GRAIN:
         return 1 << COMBO_PACED;
     default: return 7;
@@ -908,6 +924,27 @@ static void fill(combo_gen *g, combo *c, unsigned fixed)
                 c->stagger = -1;
             if (FREE(D_THREADS) && c->stagger < 0)
                 c->threads = 0;
+            if (FREE(D_SCHEDULE))
+                c->shared = 0;
+            if (FREE(D_LATE) && c->late == COMBO_TICKER)
+                c->late = COMBO_FROM_NOW;
+        }
+    }
+    /* first_send = interval shifts a plain grid: not with batch, stagger,
+     * ramp_up, shared or ticker (each places the first sends itself) */
+    if (c->first && (c->batch > 1 || c->stagger >= 0 || c->ramp || c->shared ||
+                     (c->kind == COMBO_PACED && c->late == COMBO_TICKER))) {
+        if (FREE(D_FIRST))
+            c->first = 0;
+        else {
+            if (FREE(D_BATCH))
+                c->batch = 0;
+            if (FREE(D_STAGGER))
+                c->stagger = -1;
+            if (FREE(D_THREADS) && c->stagger < 0)
+                c->threads = 0;
+            if (FREE(D_RAMP))
+                c->ramp = 0;
             if (FREE(D_SCHEDULE))
                 c->shared = 0;
             if (FREE(D_LATE) && c->late == COMBO_TICKER)

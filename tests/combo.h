@@ -74,6 +74,7 @@ typedef struct combo {
     int think;        /* a constant think time, 0: none (closed, paced) */
     int ramp;         /* ramp_up (ramp_up_round exact), 0: none (closed, paced) */
     int client;       /* client_time, 0: none (any kind) */
+    int first;        /* first_send = interval (open, paced), 0: none */
 } combo;
 
 /* One request as either side saw it. */
