@@ -8,14 +8,15 @@
 #include <math.h>
 #include <stdlib.h>
 
-/* The VU pool: vus VUs free at 0, room for max_vus, the drops' seconds. */
+/* The VU pool: vus VUs free at 0, room for max_vus, the drops' seconds
+ * (to the last send's: with first_send = interval it may pass the end). */
 int tester_open_make_pool(tester_loop *L)
 {
     const tester_spec *spec = L->spec;
     L->cap_conns = spec->max_vus > spec->vus ? spec->max_vus : spec->vus;
     L->n_conns = spec->vus;
     L->out->max_vus_used = spec->vus;
-    L->out->n_drop_seconds = (size_t)((L->end_ns - 1) / 1000000000 + 1);
+    L->out->n_drop_seconds = (size_t)((L->send_end_ns - 1) / 1000000000 + 1);
     L->conns = calloc(L->cap_conns, sizeof *L->conns);
     L->out->drops_per_s = calloc(L->out->n_drop_seconds, sizeof *L->out->drops_per_s);
     return L->conns && L->out->drops_per_s ? 0 : -ENOMEM;
