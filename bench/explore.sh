@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The interactive lecture page's speed (not a test: it only reports):
 #  1. one control change's redraw in headless chromium, from the input
-#     event to the charts and table drawn (the page's own clock), with the
+#     event to the charts and table drawn (the page's own clock), and to
+#     the testers drawn while the truth's part still runs, with the
 #     engine's share (the pool's parts and their merge) and the drawing's:
 #     the freeze's length of scenarios/stall_per_second.ini (as shipped:
 #     100 s, about 2.27 million requests over its testers and the truth's
@@ -105,12 +106,12 @@ native=$(cat "$work/native") nodems=$(cat "$work/node")
 size=$(wc -c <"$work/L/index.html")
 echo "scenario: stall_per_second as shipped, $requests requests simulated per run; medians (and least) of $runs"
 echo "page: index.html $size bytes ($((size / 1024)) KiB); the pool: navigator.hardwareConcurrency workers ($(nproc) here)"
-while read -r what red redmin eng engmin drw drwmin parts; do
+while read -r what red redmin eng engmin drw drwmin parts tst tstmin npend; do
     case $what in
     freeze) say="the freeze's length (every part reruns)" ;;
     rate) say="the paced tester's rate (its part reruns, the others kept)" ;;
     esac
-    echo "change of $say: redraw $red ms (least $redmin), of which engine $eng ms (least $engmin), drawing $drw ms (least $drwmin); parts run $parts"
+    echo "change of $say: testers drawn $tst ms (least $tstmin; $npend of $runs changes drew them before the truth), complete $red ms (least $redmin), of which engine $eng ms (least $engmin), drawing $drw ms (least $drwmin); parts run $parts"
 done <"$work/page"
 cat "$work/parts"
 awk -v r="$requests" -v nat="$native" -v nod="$nodems" 'BEGIN {

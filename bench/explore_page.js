@@ -6,8 +6,10 @@
 // charts' windows, which follow the densest tester, and rerun every part), and print for each kind of change the median and
 // the least redraw (input event to charts drawn), engine (the pool's
 // parts and their merge) and drawing (the four charts and the table) times
-// in ms, and the parts run: "freeze R R_MIN E E_MIN D D_MIN PARTS" and
-// "rate ..." lines.
+// in ms, the parts run, and the time to the testers drawn (the truth still
+// running; a change that draws no such state, its truth kept or ended
+// first, counts its complete redraw) with how many changes drew it:
+// "freeze R R_MIN E E_MIN D D_MIN PARTS T T_MIN PENDING" and "rate ..." lines.
 // Usage: node explore_page.js PAGE CHROMIUM RUNS
 'use strict';
 const puppeteer = require('puppeteer-core');
@@ -24,12 +26,22 @@ const median = (a) => { const s = a.slice().sort((x, y) => x - y); const n = s.l
     const change = (id, value, k) => p.evaluate((i, v, k) => new Promise((resolve) => {
         const t0 = performance.now();
         const el = document.getElementById(i);
+        const testers0 = +document.body.dataset.testersRuns || 0;
+        let testersAt = null; /* the testers drawn, the truth pending */
         const obs = new MutationObserver(() => {
-            if ((+document.body.dataset.runs || 0) > k) {
+            const d = document.body.dataset;
+            if (testersAt === null && (+d.testersRuns || 0) > testers0) {
+                testersAt = -1;
+                requestAnimationFrame(() => { testersAt = performance.now() - t0; });
+            }
+            if ((+d.runs || 0) > k) {
                 obs.disconnect();
-                const d = document.body.dataset;
                 /* the charts drawn: the next frame after the run's answer */
-                requestAnimationFrame(() => resolve([performance.now() - t0, +d.engineMs, +d.drawMs, +d.partsRun]));
+                requestAnimationFrame(() => {
+                    const all = performance.now() - t0;
+                    const pend = testersAt !== null && testersAt >= 0;
+                    resolve([all, +d.engineMs, +d.drawMs, +d.partsRun, pend ? testersAt : all, pend ? 1 : 0]);
+                });
             }
         });
         obs.observe(document.body, { attributes: true });
@@ -44,7 +56,8 @@ const median = (a) => { const s = a.slice().sort((x, y) => x - y); const n = s.l
         for (let i = 1; i <= runs; i++) rows.push(await change(id, value(i), k++));
         const col = (j) => rows.map((r) => r[j]);
         const fmt = (a) => median(a).toFixed(1) + ' ' + Math.min(...a).toFixed(1);
-        lines.push(`${what} ${fmt(col(0))} ${fmt(col(1))} ${fmt(col(2))} ${median(col(3))}`);
+        lines.push(`${what} ${fmt(col(0))} ${fmt(col(1))} ${fmt(col(2))} ${median(col(3))} ${fmt(col(4))} ` +
+                   col(5).reduce((a, b) => a + b, 0));
     }
     await b.close();
     process.stdout.write(lines.join('\n') + '\n');

@@ -68,7 +68,11 @@ async function readPage(page) {
         return { rows, vs, hash: location.hash, command: document.getElementById('command').textContent,
                  error: document.getElementById('error').textContent, runs: +document.body.dataset.runs || 0,
                  ms: +document.body.dataset.lastMs, status: document.getElementById('status').textContent,
-                 canvases: document.querySelectorAll('#charts canvas').length };
+                 canvases: document.querySelectorAll('#charts canvas').length,
+                 truthPending: document.body.dataset.truthPending,
+                 vsText: document.getElementById('vs').textContent,
+                 spectrumPending: !document.getElementById('spectrum-pending').hidden,
+                 text: document.getElementById('text').textContent };
     });
 }
 async function waitRuns(page, n) {
@@ -90,6 +94,7 @@ function compare(what, got, cli) {
             else n++;
         }
     }
+    if (!cli.vs) return n; /* the truth pending: no errors to compare */
     for (const [name, v] of Object.entries(cli.vs)) {
         if (JSON.stringify(got.vs[name]) !== JSON.stringify(v))
             fail(`${what}: vs truth ${name}: page ${JSON.stringify(got.vs[name])}, CLI ${JSON.stringify(v)}`);
@@ -112,6 +117,23 @@ let browser = null;
     };
     const page = await browser.newPage();
     watch(page);
+    /* the test's hold on one part: window.__holdPart = {part, ms} delays
+     * that part's job to its worker, so the state while the truth runs
+     * lasts long enough to read and to screenshot */
+    await page.evaluateOnNewDocument(() => {
+        /* a one-core machine: a pool of two all the same (with one worker
+         * the page draws no pending state, which this test checks) */
+        if ((navigator.hardwareConcurrency || 1) < 2)
+            Object.defineProperty(Navigator.prototype, 'hardwareConcurrency', { get: () => 2 });
+        const W = window.Worker;
+        window.Worker = class extends W {
+            postMessage(m, t) {
+                const h = window.__holdPart;
+                if (h && m && m.type === 'part' && m.part === h.part) setTimeout(() => super.postMessage(m, t), h.ms);
+                else super.postMessage(m, t);
+            }
+        };
+    });
     await page.setViewport({ width: 1280, height: 1500 });
     const url = 'file://' + page_path;
     await page.goto(url + '#scenario=' + expect.scenario);
@@ -130,16 +152,42 @@ let browser = null;
             el.dispatchEvent(new Event('change'));
         }, id, value);
     };
+    /* the truth's part (the plan's last, after the testers) held 2 s: the
+     * testers must be drawn before it ends */
+    const truthPart = Object.keys(before.rows).length - 1;
+    if (!before.rows.truth) fail('no truth row in the table as written');
+    await page.evaluate((k) => { window.__holdPart = { part: k, ms: 2000 }; }, truthPart);
     for (const s of expect.sets) {
         const eq = s.indexOf('=');
         const id = 'k:' + s.slice(0, eq);
         if (!(await page.$('[id="' + id + '"]'))) fail(`no control ${id}`);
         await setInput(id, s.slice(eq + 1));
     }
+    /* the testers drawn, the truth running: the testers' cells are the
+     * CLI's, and no truth figure is shown (not this state's, not the last) */
+    await page.waitForFunction((c) => document.getElementById('command').textContent === c &&
+        document.body.dataset.truthPending === '1', { timeout: 120000 }, expect.command);
+    const pending = await readPage(page);
+    await page.screenshot({ path: outdir + '/explore-truth-pending.png', fullPage: true });
+    const cliPending = cliRows(expect.text);
+    const truthRow = cliPending.rows.truth;
+    delete cliPending.rows.truth;
+    cliPending.vs = null;
+    const np = compare('testers drawn, truth pending', pending, cliPending);
+    if (!truthRow) fail('the CLI printed no truth row');
+    if (JSON.stringify(pending.rows.truth) !== JSON.stringify(['truth', 'truth: running…']))
+        fail(`truth pending: its row is ${JSON.stringify(pending.rows.truth)}`);
+    if (Object.keys(pending.vs).length || !pending.vsText.includes('truth: running'))
+        fail(`truth pending: the errors against it show ${JSON.stringify(pending.vsText)}`);
+    if (!pending.spectrumPending) fail('truth pending: the spectrum does not say so');
+    if (/^truth\s|^vs truth/m.test(pending.text)) fail('truth pending: the printed summary shows a truth figure');
+    if (!pending.status.includes('truth: running')) fail(`truth pending: status ${pending.status}`);
+    await page.evaluate(() => { window.__holdPart = null; });
     await page.waitForFunction((c) => document.getElementById('command').textContent === c &&
         document.getElementById('status').textContent.startsWith('done') && !document.getElementById('out').classList.contains('stale'),
         { timeout: 120000 }, expect.command);
     const after = await readPage(page);
+    if (after.truthPending !== '0') fail('complete, yet the truth is marked pending');
     const cliSet = cliRows(expect.text);
     const n1 = compare('after the change', after, cliSet);
     if (after.command !== expect.command) fail(`copy as command: ${after.command}, expected ${expect.command}`);
@@ -184,8 +232,8 @@ let browser = null;
 
     await browser.close();
     for (const e of consoleErrors) fail('console: ' + e);
-    console.log(`cells equal to the CLI's: ${n0} as written, ${n1} after the change, ${n3} from kept parts, ${n2} from the URL; ` +
-                `redraw after the change ${after.ms} ms`);
+    console.log(`cells equal to the CLI's: ${n0} as written, ${np} with the truth pending, ${n1} after the change, ${n3} from kept parts, ${n2} from the URL; ` +
+                `redraw after the change ${after.ms} ms (the truth held 2 s)`);
     process.exitCode = fails ? 1 : 0;
 })().catch((e) => {
     console.log('FAIL: ' + (e && e.stack || e));

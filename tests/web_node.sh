@@ -9,7 +9,9 @@
 #    two engine instances and merged (cosim_web_plan, _part, _merge): the
 #    whole answer (summary.json, the text, the table, the chart data)
 #    byte for byte the one-piece run's, for every shipped scenario and the
-#    --set cases above;
+#    --set cases above; and the testers' parts merged without the truth's
+#    (what the page draws while the truth runs): "truth_pending", every
+#    tester's figures as in the whole answer, no truth figure;
 #  - every tests/bad/*.ini: the same message and exit code as the CLI
 #    (the scenario reader's errors, the work budget's refusal), which holds
 #    web/ini_stream.c to Debian's libinih line for line.
@@ -74,6 +76,14 @@ node "$runner" "$engine" --same-parts "${part_args[@]}" >"$work/parts.txt" 2>&1 
 nparts=$(grep -c '^same: .*(ran)$' "$work/parts.txt")
 [ "$nparts" -ge 16 ] || fail "only $nparts runs merged from parts: $(cat "$work/parts.txt")"
 echo "$nparts runs merged from parts in two engines: the one-piece answer byte for byte"
+# the testers' parts merged without the truth's (the page draws them while
+# the truth runs): every scenario with a [truth] among the runs above, and
+# the two stall_per_second cases with --set
+nfirst=$(grep -c '^testers first: ' "$work/parts.txt")
+ntruth=$(grep -l '^\[truth\]' scenarios/*.ini | wc -l)
+[ "$ntruth" -ge 1 ] && [ "$nfirst" -ge $((ntruth + 2)) ] ||
+    fail "only $nfirst testers-first merges for $ntruth scenarios with a [truth]: $(cat "$work/parts.txt")"
+echo "$nfirst runs merged from the testers' parts alone: their figures as in the whole answer, no truth's"
 
 # the refusals: the CLI's message and exit code, word for word (the engine
 # runs them one after another in one instance, as the page runs its changes)

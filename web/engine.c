@@ -222,8 +222,11 @@ static int web_load(const char *path, const char *sets, int allow_long, scenario
 }
 
 /* The answer of a finished run r of s (w's timelines) into `answer`:
- * cosim_web_run's fields. */
-static const char *run_answer(const scenario *s, web_run *w, const run_result *r, const int64_t win[4])
+ * cosim_web_run's fields; truth_pending 1 (the testers' parts merged, the
+ * truth's still running): the same, r without the truth, and a field
+ * "truth_pending": true after "exit". */
+static const char *run_answer(const scenario *s, web_run *w, const run_result *r, const int64_t win[4],
+                              int truth_pending)
 {
     free(answer);
     answer = NULL;
@@ -238,7 +241,8 @@ static const char *run_answer(const scenario *s, web_run *w, const run_result *r
     size_t n;
     FILE *f = open_memstream(&answer, &n);
     if (f) {
-        fprintf(f, "{\"exit\": 0,\n\"work\": %.17g,\n\"duration_ns\": %lld", w->work.total,
+        fprintf(f, "{\"exit\": 0,%s\n\"work\": %.17g,\n\"duration_ns\": %lld",
+                truth_pending ? "\n\"truth_pending\": true," : "", w->work.total,
                 (long long)s->duration_ns);
         fprintf(f, ",\n\"timeline_window_ns\": [%lld, %lld],\n\"requests_window_ns\": [%lld, %lld]",
                 (long long)win[0], (long long)win[1], (long long)win[2], (long long)win[3]);
@@ -310,7 +314,7 @@ WEB_EXPORT const char *cosim_web_run(const char *path, const char *sets, int all
             out = error_answer(COSIM_EXIT_SIM, err);
         } else {
             web_progress(1.0);
-            out = run_answer(s, &w, &r, win);
+            out = run_answer(s, &w, &r, win, 0);
             run_result_free(&r);
         }
     }
@@ -457,10 +461,16 @@ WEB_EXPORT const char *cosim_web_part(const char *path, const char *sets, int al
 /**
  * The answer of a run from its parts: every part's bytes (cosim_web_part's,
  * for the same path, sets and allow_long), one after another in the
- * order of cosim_web_plan's "parts".
+ * order of cosim_web_plan's "parts". The truth's part (the last) may be
+ * left out: the page then draws the testers while the truth still runs.
  *
  * @param bytes, len  the parts' bytes (len bytes at bytes, the caller's)
- * @return cosim_web_run's answer for the same arguments, byte for byte;
+ * @return cosim_web_run's answer for the same arguments, byte for byte,
+ *         when every part is there. Without the truth's part: the answer
+ *         of the run as if the scenario had no [truth] (every tester's
+ *         figures as in the whole answer; no truth row, no truth member
+ *         in "summary", no "error_vs_truth", no truth block in the
+ *         spectrum or the printed summary) with "truth_pending": true.
  *         {"exit": 5, "error": ...} when the bytes are not the parts of
  *         this scenario. NULL when out of memory.
  */
@@ -483,7 +493,12 @@ WEB_EXPORT const char *cosim_web_merge(const char *path, const char *sets, int a
     int rc = make_timelines(&w, s, &win[0], &win[1], &win[2], &win[3]) ? -ENOMEM : 0;
     const unsigned char *at = bytes, *end = bytes + len;
     size_t parts = s->n_testers + (s->truth_interval_ns > 0);
+    int truth_pending = 0;
     for (size_t i = 0; !rc && i < parts; i++) {
+        if (i == s->n_testers && at == end) { /* the truth's part left out */
+            truth_pending = 1;
+            break;
+        }
         rc = run_part_load(s, &r, i, &at, end);
         if (!rc && i < s->n_testers) {
             rc = timeline_load_tester(w.tl, i, &at, end);
@@ -501,7 +516,7 @@ WEB_EXPORT const char *cosim_web_merge(const char *path, const char *sets, int a
                                                            "of the page)");
     } else {
         w.s = s;
-        out = run_answer(s, &w, &r, win);
+        out = run_answer(s, &w, &r, win, truth_pending);
     }
     run_result_free(&r);
     timeline_free(w.tl);

@@ -21,21 +21,8 @@
 'use strict';
 const path = require('path');
 
-/* A run as the page's pool makes it: the plan, the parts shared out over
- * the engines, the merge in the first. The answer's text. */
-function partsRun(engines, scn, sets, allowLong) {
-    const e0 = engines[0];
-    const planText = e0.ccall('cosim_web_plan', 'string', ['string', 'string', 'number'], [scn, sets, allowLong]);
-    const plan = JSON.parse(planText);
-    if (plan.exit !== 0) return planText;
-    const blobs = [];
-    for (let i = 0; i < plan.parts.length; i++) {
-        const e = engines[i % engines.length];
-        const aText = e.ccall('cosim_web_part', 'string', ['string', 'string', 'number', 'number'], [scn, sets, allowLong, i]);
-        const a = JSON.parse(aText);
-        if (a.exit !== 0) return aText; /* the first part's refusal, as the CLI's first tester's */
-        blobs.push(e.HEAPU8.slice(a.ptr, a.ptr + a.len));
-    }
+/* The merge (cosim_web_merge) of blobs in engine e0: the answer's text. */
+function merge(e0, scn, sets, allowLong, blobs) {
     const len = blobs.reduce((n, b) => n + b.length, 0);
     const ptr = e0._malloc(len || 1);
     let at = ptr;
@@ -44,6 +31,43 @@ function partsRun(engines, scn, sets, allowLong) {
                           [scn, sets, allowLong, ptr, len]);
     e0._free(ptr);
     return text;
+}
+
+/* A run as the page's pool makes it: the plan, the parts shared out over
+ * the engines, the merge in the first. {text: the answer's text,
+ * testers: the merge of the testers' parts alone (the page's "truth
+ * pending" answer) when the plan has a truth part, else null}. */
+function partsRun(engines, scn, sets, allowLong) {
+    const e0 = engines[0];
+    const planText = e0.ccall('cosim_web_plan', 'string', ['string', 'string', 'number'], [scn, sets, allowLong]);
+    const plan = JSON.parse(planText);
+    if (plan.exit !== 0) return { text: planText, testers: null };
+    const blobs = [];
+    let testers = null;
+    for (let i = 0; i < plan.parts.length; i++) {
+        const e = engines[i % engines.length];
+        const aText = e.ccall('cosim_web_part', 'string', ['string', 'string', 'number', 'number'], [scn, sets, allowLong, i]);
+        const a = JSON.parse(aText);
+        if (a.exit !== 0) return { text: aText, testers: null }; /* the first part's refusal, as the CLI's */
+        if (plan.parts[i].kind === 'truth') testers = merge(e0, scn, sets, allowLong, blobs);
+        blobs.push(e.HEAPU8.slice(a.ptr, a.ptr + a.len));
+    }
+    return { text: merge(e0, scn, sets, allowLong, blobs), testers };
+}
+
+/* The spectrum data's blocks (plot_write_spectrum_data) of the testers. */
+function testerBlocks(text) {
+    return text.split('\n\n\n').filter((b) => /^# tester /m.test(b) && !/^# tester truth$/m.test(b));
+}
+
+/* The whole answer's summary.json without what the truth gives: its
+ * member and every tester's error_vs_truth; what the testers' merge must
+ * hold, field for field. */
+function withoutTruth(summaryText) {
+    const o = JSON.parse(summaryText);
+    delete o.truth;
+    for (const t of o.testers) delete t.error_vs_truth;
+    return JSON.stringify(o);
 }
 
 async function sameParts(engines, args) {
@@ -58,8 +82,20 @@ async function sameParts(engines, args) {
     for (const r of runs) {
         const sets = r.sets.join('\n');
         const whole = engines[0].ccall('cosim_web_run', 'string', ['string', 'string', 'number'], [r.scn, sets, 0]);
-        const parts = partsRun(engines, r.scn, sets, 0);
+        const run = partsRun(engines, r.scn, sets, 0);
+        const parts = run.text;
         const what = r.scn + r.sets.map((s) => ' --set ' + s).join('');
+        if (run.testers !== null) { /* the testers drawn first: their figures, no truth's */
+            const a = JSON.parse(whole), t = JSON.parse(run.testers);
+            const ok = t.exit === 0 && t.truth_pending === true && a.exit === 0 &&
+                withoutTruth(a.summary) === JSON.stringify(JSON.parse(t.summary)) &&
+                !('truth' in JSON.parse(t.summary)) && !/error_vs_truth/.test(t.summary) &&
+                t.timeline === a.timeline && t.requests === a.requests && t.stalls === a.stalls &&
+                JSON.stringify(testerBlocks(a.spectrum)) === JSON.stringify(testerBlocks(t.spectrum)) &&
+                !/^# tester truth$/m.test(t.spectrum);
+            if (ok) console.log(`testers first: ${what}`);
+            else { bad++; console.log(`DIFFERENT: ${what}: the testers' merge without the truth`); }
+        }
         if (whole === parts) {
             console.log(`same: ${what} (${JSON.parse(whole).exit === 0 ? 'ran' : 'refused'})`);
         } else {
