@@ -5,5 +5,7 @@ set -eu
 cd "$(dirname "$0")/.."
 . scripts/deps.sh
 cosim_install_deps
-COSIM_TARGETS=cosim cosim_build build
+# -Db_lto=true: the engine's speed as benchmarked (docs/performance.md);
+# meson.build leaves LTO off so a plain `meson setup && ninja` stays quick.
+COSIM_TARGETS=cosim cosim_build build -Db_lto=true
 ./build/cosim scenarios/stall_per_second.ini "$@"
