@@ -230,6 +230,18 @@ let browser = null;
     const n2 = compare('opened from the URL', coldRead, cliSet);
     if (coldRead.command !== expect.command) fail(`from the URL: command ${coldRead.command}`);
 
+    /* a run that fails part way: the CLI's message and exit code, no
+     * merge of the parts that failed (no worker error), the figures of the
+     * last good run kept under it */
+    const failing = await browser.newPage();
+    watch(failing);
+    await failing.goto(url + '#' + expect.fail_fragment);
+    await failing.waitForFunction(() => document.getElementById('status').textContent === 'refused', { timeout: 120000 });
+    const failed = await readPage(failing);
+    if (failed.error.split('\n')[0] !== expect.fail_message)
+        fail(`a failing run: page says ${JSON.stringify(failed.error.split('\n')[0])}, CLI ${JSON.stringify(expect.fail_message)}`);
+    if (!failed.error.includes('(exit 5;')) fail(`a failing run: no exit 5 in ${JSON.stringify(failed.error)}`);
+
     await browser.close();
     for (const e of consoleErrors) fail('console: ' + e);
     console.log(`cells equal to the CLI's: ${n0} as written, ${np} with the truth pending, ${n1} after the change, ${n3} from kept parts, ${n2} from the URL; ` +

@@ -45,6 +45,13 @@ more=tester.paced.rate=500/s
 bad=tester.open.rate=500
 "$cosim" "$scn" --set "${sets[0]}" --set "${sets[1]%%=*}=500" --charts none -q -o "$work/c" 2>"$work/bad.err" &&
     { echo "FAIL: the CLI took --set $bad"; exit 1; }
+# a run that fails part way (exit 5, not a refused value): 2 s requests
+# restarted by the 10 ms freeze each second never end; every tester's part
+# fails and the page shows the CLI's message (the first tester's)
+fails=(stall.freeze.preemption=restart service.median=2s)
+"$cosim" "$scn" --set "${fails[0]}" --set "${fails[1]}" --charts none -q -o "$work/d" 2>"$work/fail.err"
+[ $? -eq 5 ] || { echo "FAIL: the CLI did not stop with exit 5 for --set ${fails[*]}"; exit 1; }
+FAIL_FRAGMENT="${fails[0]}&${fails[1]}" \
 MORE=$more SCENARIO=stall_per_second COMMAND="cosim $scn --set ${sets[0]} --set ${sets[1]}" \
 FRAGMENT="${sets[0]}&${sets[1]}" \
 node -e '
@@ -54,7 +61,9 @@ fs.writeFileSync(w + "/expect.json", JSON.stringify({
   fragment: process.env.FRAGMENT, text_plain: fs.readFileSync(w + "/plain.txt", "utf8"),
   text: fs.readFileSync(w + "/set.txt", "utf8"), bad_set: process.argv[4],
   more: process.env.MORE, text3: fs.readFileSync(w + "/set3.txt", "utf8"),
-  bad_message: fs.readFileSync(w + "/bad.err", "utf8").split("\n")[0] }));' "$work" "${sets[@]}" "$bad"
+  bad_message: fs.readFileSync(w + "/bad.err", "utf8").split("\n")[0],
+  fail_fragment: process.env.FAIL_FRAGMENT,
+  fail_message: fs.readFileSync(w + "/fail.err", "utf8").split("\n")[0] }));' "$work" "${sets[@]}" "$bad"
 NODE_PATH=$npm_dir/node_modules timeout 600 node "$root/tests/explore_browser.js" "$work/L/index.html" "$chromium" \
     "$out" "$work/expect.json"
 rc=$?
