@@ -38,6 +38,7 @@
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <poll.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -81,6 +82,7 @@ typedef struct opts {
     int64_t duration_ns, wait_ns;
     int64_t phase_period_ns; /* --phase-period: 0, none */
     size_t max_conns;
+    int fifo; /* --sched: 1 fifo (the default), 0 normal */
 } opts;
 
 typedef struct held {
@@ -112,6 +114,7 @@ typedef struct target {
      * each bin's count and the sum of its arrivals' offsets into it */
     uint64_t phase_n[PHASE_BINS];
     int64_t phase_off[PHASE_BINS];
+    int fifo; /* ran SCHED_FIFO */
 } target;
 
 static volatile sig_atomic_t stop_signal;
@@ -132,6 +135,7 @@ static void usage(FILE *f)
 {
     fputs("usage: cosim target SCENARIO.ini [--port N] [--duration D] [--stall-log FILE]\n"
           "       [--max-connections N] [--wait D] [--bind 127.0.0.1] [--phase-period P]\n"
+          "       [--sched fifo|normal]\n"
           "A real HTTP/1.1 keep-alive server on the loopback interface playing the scenario's server:\n"
           "its [service] times and workers (one FIFO queue), its stalls as stop-the-world windows on the\n"
           "clock of the first accepted connection (periodic, windows, file, gc_log; requests stalls as\n"
@@ -140,6 +144,9 @@ static void usage(FILE *f)
           "(start,length lines: a `kind = file` stall). --port 0 picks a free port; the port is printed.\n"
           "--phase-period P: where the densest arrivals fall modulo P (a paced tool's ticks against the\n"
           "windows: arrival_phase_ns in the summary).\n"
+          "--sched fifo (the default): the target runs SCHED_FIFO at the lowest real-time priority, so its\n"
+          "timers preempt a load tool busy on the same cores (without the permission it says so and runs\n"
+          "normal); --sched normal: the default scheduler.\n"
           "Only 127.0.0.0/8 is served. Exit codes as cosim's (man -l docs/cosim.1).\n", f);
 }
 
@@ -149,10 +156,10 @@ static int parse_opts(opts *o, int argc, char **argv)
         {"port", required_argument, NULL, 'p'},      {"duration", required_argument, NULL, 'd'},
         {"stall-log", required_argument, NULL, 'l'}, {"max-connections", required_argument, NULL, 'm'},
         {"wait", required_argument, NULL, 'w'},      {"bind", required_argument, NULL, 'b'},
-        {"phase-period", required_argument, NULL, 'P'},
+        {"phase-period", required_argument, NULL, 'P'}, {"sched", required_argument, NULL, 's'},
         {"help", no_argument, NULL, 'h'},            {NULL, 0, NULL, 0},
     };
-    *o = (opts){.bind = "127.0.0.1", .port = 8080, .wait_ns = 60000000000LL, .max_conns = 256};
+    *o = (opts){.bind = "127.0.0.1", .port = 8080, .wait_ns = 60000000000LL, .max_conns = 256, .fifo = 1};
     optind = 1;
     opterr = 0;
     int ch;
@@ -193,6 +200,13 @@ static int parse_opts(opts *o, int argc, char **argv)
         }
         case 'l':
             o->stall_log = optarg;
+            break;
+        case 's':
+            if (strcmp(optarg, "fifo") != 0 && strcmp(optarg, "normal") != 0) {
+                fprintf(stderr, "cosim: --sched %s: fifo or normal\n", optarg);
+                return -1;
+            }
+            o->fifo = strcmp(optarg, "fifo") == 0;
             break;
         case 'b':
             o->bind = optarg;
@@ -470,8 +484,21 @@ static void sleep_until(int64_t at_ns)
 static int hold_window(target *t, int64_t now)
 {
     const stall_window *w = &t->plan->w[t->next_win];
-    complete_due(t, now);
-    int64_t real_start = now_ns();
+    /* every reply due before the window really starts goes out first:
+     * writing them takes time, in which more may come due (a reply due
+     * between `now` and the start read after it would be held through
+     * the window, late by its whole length, as if the stall had hit it) */
+    int64_t real_start = now;
+    for (;;) {
+        complete_due(t, real_start);
+        int64_t then = now_ns(), next = INT64_MAX;
+        for (size_t i = 0; i < t->o.max_conns; i++)
+            if (t->c[i].state == C_SERVICE && t->c[i].due < next)
+                next = t->c[i].due;
+        real_start = then;
+        if (next > then)
+            break;
+    }
     /* the window's whole length from when it really started: a stop the
      * loop noticed late is late, not shorter */
     sleep_until(real_start + (w->end_ns - w->start_ns));
@@ -703,10 +730,35 @@ static void summary(const target *t, int64_t ran_ns)
                units_format_duration(phase, d, sizeof d), units_format_duration(t->o.phase_period_ns, e, sizeof e));
     printf("summary: requests=%llu replies=%llu windows_planned=%zu windows_held=%zu start_late_max_ns=%lld "
            "length_error_max_ns=%lld reply_late_mean_ns=%lld reply_late_p99_ns=%lld reply_late_max_ns=%lld "
-           "client_gap_mean_ns=%lld arrival_phase_ns=%lld\n",
+           "client_gap_mean_ns=%lld arrival_phase_ns=%lld sched=%s\n",
            (unsigned long long)t->requests, (unsigned long long)t->replies, planned, t->n_held, (long long)late_start,
            (long long)len_err, (long long)(t->replies ? (int64_t)(t->late_sum / t->replies) : 0),
-           (long long)late_quantile(t, 0.99), (long long)t->late_max, (long long)gap, (long long)phase);
+           (long long)late_quantile(t, 0.99), (long long)t->late_max, (long long)gap, (long long)phase,
+           t->fifo ? "fifo" : "normal");
+}
+
+/* SCHED_FIFO at the lowest real-time priority for this process (not for
+ * children: SCHED_RESET_ON_FORK). On a 2-core machine a load tool keeps
+ * the cores busy and the default scheduler wakes the target's timers
+ * 2 to 4 ms late, so a 10 ms stall's replies decided less than the
+ * machine did (tests/realtools/, docs/real-tools.md); any real-time
+ * priority preempts the tool's threads at once. The loop sleeps in
+ * ppoll and never spins, and the kernel keeps 5% of each second for
+ * other tasks (sched_rt_runtime_us). @return 1 when set, 0 (said on
+ * stderr) when refused. */
+static int sched_fifo(void)
+{
+    struct sched_param sp = {.sched_priority = sched_get_priority_min(SCHED_FIFO)};
+    int policy = SCHED_FIFO;
+#ifdef SCHED_RESET_ON_FORK
+    policy |= SCHED_RESET_ON_FORK;
+#endif
+    if (sp.sched_priority >= 0 && sched_setscheduler(0, policy, &sp) == 0)
+        return 1;
+    fprintf(stderr, "cosim target: SCHED_FIFO refused (%s): running with the default scheduler, whose timers a "
+                    "busy load tool can delay by milliseconds (the summary's reply_late_max_ns says how much); "
+                    "run as root or with CAP_SYS_NICE, or give --sched normal\n", strerror(errno));
+    return 0;
 }
 
 int target_main(int argc, char **argv)
@@ -748,6 +800,7 @@ int target_main(int argc, char **argv)
 #ifdef __linux__
     prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0); /* timers to the ns, not the default 50 us */
 #endif
+    int fifo = t.o.fifo && sched_fifo();
     struct sigaction sa = {.sa_handler = on_signal};
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, NULL);
@@ -757,7 +810,13 @@ int target_main(int argc, char **argv)
     printf("cosim target: listening on %s:%u, %llu worker(s), %zu window(s) planned in %s from the first "
            "connection\n", t.o.bind, port, (unsigned long long)t.workers, t.plan->n,
            units_format_duration(t.o.duration_ns, a, sizeof a));
+    if (fifo)
+        printf("scheduling: SCHED_FIFO priority %d (the lowest real-time one): the target's timers preempt the "
+               "load tool's threads\n", sched_get_priority_min(SCHED_FIFO));
+    else
+        printf("scheduling: normal%s\n", t.o.fifo ? " (SCHED_FIFO refused: see above)" : " (--sched normal)");
     fflush(stdout);
+    t.fifo = fifo;
     int64_t started = now_ns();
     serve(&t, started);
     int64_t ran = t.started ? now_ns() - t.t0 : 0;
