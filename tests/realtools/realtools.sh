@@ -292,11 +292,15 @@ for ts in $tools; do
                     [ "$rv" = - ] && continue
                     case "$stall $fig" in
                     # the longest wait: the stall's length plus what was queued;
-                    # 10% + 5 ms (the target's hold and the tool's own time),
-                    # plus the latest reply the target measured in this run (a
-                    # reply the loaded machine delayed may be the stall's own)
-                    *" max") within "$rv" "$pv" 10 $((5000000 + HOLD_RLATE)) ||
-                        { verdict=FAIL; why="$why max real $rv predicted $pv (tolerance 10% + 5 ms + $((HOLD_RLATE / 1000)) us);"; } ;;
+                    # 10% + a fifth of the stall, at most 5 ms (the target's
+                    # hold and the tool's own time, httperf's 1 ms bins: the
+                    # campaign's largest difference on the book's stall was
+                    # 2.5 ms, httperf's), plus the latest reply the target
+                    # measured in this run (a reply the machine delayed may
+                    # be the stall's own)
+                    *" max") abs_tol=$((len / 5 < 5000000 ? len / 5 : 5000000))
+                        within "$rv" "$pv" 10 $((abs_tol + HOLD_RLATE)) ||
+                        { verdict=FAIL; why="$why max real $rv predicted $pv (tolerance 10% + $((abs_tol / 1000)) us + $((HOLD_RLATE / 1000)) us);"; } ;;
                     # the count over 100 ms: the stall's victims (article only:
                     # the book's 10 ms stall puts none over 100 ms). Not wrk's
                     # (from its whole histogram): its count over 100 ms is the
