@@ -12,8 +12,9 @@
  * - the loop wakes at the earliest due reply, window start or end of run;
  *   the reply goes out then, and how late (written - due) is measured;
  * - a stop-the-world window: the due replies written first, then the
- *   process sleeps (clock_nanosleep for the window's length from the
- *   instant the loop saw it due): it
+ *   process sleeps (ppoll with no descriptors, to the instant the loop
+ *   saw it due plus the window's length, SIGINT and SIGTERM taken only
+ *   there and in the loop's ppoll): it
  *   accepts, reads and writes nothing, as a process stopped for a GC;
  *   requests in service are due the window's real length later (resume).
  *   Its real start and end, as the clock read them, are the stall log.
@@ -44,6 +45,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -59,6 +61,14 @@
 #define LATE_BINS 10000
 
 enum conn_state { C_FREE = 0, C_READ, C_QUEUED, C_SERVICE, C_WRITE };
+
+/* Descriptors the target needs besides its connections: the standard
+ * streams, the listening socket, a `file` stall's data file, the stall
+ * log, and a margin. */
+#define TARGET_OTHER_FDS 16
+/* After accept4 failed for want of a descriptor or memory: the listening
+ * socket is polled again when a connection closes, or this long after. */
+#define ACCEPT_RETRY_NS 10000000
 
 /* --phase-period's bins (a 10 ms period: 50 us bins). */
 #define PHASE_BINS 200
@@ -115,9 +125,17 @@ typedef struct target {
     uint64_t phase_n[PHASE_BINS];
     int64_t phase_off[PHASE_BINS];
     int fifo; /* ran SCHED_FIFO */
+    /* accept4 failed for want of a descriptor or memory (EMFILE, ENFILE,
+     * ENOBUFS, ENOMEM): the listening socket, still readable, is not
+     * polled until a connection closes or accept_retry_ns passes (polled,
+     * it would wake the loop at once, forever: a busy loop, at a real-time
+     * priority); how many times, the first error said on stderr */
+    int64_t accept_retry_ns;
+    uint64_t accept_failed;
 } target;
 
 static volatile sig_atomic_t stop_signal;
+static sigset_t run_mask; /* the mask SIGINT and SIGTERM wait in: ppoll's, never between */
 
 static void on_signal(int sig)
 {
@@ -144,6 +162,7 @@ static void usage(FILE *f)
           "(start,length lines: a `kind = file` stall). --port 0 picks a free port; the port is printed.\n"
           "--phase-period P: where the densest arrivals fall modulo P (a paced tool's ticks against the\n"
           "windows: arrival_phase_ns in the summary).\n"
+          "SIGINT or SIGTERM: the summary and the log of the run until then, then the end by the signal.\n"
           "--sched fifo (the default): the target runs SCHED_FIFO at the lowest real-time priority, so its\n"
           "timers preempt a load tool busy on the same cores (without the permission it says so and runs\n"
           "normal); --sched normal: the default scheduler.\n"
@@ -355,6 +374,7 @@ static void conn_close(target *t, size_t i)
     t->c[i].state = C_FREE;
     t->c[i].fd = -1;
     t->n_conns--;
+    t->accept_retry_ns = 0; /* a descriptor freed: accept again */
 }
 
 /* Start request of connection i on a worker at start_ns. */
@@ -472,11 +492,15 @@ static void complete_due(target *t, int64_t now)
     }
 }
 
-/* Sleep (absolute, monotonic) until at_ns; a signal ends it early. */
+/* Sleep (monotonic) until at_ns; SIGINT or SIGTERM ends it early. The
+ * signals are blocked but in ppoll, which takes them atomically: one
+ * that came before the sleep ends it at once (with a check, then a sleep,
+ * one coming between them would be slept through). */
 static void sleep_until(int64_t at_ns)
 {
-    struct timespec ts = {.tv_sec = at_ns / 1000000000, .tv_nsec = at_ns % 1000000000};
-    while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR && !stop_signal) {
+    for (int64_t left; !stop_signal && (left = at_ns - now_ns()) > 0;) {
+        struct timespec ts = {.tv_sec = left / 1000000000, .tv_nsec = left % 1000000000};
+        ppoll(NULL, 0, &ts, &run_mask);
     }
 }
 
@@ -519,8 +543,15 @@ static void accept_all(target *t, int64_t now)
 {
     while (t->n_conns < t->o.max_conns) {
         int fd = accept4(t->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-        if (fd < 0)
+        if (fd < 0) {
+            if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
+                if (!t->accept_failed++)
+                    fprintf(stderr, "cosim target: accept: %s: new connections wait in the listen backlog until "
+                            "one closes (tried again each %d ms)\n", strerror(errno), ACCEPT_RETRY_NS / 1000000);
+                t->accept_retry_ns = now + ACCEPT_RETRY_NS;
+            }
             return;
+        }
         int one = 1;
         setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
         size_t i = 0;
@@ -580,8 +611,12 @@ static void serve(target *t, int64_t started_ns)
         int64_t wake = t->started ? t->t_end : started_ns + t->o.wait_ns;
         if (t->started && t->next_win < t->plan->n && t->t0 + t->plan->w[t->next_win].start_ns < wake)
             wake = t->t0 + t->plan->w[t->next_win].start_ns;
+        if (t->accept_retry_ns && now >= t->accept_retry_ns)
+            t->accept_retry_ns = 0;
+        if (t->accept_retry_ns && t->accept_retry_ns < wake)
+            wake = t->accept_retry_ns;
         size_t n = 0;
-        if (t->n_conns < t->o.max_conns) {
+        if (t->n_conns < t->o.max_conns && !t->accept_retry_ns) {
             pf[n] = (struct pollfd){.fd = t->lfd, .events = POLLIN};
             who[n++] = SIZE_MAX;
         }
@@ -596,7 +631,7 @@ static void serve(target *t, int64_t started_ns)
         }
         int64_t left = wake - now_ns();
         struct timespec ts = {.tv_sec = left > 0 ? left / 1000000000 : 0, .tv_nsec = left > 0 ? left % 1000000000 : 0};
-        int r = ppoll(pf, n, &ts, NULL);
+        int r = ppoll(pf, n, &ts, &run_mask);
         if (r <= 0)
             continue;
         now = now_ns();
@@ -761,9 +796,34 @@ static int sched_fifo(void)
     return 0;
 }
 
+/* Room for max_conns connections under the open-file limit: the soft
+ * limit raised toward the hard one when short (a shell's ulimit -n is
+ * often 1024, the default hard limit far more). Without it each accept4
+ * past the limit fails with EMFILE and the connections wait unserved.
+ * @return 0, or -1 after a message when even the hard limit is short. */
+static int open_files(size_t max_conns)
+{
+    struct rlimit rl;
+    rlim_t need = (rlim_t)max_conns + TARGET_OTHER_FDS;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY || rl.rlim_cur >= need)
+        return 0;
+    if (rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= need) {
+        rl.rlim_cur = need;
+        if (setrlimit(RLIMIT_NOFILE, &rl) == 0)
+            return 0;
+    }
+    rlim_t room = rl.rlim_max == RLIM_INFINITY ? rl.rlim_cur : rl.rlim_max;
+    fprintf(stderr, "cosim: --max-connections %zu: the open-file limit (ulimit -Hn) is %llu, room for %llu "
+            "connections (%d descriptors kept for the target's own files)\n", max_conns, (unsigned long long)room,
+            (unsigned long long)(room > TARGET_OTHER_FDS ? room - TARGET_OTHER_FDS : 0), TARGET_OTHER_FDS);
+    return -1;
+}
+
 int target_main(int argc, char **argv)
 {
     target t = {.lfd = -1};
+    sigset_t stops;
+    sigemptyset(&stops);
     int pr = parse_opts(&t.o, argc, argv);
     if (pr != 0)
         return pr > 0 ? COSIM_EXIT_OK : COSIM_EXIT_USAGE;
@@ -795,6 +855,10 @@ int target_main(int argc, char **argv)
         code = COSIM_EXIT_SIM;
         goto out;
     }
+    if (open_files(t.o.max_conns) != 0) {
+        code = COSIM_EXIT_USAGE;
+        goto out;
+    }
     if ((t.lfd = listen_on(&t.o, &port, &code)) < 0)
         goto out;
 #ifdef __linux__
@@ -806,6 +870,13 @@ int target_main(int argc, char **argv)
     sigaction(SIGINT, &sa, NULL);
     sigaction(SIGTERM, &sa, NULL);
     signal(SIGPIPE, SIG_IGN);
+    /* SIGINT and SIGTERM blocked but while the loop waits (ppoll's mask):
+     * one arriving just before a wait ends it, not the next timeout */
+    sigaddset(&stops, SIGINT);
+    sigaddset(&stops, SIGTERM);
+    sigprocmask(SIG_BLOCK, &stops, &run_mask);
+    sigdelset(&run_mask, SIGINT);
+    sigdelset(&run_mask, SIGTERM);
     char a[32];
     printf("cosim target: listening on %s:%u, %llu worker(s), %zu window(s) planned in %s from the first "
            "connection\n", t.o.bind, port, (unsigned long long)t.workers, t.plan->n,
@@ -823,6 +894,12 @@ int target_main(int argc, char **argv)
     if (ran > t.o.duration_ns)
         ran = t.o.duration_ns;
     summary(&t, ran);
+    if (stop_signal)
+        printf("stopped by %s after %s of the run: the figures above and the log are the run until then%s\n",
+               stop_signal == SIGINT ? "SIGINT" : "SIGTERM", units_format_duration(ran, a, sizeof a),
+               t.n_held && t.held[t.n_held - 1].real_end - t.held[t.n_held - 1].real_start <
+                   t.held[t.n_held - 1].planned_end - t.held[t.n_held - 1].planned_start
+                   ? " (the last window cut short by it)" : "");
     if (t.o.stall_log && write_log(&t) != 0)
         code = COSIM_EXIT_OUTPUT;
     else if (t.o.stall_log)
@@ -838,5 +915,11 @@ out:
     free(t.held);
     target_plan_free(t.plan);
     scenario_free(t.s);
+    if (stop_signal && code == COSIM_EXIT_OK) { /* as cosim: ended by the signal (130, 143 in a shell) */
+        fflush(NULL);
+        signal(stop_signal, SIG_DFL);
+        sigprocmask(SIG_UNBLOCK, &stops, NULL);
+        raise(stop_signal);
+    }
     return code;
 }

@@ -1997,12 +1997,94 @@ realtools-cli)
         [ "$rc" = 0 ] || fail "cosim target exited $rc: $(cat "$work/tgt.out")"
         grep -q '^summary: requests=2 replies=2 windows_planned=1 windows_held=1 ' "$work/tgt.out" ||
             fail "target summary: $(grep summary "$work/tgt.out")"
-        grep -q ' arrival_phase_ns=[0-9]\{1,9\}$' "$work/tgt.out" || fail "target: no arrival phase below 1 s"
+        grep -q ' arrival_phase_ns=[0-9]\{1,9\} sched=\(fifo\|normal\)$' "$work/tgt.out" ||
+            fail "target: no arrival phase below 1 s, or no scheduling: $(grep summary "$work/tgt.out")"
         # the log is a stall file cosim reads back
         printf '[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n[stall held]\nkind = file\nfile = held.csv\n[tester t]\nkind = closed\n' >"$work/back.ini"
         "$cosim" -q --no-plot --charts none -o "$work/back" "$work/back.ini" >/dev/null 2>"$work/back.err" ||
             fail "the stall log does not read back: $(cat "$work/back.err") $(cat "$work/held.csv")"
     fi
+    # start_target OUT ARGS...: cosim target in the background (TPID), its
+    # port in PORT once it listens (empty if it never did); with LIMITS
+    # set, the target runs under `ulimit $LIMITS` (the shell keeps its own)
+    start_target() {
+        local out=$1
+        shift
+        # shellcheck disable=SC2086
+        ( [ -z "${LIMITS:-}" ] || ulimit $LIMITS; exec "$cosim" target "$@" ) >"$out" 2>&1 &
+        TPID=$!
+        PORT=
+        for _ in $(seq 100); do
+            PORT=$(grep -o '127\.0\.0\.1:[0-9]*' "$out" | cut -d: -f2)
+            [ -n "$PORT" ] && break
+            sleep 0.05
+        done
+        [ -n "$PORT" ] || { fail "cosim target did not listen: $(cat "$out")"; kill "$TPID" 2>/dev/null; }
+    }
+    # SIGTERM in a window: the log and summary of the run until then, the
+    # window said cut short, and the end by the signal as cosim's (143)
+    printf '[scenario]\nduration = 20s\n[service]\ndistribution = constant\ntime = 1ms\n[stall w]\nkind = windows\nwindows = 0.1s..15s\n[tester t]\nkind = closed\n' >"$work/sig.ini"
+    start_target "$work/sig.out" "$work/sig.ini" --port 0 --wait 10s --stall-log "$work/sig.csv" --sched normal
+    if [ -n "$PORT" ]; then
+        exec 3<>"/dev/tcp/127.0.0.1/$PORT"
+        sleep 0.5 # in the window (0.1 s to 15 s after this connection)
+        kill -TERM "$TPID"
+        wait "$TPID"
+        rc=$?
+        exec 3<&-
+        [ "$rc" = 143 ] || fail "target on SIGTERM: exit $rc, want 143 (as cosim): $(cat "$work/sig.out")"
+        grep -q '^stopped by SIGTERM after .* (the last window cut short by it)$' "$work/sig.out" ||
+            fail "target on SIGTERM: not said: $(cat "$work/sig.out")"
+        grep -q '^# planned 100000000ns,14900000000ns$' "$work/sig.csv" ||
+            fail "target on SIGTERM: no log of the cut window: $(cat "$work/sig.csv" 2>&1)"
+    fi
+    # connections past the open-file limit: the soft limit raised to fit
+    # --max-connections (50 connections and a request with ulimit -Sn 32);
+    # a hard limit too low refused before listening, exit 2 (32 - 16 kept)
+    ( ulimit -n 32; exec "$cosim" target "$work/t.ini" --port 0 --wait 1s --max-connections 100 ) >"$work/out" 2>"$work/err"
+    rc=$?
+    [ "$rc" = 2 ] || fail "target --max-connections 100 under ulimit -n 32: exit $rc, want 2"
+    grep -qxF "cosim: --max-connections 100: the open-file limit (ulimit -Hn) is 32, room for 16 connections (16 descriptors kept for the target's own files)" \
+        "$work/err" || fail "target --max-connections 100 under ulimit -n 32: $(cat "$work/err")"
+    (
+        LIMITS='-Sn 32' start_target "$work/fd.out" "$work/t.ini" --port 0 --duration 2s --wait 10s --max-connections 100 --sched normal
+        [ -n "$PORT" ] || exit 1
+        for fd in $(seq 10 59); do eval "exec $fd<>/dev/tcp/127.0.0.1/$PORT"; done
+        exec 3<>"/dev/tcp/127.0.0.1/$PORT"
+        printf 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' >&3
+        timeout 5 cat <&3 >"$work/fd.reply"
+        wait "$TPID"
+    ) || fail "target under ulimit -Sn 32: exit $?: $(cat "$work/fd.out")"
+    grep -q '^HTTP/1.1 200 OK' "$work/fd.reply" || fail "target under ulimit -Sn 32: the 51st connection got no reply"
+    grep -q '^summary: requests=1 replies=1 ' "$work/fd.out" && grep -q ' on 51 connections in ' "$work/fd.out" ||
+        fail "target under ulimit -Sn 32: $(cat "$work/fd.out")"
+    # out of descriptors all the same (20 the target inherits): accept
+    # fails with EMFILE, said once; the listening socket, readable, is not
+    # polled until a connection closes or 10 ms pass (polled, the loop
+    # woke at once, forever: a core's whole time at SCHED_FIFO); the
+    # waiting connections are taken once some close. The CPU bound is no
+    # speed target: a busy loop takes the 1.5 s whole, a waiting one ~0.
+    (
+        for fd in $(seq 10 29); do eval "exec $fd</dev/null"; done
+        LIMITS='-n 64' start_target "$work/mf.out" "$work/t.ini" --port 0 --duration 3s --wait 10s --max-connections 48 --sched normal
+        for fd in $(seq 10 29); do eval "exec $fd<&-"; done
+        [ -n "$PORT" ] || exit 1
+        for fd in $(seq 10 59); do eval "exec $fd<>/dev/tcp/127.0.0.1/$PORT"; done
+        sleep 1.5
+        read -r -a st <"/proc/$TPID/stat"
+        cpu=$(( (st[13] + st[14]) * 100 / $(getconf CLK_TCK) ))
+        [ "$cpu" -lt 50 ] || echo "busy: ${cpu}0 ms of CPU in 1.5 s" >"$work/mf.busy"
+        # 20 connections closed: the 10 waiting in the backlog taken, room for one more
+        for fd in $(seq 10 29); do eval "exec $fd<&-"; done
+        exec 3<>"/dev/tcp/127.0.0.1/$PORT"
+        printf 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' >&3
+        timeout 5 cat <&3 >"$work/mf.reply"
+        wait "$TPID"
+    ) || fail "target out of descriptors: exit $?: $(cat "$work/mf.out")"
+    [ -e "$work/mf.busy" ] && fail "target out of descriptors: a busy loop: $(cat "$work/mf.busy")"
+    [ "$(grep -c 'accept: Too many open files: new connections wait' "$work/mf.out")" = 1 ] ||
+        fail "target out of descriptors: not said once: $(cat "$work/mf.out")"
+    grep -q '^HTTP/1.1 200 OK' "$work/mf.reply" || fail "target out of descriptors: no reply once one closed"
     ;;
 conventions)
     # the CLI conventions users expect (issue 36), one check each
