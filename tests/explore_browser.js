@@ -3,12 +3,14 @@
 // file://, the stall length and a rate changed as a lecturer would, the
 // redrawn table read and compared with the CLI's printed figures for the
 // same --set (every cell), a bad value's message compared with the CLI's,
-// a URL with a fragment opened cold, and no console error. Screenshots go
+// a URL with a fragment opened cold, hostile fragments answered with the
+// CLI's message for the --set each stands for, and no console error. Screenshots go
 // to OUTDIR.
 // Usage: node explore_browser.js PAGE CHROMIUM OUTDIR EXPECT.json
 // EXPECT.json (written by explore_browser.sh from the CLI's runs):
 //   {"scenario", "sets": [...], "text": CLI stdout for the sets,
-//    "bad_set", "bad_message": the CLI's stderr line for it, "command"}
+//    "bad_set", "bad_message": the CLI's stderr line for it, "command",
+//    "hostile": [{"fragment", "message": the CLI's first stderr line}]}
 'use strict';
 const fs = require('fs');
 const puppeteer = require('puppeteer-core');
@@ -241,6 +243,26 @@ let browser = null;
     if (failed.error.split('\n')[0] !== expect.fail_message)
         fail(`a failing run: page says ${JSON.stringify(failed.error.split('\n')[0])}, CLI ${JSON.stringify(expect.fail_message)}`);
     if (!failed.error.includes('(exit 5;')) fail(`a failing run: no exit 5 in ${JSON.stringify(failed.error)}`);
+
+    /* hostile URLs: the CLI's message for the --set each stands for; the
+     * first opened cold (its fragment froze the page at load), the others
+     * by a change of the fragment in the same page */
+    const hostile = await browser.newPage();
+    watch(hostile);
+    let nh = 0;
+    for (const h of expect.hostile) {
+        if (!nh++) await hostile.goto(url + '#' + h.fragment);
+        else await hostile.evaluate((f) => { location.hash = f; }, h.fragment);
+        const said = await hostile.waitForFunction((m) => document.getElementById('status').textContent === 'refused' &&
+            document.getElementById('error').textContent.split('\n')[0] === m, { timeout: 60000 }, h.message).then(() => true, () => false);
+        if (!said) {
+            const r = await readPage(hostile);
+            fail(`hostile URL #${h.fragment}: status ${JSON.stringify(r.status)}, page says ${JSON.stringify(r.error.split('\n')[0])}, CLI ${JSON.stringify(h.message)}`);
+        }
+        const notice = await hostile.evaluate(() => (document.getElementById('notice') || {}).textContent || '');
+        if (/scenario=nosuch/.test(h.fragment) !== /no scenario "nosuch" on this page/.test(notice))
+            fail(`hostile URL #${h.fragment}: the notice says ${JSON.stringify(notice)}`);
+    }
 
     await browser.close();
     for (const e of consoleErrors) fail('console: ' + e);

@@ -51,9 +51,28 @@ bad=tester.open.rate=500
 fails=(stall.freeze.preemption=restart service.median=2s)
 "$cosim" "$scn" --set "${fails[0]}" --set "${fails[1]}" --charts none -q -o "$work/d" 2>"$work/fail.err"
 [ $? -eq 5 ] || { echo "FAIL: the CLI did not stop with exit 5 for --set ${fails[*]}"; exit 1; }
+# hostile URLs: each fragment (as a browser sends it) and the --set the CLI
+# is given for it, whose message the page must show: text that is no
+# %-encoding taken as written (it froze the page: an uncaught URIError), a
+# choice the select lacks, a line break an input strips, a tick box's word
+# other than yes or no, a KEY without '=' (each silently dropped or
+# changed before), and a scenario the page lacks (said in the notice)
+hostile=()
+while IFS='|' read -r frag set; do
+    set=$(printf '%b' "$set")
+    "$cosim" "$scn" --set "$set" --charts none -q -o "$work/h" 2>"$work/h.err" && { echo "FAIL: the CLI took --set $set"; exit 1; }
+    hostile+=("$frag" "$(head -1 "$work/h.err")")
+done <<'EOF'
+stall.freeze.length=%|stall.freeze.length=%
+scenario.rank_rule=bogus|scenario.rank_rule=bogus
+tester.open.rate=500%0A/s|tester.open.rate=500\n/s
+tester.open.chart=maybe|tester.open.chart=maybe
+scenario=nosuch&tester.open.rate|tester.open.rate
+EOF
 FAIL_FRAGMENT="${fails[0]}&${fails[1]}" \
 MORE=$more SCENARIO=stall_per_second COMMAND="cosim $scn --set ${sets[0]} --set ${sets[1]}" \
 FRAGMENT="${sets[0]}&${sets[1]}" \
+HOSTILE=$(node -e 'const a = process.argv.slice(1), o = []; for (let i = 0; i < a.length; i += 2) o.push({ fragment: a[i], message: a[i + 1] }); console.log(JSON.stringify(o));' "${hostile[@]}") \
 node -e '
 const fs = require("fs"), w = process.argv[1];
 fs.writeFileSync(w + "/expect.json", JSON.stringify({
@@ -63,7 +82,8 @@ fs.writeFileSync(w + "/expect.json", JSON.stringify({
   more: process.env.MORE, text3: fs.readFileSync(w + "/set3.txt", "utf8"),
   bad_message: fs.readFileSync(w + "/bad.err", "utf8").split("\n")[0],
   fail_fragment: process.env.FAIL_FRAGMENT,
-  fail_message: fs.readFileSync(w + "/fail.err", "utf8").split("\n")[0] }));' "$work" "${sets[@]}" "$bad"
+  fail_message: fs.readFileSync(w + "/fail.err", "utf8").split("\n")[0],
+  hostile: JSON.parse(process.env.HOSTILE) }));' "$work" "${sets[@]}" "$bad"
 NODE_PATH=$npm_dir/node_modules timeout 600 node "$root/tests/explore_browser.js" "$work/L/index.html" "$chromium" \
     "$out" "$work/expect.json"
 rc=$?

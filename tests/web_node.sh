@@ -61,6 +61,18 @@ same_run "stall_per_second with a 50 ms freeze" scenarios/stall_per_second.ini -
     --set tester.open.rate=500/s
 same_run "one_stall, nearest_rank, seed 7" scenarios/one_stall.ini --set scenario.rank_rule=nearest_rank \
     --set scenario.seed=7
+# a --set value's backslashes reach the engine as written (the page escapes
+# them and its line breaks: web/engine.c's unescape_set), and a line break
+# is refused in the CLI's words, not split into two --set lines
+same_run "a label with backslashes" scenarios/one_stall.ini --set 'tester.open.label=a\b\nc\\'
+for v in $'a\nb' $'a\rb' $'a\\n\nb'; do
+    "$cosim" scenarios/one_stall.ini --set "tester.open.label=$v" --charts none -q -o "$work/lb" >/dev/null 2>"$work/native.err"
+    nrc=$?
+    node "$runner" "$engine" summary scenarios/one_stall.ini --set "tester.open.label=$v" >/dev/null 2>"$work/web.err"
+    wrc=$?
+    [ "$nrc" = 2 ] && [ "$wrc" = 2 ] && cmp -s "$work/native.err" "$work/web.err" ||
+        fail "--set tester.open.label=$(printf %q "$v"): native exit $nrc, wasm exit $wrc: $(cat "$work/native.err" "$work/web.err")"
+done
 echo "$checked runs: summary.json and the printed summary identical"
 
 # the pool's parts merged: the one-piece answer, byte for byte

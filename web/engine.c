@@ -169,6 +169,35 @@ static const char *error_answer(int exit_code, const char *err)
     return answer;
 }
 
+/* One --set line of cosim_web_run's sets, unescaped in place: "\\n" a
+ * newline, "\\r" a carriage return, "\\\\" a backslash (the page escapes
+ * them, so a value holding a line break reaches the scenario's check,
+ * which refuses it with the CLI's message, instead of splitting into two
+ * --set lines); "\\0", a NUL, which no command line can carry (nor a C
+ * string), is refused here in the words of that check. Any other
+ * backslash is itself. @return 0, or -1 with err set. */
+static int unescape_set(char *line, char *err, size_t errlen)
+{
+    char *w = line;
+    for (const char *r = line; *r; r++) {
+        if (*r != '\\' || (r[1] != 'n' && r[1] != 'r' && r[1] != '\\' && r[1] != '0')) {
+            *w++ = *r;
+            continue;
+        }
+        r++;
+        if (*r == '0') {
+            const char *eq = strchr(line, '=');
+            int key_len = eq && eq < r ? (int)(eq - line) : (int)(r - 1 - line);
+            snprintf(err, errlen, "--set %.*s: the value holds control character 0x00 (a newline?); a value is one line",
+                     key_len, line);
+            return -1;
+        }
+        *w++ = *r == 'n' ? '\n' : *r == 'r' ? '\r' : '\\';
+    }
+    *w = '\0';
+    return 0;
+}
+
 /* Read the scenario at path with the --set lines of sets and check the
  * job's work as cli/job.c's job_check does (its words). The exit code
  * (err set unless COSIM_EXIT_OK); *out the scenario (scenario_free). */
@@ -194,6 +223,10 @@ static int web_load(const char *path, const char *sets, int allow_long, scenario
             *next++ = '\0';
         if (n_sets == sizeof set_list / sizeof set_list[0]) {
             snprintf(err, errlen, "more than %zu --set options", n_sets);
+            free(setbuf);
+            return COSIM_EXIT_USAGE;
+        }
+        if (unescape_set(line, err, errlen) != 0) {
             free(setbuf);
             return COSIM_EXIT_USAGE;
         }
@@ -277,7 +310,9 @@ static const char *run_answer(const scenario *s, web_run *w, const run_result *r
  * Run the scenario at path as `cosim PATH --set S1 --set S2 ...` would.
  *
  * @param path        the scenario file (in the module's file system)
- * @param sets        the --set arguments, one "SECTION.KEY=VALUE" a line
+ * @param sets        the --set arguments, one "SECTION.KEY=VALUE" a line,
+ *                    a newline, carriage return or backslash in one
+ *                    escaped as \\n, \\r, \\\\ (a NUL as \\0, refused)
  *                    (NULL or "": none)
  * @param allow_long  1: run a job over the work budget (--allow-long)
  * @return the answer, a JSON object owned by the engine until the next

@@ -21,6 +21,12 @@
 'use strict';
 const path = require('path');
 
+/* The --set options as the engine takes them: one a line, a backslash,
+ * newline, carriage return or NUL in one escaped (\\, \n, \r, \0), as
+ * the page's jobArgs does (web/engine.c, unescape_set). */
+const ESC = { '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\0': '\\0' };
+function setLines(sets) { return sets.map((s) => s.replace(/[\\\n\r\0]/g, (c) => ESC[c])).join('\n'); }
+
 /* The merge (cosim_web_merge) of blobs in engine e0: the answer's text. */
 function merge(e0, scn, sets, allowLong, blobs) {
     const len = blobs.reduce((n, b) => n + b.length, 0);
@@ -80,7 +86,7 @@ async function sameParts(engines, args) {
         runs.push(cur);
     }
     for (const r of runs) {
-        const sets = r.sets.join('\n');
+        const sets = setLines(r.sets);
         const whole = engines[0].ccall('cosim_web_run', 'string', ['string', 'string', 'number'], [r.scn, sets, 0]);
         const run = partsRun(engines, r.scn, sets, 0);
         const parts = run.text;
@@ -142,7 +148,7 @@ async function main(argv) {
     const engine = await make();
     if (field === '--errors') return errors(engine, scenario, rest);
     const text = engine.ccall('cosim_web_run', 'string', ['string', 'string', 'number'],
-                              [scenario, sets.join('\n'), allowLong]);
+                              [scenario, setLines(sets), allowLong]);
     if (text === null) { process.stderr.write('cosim: out of memory\n'); return 5; }
     const answer = JSON.parse(text);
     if (answer.exit !== 0) { process.stderr.write(`cosim: ${answer.error}\n`); return answer.exit; }
