@@ -210,6 +210,28 @@ let browser = null;
     await page.waitForFunction((c) => document.getElementById('command').textContent === c &&
         document.getElementById('status').textContent.startsWith('done'), { timeout: 120000 }, expect.command);
 
+    /* Copy as command: the clipboard holds the command, or, where the
+     * browser refuses the clipboard, the command is selected and the status
+     * says to press Ctrl+C (never a silent nothing) */
+    const copyOnce = async () => {
+        await page.evaluate(() => { document.getElementById('status').textContent = ''; window.getSelection().removeAllRanges(); });
+        await page.click('#copy');
+        await page.waitForFunction(() => document.getElementById('status').textContent !== '', { timeout: 10000 })
+            .catch(() => {});
+        return page.evaluate(() => ({ status: document.getElementById('status').textContent,
+                                      selected: window.getSelection().toString() }));
+    };
+    const copied = await copyOnce();
+    if (copied.status !== 'command copied' && copied.selected !== expect.command)
+        fail(`copy as command: status ${JSON.stringify(copied.status)}, selected ${JSON.stringify(copied.selected)}`);
+    await page.evaluate(() => {
+        navigator.clipboard.writeText = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
+    });
+    const refused = await copyOnce();
+    if (!/the command is selected, press Ctrl\+C/.test(refused.status) || refused.selected !== expect.command)
+        fail(`copy as command, the clipboard refused: status ${JSON.stringify(refused.status)}, ` +
+             `selected ${JSON.stringify(refused.selected)}, expected the command ${JSON.stringify(expect.command)}`);
+
     /* a bad value: the CLI's message for that key */
     await setInput('k:' + expect.bad_set.slice(0, expect.bad_set.indexOf('=')), expect.bad_set.slice(expect.bad_set.indexOf('=') + 1));
     await page.waitForFunction(() => document.getElementById('error').textContent !== '', { timeout: 60000 });
