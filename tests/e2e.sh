@@ -1925,6 +1925,10 @@ realtools-cli)
     expect_exit 2 "--phase-period 2s: at most 1s" target "$work/t.ini" --port 0 --phase-period 2s
     printf '[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n[stall r]\nkind = random\nevery = 1s\nlength_distribution = constant\nlength_time = 10ms\n[tester t]\nkind = closed\n' >"$work/r.ini"
     expect_exit 3 "[stall r]: a random stall's windows are drawn during the engine's run" target "$work/r.ini" --port 0
+    # no connection within --wait: said on stderr, not an empty summary alone
+    "$cosim" target "$work/t.ini" --port 0 --wait 0.2s >"$work/nc.out" 2>"$work/nc.err" || fail "target, no connection: exit $?"
+    grep -qxF "cosim target: no connection came within --wait 200.0 ms of the start: nothing was measured (run the load tool within --wait, or give a longer --wait)" \
+        "$work/nc.err" || fail "target, no connection: stderr $(cat "$work/nc.err")"
     printf 'hello\n' >"$work/x.txt"
     expect_exit 3 "x.txt:1: not a tool output cosim reads" compare "$work/t.ini" "t=$work/x.txt"
     expect_exit 2 "expected TESTER=FILE with TESTER a [tester NAME]" compare "$work/t.ini" "nobody=$work/x.txt"
