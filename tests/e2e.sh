@@ -1923,6 +1923,7 @@ realtools-cli)
     expect_exit 2 "serves the loopback interface only" target "$work/t.ini" --bind 10.0.0.1 --port 0
     expect_exit 2 "try 'cosim target --help'" target "$work/t.ini" --bogus
     expect_exit 2 "--phase-period 2s: at most 1s" target "$work/t.ini" --port 0 --phase-period 2s
+    expect_exit 2 "--sched rr: fifo or normal" target "$work/t.ini" --port 0 --sched rr
     printf '[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n[stall r]\nkind = random\nevery = 1s\nlength_distribution = constant\nlength_time = 10ms\n[tester t]\nkind = closed\n' >"$work/r.ini"
     expect_exit 3 "[stall r]: a random stall's windows are drawn during the engine's run" target "$work/r.ini" --port 0
     # no connection within --wait: said on stderr, not an empty summary alone
@@ -2001,7 +2002,15 @@ realtools-cli)
         [ "$rc" = 0 ] || fail "cosim target exited $rc: $(cat "$work/tgt.out")"
         grep -q '^summary: requests=2 replies=2 windows_planned=1 windows_held=1 ' "$work/tgt.out" ||
             fail "target summary: $(grep summary "$work/tgt.out")"
-        grep -q ' arrival_phase_ns=[0-9]\{1,9\}$' "$work/tgt.out" || fail "target: no arrival phase below 1 s"
+        grep -q ' arrival_phase_ns=[0-9]\{1,9\} sched=[a-z]*$' "$work/tgt.out" || fail "target: no arrival phase below 1 s"
+        # SCHED_FIFO where permitted (root, CAP_SYS_NICE), else the default
+        # scheduler, said on stderr
+        if grep -q ' sched=normal$' "$work/tgt.out"; then
+            grep -q '^cosim target: SCHED_FIFO refused (' "$work/tgt.out" || fail "target: normal scheduling, not said"
+        else
+            grep -q ' sched=fifo$' "$work/tgt.out" && grep -q '^scheduling: SCHED_FIFO priority 1 ' "$work/tgt.out" ||
+                fail "target: scheduling: $(grep -i sched "$work/tgt.out")"
+        fi
         # the log is a stall file cosim reads back
         printf '[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n[stall held]\nkind = file\nfile = held.csv\n[tester t]\nkind = closed\n' >"$work/back.ini"
         "$cosim" -q --no-plot --charts none -o "$work/back" "$work/back.ini" >/dev/null 2>"$work/back.err" ||
