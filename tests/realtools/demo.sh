@@ -12,8 +12,8 @@
 # Traffic: 127.0.0.1 only, wrk's -d and the target's --duration bound it
 # (about 20 s).
 set -u
-COSIM=$1
-ROOT=$2
+COSIM=$(readlink -f "$1")  # absolute: the demo runs in its own folder
+ROOT=$(readlink -f "$2")
 command -v wrk >/dev/null || { echo "SKIP: wrk is not installed (scripts/deps.sh installs it)"; exit 77; }
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/cosim-demo.XXXXXX")
 trap 'kill $(jobs -p) 2>/dev/null; rm -rf "$WORK"' EXIT
