@@ -252,6 +252,28 @@ let browser = null;
     const n2 = compare('opened from the URL', coldRead, cliSet);
     if (coldRead.command !== expect.command) fail(`from the URL: command ${coldRead.command}`);
 
+    /* a URL the page cannot show as written: said under the status, not
+     * dropped in silence; a key given twice (the last used), a scenario the
+     * lecture does not hold (the first shown) */
+    const twice = await browser.newPage();
+    watch(twice);
+    await twice.goto(url + '#' + expect.fragment + '&' + expect.fragment);
+    await waitRuns(twice, 1);
+    const twiceRead = await readPage(twice);
+    const twiceNote = await twice.evaluate(() => document.getElementById('fragment-note').hidden ? '' :
+        document.getElementById('fragment-note').textContent);
+    if (!/^the URL gives \S+ twice \(.*\); cosim takes each --set once: showing the last, /.test(twiceNote))
+        fail(`a key twice in the URL: the note is ${JSON.stringify(twiceNote)}`);
+    if (twiceRead.command !== expect.command) fail(`a key twice in the URL: command ${twiceRead.command}`);
+    const n4 = compare('a key twice in the URL', twiceRead, cliSet);
+    await twice.goto(url + '#scenario=no_such_scenario');
+    await twice.waitForFunction(() => !document.getElementById('fragment-note').hidden &&
+        document.getElementById('fragment-note').textContent.includes('no_such_scenario'), { timeout: 60000 });
+    const noSuch = await twice.evaluate(() => document.getElementById('fragment-note').textContent);
+    if (!/^the URL names scenario no_such_scenario, which this lecture does not hold \(it holds .+\): showing \S+$/.test(noSuch))
+        fail(`an unknown scenario in the URL: the note is ${JSON.stringify(noSuch)}`);
+    await twice.close();
+
     /* a run that fails part way: the CLI's message and exit code, no
      * merge of the parts that failed (no worker error), the figures of the
      * last good run kept under it */
@@ -266,7 +288,7 @@ let browser = null;
 
     await browser.close();
     for (const e of consoleErrors) fail('console: ' + e);
-    console.log(`cells equal to the CLI's: ${n0} as written, ${np} with the truth pending, ${n1} after the change, ${n3} from kept parts, ${n2} from the URL; ` +
+    console.log(`cells equal to the CLI's: ${n0} as written, ${np} with the truth pending, ${n1} after the change, ${n3} from kept parts, ${n2} from the URL, ${n4} from a URL giving each key twice; ` +
                 `redraw after the change ${after.ms} ms (the truth held 2 s)`);
     process.exitCode = fails ? 1 : 0;
 })().catch((e) => {
