@@ -1964,6 +1964,15 @@ realtools-cli)
     grep -q '^wrk count 41499 [0-9]*$' "$work/raw" || fail "compare --raw: no count line: $(cat "$work/raw")"
     grep -q '^wrk max 504050000 [0-9]*$' "$work/raw" || fail "compare --raw: no max line: $(cat "$work/raw")"
     grep -q '^wrk over - [0-9]*$' "$work/raw" || fail "compare --raw: wrk prints no count over the threshold"
+    # the printed table: the count's difference with separators, as the counts beside it
+    # (it printed -2917 beside 48,705), its value the raw lines' difference
+    pc=$(sed -n 's/^wrk count 41499 \([0-9]*\)$/\1/p' "$work/raw")
+    dc=$((41499 - pc))
+    sign=+; [ "$dc" -lt 0 ] && { sign=-; dc=$((-dc)); }
+    dc=$(printf '%s' "$dc" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')
+    "$cosim" compare "$work/w.ini" "wrk=$root/tests/data/realtools/wrk-c1.txt" >"$work/cmp" 2>&1 || fail "compare: $(cat "$work/cmp")"
+    grep -qE "^  count +41,499 +[0-9,]+  \\${sign}${dc} \([+-][0-9.]+%\)\$" "$work/cmp" \
+        || fail "compare: the count line is not '41,499 ... ${sign}${dc} (...%)': $(grep count "$work/cmp")"
     if command -v gnuplot >/dev/null; then
         "$cosim" compare --chart "$work/c.png" "$work/w.ini" "wrk=$root/tests/data/realtools/wrk-c1.txt" >/dev/null \
             2>"$work/chart.err" || fail "compare --chart: $(cat "$work/chart.err")"
