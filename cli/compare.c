@@ -71,7 +71,9 @@ static void print_pair(const char *what, const realout *real, const realout *pre
         if (has) {
             units_format_count(rv, a, sizeof a);
             double rel = pv ? 100.0 * ((double)rv - (double)pv) / (double)pv : 0;
-            snprintf(d, sizeof d, "%+lld (%+.1f%%)", (long long)rv - (long long)pv, rel);
+            char x[40]; /* the difference with separators, as the counts beside it */
+            units_format_count(rv >= pv ? rv - pv : pv - rv, x, sizeof x);
+            snprintf(d, sizeof d, "%s%s (%+.1f%%)", rv >= pv ? "+" : "-", x, rel);
         } else {
             snprintf(a, sizeof a, "-");
             d[0] = '\0';

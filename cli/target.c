@@ -885,11 +885,15 @@ int target_main(int argc, char **argv)
         printf("scheduling: SCHED_FIFO priority %d (the lowest real-time one): the target's timers preempt the "
                "load tool's threads\n", sched_get_priority_min(SCHED_FIFO));
     else
-        printf("scheduling: normal%s\n", t.o.fifo ? " (SCHED_FIFO refused: see above)" : " (--sched normal)");
+        printf("scheduling: normal%s\n", t.o.fifo ? " (SCHED_FIFO refused: the reason is on stderr)" : " (--sched normal)");
     fflush(stdout);
     t.fifo = fifo;
     int64_t started = now_ns();
     serve(&t, started);
+    if (!t.started && !stop_signal) /* said, not a silent empty summary: the tool was never run */
+        fprintf(stderr, "cosim target: no connection came within --wait %s of the start: nothing was measured "
+                        "(run the load tool within --wait, or give a longer --wait)\n",
+                units_format_duration(t.o.wait_ns, a, sizeof a));
     int64_t ran = t.started ? now_ns() - t.t0 : 0;
     if (ran > t.o.duration_ns)
         ran = t.o.duration_ns;

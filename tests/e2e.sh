@@ -1923,8 +1923,13 @@ realtools-cli)
     expect_exit 2 "serves the loopback interface only" target "$work/t.ini" --bind 10.0.0.1 --port 0
     expect_exit 2 "try 'cosim target --help'" target "$work/t.ini" --bogus
     expect_exit 2 "--phase-period 2s: at most 1s" target "$work/t.ini" --port 0 --phase-period 2s
+    expect_exit 2 "--sched rr: fifo or normal" target "$work/t.ini" --port 0 --sched rr
     printf '[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n[stall r]\nkind = random\nevery = 1s\nlength_distribution = constant\nlength_time = 10ms\n[tester t]\nkind = closed\n' >"$work/r.ini"
     expect_exit 3 "[stall r]: a random stall's windows are drawn during the engine's run" target "$work/r.ini" --port 0
+    # no connection within --wait: said on stderr, not an empty summary alone
+    "$cosim" target "$work/t.ini" --port 0 --wait 0.2s >"$work/nc.out" 2>"$work/nc.err" || fail "target, no connection: exit $?"
+    grep -qxF "cosim target: no connection came within --wait 200.0 ms of the start: nothing was measured (run the load tool within --wait, or give a longer --wait)" \
+        "$work/nc.err" || fail "target, no connection: stderr $(cat "$work/nc.err")"
     printf 'hello\n' >"$work/x.txt"
     expect_exit 3 "x.txt:1: not a tool output cosim reads" compare "$work/t.ini" "t=$work/x.txt"
     expect_exit 2 "expected TESTER=FILE with TESTER a [tester NAME]" compare "$work/t.ini" "nobody=$work/x.txt"
@@ -1959,6 +1964,15 @@ realtools-cli)
     grep -q '^wrk count 41499 [0-9]*$' "$work/raw" || fail "compare --raw: no count line: $(cat "$work/raw")"
     grep -q '^wrk max 504050000 [0-9]*$' "$work/raw" || fail "compare --raw: no max line: $(cat "$work/raw")"
     grep -q '^wrk over - [0-9]*$' "$work/raw" || fail "compare --raw: wrk prints no count over the threshold"
+    # the printed table: the count's difference with separators, as the counts beside it
+    # (it printed -2917 beside 48,705), its value the raw lines' difference
+    pc=$(sed -n 's/^wrk count 41499 \([0-9]*\)$/\1/p' "$work/raw")
+    dc=$((41499 - pc))
+    sign=+; [ "$dc" -lt 0 ] && { sign=-; dc=$((-dc)); }
+    dc=$(printf '%s' "$dc" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')
+    "$cosim" compare "$work/w.ini" "wrk=$root/tests/data/realtools/wrk-c1.txt" >"$work/cmp" 2>&1 || fail "compare: $(cat "$work/cmp")"
+    grep -qE "^  count +41,499 +[0-9,]+  \\${sign}${dc} \([+-][0-9.]+%\)\$" "$work/cmp" \
+        || fail "compare: the count line is not '41,499 ... ${sign}${dc} (...%)': $(grep count "$work/cmp")"
     if command -v gnuplot >/dev/null; then
         "$cosim" compare --chart "$work/c.png" "$work/w.ini" "wrk=$root/tests/data/realtools/wrk-c1.txt" >/dev/null \
             2>"$work/chart.err" || fail "compare --chart: $(cat "$work/chart.err")"
@@ -1997,8 +2011,15 @@ realtools-cli)
         [ "$rc" = 0 ] || fail "cosim target exited $rc: $(cat "$work/tgt.out")"
         grep -q '^summary: requests=2 replies=2 windows_planned=1 windows_held=1 ' "$work/tgt.out" ||
             fail "target summary: $(grep summary "$work/tgt.out")"
-        grep -q ' arrival_phase_ns=[0-9]\{1,9\} sched=\(fifo\|normal\)$' "$work/tgt.out" ||
-            fail "target: no arrival phase below 1 s, or no scheduling: $(grep summary "$work/tgt.out")"
+        grep -q ' arrival_phase_ns=[0-9]\{1,9\} sched=[a-z]*$' "$work/tgt.out" || fail "target: no arrival phase below 1 s"
+        # SCHED_FIFO where permitted (root, CAP_SYS_NICE), else the default
+        # scheduler, said on stderr
+        if grep -q ' sched=normal$' "$work/tgt.out"; then
+            grep -q '^cosim target: SCHED_FIFO refused (' "$work/tgt.out" || fail "target: normal scheduling, not said"
+        else
+            grep -q ' sched=fifo$' "$work/tgt.out" && grep -q '^scheduling: SCHED_FIFO priority 1 ' "$work/tgt.out" ||
+                fail "target: scheduling: $(grep -i sched "$work/tgt.out")"
+        fi
         # the log is a stall file cosim reads back
         printf '[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n[stall held]\nkind = file\nfile = held.csv\n[tester t]\nkind = closed\n' >"$work/back.ini"
         "$cosim" -q --no-plot --charts none -o "$work/back" "$work/back.ini" >/dev/null 2>"$work/back.err" ||

@@ -10,7 +10,7 @@
 // EXPECT.json (written by explore_browser.sh from the CLI's runs):
 //   {"scenario", "sets": [...], "text": CLI stdout for the sets,
 //    "bad_set", "bad_message": the CLI's stderr line for it, "command",
-//    "hostile": [{"fragment", "message": the CLI's first stderr line}]}
+//    "hostile": [{"fragment", "message": the CLI's first stderr line, "note": the URL's note}]}
 'use strict';
 const fs = require('fs');
 const puppeteer = require('puppeteer-core');
@@ -212,6 +212,28 @@ let browser = null;
     await page.waitForFunction((c) => document.getElementById('command').textContent === c &&
         document.getElementById('status').textContent.startsWith('done'), { timeout: 120000 }, expect.command);
 
+    /* Copy as command: the clipboard holds the command, or, where the
+     * browser refuses the clipboard, the command is selected and the status
+     * says to press Ctrl+C (never a silent nothing) */
+    const copyOnce = async () => {
+        await page.evaluate(() => { document.getElementById('status').textContent = ''; window.getSelection().removeAllRanges(); });
+        await page.click('#copy');
+        await page.waitForFunction(() => document.getElementById('status').textContent !== '', { timeout: 10000 })
+            .catch(() => {});
+        return page.evaluate(() => ({ status: document.getElementById('status').textContent,
+                                      selected: window.getSelection().toString() }));
+    };
+    const copied = await copyOnce();
+    if (copied.status !== 'command copied' && copied.selected !== expect.command)
+        fail(`copy as command: status ${JSON.stringify(copied.status)}, selected ${JSON.stringify(copied.selected)}`);
+    await page.evaluate(() => {
+        navigator.clipboard.writeText = () => Promise.reject(new DOMException('denied', 'NotAllowedError'));
+    });
+    const refused = await copyOnce();
+    if (!/the command is selected, press Ctrl\+C/.test(refused.status) || refused.selected !== expect.command)
+        fail(`copy as command, the clipboard refused: status ${JSON.stringify(refused.status)}, ` +
+             `selected ${JSON.stringify(refused.selected)}, expected the command ${JSON.stringify(expect.command)}`);
+
     /* a bad value: the CLI's message for that key */
     await setInput('k:' + expect.bad_set.slice(0, expect.bad_set.indexOf('=')), expect.bad_set.slice(expect.bad_set.indexOf('=') + 1));
     await page.waitForFunction(() => document.getElementById('error').textContent !== '', { timeout: 60000 });
@@ -231,6 +253,28 @@ let browser = null;
     const coldRead = await readPage(cold);
     const n2 = compare('opened from the URL', coldRead, cliSet);
     if (coldRead.command !== expect.command) fail(`from the URL: command ${coldRead.command}`);
+
+    /* a URL the page cannot show as written: said under the status, not
+     * dropped in silence; a key given twice (the last used), a scenario the
+     * lecture does not hold (the first shown) */
+    const twice = await browser.newPage();
+    watch(twice);
+    await twice.goto(url + '#' + expect.fragment + '&' + expect.fragment);
+    await waitRuns(twice, 1);
+    const twiceRead = await readPage(twice);
+    const twiceNote = await twice.evaluate(() => document.getElementById('fragment-note').hidden ? '' :
+        document.getElementById('fragment-note').textContent);
+    if (!/^the URL gives \S+ twice \(.*\); cosim takes each --set once: showing the last, /.test(twiceNote))
+        fail(`a key twice in the URL: the note is ${JSON.stringify(twiceNote)}`);
+    if (twiceRead.command !== expect.command) fail(`a key twice in the URL: command ${twiceRead.command}`);
+    const n4 = compare('a key twice in the URL', twiceRead, cliSet);
+    await twice.goto(url + '#scenario=no_such_scenario');
+    await twice.waitForFunction(() => !document.getElementById('fragment-note').hidden &&
+        document.getElementById('fragment-note').textContent.includes('no_such_scenario'), { timeout: 60000 });
+    const noSuch = await twice.evaluate(() => document.getElementById('fragment-note').textContent);
+    if (!/^the URL names scenario no_such_scenario, which this lecture does not hold \(it holds .+\): showing \S+$/.test(noSuch))
+        fail(`an unknown scenario in the URL: the note is ${JSON.stringify(noSuch)}`);
+    await twice.close();
 
     /* a run that fails part way: the CLI's message and exit code, no
      * merge of the parts that failed (no worker error), the figures of the
@@ -259,14 +303,14 @@ let browser = null;
             const r = await readPage(hostile);
             fail(`hostile URL #${h.fragment}: status ${JSON.stringify(r.status)}, page says ${JSON.stringify(r.error.split('\n')[0])}, CLI ${JSON.stringify(h.message)}`);
         }
-        const notice = await hostile.evaluate(() => (document.getElementById('notice') || {}).textContent || '');
-        if (/scenario=nosuch/.test(h.fragment) !== /no scenario "nosuch" on this page/.test(notice))
-            fail(`hostile URL #${h.fragment}: the notice says ${JSON.stringify(notice)}`);
+        const note = await hostile.evaluate(() => document.getElementById('fragment-note').hidden ? '' :
+            document.getElementById('fragment-note').textContent);
+        if (note !== h.note) fail(`hostile URL #${h.fragment}: the URL's note says ${JSON.stringify(note)}, not ${JSON.stringify(h.note)}`);
     }
 
     await browser.close();
     for (const e of consoleErrors) fail('console: ' + e);
-    console.log(`cells equal to the CLI's: ${n0} as written, ${np} with the truth pending, ${n1} after the change, ${n3} from kept parts, ${n2} from the URL; ` +
+    console.log(`cells equal to the CLI's: ${n0} as written, ${np} with the truth pending, ${n1} after the change, ${n3} from kept parts, ${n2} from the URL, ${n4} from a URL giving each key twice; ` +
                 `redraw after the change ${after.ms} ms (the truth held 2 s)`);
     process.exitCode = fails ? 1 : 0;
 })().catch((e) => {

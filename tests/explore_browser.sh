@@ -55,24 +55,25 @@ fails=(stall.freeze.preemption=restart service.median=2s)
 # is given for it, whose message the page must show: text that is no
 # %-encoding taken as written (it froze the page: an uncaught URIError), a
 # choice the select lacks, a line break an input strips, a tick box's word
-# other than yes or no, a KEY without '=' (each silently dropped or
-# changed before), and a scenario the page lacks (said in the notice)
+# other than yes or no, a KEY without '=', an allow-long other than 0 or 1
+# (each silently dropped or changed before); the third field, what the
+# URL's note under the status says (nothing: no note)
 hostile=()
-while IFS='|' read -r frag set; do
+while IFS='|' read -r frag set note; do
     set=$(printf '%b' "$set")
     "$cosim" "$scn" --set "$set" --charts none -q -o "$work/h" 2>"$work/h.err" && { echo "FAIL: the CLI took --set $set"; exit 1; }
-    hostile+=("$frag" "$(head -1 "$work/h.err")")
+    hostile+=("$frag" "$(head -1 "$work/h.err")" "$note")
 done <<'EOF'
-stall.freeze.length=%|stall.freeze.length=%
-scenario.rank_rule=bogus|scenario.rank_rule=bogus
-tester.open.rate=500%0A/s|tester.open.rate=500\n/s
-tester.open.chart=maybe|tester.open.chart=maybe
-scenario=nosuch&tester.open.rate|tester.open.rate
+stall.freeze.length=%|stall.freeze.length=%|the URL's "%" is not %-encoded UTF-8: taken as written
+scenario.rank_rule=bogus|scenario.rank_rule=bogus|
+tester.open.rate=500%0A/s|tester.open.rate=500\n/s|
+tester.open.chart=maybe|tester.open.chart=maybe|
+allow-long=2&tester.open.rate|tester.open.rate|the URL's allow-long=2: 1 (run a job over the budget) or 0; not taken
 EOF
 FAIL_FRAGMENT="${fails[0]}&${fails[1]}" \
 MORE=$more SCENARIO=stall_per_second COMMAND="cosim $scn --set ${sets[0]} --set ${sets[1]}" \
 FRAGMENT="${sets[0]}&${sets[1]}" \
-HOSTILE=$(node -e 'const a = process.argv.slice(1), o = []; for (let i = 0; i < a.length; i += 2) o.push({ fragment: a[i], message: a[i + 1] }); console.log(JSON.stringify(o));' "${hostile[@]}") \
+HOSTILE=$(node -e 'const a = process.argv.slice(1), o = []; for (let i = 0; i < a.length; i += 3) o.push({ fragment: a[i], message: a[i + 1], note: a[i + 2] }); console.log(JSON.stringify(o));' "${hostile[@]}") \
 node -e '
 const fs = require("fs"), w = process.argv[1];
 fs.writeFileSync(w + "/expect.json", JSON.stringify({
