@@ -1982,19 +1982,27 @@ realtools-cli)
     fi
     "$cosim" baseline ab "$root/tests/data/realtools/ab-g.tsv" >"$work/b.txt" 2>/dev/null || fail "baseline ab -g"
     [ "$(grep -c 'ns$' "$work/b.txt")" = 18 ] || fail "baseline ab -g: not 18 values: $(cat "$work/b.txt")"
-    "$cosim" target "$work/t.ini" --port 0 --duration 1s --wait 10s --stall-log "$work/held.csv" --phase-period 1s \
-        >"$work/tgt.out" 2>&1 &
-    tpid=$!
-    port=
-    for _ in $(seq 100); do
-        port=$(grep -o '127\.0\.0\.1:[0-9]*' "$work/tgt.out" | cut -d: -f2)
-        [ -n "$port" ] && break
-        sleep 0.05
-    done
-    if [ -z "$port" ]; then
-        fail "cosim target did not listen: $(cat "$work/tgt.out")"
-        kill "$tpid" 2>/dev/null
-    else
+    # start_target OUT ARGS...: cosim target in the background (TPID), its
+    # port in PORT once it listens (empty if it never did); with LIMITS
+    # set, the target runs under `ulimit $LIMITS` (the shell keeps its own)
+    start_target() {
+        local out=$1
+        shift
+        # shellcheck disable=SC2086
+        ( [ -z "${LIMITS:-}" ] || ulimit $LIMITS; exec "$cosim" target "$@" ) >"$out" 2>&1 &
+        TPID=$!
+        PORT=
+        for _ in $(seq 100); do
+            PORT=$(grep -o '127\.0\.0\.1:[0-9]*' "$out" | cut -d: -f2)
+            [ -n "$PORT" ] && break
+            sleep 0.05
+        done
+        [ -n "$PORT" ] || { fail "cosim target did not listen: $(cat "$out")"; kill "$TPID" 2>/dev/null; }
+    }
+    start_target "$work/tgt.out" "$work/t.ini" --port 0 --duration 1s --wait 10s --stall-log "$work/held.csv" \
+        --phase-period 1s
+    tpid=$TPID port=$PORT
+    if [ -n "$port" ]; then
         exec 3<>"/dev/tcp/127.0.0.1/$port"
         printf 'GET / HTTP/1.1\r\nHost: x\r\n\r\nGET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' >&3
         timeout 5 cat <&3 >"$work/replies"
@@ -2025,23 +2033,6 @@ realtools-cli)
         "$cosim" -q --no-plot --charts none -o "$work/back" "$work/back.ini" >/dev/null 2>"$work/back.err" ||
             fail "the stall log does not read back: $(cat "$work/back.err") $(cat "$work/held.csv")"
     fi
-    # start_target OUT ARGS...: cosim target in the background (TPID), its
-    # port in PORT once it listens (empty if it never did); with LIMITS
-    # set, the target runs under `ulimit $LIMITS` (the shell keeps its own)
-    start_target() {
-        local out=$1
-        shift
-        # shellcheck disable=SC2086
-        ( [ -z "${LIMITS:-}" ] || ulimit $LIMITS; exec "$cosim" target "$@" ) >"$out" 2>&1 &
-        TPID=$!
-        PORT=
-        for _ in $(seq 100); do
-            PORT=$(grep -o '127\.0\.0\.1:[0-9]*' "$out" | cut -d: -f2)
-            [ -n "$PORT" ] && break
-            sleep 0.05
-        done
-        [ -n "$PORT" ] || { fail "cosim target did not listen: $(cat "$out")"; kill "$TPID" 2>/dev/null; }
-    }
     # SIGTERM in a window: the log and summary of the run until then, the
     # window said cut short, and the end by the signal as cosim's (143)
     printf '[scenario]\nduration = 20s\n[service]\ndistribution = constant\ntime = 1ms\n[stall w]\nkind = windows\nwindows = 0.1s..15s\n[tester t]\nkind = closed\n' >"$work/sig.ini"
