@@ -1982,6 +1982,14 @@ realtools-cli)
     fi
     "$cosim" baseline ab "$root/tests/data/realtools/ab-g.tsv" >"$work/b.txt" 2>/dev/null || fail "baseline ab -g"
     [ "$(grep -c 'ns$' "$work/b.txt")" = 18 ] || fail "baseline ab -g: not 18 values: $(cat "$work/b.txt")"
+    # get_close OUT: one GET with Connection: close to the target on PORT,
+    # its reply in OUT (5 s at most)
+    get_close() {
+        exec 3<>"/dev/tcp/127.0.0.1/$PORT"
+        printf 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' >&3
+        timeout 5 cat <&3 >"$1"
+        exec 3<&-
+    }
     # start_target OUT ARGS...: cosim target in the background (TPID), its
     # port in PORT once it listens (empty if it never did); with LIMITS
     # set, the target runs under `ulimit $LIMITS` (the shell keeps its own)
@@ -2062,9 +2070,7 @@ realtools-cli)
         LIMITS='-Sn 32' start_target "$work/fd.out" "$work/t.ini" --port 0 --duration 2s --wait 10s --max-connections 100 --sched normal
         [ -n "$PORT" ] || exit 1
         for fd in $(seq 10 59); do eval "exec $fd<>/dev/tcp/127.0.0.1/$PORT"; done
-        exec 3<>"/dev/tcp/127.0.0.1/$PORT"
-        printf 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' >&3
-        timeout 5 cat <&3 >"$work/fd.reply"
+        get_close "$work/fd.reply"
         wait "$TPID"
     ) || fail "target under ulimit -Sn 32: exit $?: $(cat "$work/fd.out")"
     grep -q '^HTTP/1.1 200 OK' "$work/fd.reply" || fail "target under ulimit -Sn 32: the 51st connection got no reply"
@@ -2088,9 +2094,7 @@ realtools-cli)
         [ "$cpu" -lt 50 ] || echo "busy: ${cpu}0 ms of CPU in 1.5 s" >"$work/mf.busy"
         # 20 connections closed: the 10 waiting in the backlog taken, room for one more
         for fd in $(seq 10 29); do eval "exec $fd<&-"; done
-        exec 3<>"/dev/tcp/127.0.0.1/$PORT"
-        printf 'GET / HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n' >&3
-        timeout 5 cat <&3 >"$work/mf.reply"
+        get_close "$work/mf.reply"
         wait "$TPID"
     ) || fail "target out of descriptors: exit $?: $(cat "$work/mf.out")"
     [ -e "$work/mf.busy" ] && fail "target out of descriptors: a busy loop: $(cat "$work/mf.busy")"
