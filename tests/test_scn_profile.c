@@ -158,7 +158,13 @@ START_TEST(k6_needs_vus_hey_q_ticks)
     ck_assert_int_eq(s->testers[0].kind, TESTER_PACED);
     ck_assert_int_eq(s->testers[0].late, TESTER_LATE_TICKER);
     ck_assert_int_eq(s->testers[0].latency_from_intended, 0);
+    ck_assert_int_eq(s->testers[0].stop_test, TESTER_STOP_WHEN_READY); /* runWorker: stop, then the tick */
     scenario_free(s);
+    /* when_ready is a ticker's: refused with another late policy */
+    ck_assert_int_eq(load(HEAD "[tester p]\nkind = paced\nrate = 100/s\nstop_test = when_ready\n", &s),
+                     SCENARIO_EINVALID);
+    ck_assert_str_eq(err, "t.ini:9: [tester p] stop_test = when_ready: when_ready is a ticker's stop test (hey -q): "
+                          "a paced tester with late = ticker only");
 }
 END_TEST
 

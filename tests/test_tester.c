@@ -1517,6 +1517,48 @@ START_TEST(go_ticker_keeps_one_tick)
 }
 END_TEST
 
+/* hey -z -q's stop test (stop_test = when_ready; requester/requester.go
+ * runWorker: the stop channel, then <-throttle, then makeRequest): one user,
+ * a 10 ms ticker (first tick at 10 ms), 1 ms service.
+ * - duration 105 ms: at_send sends the ticks 10 ... 100 (10 sends);
+ *   when_ready also the tick at 110, past the end: the user was ready at
+ *   101 < 105 and waited on the ticker when the stop came (11 sends);
+ * - duration 100 ms: at_send 10 ... 90 (9); when_ready the tick at 100 too
+ *   (ready at 91; 10 sends), and not the one at 110 (ready at 101 >= 100);
+ * - a window [95, 107) ms holds the reply of the send at 100 (duration
+ *   105) until 108: ready after the end, the user stops: 10 sends. */
+START_TEST(hey_stop_tested_when_ready)
+{
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 1 * MS}, .generator = "mt19937", .seed = 1};
+    const struct { int64_t end_ms; tester_stop_test stop; uint64_t sent; int64_t last_ms; } cases[] = {
+        {105, TESTER_STOP_AT_SEND, 10, 100}, {105, TESTER_STOP_WHEN_READY, 11, 110},
+        {100, TESTER_STOP_AT_SEND, 9, 90},   {100, TESTER_STOP_WHEN_READY, 10, 100},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        tester_spec t = spec(TESTER_PACED, 10 * MS, TESTER_LATE_TICKER);
+        t.stop_test = cases[i].stop;
+        log_obs log;
+        tester_result r = run_logged(&t, &srv, cases[i].end_ms * MS, &log);
+        ck_assert_uint_eq(r.sent, cases[i].sent);
+        ck_assert_int_eq(log.rq[r.sent - 1].sent_ns, cases[i].last_ms * MS);
+        ck_assert_int_eq(log.rq[r.sent - 1].latency_ns, 1 * MS); /* the one past the end recorded */
+        tester_result_free(&r);
+    }
+    stall_window w = {95 * MS, 107 * MS};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
+    srv.stalls = &st;
+    srv.n_stalls = 1;
+    tester_spec t = spec(TESTER_PACED, 10 * MS, TESTER_LATE_TICKER);
+    t.stop_test = TESTER_STOP_WHEN_READY;
+    log_obs log;
+    tester_result r = run_logged(&t, &srv, 105 * MS, &log);
+    ck_assert_uint_eq(r.sent, 10);
+    ck_assert_int_eq(log.rq[9].sent_ns, 100 * MS);
+    ck_assert_int_eq(log.rq[9].latency_ns, 8 * MS); /* 100 -> 108: 107 + 1 ms of service */
+    tester_result_free(&r);
+}
+END_TEST
+
 /* wrk2's catch-up limit (catch_up_factor = 2): 10 ms grid, 1 ms service, a
  * window [5, 105) ms. The send at 10 waited for its slot: the anchor. Its
  * reply at 106; the k-th late send may go at 10 + 5k ms at the earliest,
@@ -1749,6 +1791,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, requests_warmup_timeout);
     tcase_add_test(tc, paced_think_time);
     tcase_add_test(tc, go_ticker_keeps_one_tick);
+    tcase_add_test(tc, hey_stop_tested_when_ready);
     tcase_add_test(tc, catch_up_limit_anchored_at_the_send);
     tcase_add_test(tc, catch_up_limit_never_binds_at_its_slot);
     tcase_add_test(tc, vu_pool_drops_arrivals);

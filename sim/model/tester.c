@@ -26,6 +26,9 @@ static const char *const arrivals_names[] = {
 static const char *const first_send_names[] = {
     [TESTER_FIRST_SEND_START] = "start", [TESTER_FIRST_SEND_INTERVAL] = "interval",
 };
+static const char *const stop_test_names[] = {
+    [TESTER_STOP_AT_SEND] = "at_send", [TESTER_STOP_WHEN_READY] = "when_ready",
+};
 static const char *const latency_from_names[] = {
     [TESTER_FROM_ACTUAL] = "actual", [TESTER_FROM_INTENDED] = "intended",
 };
@@ -42,6 +45,7 @@ const tester_kind_info tester_kinds[TESTER_N_KINDS] = {
 const names_table tester_late_names = {late_names, ARRAY_SIZE(late_names)};
 const names_table tester_arrivals_names = {arrivals_names, ARRAY_SIZE(arrivals_names)};
 const names_table tester_first_send_names = {first_send_names, ARRAY_SIZE(first_send_names)};
+const names_table tester_stop_test_names = {stop_test_names, ARRAY_SIZE(stop_test_names)};
 const names_table tester_latency_from_names = {latency_from_names, ARRAY_SIZE(latency_from_names)};
 const names_table tester_in_flight_names = {in_flight_names, ARRAY_SIZE(in_flight_names)};
 static const char *const backfill_names[] = {"none", "average_interval"};

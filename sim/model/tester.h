@@ -130,6 +130,19 @@ typedef enum tester_first_send {
     TESTER_FIRST_SEND_INTERVAL,
 } tester_first_send;
 
+/** When a paced tester's user tests the duration before a send
+ *  (tester_spec's stop_test holds it). */
+typedef enum tester_stop_test {
+    TESTER_STOP_AT_SEND = 0, /**< a request is sent only at an instant before
+                                  the duration */
+    /** hey -z with -q (requester/requester.go runWorker, 8985827): the loop
+     *  tests its stop channel, then waits on its ticker, then sends; so a
+     *  user ready (its previous reply in) before the duration sends at its
+     *  next tick even past it, and one ready at or after it stops. With
+     *  late = ticker only */
+    TESTER_STOP_WHEN_READY,
+} tester_stop_test;
+
 /** Where a paced tester measures latency from (tester_spec's
  *  latency_from_intended holds it). */
 typedef enum tester_latency_from {
@@ -215,6 +228,8 @@ typedef struct tester_spec {
     tester_arrivals arrivals;   /**< open */
     tester_first_send first_send; /**< open (fixed grid), paced: the grid
                                        from 0 or one interval later */
+    tester_stop_test stop_test; /**< paced with late = ticker: the duration
+                                     tested at the send or when ready */
     int has_think;              /**< closed, partly_open: think time between
                                      reply and send */
     dist_spec think;
@@ -685,6 +700,8 @@ extern const names_table tester_late_names;
 extern const names_table tester_arrivals_names;
 /** "start", "interval": first_send's words (tester_spec.first_send). */
 extern const names_table tester_first_send_names;
+/** "at_send", "when_ready": stop_test's words (tester_spec.stop_test). */
+extern const names_table tester_stop_test_names;
 extern const names_table tester_latency_from_names;
 extern const names_table tester_in_flight_names;
 /** "none", "average_interval": a tester's backfill key. */

@@ -29,6 +29,22 @@ static void ticker_start(tester_loop *L)
     L->out->planned = L->out->planned > n ? L->out->planned - n : 0;
 }
 
+/* stop_test = when_ready (hey -z -q, requester/requester.go runWorker:
+ * select on the stop channel, then <-throttle, then makeRequest): a user
+ * ready before the duration D_end sends at its next tick, which comes
+ * before D_end + its own interval U D (its previous slot was before
+ * D_end, or it is late and sends at once); ticker_next stops a user ready
+ * at or after D_end. So sends are bounded by D_end + U D, not D_end.
+ * 0, or -ERANGE past the clock. */
+static int stop_when_ready_start(tester_loop *L)
+{
+    int64_t own = units_interval_at(L->spec->interval, 0, L->n_users); /* floor(U D) */
+    if (own < 0 || own > INT64_MAX - L->end_ns)
+        return -ERANGE;
+    L->send_end_ns = L->end_ns + own;
+    return 0;
+}
+
 /* stagger: user u's own schedule from u x stagger, every U D (wrk2's
  * connections connect 5 ms apart, each on its own clock; hey's workers
  * all start their tickers at 0). With threads T, the users are T runs of
@@ -133,6 +149,8 @@ static int paced_prepare(tester_loop *L)
         ramp_up_start(L);
     if (spec->late == TESTER_LATE_TICKER)
         ticker_start(L);
+    if (spec->stop_test == TESTER_STOP_WHEN_READY && (rc = stop_when_ready_start(L)) != 0)
+        return rc;
     if ((spec->has_stagger || spec->ramp_up_ns || spec->has_ramp_up) && (rc = stagger_planned(L)) != 0)
         return rc;
     if (spec->step_started) { /* each user's previousTime is its first send; no fixed grid */
@@ -252,6 +270,10 @@ TESTER_INLINE int paced_next_on_time(tester_loop *L, const tester_hot *h, tester
  * dropped, and the next comes at its first slot strictly after that send. */
 TESTER_INLINE int ticker_next(const tester_hot *h, tester_user *u, int64_t ready_ns)
 {
+    if (h->spec->stop_test == TESTER_STOP_WHEN_READY && ready_ns >= h->end_ns) {
+        u->next_ns = INT64_MAX; /* hey: the stop seen before the wait: no more sends */
+        return 0;
+    }
     const units_interval d = h->spec->interval;
     const uint64_t n_users = h->n_users;
     uint64_t i1 = next_index(u->idx, n_users);

@@ -121,10 +121,12 @@ const scn_profile scn_profiles[] = {
     /* hey requester/requester.go runWorkers/runWorker, without -q */
     {"hey", "hey -c C (no -q)", {{"kind", "closed", F}, {NULL, NULL, 0}}},
     /* hey requester/requester.go runWorker with -q: each worker its own
-     * time.Tick(1e6 / QPS us), read before each request; the latency from
-     * the request's own start (makeRequest) */
+     * time.Tick(1e6 / QPS us), read before each request, after the test of
+     * the stop channel (stop_test = when_ready); the latency from the
+     * request's own start (makeRequest) */
     {"hey_q", "hey -c C -q Q (a Go ticker per worker)",
-     {{"kind", "paced", F}, {"late", "ticker", F}, {"latency_from", "actual", F}, {"stagger", "0s", F}, {NULL, NULL, 0}}},
+     {{"kind", "paced", F}, {"late", "ticker", F}, {"latency_from", "actual", F}, {"stagger", "0s", F},
+      {"stop_test", "when_ready", F}, {NULL, NULL, 0}}},
     /* vegeta lib/attack.go Attack (tests elapsed > du before it waits),
      * lib/pacer.go ConstantPacer.Pace (waits until (hits + 1) x interval):
      * the first hit one interval after the start, the last up to one

@@ -509,6 +509,7 @@ static int get_quota(scn_ctx *c, tester_spec *t)
 }
 
 static int get_first_send(scn_ctx *c, tester_spec *t);
+static int get_stop_test(scn_ctx *c, tester_spec *t);
 
 /* The keys of a paced or corrected tester. */
 static int read_paced(scn_ctx *c, tester_spec *t)
@@ -545,7 +546,7 @@ static int read_paced(scn_ctx *c, tester_spec *t)
         return get_correction(c, t);
     if (get_stagger(c, t) < 0 || get_interval_round(c, t) < 0 || get_ramp_up(c, t) < 0 || get_step_users(c, t) < 0)
         return -1;
-    if (get_latency_from(c, t) < 0 || get_first_send(c, t) < 0)
+    if (get_latency_from(c, t) < 0 || get_first_send(c, t) < 0 || get_stop_test(c, t) < 0)
         return -1;
     if (t->schedule == TESTER_SCHEDULE_SHARED && t->latency_from_intended) {
         scn_keys_bad_value(c, scn_keys_get(c, "latency_from"),
@@ -597,6 +598,23 @@ static int get_first_send(scn_ctx *c, tester_spec *t)
                                   "(vegeta's pacer): remove %s or first_send", clash);
         scn_ini_entry *e = scn_keys_get(c, clash);
         scn_keys_bad_value(c, e ? e : scn_keys_get(c, "first_send"), why);
+        return -1;
+    }
+    return 0;
+}
+
+/* stop_test of a paced tester: when_ready (hey's loop: the stop tested
+ * before the wait on its ticker) with late = ticker only. 0, or -1 (the
+ * message is out). */
+static int get_stop_test(scn_ctx *c, tester_spec *t)
+{
+    int v = (int)t->stop_test;
+    if (get_enum(c, "stop_test", &v) < 0)
+        return -1;
+    t->stop_test = (tester_stop_test)v;
+    if (t->stop_test == TESTER_STOP_WHEN_READY && t->late != TESTER_LATE_TICKER) {
+        scn_keys_bad_value(c, scn_keys_get(c, "stop_test"),
+                           "when_ready is a ticker's stop test (hey -q): a paced tester with late = ticker only");
         return -1;
     }
     return 0;
