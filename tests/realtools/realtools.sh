@@ -182,6 +182,28 @@ within() {
     [ "$d" -le $(($2 * $3 / 100 + $4)) ]
 }
 
+# take_baseline TOOL SETTING DIR: the no-stall baseline into DIR/service.txt
+# (httperf's open loop needs the server's busy time: a saturation run of
+# wrk -c10). 1 after saying why when there is none.
+take_baseline() {
+    local b=$3
+    scenario "$b/none.ini" 10s none
+    start_target "$b/none.ini" 10s "$b/none.csv" || return 1
+    case "$1 $2" in
+    "httperf rate200") run_tool wrk c10 "$PORT" 2 "$b/base.out" ;;
+    "hey c2q100")
+        run_tool wrk c10 "$PORT" 2 "$b/base.out.wrk"
+        run_tool hey c1 "$PORT" 2 "$b/base.out" ;;
+    *) run_tool "$1" "$2" "$PORT" 2 "$b/base.out" ;;
+    esac
+    kill "$TPID" 2>/dev/null
+    stop_target
+    baseline_of "$1" "$2" "$b/base.out" "$b/base" >"$b/service.txt" || {
+        say "FAIL $1 $2: no baseline from $(head -c 300 "$b/base.out")"
+        return 1
+    }
+}
+
 tools="wrk:c1 wrk:c10 hey:c1 hey:c2q100 ab:kc1 httperf:rate200"
 stalls="article book"
 if [ "$MODE" = full ]; then dur=11; else dur=3; fi
@@ -202,24 +224,7 @@ for ts in $tools; do
     for rep in $(seq "$REPEATS"); do
         b="$WORK/$tool-$setting-$rep"
         mkdir -p "$b"
-        # 1. the baseline, no stall (httperf's open loop needs the server's
-        #    busy time: a saturation run of wrk -c10)
-        scenario "$b/none.ini" 10s none
-        start_target "$b/none.ini" 10s "$b/none.csv" || { fails=$((fails + 1)); continue; }
-        case "$tool $setting" in
-        "httperf rate200") run_tool wrk c10 "$PORT" 2 "$b/base.out" ;;
-        "hey c2q100")
-            run_tool wrk c10 "$PORT" 2 "$b/base.out.wrk"
-            run_tool hey c1 "$PORT" 2 "$b/base.out" ;;
-        *) run_tool "$tool" "$setting" "$PORT" 2 "$b/base.out" ;;
-        esac
-        kill "$TPID" 2>/dev/null
-        stop_target
-        baseline_of "$tool" "$setting" "$b/base.out" "$b/base" >"$b/service.txt" || {
-            say "FAIL $tool $setting: no baseline from $(head -c 300 "$b/base.out")"
-            fails=$((fails + 1))
-            continue
-        }
+        take_baseline "$tool" "$setting" "$b" || { fails=$((fails + 1)); continue; }
         for stall in $stalls; do
             for attempt in 1 2; do
                 d="$b/$stall"
@@ -325,8 +330,13 @@ for ts in $tools; do
                 # a disagreement in the suite is confirmed by a second real run
                 # before it fails (a hiccup the target cannot see, the tool's
                 # own process stopped, rarely comes twice)
+                # with a new baseline too: a hiccup of the machine in the
+                # no-stall run is drawn as a service time (hey -c1's
+                # empirical values: one of 53 ms made a predicted max of 63.8
+                # ms against 10.4 real, in both runs on the same baseline)
                 if [ "$verdict" = FAIL ] && [ "$MODE" = short ] && [ "$attempt" = 1 ]; then
-                    say "  ... run again to confirm"
+                    say "  ... run again to confirm, with a new baseline"
+                    take_baseline "$tool" "$setting" "$b" || { fails=$((fails + 1)); break; }
                     continue
                 fi
                 [ "$verdict" = FAIL ] && fails=$((fails + 1))
