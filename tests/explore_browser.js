@@ -141,6 +141,7 @@ let browser = null;
     await page.goto(url + '#scenario=' + expect.scenario);
     await waitRuns(page, 1);
     const before = await readPage(page);
+    if (!(await page.evaluate(() => document.getElementById('changed').hidden))) fail('as written, yet changes are said under the title');
     const cliPlain = cliRows(expect.text_plain);
     const n0 = compare('as written', before, cliPlain);
     await page.screenshot({ path: outdir + '/explore-as-written.png', fullPage: true });
@@ -195,6 +196,10 @@ let browser = null;
     if (after.command !== expect.command) fail(`copy as command: ${after.command}, expected ${expect.command}`);
     if (after.hash !== '#' + expect.fragment) fail(`the fragment: ${after.hash}, expected #${expect.fragment}`);
     if (after.canvases < 3) fail(`only ${after.canvases} charts drawn`);
+    /* the title is the scenario's as written: the changes said under it */
+    const changed = await page.evaluate(() => { const e = document.getElementById('changed'); return e.hidden ? null : e.textContent; });
+    if (!changed || !expect.sets.every((x) => changed.includes(x)))
+        fail(`the changes under the title: ${JSON.stringify(changed)}, expected ${expect.sets.join(', ')}`);
     await page.screenshot({ path: outdir + '/explore-changed.png', fullPage: true });
 
     /* a third change, answered from the parts kept: the paced tester's rate */
