@@ -231,9 +231,11 @@ END_TEST
 /* late = ticker with stagger: profile hey_q, 2 workers at 6/s (3/s each,
  * a tick each 10^9 / 3 ns), 1 s. Each worker ticks at floor(k 10^9 / 3):
  * 333,333,333 and 666,666,666 ns; the third tick is at 1 s, the end, not
- * before it: planned 4, sent 4 (planned was 6: the ticks were counted from
- * the first, 333,333,333 + 666,666,666 = 999,999,999 < 1 s). The issue's
- * hey_q case with 3 workers likewise. */
+ * before it: planned 4 (planned was 6: the ticks were counted from the
+ * first, 333,333,333 + 666,666,666 = 999,999,999 < 1 s). hey's runWorker
+ * tests its stop before it waits on the ticker (stop_test = when_ready):
+ * each worker, ready at 666,766,666 ns, still sends the tick at 1 s:
+ * sent 6. The issue's hey_q case with 3 workers likewise. */
 START_TEST(ticker_with_stagger_plans_no_tick_at_the_end)
 {
     tester_result r;
@@ -242,19 +244,22 @@ START_TEST(ticker_with_stagger_plans_no_tick_at_the_end)
              "[tester h]\nprofile = hey_q\nusers = 2\nrate = 6/s\n",
              &r, &log);
     ck_assert_uint_eq(r.planned, 4);
-    ck_assert_uint_eq(r.sent, 4);
+    ck_assert_uint_eq(r.sent, 6);
     ck_assert_int_eq(log.rq[0].intended_ns, 333333333);
     ck_assert_int_eq(log.rq[3].intended_ns, 666666666);
+    ck_assert_int_eq(log.rq[5].intended_ns, 1000000000);
     tester_result_free(&r);
     /* 3 workers at 7/s each (rate 21/s): ticks at floor(k 10^9 / 7), k = 1
-     * .. 6 (k = 7 is the end): 18 planned and sent (was 21: 142,857,142 +
-     * 857,142,857 = 999,999,999 counted a seventh) */
+     * .. 6 (k = 7 is the end): 18 planned (was 21: 142,857,142 +
+     * 857,142,857 = 999,999,999 counted a seventh); the tick at the end
+     * sent too: 21 */
     run_text("[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 100us\n"
              "[tester h]\nprofile = hey_q\nusers = 3\nrate = 21/s\n",
              &r, &log);
     ck_assert_uint_eq(r.planned, 18);
-    ck_assert_uint_eq(r.sent, 18);
+    ck_assert_uint_eq(r.sent, 21);
     ck_assert_int_eq(log.rq[17].intended_ns, 857142857);
+    ck_assert_int_eq(log.rq[20].intended_ns, 1000000000);
     tester_result_free(&r);
 }
 END_TEST
