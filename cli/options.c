@@ -523,6 +523,11 @@ scenario *options_load_scenario(const options *o, int *exit_code)
         *exit_code = COSIM_EXIT_USAGE;
         return NULL;
     }
+    if (!o->scenario) { /* main asks for none after --help, --version, --list-keys */
+        fputs("cosim: give a SCENARIO.ini (or a shipped scenario's name, or -)\n", stderr);
+        *exit_code = COSIM_EXIT_USAGE;
+        return NULL;
+    }
     scenario_error se;
     if (strcmp(o->scenario, "-") == 0) /* standard input, named <stdin> in messages */
         se = scenario_load_stream(&s, stdin, OPTIONS_STDIN_NAME, o->sets, o->n_sets, err, sizeof err);

@@ -247,7 +247,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(&o, 0, sizeof o);
         int rc;
         scenario *s;
-        if (options_parse(argc, argv, &o) == 0 && !o.help && !o.version && (s = options_load_scenario(&o, &rc))) {
+        if (options_parse(argc, argv, &o) == 0 && !o.help && !o.version && !o.list_keys &&
+            (s = options_load_scenario(&o, &rc))) {
             char err[1024];
             run_result r;
             if (small_enough(s) && run_scenario(s, &r, err, sizeof err) == 0)
