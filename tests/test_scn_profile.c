@@ -265,10 +265,15 @@ END_TEST
  * first waits 1 ms for thread 0's). A plain paced tester (no ramp_up)
  * deals its users one interval apart: user 1 first at 142.857143 ms;
  * with ramp_up = 0s written, at 0. */
-static void run_log(const tester_spec *t, int64_t duration_ns, log_obs *log, tester_result *r)
+/* Run t for duration_ns on one server thread of constant service_ns,
+ * stopped over window w when w is not NULL, logging every request. */
+static void run_served(const tester_spec *t, int64_t duration_ns, int64_t service_ns, const stall_window *w,
+                       log_obs *log, tester_result *r)
 {
-    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = MS}, .generator = "mt19937", .seed = 1,
-                         .workers = 1};
+    stall_window win = w ? *w : (stall_window){0, 0};
+    stall_spec st = {.kind = STALL_WINDOWS, .windows = &win, .n_windows = 1};
+    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = service_ns}, .stalls = w ? &st : NULL,
+                         .n_stalls = w ? 1 : 0, .generator = "mt19937", .seed = 1, .workers = 1};
     tester_run_config c = {.duration_ns = duration_ns, .threshold_ns = 100 * MS, .sub_bits = 14, .server = &srv};
     ck_assert_int_eq(tester_run(t, &c, log_request, log, r), 0);
 }
@@ -281,7 +286,7 @@ START_TEST(jmeter_threads_start_together)
                   "%s", err);
     log_obs log = {0};
     tester_result r;
-    run_log(&s->testers[0], 1000 * MS, &log, &r);
+    run_served(&s->testers[0], 1000 * MS, MS, NULL, &log, &r);
     ck_assert_uint_eq(r.sent, 8);
     ck_assert_uint_eq(r.planned, 8);
     const int64_t want[8] = {0, 0, 286 * MS, 286 * MS, 572 * MS, 572 * MS, 858 * MS, 858 * MS};
@@ -298,7 +303,7 @@ START_TEST(jmeter_threads_start_together)
                       SCENARIO_OK,
                   "%s", err);
     log_obs plain = {0};
-    run_log(&s->testers[0], 200 * MS, &plain, &r);
+    run_served(&s->testers[0], 200 * MS, MS, NULL, &plain, &r);
     ck_assert_uint_eq(plain.rq[1].user, 1);
     ck_assert_int_eq(plain.rq[1].sent_ns, 142857142);
     tester_result_free(&r);
@@ -310,7 +315,7 @@ START_TEST(jmeter_threads_start_together)
                        &s) == SCENARIO_OK,
                   "%s", err);
     log_obs zero = {0};
-    run_log(&s->testers[0], 200 * MS, &zero, &r);
+    run_served(&s->testers[0], 200 * MS, MS, NULL, &zero, &r);
     ck_assert_uint_eq(zero.rq[1].user, 1);
     ck_assert_int_eq(zero.rq[1].sent_ns, 0);
     tester_result_free(&r);
@@ -335,7 +340,7 @@ START_TEST(jmeter_constant_timer_pauses_first)
     ck_assert_int_eq(s->testers[0].think_first, 1);
     log_obs log = {0};
     tester_result r;
-    run_log(&s->testers[0], 520 * MS, &log, &r);
+    run_served(&s->testers[0], 520 * MS, MS, NULL, &log, &r);
     ck_assert_uint_eq(r.sent, 53);
     ck_assert_uint_eq(log.rq[0].user, 0);
     ck_assert_int_eq(log.rq[0].sent_ns, 9 * MS);
@@ -372,14 +377,6 @@ END_TEST
  *    40 waits for 75 (77: 37 ms); the tick for 60 waits for the worker
  *    and goes at 77 (Pace: behind, no wait), 2 ms from its dispatch; 80
  *    and 100 on time: 5 hits, mean (2 + 37 + 2 + 2 + 2) / 5 = 9 ms. */
-static void run_window(const tester_spec *t, int64_t duration_ns, stall_window w, log_obs *log, tester_result *r)
-{
-    stall_spec st = {.kind = STALL_WINDOWS, .windows = &w, .n_windows = 1};
-    server_config srv = {.service = {.kind = DIST_CONSTANT, .a_ns = 2 * MS}, .stalls = &st, .n_stalls = 1,
-                         .generator = "mt19937", .seed = 1, .workers = 1};
-    tester_run_config c = {.duration_ns = duration_ns, .threshold_ns = 100 * MS, .sub_bits = 14, .server = &srv};
-    ck_assert_int_eq(tester_run(t, &c, log_request, log, r), 0);
-}
 
 START_TEST(vegeta_first_hit_one_interval_in)
 {
@@ -391,7 +388,7 @@ START_TEST(vegeta_first_hit_one_interval_in)
     ck_assert_int_eq(s->testers[1].first_send, TESTER_FIRST_SEND_START);
     log_obs log = {0};
     tester_result r;
-    run_window(&s->testers[0], 100 * MS, (stall_window){0, 30 * MS}, &log, &r);
+    run_served(&s->testers[0], 100 * MS, 2 * MS, &(stall_window){0, 30 * MS}, &log, &r);
     ck_assert_uint_eq(r.planned, 5);
     ck_assert_uint_eq(r.sent, 5);
     ck_assert_uint_eq(r.in_flight_at_end, 1);
@@ -405,7 +402,7 @@ START_TEST(vegeta_first_hit_one_interval_in)
     tester_result_free(&r);
 
     log_obs plain = {0};
-    run_window(&s->testers[1], 100 * MS, (stall_window){0, 30 * MS}, &plain, &r);
+    run_served(&s->testers[1], 100 * MS, 2 * MS, &(stall_window){0, 30 * MS}, &plain, &r);
     ck_assert_uint_eq(r.sent, 5);
     ck_assert_uint_eq(r.in_flight_at_end, 0);
     ck_assert_int_eq(plain.rq[0].sent_ns, 0);
@@ -415,7 +412,7 @@ START_TEST(vegeta_first_hit_one_interval_in)
     tester_result_free(&r);
 
     log_obs past = {0};
-    run_window(&s->testers[0], 90 * MS, (stall_window){0, 30 * MS}, &past, &r);
+    run_served(&s->testers[0], 90 * MS, 2 * MS, &(stall_window){0, 30 * MS}, &past, &r);
     ck_assert_uint_eq(r.sent, 5);
     ck_assert_int_eq(past.rq[4].sent_ns, 100 * MS);
     tester_result_free(&r);
@@ -424,7 +421,7 @@ START_TEST(vegeta_first_hit_one_interval_in)
 
     ck_assert_msg(load(HEAD "[tester v]\nprofile = vegeta_max_workers\nrate = 50/s\n", &s) == SCENARIO_OK, "%s", err);
     log_obs mw = {0};
-    run_window(&s->testers[0], 100 * MS, (stall_window){30 * MS, 75 * MS}, &mw, &r);
+    run_served(&s->testers[0], 100 * MS, 2 * MS, &(stall_window){30 * MS, 75 * MS}, &mw, &r);
     ck_assert_uint_eq(r.sent, 5);
     const int64_t sent[5] = {20 * MS, 40 * MS, 77 * MS, 80 * MS, 100 * MS};
     const int64_t intended[5] = {20 * MS, 40 * MS, 60 * MS, 80 * MS, 100 * MS};
