@@ -348,61 +348,82 @@ START_TEST(parts_merge_into_the_whole_run)
                        "[truth]\ninterval = 1ms\nload = paced\n");
     char err[512];
     run_result whole, merged;
-    memset(&merged, 0, sizeof merged);
     ck_assert_int_eq(run_scenario(s, &whole, err, sizeof err), 0);
-    for (size_t p = 0; p <= s->n_testers; p++) {
-        run_result part;
-        ck_assert_int_eq(run_scenario_part(s, p, NULL, NULL, &part, err, sizeof err), 0);
-        char *bytes = NULL;
-        size_t len = 0;
-        FILE *f = open_memstream(&bytes, &len);
-        ck_assert_int_eq(run_part_save(s, &part, p, f), 0);
-        ck_assert_int_eq(fclose(f), 0);
-        run_result_free(&part);
-        const unsigned char *at = (const unsigned char *)bytes;
-        /* cut short: refused, nothing half-taken */
-        run_result cut;
-        memset(&cut, 0, sizeof cut);
-        ck_assert_int_eq(run_part_load(s, &cut, p, &at, at + len - 1), -EINVAL);
-        run_result_free(&cut);
-        at = (const unsigned char *)bytes;
-        ck_assert_int_eq(run_part_load(s, &merged, p, &at, at + len), 0);
-        ck_assert_ptr_eq(at, (const unsigned char *)bytes + len);
-        at = (const unsigned char *)bytes; /* the same part again */
-        ck_assert_int_eq(run_part_load(s, &merged, p, &at, at + len), -EINVAL);
-        free(bytes);
+    /* the parts with no tape; with one tape for all, in reverse order (the
+     * truth's load first); with a tape of 256 draws (the closed tester
+     * sends more than 1,000 requests); twice on one tape, as the browser's
+     * workers run them from one change to the next */
+    server_tape *tape = NULL, *small = NULL;
+    ck_assert_int_eq(server_tape_new(&tape, 0), 0);
+    ck_assert_int_eq(server_tape_new(&small, 256), 0);
+    for (int mode = 0; mode < 4; mode++) {
+        memset(&merged, 0, sizeof merged);
+        for (size_t q = 0; q <= s->n_testers; q++) {
+            size_t p = mode == 1 ? s->n_testers - q : q;
+            server_tape *t = mode == 0 ? NULL : mode == 2 ? small : tape;
+            run_result part;
+            ck_assert_int_eq(run_scenario_part(s, p, t, NULL, NULL, &part, err, sizeof err), 0);
+            char *bytes = NULL;
+            size_t len = 0;
+            FILE *f = open_memstream(&bytes, &len);
+            ck_assert_int_eq(run_part_save(s, &part, p, f), 0);
+            ck_assert_int_eq(fclose(f), 0);
+            run_result_free(&part);
+            const unsigned char *at = (const unsigned char *)bytes;
+            /* cut short: refused, nothing half-taken */
+            run_result cut;
+            memset(&cut, 0, sizeof cut);
+            ck_assert_int_eq(run_part_load(s, &cut, p, &at, at + len - 1), -EINVAL);
+            run_result_free(&cut);
+            at = (const unsigned char *)bytes;
+            ck_assert_int_eq(run_part_load(s, &merged, p, &at, at + len), 0);
+            ck_assert_ptr_eq(at, (const unsigned char *)bytes + len);
+            at = (const unsigned char *)bytes; /* the same part again */
+            ck_assert_int_eq(run_part_load(s, &merged, p, &at, at + len), -EINVAL);
+            free(bytes);
+        }
+        ck_assert_uint_eq(merged.n, whole.n);
+        for (size_t i = 0; i < s->n_testers; i++) {
+            const tester_result *a = &whole.testers[i], *b = &merged.testers[i];
+            ck_assert_uint_eq(a->sent, b->sent);
+            ck_assert_uint_eq(a->planned, b->planned);
+            ck_assert_uint_eq(a->added, b->added);
+            ck_assert_uint_eq(a->dropped_arrivals, b->dropped_arrivals);
+            ck_assert_uint_eq(a->n_drop_seconds, b->n_drop_seconds);
+            ck_assert_uint_eq(a->n_stall_spans, b->n_stall_spans);
+            ck_assert_int_eq(a->busy_ns, b->busy_ns);
+            ck_assert(hist_equal(a->hist, b->hist));
+            ck_assert((a->wait == NULL) == (b->wait == NULL));
+            ck_assert(!a->wait || hist_equal(a->wait, b->wait));
+            ck_assert((a->dropped == NULL) == (b->dropped == NULL));
+            ck_assert(!a->dropped || hist_equal(a->dropped, b->dropped));
+            if (a->n_drop_seconds)
+                ck_assert_int_eq(memcmp(a->drops_per_s, b->drops_per_s, a->n_drop_seconds * sizeof *a->drops_per_s), 0);
+            if (a->n_stall_spans)
+                ck_assert_int_eq(memcmp(a->stall_spans, b->stall_spans, a->n_stall_spans * sizeof *a->stall_spans), 0);
+        }
+        /* the arrays this test means to carry are there */
+        ck_assert_uint_gt(whole.testers[1].added, 0);
+        ck_assert_uint_gt(whole.testers[3].dropped_arrivals, 0);
+        ck_assert_ptr_nonnull(whole.testers[0].wait);
+        ck_assert_int_eq(merged.has_truth, 1);
+        ck_assert_uint_eq(merged.truth_probes, whole.truth_probes);
+        ck_assert_uint_gt(whole.truth_probes, 2000);
+        ck_assert(hist_equal(merged.truth, whole.truth));
+        run_result_free(&merged);
     }
-    ck_assert_uint_eq(merged.n, whole.n);
-    for (size_t i = 0; i < s->n_testers; i++) {
-        const tester_result *a = &whole.testers[i], *b = &merged.testers[i];
-        ck_assert_uint_eq(a->sent, b->sent);
-        ck_assert_uint_eq(a->planned, b->planned);
-        ck_assert_uint_eq(a->added, b->added);
-        ck_assert_uint_eq(a->dropped_arrivals, b->dropped_arrivals);
-        ck_assert_uint_eq(a->n_drop_seconds, b->n_drop_seconds);
-        ck_assert_uint_eq(a->n_stall_spans, b->n_stall_spans);
-        ck_assert_int_eq(a->busy_ns, b->busy_ns);
-        ck_assert(hist_equal(a->hist, b->hist));
-        ck_assert((a->wait == NULL) == (b->wait == NULL));
-        ck_assert(!a->wait || hist_equal(a->wait, b->wait));
-        ck_assert((a->dropped == NULL) == (b->dropped == NULL));
-        ck_assert(!a->dropped || hist_equal(a->dropped, b->dropped));
-        if (a->n_drop_seconds)
-            ck_assert_int_eq(memcmp(a->drops_per_s, b->drops_per_s, a->n_drop_seconds * sizeof *a->drops_per_s), 0);
-        if (a->n_stall_spans)
-            ck_assert_int_eq(memcmp(a->stall_spans, b->stall_spans, a->n_stall_spans * sizeof *a->stall_spans), 0);
-    }
-    /* the arrays this test means to carry are there */
-    ck_assert_uint_gt(whole.testers[1].added, 0);
-    ck_assert_uint_gt(whole.testers[3].dropped_arrivals, 0);
-    ck_assert_ptr_nonnull(whole.testers[0].wait);
-    ck_assert_int_eq(merged.has_truth, 1);
-    ck_assert_uint_eq(merged.truth_probes, whole.truth_probes);
-    ck_assert_uint_gt(whole.truth_probes, 2000);
-    ck_assert(hist_equal(merged.truth, whole.truth));
+    /* the tape holds the most requests a server took, in whole batches of
+     * 128: the closed tester's (its two users send the most) */
+    uint64_t most = 0;
+    for (size_t i = 0; i < s->n_testers; i++)
+        most = whole.testers[i].sent > most ? whole.testers[i].sent : most;
+    ck_assert_uint_gt(most, 1000);
+    ck_assert_uint_eq(server_tape_draws(tape), (most + 127) / 128 * 128);
+    ck_assert_uint_eq(server_tape_draws(small), 256);
+    server_tape_free(tape);
+    server_tape_free(small);
     run_result part;
-    ck_assert_int_eq(run_scenario_part(s, s->n_testers + 1, NULL, NULL, &part, err, sizeof err), -EINVAL);
-    run_result_free(&merged);
+    ck_assert_int_eq(run_scenario_part(s, s->n_testers + 1, NULL, NULL, NULL, &part, err, sizeof err), -EINVAL);
     run_result_free(&whole);
     scenario_free(s);
 }

@@ -321,6 +321,129 @@ START_TEST(same_seed_same_service_times)
 }
 END_TEST
 
+/* The next request's service time on server x, submitted at *clock_ns,
+ * which moves on by 1 s: requests 1 s apart never wait (service times
+ * near 100 us), so the work is the reply less the arrival. */
+static int64_t next_work(server *x, int64_t *clock_ns)
+{
+    int64_t at = *clock_ns;
+    *clock_ns += 1000 * MS;
+    return server_submit(x, at) - at;
+}
+
+/* The tape (server_tape): servers reading and extending one tape get the
+ * very draws they would make alone, the stream's k-th value for request k
+ * (checked against dist_draw_ns on a stream of their own, as above):
+ *  - a first server fills it in whole batches of 128 (300 requests: 3
+ *    batches, 384 draws kept), a second one, alive at the same time and
+ *    interleaved with a third, reads them and continues the stream past
+ *    the tape's end (1000 requests: the tape grows to 1024);
+ *  - a tape of at most 300 draws keeps 256 (whole batches), and a server
+ *    past them continues from the state after the 256th;
+ *  - another generator (taus2) and another seed restart an unused tape for
+ *    their own stream; a tape in use is left to its stream;
+ *  - a lognormal of another sigma, and exponential, uniform and gamma
+ *    service: the same values as drawn alone;
+ *  - constant and empirical service leave the tape alone (histogram
+ *    service, drawn from an array too, takes empirical's branch). */
+START_TEST(tape_gives_the_draws_of_the_stream)
+{
+    const dist_spec kinds[] = {
+        {.kind = DIST_LOGNORMAL, .a_ns = 100000, .shape = 0.2},
+        {.kind = DIST_LOGNORMAL, .a_ns = 100000, .shape = 0.5},
+        {.kind = DIST_EXPONENTIAL, .a_ns = 100000},
+        {.kind = DIST_UNIFORM, .a_ns = 50000, .b_ns = 150000},
+        {.kind = DIST_GAMMA, .a_ns = 100000, .shape = 2.5},
+    };
+    const char *gens[] = {"mt19937", "taus2"};
+    for (size_t g = 0; g < 2; g++) {
+        server_tape *t;
+        ck_assert_int_eq(server_tape_new(&t, 0), 0);
+        ck_assert_uint_eq(server_tape_draws(t), 0);
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            for (uint64_t seed = 7; seed <= 8; seed++) {
+                server_config c = {.service = kinds[k], .generator = gens[g], .seed = seed, .tape = t};
+                gsl_rng *ref;
+                ck_assert_int_eq(rng_new(&ref, gens[g], seed, RNG_SERVICE), 0);
+                int64_t want[1000];
+                for (int i = 0; i < 1000; i++)
+                    want[i] = dist_draw_ns(&c.service, ref);
+                rng_free(ref);
+                server *a, *b, *d;
+                int64_t ca = 0, cb = 0, cd = 0;
+                ck_assert_int_eq(server_new(&a, &c), 0);
+                for (int i = 0; i < 300; i++)
+                    ck_assert_int_eq(next_work(a, &ca), want[i]);
+                ck_assert_uint_eq(server_tape_draws(t), 384);
+                ck_assert_int_eq(server_new(&b, &c), 0);
+                ck_assert_int_eq(server_new(&d, &c), 0);
+                for (int i = 0; i < 1000; i++) {
+                    ck_assert_int_eq(next_work(b, &cb), want[i]);
+                    if (i % 2 == 0) /* d a step behind b, half as often */
+                        ck_assert_int_eq(next_work(d, &cd), want[i / 2]);
+                }
+                for (int i = 500; i < 1000; i++)
+                    ck_assert_int_eq(next_work(d, &cd), want[i]);
+                ck_assert_uint_eq(server_tape_draws(t), 1024);
+                /* another stream while the tape is in use: left alone */
+                server_config other = c;
+                other.seed = seed + 100;
+                server *x;
+                ck_assert_int_eq(server_new(&x, &other), 0);
+                int64_t cx = 0;
+                next_work(x, &cx);
+                server_free(x);
+                server_free(a);
+                server_free(b);
+                server_free(d);
+                ck_assert_uint_eq(server_tape_draws(t), 1024);
+            }
+        }
+        /* a short tape: 256 kept, the rest continued from the 256th */
+        server_tape *shortt;
+        ck_assert_int_eq(server_tape_new(&shortt, 300), 0);
+        server_config c = {.service = kinds[0], .generator = gens[g], .seed = 3, .tape = shortt};
+        gsl_rng *ref;
+        ck_assert_int_eq(rng_new(&ref, gens[g], 3, RNG_SERVICE), 0);
+        int64_t want[700];
+        for (int i = 0; i < 700; i++)
+            want[i] = dist_draw_ns(&c.service, ref);
+        rng_free(ref);
+        for (int pass = 0; pass < 2; pass++) {
+            server *a;
+            int64_t ca = 0;
+            ck_assert_int_eq(server_new(&a, &c), 0);
+            for (int i = 0; i < 700; i++)
+                ck_assert_int_eq(next_work(a, &ca), want[i]);
+            server_free(a);
+            ck_assert_uint_eq(server_tape_draws(shortt), 256);
+        }
+        server_tape_free(shortt);
+        /* kinds with no draws or with arrays leave the tape alone */
+        int64_t values[] = {100000, 200000};
+        const dist_spec alone[] = {
+            {.kind = DIST_CONSTANT, .a_ns = 100000},
+            {.kind = DIST_EMPIRICAL, .values = values, .n_values = 2},
+        };
+        server_tape *u;
+        ck_assert_int_eq(server_tape_new(&u, 0), 0);
+        for (size_t k = 0; k < 2; k++) {
+            server_config e = {.service = alone[k], .generator = gens[g], .seed = 3, .tape = u};
+            server *a;
+            int64_t ca = 0;
+            ck_assert_int_eq(server_new(&a, &e), 0);
+            for (int i = 0; i < 300; i++)
+                next_work(a, &ca);
+            server_free(a);
+            ck_assert_uint_eq(server_tape_draws(u), 0);
+        }
+        server_tape_free(u);
+        server_tape_free(t);
+    }
+    server_tape_free(NULL);
+}
+END_TEST
+
 static stall_spec periodic(int64_t length, int64_t period, int64_t first)
 {
     stall_spec st = {.kind = STALL_PERIODIC, .length_ns = length, .period_ns = period, .first_ns = first};
@@ -1165,6 +1288,7 @@ Suite *test_suite(void)
     tcase_add_test(tc, request_stall_and_window_agree);
     tcase_add_test(tc, normalise_rejects_overlaps);
     tcase_add_test(tc, same_seed_same_service_times);
+    tcase_add_test(tc, tape_gives_the_draws_of_the_stream);
     tcase_add_test(tc, periodic_stalls_that_close_each_others_gaps);
     tcase_add_test(tc, covering_set_found_past_a_huge_period);
     tcase_add_test(tc, window_count_overflow_is_too_long_not_a_hang);

@@ -75,14 +75,19 @@ for v in $'a\nb' $'a\rb' $'a\\n\nb'; do
 done
 echo "$checked runs: summary.json and the printed summary identical"
 
-# the pool's parts merged: the one-piece answer, byte for byte
+# the pool's parts merged: the one-piece answer, byte for byte. The two
+# engines keep their service tapes (server.h) from one run to the next, as
+# the page's workers do: the scenarios in turn restart them; the last three
+# runs reuse stall_per_second's, restart it for another sigma, and come back
 part_args=()
 for scn in scenarios/*.ini; do
     part_args+=("$scn" --)
 done
 part_args+=(scenarios/stall_per_second.ini --set stall.freeze.length=50ms --set tester.open.rate=500/s --
             scenarios/one_stall.ini --set scenario.rank_rule=nearest_rank --set scenario.seed=7 --
-            scenarios/stall_per_second.ini --set tester.closed.users=3 --set tester.paced.chart=no)
+            scenarios/stall_per_second.ini --set tester.closed.users=3 --set tester.paced.chart=no --
+            scenarios/stall_per_second.ini --set service.sigma=0.3 --set stall.freeze.length=20ms --
+            scenarios/stall_per_second.ini --set stall.freeze.length=20ms)
 node "$runner" "$engine" --same-parts "${part_args[@]}" >"$work/parts.txt" 2>&1 ||
     fail "the parts merged differ from the one-piece run: $(grep -v '^same' "$work/parts.txt")"
 nparts=$(grep -c '^same: .*(ran)$' "$work/parts.txt")

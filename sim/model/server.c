@@ -35,11 +35,28 @@ typedef struct stall_state {
  * never used. */
 #define SERVER_DRAW_BATCH 128
 
+/* server.h, "The service stream's draws, kept for the next server". */
+struct server_tape {
+    /* the stream: every value of dist_draw_ns is a function of these */
+    dist_spec service; /* kind, a_ns, b_ns, shape (no arrays: see tape_of) */
+    char *generator;   /* NULL: no stream yet */
+    uint64_t seed;
+    int64_t *draws;    /* draws[0..n): s_0 .. s_{n-1}, n a multiple of
+                          SERVER_DRAW_BATCH (whole batches are kept) */
+    size_t n, cap, max;
+    gsl_rng *end;      /* the stream's state after draws[0..n) */
+    size_t users;      /* servers using the tape now */
+};
+
 struct server {
     dist_spec service;
     double median_ns; /* lognormal service: its median as a double */
     uint32_t next_draw, n_draws; /* draws[next_draw..n_draws) are unused */
     int64_t draws[SERVER_DRAW_BATCH];
+    server_tape *tape; /* NULL: the server draws all its values itself */
+    uint64_t drawn;    /* with a tape: values put in draws so far, the
+                          stream's index of the next batch's first */
+    uint64_t rng_at;   /* with a tape: the stream's index rng stands at */
     const stall_spec *stalls;
     size_t n_stalls;
     stall_state *st;
@@ -119,6 +136,72 @@ static void past_horizon(server *s, int64_t stalled_ns)
         s->backlog = 1;
 }
 
+int server_tape_new(server_tape **out, size_t max_draws)
+{
+    *out = calloc(1, sizeof **out);
+    if (!*out)
+        return -ENOMEM;
+    if (!max_draws)
+        max_draws = SERVER_TAPE_MAX_DRAWS;
+    (*out)->max = max_draws - max_draws % SERVER_DRAW_BATCH; /* whole batches */
+    return 0;
+}
+
+void server_tape_free(server_tape *t)
+{
+    if (!t)
+        return;
+    free(t->generator);
+    free(t->draws);
+    rng_free(t->end);
+    free(t);
+}
+
+size_t server_tape_draws(const server_tape *t)
+{
+    return t->n;
+}
+
+/* Whether a server of cfg draws the tape's stream: the same generator,
+ * seed and parameters (shape compared bit for bit). */
+static int tape_same_stream(const server_tape *t, const server_config *cfg)
+{
+    const dist_spec *a = &t->service, *b = &cfg->service;
+    return t->generator && strcmp(t->generator, cfg->generator) == 0 && t->seed == cfg->seed && a->kind == b->kind &&
+           a->a_ns == b->a_ns && a->b_ns == b->b_ns && memcmp(&a->shape, &b->shape, sizeof a->shape) == 0;
+}
+
+/* Use cfg->tape if it holds this server's stream, or restart it for this
+ * stream when no server uses it. Kinds drawing from arrays (empirical,
+ * histogram: the arrays are the caller's, and equal pointers need not mean
+ * equal values from one run to the next) and constant (no draws) leave it
+ * alone. @return 0 or -ENOMEM (the generator's name not copied). */
+static int tape_attach(server *s, const server_config *cfg)
+{
+    server_tape *t = cfg->tape;
+    dist_kind k = cfg->service.kind;
+    if (k == DIST_CONSTANT || k == DIST_EMPIRICAL || k == DIST_HISTOGRAM)
+        return 0;
+    if (!tape_same_stream(t, cfg)) {
+        if (t->users)
+            return 0;
+        char *g = strdup(cfg->generator);
+        if (!g)
+            return -ENOMEM;
+        free(t->generator);
+        t->generator = g;
+        t->seed = cfg->seed;
+        t->service = (dist_spec){.kind = k, .a_ns = cfg->service.a_ns, .b_ns = cfg->service.b_ns,
+                                 .shape = cfg->service.shape};
+        t->n = 0;
+        rng_free(t->end);
+        t->end = NULL;
+    }
+    t->users++;
+    s->tape = t;
+    return 0;
+}
+
 int server_new(server **out, const server_config *cfg)
 {
     *out = NULL;
@@ -147,6 +230,8 @@ int server_new(server **out, const server_config *cfg)
     s->run_end = INT64_MAX;
     fast_bound(s);
     int rc = rng_new(&s->rng, cfg->generator, cfg->seed, RNG_SERVICE);
+    if (!rc && cfg->tape)
+        rc = tape_attach(s, cfg);
     if (!rc && s->workers > 1 && !(s->pool = calloc(s->workers, sizeof *s->pool)))
         rc = -ENOMEM; /* every worker free at 0 */
     int resamples = 0;
@@ -184,6 +269,8 @@ void server_free(server *s)
 {
     if (!s)
         return;
+    if (s->tape)
+        s->tape->users--;
     rng_free(s->rng);
     rng_free(s->resample);
     rng_free(s->resample_probes);
@@ -736,8 +823,12 @@ static __attribute__((noinline)) int64_t submit_one(server *s, int64_t start, in
 /* The next SERVER_DRAW_BATCH service times (dist_draw_ns's lognormal
  * first, its median converted to a double once in server_new), returned
  * is the first; the rest wait in s->draws. */
+static int64_t tape_batch(server *s);
+
 static __attribute__((noinline)) int64_t draw_batch(server *s)
 {
+    if (s->tape)
+        return tape_batch(s);
     if (s->service.kind == DIST_LOGNORMAL)
         for (uint32_t i = 0; i < SERVER_DRAW_BATCH; i++)
             s->draws[i] = dist_lognormal_at_ns(&s->median_ns, s->service.shape, s->rng);
@@ -746,6 +837,49 @@ static __attribute__((noinline)) int64_t draw_batch(server *s)
             s->draws[i] = dist_draw_ns(&s->service, s->rng);
     s->n_draws = SERVER_DRAW_BATCH;
     s->next_draw = 1;
+    return s->draws[0];
+}
+
+/* draw_batch with a tape: the next batch read from it while it holds
+ * them; past its end, drawn from the stream (first set to the tape's end
+ * state unless it stands there already) and, while the tape has room,
+ * kept there with the stream's state after it. A tape that cannot grow
+ * (out of memory) stops growing: its values are still right. */
+static int64_t tape_batch(server *s)
+{
+    server_tape *t = s->tape;
+    uint64_t p = s->drawn;
+    s->next_draw = 1;
+    s->n_draws = SERVER_DRAW_BATCH;
+    s->drawn += SERVER_DRAW_BATCH;
+    if (p < t->n) { /* n and p are whole batches */
+        memcpy(s->draws, t->draws + p, sizeof s->draws);
+        return s->draws[0];
+    }
+    /* p >= n: p == n, or the tape stopped short of p and rng stands at p */
+    if (s->rng_at != p)
+        gsl_rng_memcpy(s->rng, t->end);
+    s->tape = NULL; /* draw_batch's own draws */
+    draw_batch(s);
+    s->tape = t;
+    s->rng_at = p + SERVER_DRAW_BATCH;
+    if (p != t->n || t->n + SERVER_DRAW_BATCH > t->max)
+        return s->draws[0];
+    if (t->n == t->cap) { /* cap: SERVER_DRAW_BATCH times a power of 2 */
+        int64_t *d = grow_array(t->draws, &t->cap, sizeof *d, SERVER_DRAW_BATCH * 64);
+        if (!d) {
+            t->max = t->n; /* no room: the tape stays as it is */
+            return s->draws[0];
+        }
+        t->draws = d;
+    }
+    if (!t->end && !(t->end = gsl_rng_clone(s->rng))) {
+        t->max = t->n;
+        return s->draws[0];
+    }
+    gsl_rng_memcpy(t->end, s->rng);
+    memcpy(t->draws + t->n, s->draws, sizeof s->draws);
+    t->n += SERVER_DRAW_BATCH;
     return s->draws[0];
 }
 

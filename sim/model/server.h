@@ -23,6 +23,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+typedef struct server_tape server_tape;
+
 /** What a server is made of; the arrays stay owned by the caller. */
 typedef struct server_config {
     dist_spec service;        /**< service time distribution */
@@ -35,6 +37,9 @@ typedef struct server_config {
     uint64_t max_windows;     /**< most stall windows one server may walk
                                    (0: no limit); past it the server fails
                                    with -ECANCELED (run_window_limit) */
+    server_tape *tape;        /**< NULL, or where servers of one service
+                                   stream keep its draws for each other
+                                   (server_tape_new); changes no figure */
 } server_config;
 
 /** Most workers a server may have (a pool's free times are kept in one
@@ -56,6 +61,49 @@ int server_new(server **out, const server_config *cfg);
 
 /** Free; server_free(NULL) does nothing. */
 void server_free(server *s);
+
+/*
+ * The service stream's draws, kept for the next server.
+ *
+ * Every tester's server draws the same s_0, s_1, ... (common random
+ * numbers, rng.h), and a run's other keys (its stalls, rates, users)
+ * change which requests meet them but never a draw. A tape keeps the
+ * first draws a server made, with the stream's state after them, so that
+ * the next server of the same stream (generator, seed, distribution)
+ * reads them instead of drawing them again, and, past the tape's end,
+ * continues the stream from that state: its values are the very ones it
+ * would have drawn. A lognormal draw costs more than the rest of a closed
+ * tester's request (under node, a closed part of scenarios/stall_per_second
+ * took 43 ms with lognormal service and 17 ms with a constant one): the
+ * tape spares every tester after the first its draws, and the browser's
+ * lecture page, whose workers keep their tape from one run to the next,
+ * the draws of a run whose change left the service alone.
+ *
+ * Servers sharing a tape run in one thread (each takes its turn; several
+ * may be alive at once). A server of another stream than the tape's, or a
+ * distribution whose draws are not a function of its parameters alone
+ * (empirical, histogram: their values live in arrays), or constant (no
+ * draws), leaves the tape alone; when no server uses the tape, a server
+ * of another stream restarts it for its own.
+ */
+
+/** Most draws a tape keeps by default: 32 MiB of them. */
+#define SERVER_TAPE_MAX_DRAWS ((size_t)1 << 22)
+
+/**
+ * An empty tape keeping at most max_draws draws (8 bytes each, grown as
+ * servers draw; 0: SERVER_TAPE_MAX_DRAWS).
+ *
+ * @return 0 or -ENOMEM.
+ */
+int server_tape_new(server_tape **out, size_t max_draws);
+
+/** Free; server_tape_free(NULL) does nothing. Every server using the tape
+ *  must be freed first. */
+void server_tape_free(server_tape *t);
+
+/** The draws the tape holds (for tests and benchmarks). */
+size_t server_tape_draws(const server_tape *t);
 
 /**
  * Submit the next request, arriving at arrival_ns. Arrivals must come in

@@ -240,31 +240,33 @@ static int run_all(const scenario *s, run_observer observer, void *octx, int wan
         return -ENOMEM;
     }
     server_config srv = run_server_config(s);
+    /* one tape for the run's servers: the testers after the first (and the
+     * truth's load) read the service times the first drew. Without memory
+     * for it, every server draws its own: the same values. */
+    if (server_tape_new(&srv.tape, 0))
+        srv.tape = NULL;
     tester_run_config cfg = run_tester_config(s, &srv);
+    int rc = 0;
     for (size_t i = 0; i < s->n_testers; i++) {
         observe_ctx o = {observer, octx, i, out->hlog};
-        int rc = tester_run(&s->testers[i], &cfg, observer || out->hlog ? forward : NULL, &o, &out->testers[i]);
+        rc = tester_run(&s->testers[i], &cfg, observer || out->hlog ? forward : NULL, &o, &out->testers[i]);
         if (rc) {
             tester_error(s, i, rc, &out->testers[i], err, errlen);
             run_result_free(out);
-            return rc;
+            break;
         }
         out->n = i + 1;
         if (out->hlog && (rc = hlog_done(s, i, out, err, errlen)) != 0)
-            return rc;
+            break;
     }
-    if (s->truth_interval_ns > 0) {
-        int rc = run_truth(s, &cfg, observer, octx, out, err, errlen);
-        if (rc) {
-            run_result_free(out);
-            return rc;
-        }
-    }
-    return 0;
+    if (!rc && s->truth_interval_ns > 0 && (rc = run_truth(s, &cfg, observer, octx, out, err, errlen)) != 0)
+        run_result_free(out);
+    server_tape_free(srv.tape);
+    return rc;
 }
 
-int run_scenario_part(const scenario *s, size_t part, run_observer observer, void *octx, run_result *out,
-                      char *err, size_t errlen)
+int run_scenario_part(const scenario *s, size_t part, server_tape *tape, run_observer observer, void *octx,
+                      run_result *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     if (part > s->n_testers || (part == s->n_testers && !(s->truth_interval_ns > 0))) {
@@ -279,6 +281,7 @@ int run_scenario_part(const scenario *s, size_t part, run_observer observer, voi
     }
     out->n = s->n_testers;
     server_config srv = run_server_config(s);
+    srv.tape = tape;
     tester_run_config cfg = run_tester_config(s, &srv);
     int rc;
     if (part < s->n_testers) {

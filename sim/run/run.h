@@ -56,6 +56,11 @@ int run_scenario_observed(const scenario *s, run_observer observer, void *ctx, r
  * parallel (one worker each) and keeps those a change does not touch
  * (web/engine.c).
  *
+ * @param tape  NULL, or a tape (server.h) its servers read and extend: a
+ *              caller running many parts in one thread keeps one, so that
+ *              the parts after the first spare the service stream's draws
+ *              (the browser engine keeps it from one run to the next); it
+ *              changes no figure
  * @param observer, ctx  as run_scenario_observed's (no interval log: the
  *                       browser writes none)
  * @param out  receives a result of s->n_testers testers in which only the
@@ -65,8 +70,8 @@ int run_scenario_observed(const scenario *s, run_observer observer, void *ctx, r
  * @return as run_scenario; -EINVAL when part is past s->n_testers, or is
  *         s->n_testers without a [truth].
  */
-int run_scenario_part(const scenario *s, size_t part, run_observer observer, void *ctx, run_result *out,
-                      char *err, size_t errlen);
+int run_scenario_part(const scenario *s, size_t part, server_tape *tape, run_observer observer, void *ctx,
+                      run_result *out, char *err, size_t errlen);
 
 /**
  * Write part `part` of r (run_scenario_part's) as bytes for run_part_load
