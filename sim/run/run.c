@@ -240,10 +240,12 @@ static int run_all(const scenario *s, run_observer observer, void *octx, int wan
         return -ENOMEM;
     }
     server_config srv = run_server_config(s);
-    /* one tape for the run's servers: the testers after the first (and the
-     * truth's load) read the service times the first drew. Without memory
-     * for it, every server draws its own: the same values. */
-    if (server_tape_new(&srv.tape, 0))
+    /* one tape for the run's servers when there are two or more: the
+     * testers after the first (and the truth's load) read the service
+     * times the first drew (a lone server would only fill it). Without
+     * memory for it, every server draws its own: the same values. */
+    size_t servers = s->n_testers + (s->truth_interval_ns > 0 && s->truth_load >= 0);
+    if (servers < 2 || server_tape_new(&srv.tape, 0))
         srv.tape = NULL;
     tester_run_config cfg = run_tester_config(s, &srv);
     int rc = 0;
