@@ -8,7 +8,9 @@
 #     100 s, about 2.27 million requests over its testers and the truth's
 #     probes) moved 10 -> 20 -> ... ms (every part of the run reruns), then
 #     the paced tester's rate 1000/s -> 900/s -> ... (its part alone
-#     reruns: the time charts' windows, set by the densest tester, stay);
+#     reruns: the time charts' windows, set by the densest tester, stay),
+#     then the service's sigma 0.2 -> 0.21 -> ... (every part reruns and
+#     draws its service times anew: the workers' tapes restart);
 #  2. browser vs native per simulated request, in CPU time (a shared
 #     machine's wall time says more about the neighbours than the code):
 #     the CLI (`cosim ... --set ... --charts none -q`: the whole process's
@@ -110,6 +112,7 @@ while read -r what red redmin eng engmin drw drwmin parts tst tstmin npend; do
     case $what in
     freeze) say="the freeze's length (every part reruns)" ;;
     rate) say="the paced tester's rate (its part reruns, the others kept)" ;;
+    sigma) say="the service's sigma (every part reruns, its draws anew: the service tapes restart)" ;;
     esac
     echo "change of $say: testers drawn $tst ms (least $tstmin; $npend of $runs changes drew them before the truth), complete $red ms (least $redmin), of which engine $eng ms (least $engmin), drawing $drw ms (least $drwmin); parts run $parts"
 done <"$work/page"

@@ -3,13 +3,17 @@
 // (20, 30, ... ms: every part of the run reruns), then the paced tester's
 // rate RUNS times (900/s, 800/s, ...: only that tester's part reruns, the
 // others are kept; a rate above the others' 1000/s would move the time
-// charts' windows, which follow the densest tester, and rerun every part), and print for each kind of change the median and
+// charts' windows, which follow the densest tester, and rerun every part),
+// then the service's sigma RUNS times (0.21, 0.22, ...: every part reruns,
+// and every worker's service tape restarts, server.h), and print for each
+// kind of change the median and
 // the least redraw (input event to charts drawn), engine (the pool's
 // parts and their merge) and drawing (the four charts and the table) times
 // in ms, the parts run, and the time to the testers drawn (the truth still
 // running; a change that draws no such state, its truth kept or ended
 // first, counts its complete redraw) with how many changes drew it:
-// "freeze R R_MIN E E_MIN D D_MIN PARTS T T_MIN PENDING" and "rate ..." lines.
+// "freeze R R_MIN E E_MIN D D_MIN PARTS T T_MIN PENDING", "rate ..." and
+// "sigma ..." lines.
 // Usage: node explore_page.js PAGE CHROMIUM RUNS
 'use strict';
 const puppeteer = require('puppeteer-core');
@@ -51,7 +55,8 @@ const median = (a) => { const s = a.slice().sort((x, y) => x - y); const n = s.l
     let k = 1;
     const lines = [];
     for (const [what, id, value] of [['freeze', 'k:stall.freeze.length', (i) => (10 * (i + 1)) + 'ms'],
-                                     ['rate', 'k:tester.paced.rate', (i) => (1000 - 100 * i) + '/s']]) {
+                                     ['rate', 'k:tester.paced.rate', (i) => (1000 - 100 * i) + '/s'],
+                                     ['sigma', 'k:service.sigma', (i) => (0.2 + 0.01 * i).toFixed(2)]]) {
         const rows = [];
         for (let i = 1; i <= runs; i++) rows.push(await change(id, value(i), k++));
         const col = (j) => rows.map((r) => r[j]);

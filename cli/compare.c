@@ -39,7 +39,11 @@ static void compare_usage(FILE *f)
           "wrk --latency's output, httperf's summary (-v -v adds its histogram), k6 --summary-export JSON,\n"
           "an .hgrm spectrum or an .hlog (their values in --hgrm-unit, default ms as wrk2 prints). A\n"
           "figure the file does not give is '-'.\n"
-          "--raw: one line a figure for scripts, 'TESTER FIGURE REAL PREDICTED' in ns or counts.\n"
+          "The last column says whether the scenario's stalls decide a figure (its range reaches above the\n"
+          "same run without stalls) or the service times do, with a percentile's predicted range over\n"
+          "ceil(sqrt(m)) ranks either side, m the values at or above it (docs/real-tools.md).\n"
+          "--raw: one line a figure for scripts, 'TESTER FIGURE REAL PREDICTED LOW HIGH BY' in ns or counts\n"
+          "(BY stalls, service or -; '-' where the file gives no figure or no range is defined).\n"
           "--chart PNG (one TESTER=FILE): the real spectrum drawn on the predicted one (a new file).\n"
           "Exit codes as cosim's (man -l docs/cosim.1): 3 for a file that cannot be read (FILE:LINE).\n", f);
 }
@@ -61,7 +65,62 @@ static void predicted(const scenario *s, const tester_result *r, realout *p)
     p->have = (1u << RO_N_FIGURES) - 1;
 }
 
-static void print_pair(const char *what, const realout *real, const realout *pred, int f)
+/*
+ * Which figures the stalls decide, and how far a percentile may move with
+ * the count of values above it.
+ *
+ * A percentile of rank r among the prediction's n values has m = n - r + 1
+ * values at or above it. A real run's count of such values differs from
+ * the prediction's by chance (a hiccup of the machine, a victim more or
+ * less at a window's edge): about sqrt(m) for a count of rare events
+ * (Poisson's standard deviation). So the figure's range is the predicted
+ * values at ranks r - d and r + d, d = ceil(sqrt(m)) (at least 1, within
+ * 1..n): narrow on a ramp of victims, wide on a cliff (hey -c2 -q100 on a
+ * 10 ms stall every second: 22 victims of 2,200 values put p99, rank
+ * 2,178, on the victims' edge, d = 5; from 0.35 ms to 8 ms).
+ *
+ * The stalls decide a percentile or the max when that range reaches above
+ * the histogram bucket of the largest value of the same scenario run
+ * without its stalls (the
+ * service times and the tool's own rules alone); below it the figure is
+ * the service's, on a real machine its noise's. They decide the count
+ * over the threshold when it exceeds the no-stall run's, and the count of
+ * requests when the two runs' counts differ by more than sqrt of the
+ * no-stall count. The mean is not classed ('-').
+ */
+typedef struct stall_share {
+    int by[RO_N_FIGURES];          /* 1 the stalls, 0 the service, -1 not classed */
+    int has_range[RO_N_FIGURES];
+    int64_t low_ns[RO_N_FIGURES], high_ns[RO_N_FIGURES];
+} stall_share;
+
+static void share_of_stalls(const scenario *s, const tester_result *r, const tester_result *r0, stall_share *x)
+{
+    memset(x, 0, sizeof *x);
+    const hist *h = r->hist;
+    uint64_t n = hist_count(h);
+    int64_t max0 = hist_max(r0->hist);
+    for (int f = RO_P50; f <= RO_MAX; f++) {
+        uint64_t rank = f == RO_MAX ? n : hist_rank(s->rank_rule, realout_level_num[f], 100000, n);
+        if (!rank)
+            continue;
+        uint64_t d = (uint64_t)ceil(sqrt((double)(n - rank + 1)));
+        x->low_ns[f] = hist_value_at_rank(h, rank > d ? rank - d : 1, NULL);
+        x->high_ns[f] = hist_value_at_rank(h, n - rank > d ? rank + d : n, NULL);
+        x->has_range[f] = 1;
+        /* bucket against bucket: a value at a rank is its bucket's upper
+         * edge, the max exact */
+        unsigned sb = hist_sub_bits(h);
+        x->by[f] = hist_index_of((uint64_t)x->high_ns[f], sb) > hist_index_of((uint64_t)max0, sb);
+    }
+    uint64_t a = hist_count(h), a0 = hist_count(r0->hist);
+    uint64_t c = a >= r->added ? a - r->added : 0, c0 = a0 >= r0->added ? a0 - r0->added : 0;
+    x->by[RO_COUNT] = (double)(c > c0 ? c - c0 : c0 - c) > ceil(sqrt((double)c0));
+    x->by[RO_MEAN] = -1;
+    x->by[RO_OVER] = r->over_threshold > r0->over_threshold;
+}
+
+static void print_pair(const char *what, const realout *real, const realout *pred, const stall_share *sh, int f)
 {
     char a[48], b[48], d[64];
     int has = (real->have >> f) & 1;
@@ -93,7 +152,15 @@ static void print_pair(const char *what, const realout *real, const realout *pre
             d[0] = '\0';
         }
     }
-    printf("  %-14s %14s %14s  %s\n", what, a, b, d);
+    char by[96], lo[32], hi[32];
+    if (sh->by[f] < 0)
+        by[0] = '\0';
+    else if (sh->has_range[f])
+        snprintf(by, sizeof by, "%s (%s..%s)", sh->by[f] ? "stalls" : "service",
+                 units_format_duration(sh->low_ns[f], lo, sizeof lo), units_format_duration(sh->high_ns[f], hi, sizeof hi));
+    else
+        snprintf(by, sizeof by, "%s", sh->by[f] ? "stalls" : "service");
+    printf("  %-14s %14s %14s  %-26s %s\n", what, a, b, d, by);
 }
 
 /* The spectrum's levels: p = 1 - 10^(-k/10), k = 0..SPECTRUM_STEPS (up to
@@ -302,7 +369,7 @@ int compare_main(int argc, char **argv)
         }
         n_read++;
     }
-    run_result r = {0};
+    run_result r = {0}, r0 = {0};
     int ran = 0;
     if (code == COSIM_EXIT_OK) {
         run_work w;
@@ -314,33 +381,53 @@ int compare_main(int argc, char **argv)
             ran = 1;
         }
     }
+    if (ran) { /* the same without its stalls: which figures they decide (share_of_stalls) */
+        size_t n_stalls = s->n_stalls;
+        s->n_stalls = 0;
+        if (run_scenario(s, &r0, err, sizeof err) != 0) {
+            fprintf(stderr, "cosim: %s (the run without its stalls)\n", err);
+            code = COSIM_EXIT_SIM;
+            run_result_free(&r);
+            ran = 0;
+        }
+        s->n_stalls = n_stalls;
+    }
     for (int k = 0; ran && k < n_files; k++) {
         const tester_spec *t = &s->testers[which[k]];
         realout pred;
         predicted(s, &r.testers[which[k]], &pred);
+        stall_share x;
+        share_of_stalls(s, &r.testers[which[k]], &r0.testers[which[k]], &x);
         char th[32], res[32];
-        if (raw) { /* for scripts: TESTER FIGURE REAL PREDICTED, ns or counts, '-' when not in the file */
+        if (raw) { /* for scripts: TESTER FIGURE REAL PREDICTED LOW HIGH BY, ns or counts, '-' when not
+                      in the file or not defined */
             for (int f = 0; f < RO_N_FIGURES; f++) {
                 int is_count = f == RO_COUNT || f == RO_OVER;
                 long long pv = is_count ? (long long)(f == RO_COUNT ? pred.count : pred.over) : pred.fig_ns[f];
                 long long rv = is_count ? (long long)(f == RO_COUNT ? real[k].count : real[k].over) : real[k].fig_ns[f];
+                char rs[32] = "-", low[32] = "-", high[32] = "-";
                 if ((real[k].have >> f) & 1)
-                    printf("%s %s %lld %lld\n", t->name, figure_names[f], rv, pv);
-                else
-                    printf("%s %s - %lld\n", t->name, figure_names[f], pv);
+                    snprintf(rs, sizeof rs, "%lld", rv);
+                if (x.has_range[f]) {
+                    snprintf(low, sizeof low, "%lld", (long long)x.low_ns[f]);
+                    snprintf(high, sizeof high, "%lld", (long long)x.high_ns[f]);
+                }
+                printf("%s %s %s %lld %s %s %s\n", t->name, figure_names[f], rs, pv, low, high,
+                       x.by[f] < 0 ? "-" : x.by[f] ? "stalls" : "service");
             }
             continue;
         }
         printf("%s%s: tester %s beside %s (%s; read to %s)\n", k ? "\n" : "", s->path, t->name,
                strchr(argv[optind + 1 + k], '=') + 1, real[k].format, units_format_duration(real[k].resolution_ns, res, sizeof res));
-        printf("  %-14s %14s %14s  %s\n", "figure", "real", "predicted", "real - predicted");
+        printf("  %-14s %14s %14s  %-26s %s\n", "figure", "real", "predicted", "real - predicted",
+               "decided by (predicted range)");
         for (int f = 0; f < RO_N_FIGURES; f++) {
             char what[48];
             if (f == RO_OVER)
                 snprintf(what, sizeof what, "over %s", units_format_duration(s->threshold_ns, th, sizeof th));
             else
                 snprintf(what, sizeof what, "%s", figure_names[f]);
-            print_pair(what, &real[k], &pred, f);
+            print_pair(what, &real[k], &pred, &x, f);
         }
     }
     if (ran && chart && code == COSIM_EXIT_OK &&
@@ -349,8 +436,10 @@ int compare_main(int argc, char **argv)
         code = COSIM_EXIT_OUTPUT;
     for (int k = 0; k < n_read; k++)
         realout_free(&real[k]);
-    if (ran)
+    if (ran) {
         run_result_free(&r);
+        run_result_free(&r0);
+    }
     scenario_free(s);
     return code;
 }

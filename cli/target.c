@@ -726,6 +726,47 @@ static int64_t arrival_phase(const target *t)
     return ((start_best + rel) % p + p) % p;
 }
 
+/* How far the arrivals spread around arrival_phase's phase: the shortest
+ * arc of whole bins grown from the phase's bin (each step taking the
+ * fuller neighbour) that holds all arrivals but the 0.1% farthest (the
+ * first connection, a send the machine delayed); *early_ns and *late_ns
+ * its reach before and after the phase (together a bin's width at the
+ * least, P / PHASE_BINS). Both 0 without --phase-period or requests. A
+ * tool's sends jitter around its tick (httperf's select loop reaches its
+ * timer wheel's tick up to 1 ms late): an arrival at the arc's edge can
+ * meet a window that one at the phase misses. */
+static void arrival_spread(const target *t, int64_t phase, int64_t *early_ns, int64_t *late_ns)
+{
+    int64_t p = t->o.phase_period_ns;
+    *early_ns = *late_ns = 0;
+    if (!p || !t->requests)
+        return;
+    uint64_t total = 0;
+    for (size_t b = 0; b < PHASE_BINS; b++)
+        total += t->phase_n[b];
+    uint64_t want = total - total / 1000; /* all but the farthest 0.1% */
+    size_t c = (size_t)(phase * PHASE_BINS / p) % PHASE_BINS; /* the phase's bin */
+    size_t lo = c, hi = c, width = 1;      /* the arc: bins lo .. hi, circular */
+    uint64_t in_arc = t->phase_n[c];
+    while (in_arc < want && width < PHASE_BINS) {
+        size_t before = (lo + PHASE_BINS - 1) % PHASE_BINS, after = (hi + 1) % PHASE_BINS;
+        if (t->phase_n[before] > t->phase_n[after]) {
+            lo = before;
+            in_arc += t->phase_n[before];
+        } else {
+            hi = after;
+            in_arc += t->phase_n[after];
+        }
+        width++;
+    }
+    int64_t bin = p / PHASE_BINS;
+    int64_t from = (int64_t)((c + PHASE_BINS - lo) % PHASE_BINS); /* bins before c */
+    int64_t to = (int64_t)((hi + PHASE_BINS - c) % PHASE_BINS);   /* bins after c */
+    int64_t in_bin = phase - (int64_t)c * p / PHASE_BINS;          /* the phase within its bin */
+    *early_ns = from * bin + in_bin;
+    *late_ns = (to + 1) * bin - in_bin;
+}
+
 static void summary(const target *t, int64_t ran_ns)
 {
     char a[32], b[32], d[32], e[32];
@@ -759,17 +800,20 @@ static void summary(const target *t, int64_t ran_ns)
     printf("clients: a connection's next request came %s after its reply on average (%llu such; the tool's own "
            "time per request, with the kernel's)\n", units_format_duration(gap, a, sizeof a),
            (unsigned long long)t->gaps);
-    int64_t phase = arrival_phase(t);
+    int64_t phase = arrival_phase(t), early, late;
+    arrival_spread(t, phase, &early, &late);
     if (t->o.phase_period_ns && t->requests)
-        printf("arrivals: at phase %s modulo %s (the densest arrivals, from the first connection)\n",
-               units_format_duration(phase, d, sizeof d), units_format_duration(t->o.phase_period_ns, e, sizeof e));
+        printf("arrivals: at phase %s modulo %s (the densest arrivals, from the first connection); all but "
+               "0.1%% from %s before it to %s after\n",
+               units_format_duration(phase, d, sizeof d), units_format_duration(t->o.phase_period_ns, e, sizeof e),
+               units_format_duration(early, a, sizeof a), units_format_duration(late, b, sizeof b));
     printf("summary: requests=%llu replies=%llu windows_planned=%zu windows_held=%zu start_late_max_ns=%lld "
            "length_error_max_ns=%lld reply_late_mean_ns=%lld reply_late_p99_ns=%lld reply_late_max_ns=%lld "
-           "client_gap_mean_ns=%lld arrival_phase_ns=%lld sched=%s\n",
+           "client_gap_mean_ns=%lld arrival_phase_ns=%lld arrival_early_ns=%lld arrival_late_ns=%lld sched=%s\n",
            (unsigned long long)t->requests, (unsigned long long)t->replies, planned, t->n_held, (long long)late_start,
            (long long)len_err, (long long)(t->replies ? (int64_t)(t->late_sum / t->replies) : 0),
            (long long)late_quantile(t, 0.99), (long long)t->late_max, (long long)gap, (long long)phase,
-           t->fifo ? "fifo" : "normal");
+           (long long)early, (long long)late, t->fifo ? "fifo" : "normal");
 }
 
 /* SCHED_FIFO at the lowest real-time priority for this process (not for

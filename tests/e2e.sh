@@ -1961,17 +1961,42 @@ realtools-cli)
     printf '[scenario]\nduration = 11s\n[service]\ndistribution = constant\ntime = 250us\n[stall gc]\nkind = periodic\nlength = 500ms\nperiod = 5s\nfirst = 5s\n[tester wrk]\nprofile = wrk\nusers = 1\n' >"$work/w.ini"
     "$cosim" compare --raw "$work/w.ini" "wrk=$root/tests/data/realtools/wrk-c1.txt" >"$work/raw" 2>"$work/raw.err" ||
         fail "compare --raw: $(cat "$work/raw.err")"
-    grep -q '^wrk count 41499 [0-9]*$' "$work/raw" || fail "compare --raw: no count line: $(cat "$work/raw")"
-    grep -q '^wrk max 504050000 [0-9]*$' "$work/raw" || fail "compare --raw: no max line: $(cat "$work/raw")"
-    grep -q '^wrk over - [0-9]*$' "$work/raw" || fail "compare --raw: wrk prints no count over the threshold"
+    grep -q '^wrk count 41499 [0-9]* - - stalls$' "$work/raw" || fail "compare --raw: no count line: $(cat "$work/raw")"
+    grep -q '^wrk max 504050000 [0-9]* [0-9]* [0-9]* stalls$' "$work/raw" || fail "compare --raw: no max line: $(cat "$work/raw")"
+    grep -q '^wrk over - [0-9]* - - stalls$' "$work/raw" || fail "compare --raw: wrk prints no count over the threshold"
+    grep -q '^wrk mean 17050000 [0-9]* - - -$' "$work/raw" || fail "compare --raw: the mean is classed: $(cat "$work/raw")"
+    # which figures the stalls decide, worked by hand: an open tester every
+    # 10 ms for 1 s (100 requests at 0, 10, ..., 990 ms), 1 ms of service,
+    # one 25 ms window at 100 ms. The request at 100 ms starts at 125 (26 ms),
+    # 110 behind it (126 to 127: 17 ms), 120 (127 to 128: 8 ms); the other 97
+    # take 1 ms. Nearest rank over n = 100: p99 is rank 99 (17 ms), m = 2
+    # values at or above it, d = ceil(sqrt 2) = 2: ranks 97..100, 1 ms to
+    # 26 ms, above the no-stall run's largest (1 ms): the stalls'. p90, rank
+    # 90, m = 11, d = 4: ranks 86..94, all 1 ms: the service's. p99.9, rank
+    # 100, m = 1, d = 1: ranks 99..100 (17 to 26 ms). The max: 26 ms, its
+    # range ranks 99..100. The count (100 either way): the service's; over
+    # 5 ms, 3 against 0: the stalls'. (hey.csv is only the other side.)
+    printf '[scenario]\nduration = 1s\nthreshold = 5ms\nrank_rule = nearest_rank\n[service]\ndistribution = constant\ntime = 1ms\n[stall w]\nkind = windows\nwindows = 100ms..125ms\n[tester open]\nkind = open\nrate = 100/s\n' >"$work/hand.ini"
+    "$cosim" compare --raw "$work/hand.ini" "open=$root/tests/data/realtools/hey.csv" >"$work/hraw" 2>"$work/hraw.err" ||
+        fail "compare --raw (hand-worked): $(cat "$work/hraw.err")"
+    one=$(awk '$2 == "p50" {print $4}' "$work/hraw")   # 1 ms's bucket edge
+    seventeen=$(awk '$2 == "p99" {print $4}' "$work/hraw")
+    [ "$one" -ge 1000000 ] && [ "$one" -lt 1010000 ] && [ "$seventeen" -ge 17000000 ] && [ "$seventeen" -lt 17200000 ] ||
+        fail "compare --raw (hand-worked): p50 $one, p99 $seventeen: $(cat "$work/hraw")"
+    for want in "count 100 - - service" "p50 $one $one $one service" "p90 $one $one $one service" \
+                "p99 $seventeen $one 26000000 stalls" "p99.9 26000000 $seventeen 26000000 stalls" \
+                "max 26000000 $seventeen 26000000 stalls" "over 3 - - stalls"; do
+        set -- $want
+        grep -qE "^open $1 [0-9]+ $2 $3 $4 $5\$" "$work/hraw" || fail "compare --raw (hand-worked): not 'open $1 REAL $2 $3 $4 $5': $(cat "$work/hraw")"
+    done
     # the printed table: the count's difference with separators, as the counts beside it
     # (it printed -2917 beside 48,705), its value the raw lines' difference
-    pc=$(sed -n 's/^wrk count 41499 \([0-9]*\)$/\1/p' "$work/raw")
+    pc=$(sed -n 's/^wrk count 41499 \([0-9]*\) .*$/\1/p' "$work/raw")
     dc=$((41499 - pc))
     sign=+; [ "$dc" -lt 0 ] && { sign=-; dc=$((-dc)); }
     dc=$(printf '%s' "$dc" | sed ':a;s/\B[0-9]\{3\}\>/,&/;ta')
     "$cosim" compare "$work/w.ini" "wrk=$root/tests/data/realtools/wrk-c1.txt" >"$work/cmp" 2>&1 || fail "compare: $(cat "$work/cmp")"
-    grep -qE "^  count +41,499 +[0-9,]+  \\${sign}${dc} \([+-][0-9.]+%\)\$" "$work/cmp" \
+    grep -qE "^  count +41,499 +[0-9,]+  \\${sign}${dc} \([+-][0-9.]+%\) +stalls\$" "$work/cmp" \
         || fail "compare: the count line is not '41,499 ... ${sign}${dc} (...%)': $(grep count "$work/cmp")"
     if command -v gnuplot >/dev/null; then
         "$cosim" compare --chart "$work/c.png" "$work/w.ini" "wrk=$root/tests/data/realtools/wrk-c1.txt" >/dev/null \
@@ -2027,7 +2052,14 @@ realtools-cli)
         [ "$rc" = 0 ] || fail "cosim target exited $rc: $(cat "$work/tgt.out")"
         grep -q '^summary: requests=2 replies=2 windows_planned=1 windows_held=1 ' "$work/tgt.out" ||
             fail "target summary: $(grep summary "$work/tgt.out")"
-        grep -q ' arrival_phase_ns=[0-9]\{1,9\} sched=[a-z]*$' "$work/tgt.out" || fail "target: no arrival phase below 1 s"
+        grep -q ' arrival_phase_ns=[0-9]\{1,9\} arrival_early_ns=[0-9]* arrival_late_ns=[0-9]* sched=[a-z]*$' "$work/tgt.out" ||
+            fail "target: no arrival phase below 1 s: $(grep summary "$work/tgt.out")"
+        # the spread: the two requests came in one write, so both fall in
+        # the phase's own bin (1 s / 200 = 5 ms): the arc is that bin, and
+        # its reach before and after the phase adds up to its width
+        early=$(sed -n 's/.* arrival_early_ns=\([0-9]*\) .*/\1/p' "$work/tgt.out")
+        late=$(sed -n 's/.* arrival_late_ns=\([0-9]*\) .*/\1/p' "$work/tgt.out")
+        [ "$((early + late))" = 5000000 ] || fail "target: arrivals from $early ns before to $late ns after, not one 5 ms bin"
         # SCHED_FIFO where permitted (root, CAP_SYS_NICE), else the default
         # scheduler, said on stderr
         if grep -q ' sched=normal$' "$work/tgt.out"; then

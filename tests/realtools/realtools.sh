@@ -14,10 +14,11 @@
 #      never a failure: 8 processes on 2 cores cannot hold a 10 ms stop);
 #   4. `cosim compare` of the tool's output with cosim's prediction from the
 #      held windows (`kind = file`) and the baseline;
-#   5. the figures the stalls decide (max, the count over 100 ms where the
-#      tool gives it, p99 where the stall holds more than 1% of the values)
-#      judged within tolerances from repeated runs (docs/real-tools.md);
-#      the rest reported.
+#   5. the figures the stalls decide judged within tolerances from repeated
+#      runs (docs/real-tools.md): the max, the count over 100 ms where the
+#      tool gives it, p99 and p99.9 where cosim compare says the stalls
+#      decide them (within their predicted range over the rank's count
+#      noise), and the count of requests; the rest reported.
 # A missing tool is a SKIP said aloud. Traffic: 127.0.0.1 only, each run
 # bounded by the tool's own duration or request count, the target stopping
 # by itself. short: one run each, about a minute and a half (the suite);
@@ -204,7 +205,8 @@ take_baseline() {
     }
 }
 
-tools="wrk:c1 wrk:c10 hey:c1 hey:c2q100 ab:kc1 httperf:rate200"
+# COSIM_REALTOOLS_TOOLS narrows a campaign (bench/realtools.sh) to some of them
+tools=${COSIM_REALTOOLS_TOOLS:-"wrk:c1 wrk:c10 hey:c1 hey:c2q100 ab:kc1 httperf:rate200"}
 stalls="article book"
 if [ "$MODE" = full ]; then dur=11; else dur=3; fi
 results="$WORK/results"
@@ -237,6 +239,7 @@ for ts in $tools; do
                 # the target measures where its requests fall in it
                 period=
                 [ "$tool $setting" = "hey c2q100" ] && period=10ms
+                [ "$tool $setting" = "httperf rate200" ] && period=5ms
                 start_target "$d/stall.ini" "$((dur + 1))s" "$d/held.csv" $period || { fails=$((fails + 1)); break; }
                 run_tool "$tool" "$setting" "$PORT" "$dur" "$d/real.out"
                 kill "$TPID" 2>/dev/null
@@ -272,40 +275,117 @@ for ts in $tools; do
                 client=$(sed -n 's/^# client_time = \([0-9]*\)ns.*/\1/p' "$b/service.txt")
                 phase=
                 [ -n "$period" ] && phase=$(sed -n 's/.*arrival_phase_ns=\([0-9]*\).*/\1/p' "$d/target.out")
-                {
-                    printf '[scenario]\nduration = %ss\n' "$dur"
-                    [ "$tool" = ab ] && printf 'rank_rule = sorted_index\nin_flight_at_end = drop\n'
-                    printf '[service]\n'
-                    grep -v '^#' "$b/service.txt"
-                    printf '[stall held]\nkind = file\nfile = held.csv\n'
-                    tester_of "$tool" "$setting" "$dur"
-                    [ -n "$client" ] && printf 'client_time = %sns\n' "$client"
-                } >"$d/predict.ini"
-                if ! "$COSIM" compare --raw "$d/predict.ini" "real=$d/real.out" >"$d/compare.txt" 2>"$d/compare.err"; then
+                # httperf: its grid is not where its first connection was.
+                # Its rate timer fires on the ticks of a 1 ms timer wheel
+                # (src/timer.c timer_tick, TIMER_INTERVAL) that its select
+                # loop reaches up to 1 ms late, so every arrival after the
+                # first sits near one phase of the 5 ms period, 2.1 to 4.8
+                # ms after the first connection in eight runs (the target's
+                # clock zero). The profile's grid starts at 0, so the
+                # windows are moved back by the measured phase to meet the
+                # grid as they met the real arrivals (one process, one grid:
+                # unlike hey -q's two workers). The arrivals jitter around
+                # it, and one at a window's start waits it whole where one a
+                # little earlier waits nothing: the prediction is made at 11
+                # phases across the arrivals' spread (all but 0.1% of them,
+                # the target's arrival_early_ns .. arrival_late_ns) and each
+                # figure's range is the union of theirs (compare.txt: the
+                # measured phase's line, its LOW and HIGH widened)
+                shifts=0
+                if [ "$tool $setting" = "httperf rate200" ] && [ -n "$phase" ]; then
+                    early=$(sed -n 's/.*arrival_early_ns=\([0-9]*\).*/\1/p' "$d/target.out")
+                    late=$(sed -n 's/.*arrival_late_ns=\([0-9]*\).*/\1/p' "$d/target.out")
+                    shifts="$phase"
+                    for k in $(seq 0 10); do
+                        shifts="$shifts $((phase - ${early:-0} + k * (${early:-0} + ${late:-0}) / 10))"
+                    done
+                fi
+                cmp_failed=
+                n=0
+                for shift in $shifts; do
+                    awk -F, -v ph="$shift" '/^[0-9]/ {sub(/ns$/, "", $1); $1 = sprintf("%.0fns", $1 - ph)} {print}' \
+                        OFS=, "$d/held.csv" >"$d/held-$n.csv"
+                    {
+                        printf '[scenario]\nduration = %ss\n' "$dur"
+                        [ "$tool" = ab ] && printf 'rank_rule = sorted_index\nin_flight_at_end = drop\n'
+                        printf '[service]\n'
+                        grep -v '^#' "$b/service.txt"
+                        printf '[stall held]\nkind = file\nfile = held-%s.csv\n' "$n"
+                        tester_of "$tool" "$setting" "$dur"
+                        [ -n "$client" ] && printf 'client_time = %sns\n' "$client"
+                    } >"$d/predict-$n.ini"
+                    if ! "$COSIM" compare --raw "$d/predict-$n.ini" "real=$d/real.out" >"$d/compare-$n.txt" \
+                        2>"$d/compare.err"; then
+                        cmp_failed=1
+                        break
+                    fi
+                    n=$((n + 1))
+                done
+                if [ -n "$cmp_failed" ]; then
                     say "FAIL $tool $setting $stall: cosim compare: $(cat "$d/compare.err")"
                     fails=$((fails + 1))
                     break
                 fi
-                while read -r _ fig rv pv; do
-                    echo "$tool $setting $stall $fig $rv $pv" >>"$results"
+                cp "$d/predict-0.ini" "$d/predict.ini"
+                # each figure: the first prediction's line (the measured
+                # phase's), its range the union of every prediction's
+                awk 'FNR == NR {key = $1 " " $2; line[key] = $0; lo[key] = $5; hi[key] = $6; by[key] = $7; order[++n] = key; next}
+                     {key = $1 " " $2
+                      if ($5 != "-" && ($5 + 0 < lo[key] + 0 || lo[key] == "-")) lo[key] = $5
+                      if ($4 != "-" && lo[key] != "-" && $4 + 0 < lo[key] + 0) lo[key] = $4
+                      if ($6 != "-" && ($6 + 0 > hi[key] + 0 || hi[key] == "-")) hi[key] = $6
+                      if ($4 != "-" && hi[key] != "-" && $4 + 0 > hi[key] + 0) hi[key] = $4
+                      if ($7 == "stalls") by[key] = "stalls"}
+                     END {for (i = 1; i <= n; i++) {k = order[i]; split(line[k], f, " ")
+                          printf "%s %s %s %s %s %s %s\n", f[1], f[2], f[3], f[4], lo[k], hi[k], by[k]}}' \
+                    "$d/compare-0.txt" "$d"/compare-*.txt >"$d/compare.txt"
+                while read -r _ fig rv pv _ _ by; do
+                    echo "$tool $setting $stall $fig $rv $pv $by" >>"$results"
                 done <"$d/compare.txt"
                 # 5. judge what the stalls decide
                 judged=$((judged + 1))
                 verdict=ok
                 why=
-                while read -r _ fig rv pv; do
+                abs_tol=$((len / 4 < 5000000 ? len / 4 : 5000000))
+                while read -r _ fig rv pv lo hi by; do
                     [ "$rv" = - ] && continue
+                    case "$fig" in
+                    # a percentile the stalls decide (cosim compare: its
+                    # predicted range over ceil(sqrt(m)) ranks either side
+                    # reaches above the no-stall run's largest value): within
+                    # that range, widened by 10% + a quarter of the stall (at
+                    # most 5 ms: the target's hold and the tool's own time) +
+                    # the latest reply the target measured in this run (a
+                    # reply the machine delayed may be a victim's). On a
+                    # cliff the range spans it: hey -c2 -q100's p99 on the
+                    # book's stall, 22 victims of 2,200, whichever side a
+                    # machine's hiccup puts it
+                    # The max too, always (a window meets a request in every
+                    # run here): its range is the predicted second largest to
+                    # the largest (and, for httperf, every arrival phase's)
+                    p99 | p99.9 | max)
+                        if { [ "$by" = stalls ] || [ "$fig" = max ]; } &&
+                            { [ "$rv" -lt $((lo - lo / 10 - abs_tol - HOLD_RLATE)) ] ||
+                                [ "$rv" -gt $((hi + hi / 10 + abs_tol + HOLD_RLATE)) ]; }; then
+                            verdict=FAIL
+                            why="$why $fig real $rv outside the predicted $lo..$hi (tolerance 10% + $((abs_tol / 1000)) us + $((HOLD_RLATE / 1000)) us);"
+                        fi ;;
+                    # the requests of a rate's schedule (hey -q's ticks,
+                    # httperf's grid), to 1% + 2: the campaigns' largest
+                    # difference 4 of 2,006. A closed loop's count is
+                    # reported, not judged: it is the run's time over the
+                    # machine's cycle, and the machine's speed moves between
+                    # the baseline and the run by more than the stall's share
+                    # (hey -c1 on the book's stall: 44,700 real against
+                    # 33,016 predicted, where the stall takes 1% of the time)
+                    count)
+                        case "$tool $setting" in
+                        "hey c2q100" | "httperf rate200")
+                            within "$rv" "$pv" 1 2 ||
+                                { verdict=FAIL; why="$why count real $rv predicted $pv (tolerance 1% + 2);"; } ;;
+                        esac ;;
+                    esac
                     case "$stall $fig" in
-                    # the longest wait: the stall's length plus what was queued;
-                    # 10% + a quarter of the stall, at most 5 ms (the
-                    # target's hold and the tool's own time: the campaigns'
-                    # largest difference on the book's stall was 2.53 ms,
-                    # httperf's 10.2 ms real against 7.67 predicted, twice),
-                    # plus the latest reply the target measured in this run
-                    # (a reply the machine delayed may be the stall's own)
-                    *" max") abs_tol=$((len / 4 < 5000000 ? len / 4 : 5000000))
-                        within "$rv" "$pv" 10 $((abs_tol + HOLD_RLATE)) ||
-                        { verdict=FAIL; why="$why max real $rv predicted $pv (tolerance 10% + $((abs_tol / 1000)) us + $((HOLD_RLATE / 1000)) us);"; } ;;
                     # the count over 100 ms: the stall's victims (article only:
                     # the book's 10 ms stall puts none over 100 ms). Not wrk's
                     # (from its whole histogram): its count over 100 ms is the
@@ -318,7 +398,8 @@ for ts in $tools; do
                         { verdict=FAIL; why="$why over real $rv predicted $pv;"; } ;;
                     esac
                 done <"$d/compare.txt"
-                [ -n "$phase" ] && HOLD_WHY="$HOLD_WHY; client_time $((${client:-0} / 1000)) us, arrivals at $((phase / 1000)) us in the 10 ms tick"
+                [ -n "$phase" ] && [ "$period" = 10ms ] && HOLD_WHY="$HOLD_WHY; client_time $((${client:-0} / 1000)) us, arrivals at $((phase / 1000)) us in the 10 ms tick"
+                [ -n "$phase" ] && [ "$period" = 5ms ] && HOLD_WHY="$HOLD_WHY; arrivals at $((phase / 1000)) us in the 5 ms period: the windows moved back by it"
                 say "$verdict $tool $setting $stall (run $rep): $HOLD_WHY;$why"
                 if [ "$verdict" != ok ]; then
                     sed 's/^/    /' "$d/compare.txt"
@@ -350,8 +431,8 @@ if [ "$MODE" = full ]; then
     # the table: real median and range over the runs, predicted median,
     # difference of the medians
     say ""
-    say "tool setting stall figure | real median [min..max] over runs | predicted median | real - predicted"
-    awk 'NF == 6 && $5 != "-" {k=$1" "$2" "$3" "$4; r[k]=r[k]" "$5; p[k]=p[k]" "$6}
+    say "tool setting stall figure (decided by) | real median [min..max] over runs | predicted median | real - predicted"
+    awk 'NF == 7 && $5 != "-" {k=$1" "$2" "$3" "$4" ("$7")"; r[k]=r[k]" "$5; p[k]=p[k]" "$6}
          END {for (k in r) print k "|" r[k] "|" p[k]}' "$results" | sort | while IFS='|' read -r k rs ps; do
         rm=$(tr ' ' '\n' <<<"$rs" | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)], a[1], a[NR]}')
         pm=$(tr ' ' '\n' <<<"$ps" | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
