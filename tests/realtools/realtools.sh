@@ -279,8 +279,8 @@ for ts in $tools; do
                 # Its rate timer fires on the ticks of a 1 ms timer wheel
                 # (src/timer.c timer_tick, TIMER_INTERVAL) that its select
                 # loop reaches up to 1 ms late, so every arrival after the
-                # first sits near one phase of the 5 ms period, 2.1 to 4.8
-                # ms after the first connection in eight runs (the target's
+                # first sits near one phase of the 5 ms period, 0.4 to 4.8
+                # ms after the first connection in twenty runs (the target's
                 # clock zero). The profile's grid starts at 0, so the
                 # windows are moved back by the measured phase to meet the
                 # grid as they met the real arrivals (one process, one grid:
@@ -339,8 +339,8 @@ for ts in $tools; do
                      END {for (i = 1; i <= n; i++) {k = order[i]; split(line[k], f, " ")
                           printf "%s %s %s %s %s %s %s\n", f[1], f[2], f[3], f[4], lo[k], hi[k], by[k]}}' \
                     "$d/compare-0.txt" "$d"/compare-*.txt >"$d/compare.txt"
-                while read -r _ fig rv pv _ _ by; do
-                    echo "$tool $setting $stall $fig $rv $pv $by" >>"$results"
+                while read -r _ fig rv pv lo hi by; do
+                    echo "$tool $setting $stall $fig $rv $pv $by $lo $hi" >>"$results"
                 done <"$d/compare.txt"
                 # 5. judge what the stalls decide
                 judged=$((judged + 1))
@@ -399,7 +399,7 @@ for ts in $tools; do
                     esac
                 done <"$d/compare.txt"
                 [ -n "$phase" ] && [ "$period" = 10ms ] && HOLD_WHY="$HOLD_WHY; client_time $((${client:-0} / 1000)) us, arrivals at $((phase / 1000)) us in the 10 ms tick"
-                [ -n "$phase" ] && [ "$period" = 5ms ] && HOLD_WHY="$HOLD_WHY; arrivals at $((phase / 1000)) us in the 5 ms period: the windows moved back by it"
+                [ -n "$phase" ] && [ "$period" = 5ms ] && HOLD_WHY="$HOLD_WHY; arrivals at $((phase / 1000)) us in the 5 ms period, all but 0.1% from $((${early:-0} / 1000)) us before to $((${late:-0} / 1000)) us after: predicted across them"
                 say "$verdict $tool $setting $stall (run $rep): $HOLD_WHY;$why"
                 if [ "$verdict" != ok ]; then
                     sed 's/^/    /' "$d/compare.txt"
@@ -431,18 +431,21 @@ if [ "$MODE" = full ]; then
     # the table: real median and range over the runs, predicted median,
     # difference of the medians
     say ""
-    say "tool setting stall figure (decided by) | real median [min..max] over runs | predicted median | real - predicted"
-    awk 'NF == 7 && $5 != "-" {k=$1" "$2" "$3" "$4" ("$7")"; r[k]=r[k]" "$5; p[k]=p[k]" "$6}
-         END {for (k in r) print k "|" r[k] "|" p[k]}' "$results" | sort | while IFS='|' read -r k rs ps; do
-        rm=$(tr ' ' '\n' <<<"$rs" | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)], a[1], a[NR]}')
-        pm=$(tr ' ' '\n' <<<"$ps" | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
-        read -r med lo hi <<<"$rm"
-        say "$k | $med [$lo..$hi] | $pm | $((med - pm))"
-    done
+    say "tool setting stall figure (decided by) | real median [min..max] over runs | predicted median [least LOW..most HIGH] | real - predicted"
+    awk 'NF == 9 && $5 != "-" {k=$1" "$2" "$3" "$4" ("$7")"; r[k]=r[k]" "$5; p[k]=p[k]" "$6
+                               if ($8 != "-" && (!(k in l) || $8 + 0 < l[k] + 0)) l[k] = $8
+                               if ($9 != "-" && (!(k in h) || $9 + 0 > h[k] + 0)) h[k] = $9}
+         END {for (k in r) print k "|" r[k] "|" p[k] "|" (k in l ? l[k] ".." h[k] : "")}' "$results" | sort |
+        while IFS='|' read -r k rs ps range; do
+            rm=$(tr ' ' '\n' <<<"$rs" | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)], a[1], a[NR]}')
+            pm=$(tr ' ' '\n' <<<"$ps" | grep . | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}')
+            read -r med lo hi <<<"$rm"
+            say "$k | $med [$lo..$hi] | $pm${range:+ [$range]} | $((med - pm))"
+        done
     say ""
     say "not held (not judged), by tool, setting and stall:"
     awk '$4 == "notheld" {n[$1" "$2" "$3]++} END {for (k in n) print "  " k ": " n[k]}' "$results" | sort
-    say "every run's figures (tool setting stall figure real predicted):"
+    say "every run's figures (tool setting stall figure real predicted decided-by low high):"
     sed 's/^/  /' "$results"
 fi
 say "realtools: $judged judged, $fails failed"
