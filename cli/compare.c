@@ -83,10 +83,10 @@ static void predicted(const scenario *s, const tester_result *r, realout *p)
  * the histogram bucket of the largest value of the same scenario run
  * without its stalls (the
  * service times and the tool's own rules alone); below it the figure is
- * the service's, on a real machine its noise's. They decide the count
- * over the threshold when it exceeds the no-stall run's, and the count of
- * requests when the two runs' counts differ by more than sqrt of the
- * no-stall count. The mean is not classed ('-').
+ * the service's, on a real machine its noise's. They decide a count (the
+ * requests recorded, or the values over the threshold, added ones
+ * included) when the two runs' differ by more than the square root of the
+ * no-stall run's (any difference from 0). The mean is not classed ('-').
  */
 typedef struct stall_share {
     int by[RO_N_FIGURES];          /* 1 the stalls, 0 the service, -1 not classed */
@@ -117,7 +117,8 @@ static void share_of_stalls(const scenario *s, const tester_result *r, const tes
     uint64_t c = a >= r->added ? a - r->added : 0, c0 = a0 >= r0->added ? a0 - r0->added : 0;
     x->by[RO_COUNT] = (double)(c > c0 ? c - c0 : c0 - c) > ceil(sqrt((double)c0));
     x->by[RO_MEAN] = -1;
-    x->by[RO_OVER] = r->over_threshold > r0->over_threshold;
+    uint64_t o = r->over_threshold, o0 = r0->over_threshold;
+    x->by[RO_OVER] = (double)(o > o0 ? o - o0 : o0 - o) > ceil(sqrt((double)o0));
 }
 
 static void print_pair(const char *what, const realout *real, const realout *pred, const stall_share *sh, int f)

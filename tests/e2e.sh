@@ -1989,6 +1989,26 @@ realtools-cli)
         set -- $want
         grep -qE "^open $1 [0-9]+ $2 $3 $4 $5\$" "$work/hraw" || fail "compare --raw (hand-worked): not 'open $1 REAL $2 $3 $4 $5': $(cat "$work/hraw")"
     done
+    # the counts' rule, by hand (cases of a helper working from the docs):
+    # a closed user, 10 ms a request, 50 ms windows every 250 ms from
+    # 100 ms, 1 s: 80 requests (4 wait a window: 60 ms) against 100 without
+    # the stall; every value is over a 5 ms threshold, so the count over it
+    # falls from 100 to 80 too. |80 - 100| = 20 > sqrt(100) = 10: both the
+    # stalls' (a rule of "the count over grew" called it the service's).
+    # And a paced tester every 10 ms, next_slot, windows 100..199 ms and
+    # 600.5..611 ms: the request at 100 ms takes 100 ms (9 slots skipped),
+    # the one at 600 ms 11.5 ms (1 skipped): 90 requests against 100,
+    # |90 - 100| = 10, not more than sqrt(100): the service's; over 100 ms
+    # (100 ms is not over it): 0 and 0, the service's
+    printf '[scenario]\nduration = 1s\nthreshold = 5ms\n[service]\ndistribution = constant\ntime = 10ms\n[stall gc]\nkind = periodic\nlength = 50ms\nperiod = 250ms\nfirst = 100ms\n[tester t]\nkind = closed\n' >"$work/hc.ini"
+    printf '[scenario]\nduration = 1s\nthreshold = 100ms\n[service]\ndistribution = constant\ntime = 1ms\n[stall w]\nkind = windows\nwindows = 100ms..199ms, 600.5ms..611ms\n[tester t]\nkind = paced\ninterval = 10ms\nlate = next_slot\n' >"$work/hp.ini"
+    "$cosim" compare --raw "$work/hc.ini" "t=$root/tests/data/realtools/hey.csv" >"$work/hcraw" 2>&1 &&
+        grep -qE '^t count [0-9]+ 80 - - stalls$' "$work/hcraw" && grep -qE '^t over [0-9]+ 80 - - stalls$' "$work/hcraw" ||
+        fail "compare --raw (closed, every value over): $(cat "$work/hcraw")"
+    "$cosim" compare --raw "$work/hp.ini" "t=$root/tests/data/realtools/hey.csv" >"$work/hpraw" 2>&1 &&
+        grep -qE '^t count [0-9]+ 90 - - service$' "$work/hpraw" && grep -qE '^t over [0-9]+ 0 - - service$' "$work/hpraw" &&
+        grep -qE '^t max [0-9]+ 100000000 [0-9]+ 100000000 stalls$' "$work/hpraw" ||
+        fail "compare --raw (paced, count off by sqrt): $(cat "$work/hpraw")"
     # the printed table: the count's difference with separators, as the counts beside it
     # (it printed -2917 beside 48,705), its value the raw lines' difference
     pc=$(sed -n 's/^wrk count 41499 \([0-9]*\) .*$/\1/p' "$work/raw")
