@@ -81,8 +81,8 @@ static void predicted(const scenario *s, const tester_result *r, realout *p)
  *
  * The stalls decide a percentile or the max when that range reaches above
  * the histogram bucket of the largest value of the same scenario run
- * without its stalls (the
- * service times and the tool's own rules alone); below it the figure is
+ * without its stalls (the service times and the tool's own rules alone);
+ * below it the figure is
  * the service's, on a real machine its noise's. They decide a count (the
  * requests recorded, or the values over the threshold, added ones
  * included) when the two runs' differ by more than the square root of the
@@ -94,6 +94,17 @@ typedef struct stall_share {
     int64_t low_ns[RO_N_FIGURES], high_ns[RO_N_FIGURES];
 } stall_share;
 
+/* ceil(sqrt(m)), in integers (exact for every m). */
+static uint64_t ceil_sqrt(uint64_t m)
+{
+    uint64_t r = (uint64_t)sqrtl((long double)m); /* a start within one of floor(sqrt(m)) */
+    while (r && r > m / r)
+        r--;
+    while (r + 1 <= m / (r + 1))
+        r++;
+    return r * r == m ? r : r + 1; /* r = floor(sqrt(m)) */
+}
+
 static void share_of_stalls(const scenario *s, const tester_result *r, const tester_result *r0, stall_share *x)
 {
     memset(x, 0, sizeof *x);
@@ -104,7 +115,7 @@ static void share_of_stalls(const scenario *s, const tester_result *r, const tes
         uint64_t rank = f == RO_MAX ? n : hist_rank(s->rank_rule, realout_level_num[f], 100000, n);
         if (!rank)
             continue;
-        uint64_t d = (uint64_t)ceil(sqrt((double)(n - rank + 1)));
+        uint64_t d = ceil_sqrt(n - rank + 1);
         x->low_ns[f] = hist_value_at_rank(h, rank > d ? rank - d : 1, NULL);
         x->high_ns[f] = hist_value_at_rank(h, n - rank > d ? rank + d : n, NULL);
         x->has_range[f] = 1;
@@ -115,10 +126,10 @@ static void share_of_stalls(const scenario *s, const tester_result *r, const tes
     }
     uint64_t a = hist_count(h), a0 = hist_count(r0->hist);
     uint64_t c = a >= r->added ? a - r->added : 0, c0 = a0 >= r0->added ? a0 - r0->added : 0;
-    x->by[RO_COUNT] = (double)(c > c0 ? c - c0 : c0 - c) > ceil(sqrt((double)c0));
+    x->by[RO_COUNT] = (c > c0 ? c - c0 : c0 - c) > ceil_sqrt(c0);
     x->by[RO_MEAN] = -1;
     uint64_t o = r->over_threshold, o0 = r0->over_threshold;
-    x->by[RO_OVER] = (double)(o > o0 ? o - o0 : o0 - o) > ceil(sqrt((double)o0));
+    x->by[RO_OVER] = (o > o0 ? o - o0 : o0 - o) > ceil_sqrt(o0);
 }
 
 static void print_pair(const char *what, const realout *real, const realout *pred, const stall_share *sh, int f)

@@ -2009,6 +2009,21 @@ realtools-cli)
         grep -qE '^t count [0-9]+ 90 - - service$' "$work/hpraw" && grep -qE '^t over [0-9]+ 0 - - service$' "$work/hpraw" &&
         grep -qE '^t max [0-9]+ 100000000 [0-9]+ 100000000 stalls$' "$work/hpraw" ||
         fail "compare --raw (paced, count off by sqrt): $(cat "$work/hpraw")"
+    # exact ranks and a perfect square (a helper's case): an open tester
+    # every 1 ms for 4 s, 100 us of service, windows from 1000.05, 2000.05,
+    # 3000.05 and 3500.05 ms of 0.8, 0.7, 0.6 and 0.5 ms: 4,000 values, four
+    # victims of 0.9, 0.8, 0.7 and 0.6 ms at ranks 4,000 to 3,997. At
+    # sorted_index p99.9 is rank floor(0.999 x 4000) + 1 = 3,997 (in
+    # doubles 0.999 x 4000 is 3995.99..., rank 3,996: 0.1 ms), the 0.6 ms
+    # victim; m = 4, d = ceil(sqrt 4) = 2 (not 3): ranks 3,995 to 3,999,
+    # 0.1 to 0.8 ms. Values are bucket edges: 0.6 ms is 602,111 ns, 0.8 ms
+    # 802,815, 0.1 ms 100,351 (as the p50 line says)
+    printf '[scenario]\nduration = 4s\nthreshold = 500us\nrank_rule = sorted_index\n[service]\ndistribution = constant\ntime = 100us\n[stall w]\nkind = windows\nwindows = 1000.05ms..1000.85ms, 2000.05ms..2000.75ms, 3000.05ms..3000.65ms, 3500.05ms..3500.55ms\n[tester t]\nkind = open\nrate = 1000/s\n' >"$work/h4.ini"
+    "$cosim" compare --raw "$work/h4.ini" "t=$root/tests/data/realtools/hey.csv" >"$work/h4raw" 2>&1 &&
+        grep -qE '^t p50 [0-9]+ 100351 100351 100351 service$' "$work/h4raw" &&
+        grep -qE '^t p99.9 [0-9]+ 602111 100351 802815 stalls$' "$work/h4raw" &&
+        grep -qE '^t max [0-9]+ 900000 802815 900000 stalls$' "$work/h4raw" ||
+        fail "compare --raw (exact ranks, m = 4): $(cat "$work/h4raw")"
     # the printed table: the count's difference with separators, as the counts beside it
     # (it printed -2917 beside 48,705), its value the raw lines' difference
     pc=$(sed -n 's/^wrk count 41499 \([0-9]*\) .*$/\1/p' "$work/raw")

@@ -38,7 +38,7 @@ typedef struct stall_state {
 /* server.h, "The service stream's draws, kept for the next server". */
 struct server_tape {
     /* the stream: every value of dist_draw_ns is a function of these */
-    dist_spec service; /* kind, a_ns, b_ns, shape (no arrays: see tape_of) */
+    dist_spec service; /* kind, a_ns, b_ns, shape (no arrays: see tape_attach) */
     char *generator;   /* NULL: no stream yet */
     uint64_t seed;
     int64_t *draws;    /* draws[0..n): s_0 .. s_{n-1}, n a multiple of
