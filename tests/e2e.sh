@@ -193,6 +193,10 @@ cli)
     expect_exit 2 "[scenario] rank_rule = median" --set scenario.rank_rule=median scenarios/one_stall.ini -o "$work/x"
     [ -e "$work/x" ] && fail "a failed scenario created its output folder"
     expect_exit 2 "--seed -1: expected a whole number" --seed -1 scenarios/one_stall.ini
+    expect_exit 2 "generator = zuf: a GSL generator whose sequence differs between cosim's native and browser builds" \
+        --set scenario.generator=zuf scenarios/one_stall.ini -o "$work/zuf"
+    expect_exit 2 "generator = nonesuch: not a GSL generator name" --set scenario.generator=nonesuch \
+        scenarios/one_stall.ini -o "$work/nonesuch"
     expect_exit 2 "--plots-dir /nonexistent: not a folder" --plots-dir /nonexistent scenarios/one_stall.ini
     # a --plots-dir that lacks a chart's style (missing, a folder, a FIFO): exit 2 before the run, naming
     # the file, and no output folder; a chart left out with --charts needs no style

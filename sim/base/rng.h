@@ -39,19 +39,22 @@ void rng_init(void);
 
 /**
  * Allocate generator `generator` (a GSL name such as "mt19937" or "taus2")
- * seeded for `stream` of scenario seed `seed`: the GSL seed is
- * splitmix64(seed + stream * 0x9E3779B97F4A7C15) (Steele, Lea and Flood,
- * "Fast splittable pseudorandom number generators", OOPSLA 2014), so
- * streams of one seed are unrelated.
+ * seeded for `stream` of scenario seed `seed`: the GSL seed is the low 32
+ * bits of splitmix64(seed + stream * 0x9E3779B97F4A7C15) (Steele, Lea and
+ * Flood, "Fast splittable pseudorandom number generators", OOPSLA 2014), so
+ * streams of one seed are unrelated; 32 bits, the width of GSL's unsigned
+ * long seed in the browser build, so both builds seed alike.
  *
- * @return 0, -EINVAL for an unknown generator name, -ENOMEM.
+ * @return 0, -EINVAL for a name rng_check_name refuses, -ENOMEM.
  */
 int rng_new(gsl_rng **out, const char *generator, uint64_t seed, rng_stream stream);
 
 /** Free; rng_free(NULL) does nothing. */
 void rng_free(gsl_rng *r);
 
-/** 0 if `generator` names a GSL generator, else -EINVAL. */
+/** 0 if `generator` names a GSL generator cosim takes, -EINVAL if it
+ *  names none, -ENOTSUP for the four whose sequences differ between the
+ *  native and browser builds (ran3, ranlux, ranlux389, zuf: rng.c). */
 int rng_check_name(const char *generator);
 
 #endif

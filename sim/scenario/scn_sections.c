@@ -44,7 +44,13 @@ int scn_sections_generator(scn_ctx *c, const scn_key *k, void *base)
     scn_ini_entry *e = scn_keys_get(c, k->name);
     if (!e)
         return 0;
-    if (rng_check_name(e->value) || strlen(e->value) >= sizeof s->generator) {
+    int rc = rng_check_name(e->value);
+    if (rc == -ENOTSUP) {
+        scn_keys_bad_value(c, e, "a GSL generator whose sequence differs between cosim's native and browser "
+                                 "builds (it computes in C long); take another (e.g. mt19937, taus2, ranlxd2)");
+        return -1;
+    }
+    if (rc || strlen(e->value) >= sizeof s->generator) {
         scn_keys_bad_value(c, e, "not a GSL generator name (e.g. mt19937, taus2, ranlxd2)");
         return -1;
     }
