@@ -5,6 +5,7 @@
 #include "hgrm.h"
 #include "hlog.h"
 #include "textin.h"
+#include "units.h"
 #include "wrkhist.h"
 
 #include <errno.h>
@@ -247,6 +248,18 @@ static int read_httperf(realout *o, const char *name, const char *text, size_t l
     int in_hist = 0;
     uint64_t replies = 0;
     int64_t bins_total = 0;
+    /* the replies first (httperf prints its histogram above them): the
+     * bins may hold no more connections than that, checked row by row,
+     * so a damaged count cannot make a 200-byte file take gigabytes */
+    int64_t most = REALOUT_MAX_VALUES;
+    {
+        textin_lines pre;
+        textin_lines_init(&pre, text, len);
+        int64_t v;
+        while (textin_next_line(&pre, &s, &n))
+            if (textin_starts(s, n, "Total: connections ") && after(s, n, "replies", 1, &v) == 0 && v < most)
+                most = v;
+    }
     while (textin_next_line(&it, &s, &n)) {
         int64_t v;
         if (textin_starts(s, n, "Connection lifetime histogram")) {
@@ -268,9 +281,13 @@ static int read_httperf(realout *o, const char *name, const char *text, size_t l
                 textin_decimal(c, cn, 1, 0, &cnt) != 0)
                 return textin_fail(err, errlen, -EINVAL, "%s:%zu: expected a histogram row 'MS COUNT' (1 ms bins)", name,
                             it.line);
-            if (cnt > REALOUT_MAX_VALUES - bins_total)
-                return textin_fail(err, errlen, -EINVAL, "%s:%zu: more than %lld connections in the histogram: expected "
-                            "httperf's counts", name, it.line, (long long)REALOUT_MAX_VALUES);
+            if (cnt > most - bins_total)
+                return textin_fail(err, errlen, -EINVAL, "%s:%zu: more than %lld connections in the histogram (the "
+                            "replies, or at most %lld): expected httperf's counts", name, it.line, (long long)most,
+                            (long long)REALOUT_MAX_VALUES);
+            if (mid > UNITS_MAX_DURATION_NS / (MS_NS / 10))
+                return textin_fail(err, errlen, -EINVAL, "%s:%zu: a histogram bin past %lld ms: expected httperf's "
+                            "1 ms bins", name, it.line, (long long)(UNITS_MAX_DURATION_NS / MS_NS));
             /* the bin's middle, as httperf prints it: (i + 0.5) ms */
             for (int64_t k = 0; k < cnt; k++)
                 if (push(o, &cap, mid * (MS_NS / 10)) != 0)

@@ -192,6 +192,24 @@ START_TEST(malformed_names_file_and_line)
     ck_assert_int_eq(realout_parse(&o, "w.txt", bad_wrk, strlen(bad_wrk), 100 * MS, HIST_NEAREST_RANK, MS, err,
                                    sizeof err), -EINVAL);
     ck_assert_str_eq(err, "w.txt:2: expected wrk's 'Latency AVG STDEV MAX +/-STDEV' line");
+    /* httperf's histogram, damaged (an attacker's): a bin's count past the
+     * replies was expanded value by value (1.2 GB for a 230-byte file), a
+     * bin past the longest duration overflowed to a negative percentile */
+    const char hp_count[] = "Connection lifetime histogram (time in ms):\n      1.5 99999999\n\n"
+                            "Total: connections 60 requests 60 replies 60 test-duration 0.650 s\n"
+                            "Connection time [ms]: min 1.1 avg 42.5 max 201.2 median 9.5 stddev 58.3\n";
+    ck_assert_int_eq(realout_parse(&o, "h.txt", hp_count, strlen(hp_count), 100 * MS, HIST_NEAREST_RANK, MS, err,
+                                   sizeof err), -EINVAL);
+    ck_assert_str_eq(err, "h.txt:2: more than 60 connections in the histogram (the replies, or at most 100000000): "
+                          "expected httperf's counts");
+    realout_free(&o);
+    const char hp_bin[] = "Connection lifetime histogram (time in ms):\n 922337203685477.5 1\n\n"
+                          "Total: connections 60 requests 60 replies 60 test-duration 0.650 s\n"
+                          "Connection time [ms]: min 1.1 avg 42.5 max 201.2 median 9.5 stddev 58.3\n";
+    ck_assert_int_eq(realout_parse(&o, "h.txt", hp_bin, strlen(hp_bin), 100 * MS, HIST_NEAREST_RANK, MS, err,
+                                   sizeof err), -EINVAL);
+    ck_assert_str_eq(err, "h.txt:2: a histogram bin past 1000000000 ms: expected httperf's 1 ms bins");
+    realout_free(&o);
 }
 END_TEST
 
