@@ -33,6 +33,7 @@ static const char *const figure_names[RO_N_FIGURES] = {"count", "mean", "p50", "
 static void compare_usage(FILE *f)
 {
     fputs("usage: cosim compare SCENARIO.ini TESTER=FILE... [--hgrm-unit ns|us|ms] [--raw] [--chart PNG]\n"
+          "       [--allow-long]\n"
           "Run the scenario and print, for each TESTER=FILE, what the real tool wrote in FILE beside cosim's\n"
           "prediction for [tester TESTER]: count, mean, p50, p90, p99, p99.9, max and the count over the\n"
           "scenario's threshold, with the difference (real - predicted). FILE is hey -o csv, ab -g or -e,\n"
@@ -45,6 +46,7 @@ static void compare_usage(FILE *f)
           "--raw: one line a figure for scripts, 'TESTER FIGURE REAL PREDICTED LOW HIGH BY' in ns or counts\n"
           "(BY stalls, service or -; '-' where the file gives no figure or no range is defined).\n"
           "--chart PNG (one TESTER=FILE): the real spectrum drawn on the predicted one (a new file).\n"
+          "--allow-long: run the two runs even past cosim's work budget.\n"
           "Exit codes as cosim's (man -l docs/cosim.1): 3 for a file that cannot be read (FILE:LINE).\n", f);
 }
 
@@ -113,8 +115,10 @@ static void share_of_stalls(const scenario *s, const tester_result *r, const tes
     int64_t max0 = hist_max(r0->hist);
     for (int f = RO_P50; f <= RO_MAX; f++) {
         uint64_t rank = f == RO_MAX ? n : hist_rank(s->rank_rule, realout_level_num[f], 100000, n);
-        if (!rank)
+        if (!rank) { /* no value recorded: no percentile to class */
+            x->by[f] = -1;
             continue;
+        }
         uint64_t d = ceil_sqrt(n - rank + 1);
         x->low_ns[f] = hist_value_at_rank(h, rank > d ? rank - d : 1, NULL);
         x->high_ns[f] = hist_value_at_rank(h, n - rank > d ? rank + d : n, NULL);
@@ -304,11 +308,12 @@ int compare_main(int argc, char **argv)
 {
     static const struct option lo[] = {{"hgrm-unit", required_argument, NULL, 'u'},
                                        {"raw", no_argument, NULL, 'r'},
+                                       {"allow-long", no_argument, NULL, 'a'},
                                        {"chart", required_argument, NULL, 'c'},
                                        {"help", no_argument, NULL, 'h'},
                                        {NULL, 0, NULL, 0}};
     int64_t unit_ns = 1000000;
-    int ch, raw = 0;
+    int ch, raw = 0, allow_long = 0;
     const char *chart = NULL;
     optind = 1;
     opterr = 0;
@@ -319,6 +324,10 @@ int compare_main(int argc, char **argv)
         }
         if (ch == 'r') {
             raw = 1;
+            continue;
+        }
+        if (ch == 'a') {
+            allow_long = 1;
             continue;
         }
         if (ch == 'c') {
@@ -366,8 +375,8 @@ int compare_main(int argc, char **argv)
         for (size_t t = 0; eq && t < s->n_testers; t++)
             if (strlen(s->testers[t].name) == (size_t)(eq - arg) && memcmp(s->testers[t].name, arg, (size_t)(eq - arg)) == 0)
                 i = t;
-        if (!eq || i == s->n_testers) {
-            fprintf(stderr, "cosim: %s: expected TESTER=FILE with TESTER a [tester NAME] of %s\n", arg,
+        if (!eq || i == s->n_testers || !eq[1]) {
+            fprintf(stderr, "cosim: %s: expected TESTER=FILE with TESTER a [tester NAME] of %s and FILE a file\n", arg,
                     argv[optind]);
             code = COSIM_EXIT_USAGE;
             break;
@@ -393,7 +402,7 @@ int compare_main(int argc, char **argv)
         s->n_stalls = 0;
         run_estimate(s, &w0);
         s->n_stalls = n_stalls;
-        if (run_check_budget(w.total + w0.total, "compare", 0, err, sizeof err) != 0 ||
+        if (run_check_budget(w.total + w0.total, "compare", allow_long, err, sizeof err) != 0 ||
             run_scenario(s, &r, err, sizeof err) != 0) {
             fprintf(stderr, "cosim: %s\n", err);
             code = COSIM_EXIT_SIM;
@@ -423,16 +432,20 @@ int compare_main(int argc, char **argv)
                       in the file or not defined */
             for (int f = 0; f < RO_N_FIGURES; f++) {
                 int is_count = f == RO_COUNT || f == RO_OVER;
-                long long pv = is_count ? (long long)(f == RO_COUNT ? pred.count : pred.over) : pred.fig_ns[f];
-                long long rv = is_count ? (long long)(f == RO_COUNT ? real[k].count : real[k].over) : real[k].fig_ns[f];
-                char rs[32] = "-", low[32] = "-", high[32] = "-";
-                if ((real[k].have >> f) & 1)
-                    snprintf(rs, sizeof rs, "%lld", rv);
+                char rs[32] = "-", ps[32], low[32] = "-", high[32] = "-";
+                if (is_count) /* counts unsigned: a file's may pass 2^63 */
+                    snprintf(ps, sizeof ps, "%llu", (unsigned long long)(f == RO_COUNT ? pred.count : pred.over));
+                else
+                    snprintf(ps, sizeof ps, "%lld", (long long)pred.fig_ns[f]);
+                if (((real[k].have >> f) & 1) && is_count)
+                    snprintf(rs, sizeof rs, "%llu", (unsigned long long)(f == RO_COUNT ? real[k].count : real[k].over));
+                else if ((real[k].have >> f) & 1)
+                    snprintf(rs, sizeof rs, "%lld", (long long)real[k].fig_ns[f]);
                 if (x.has_range[f]) {
                     snprintf(low, sizeof low, "%lld", (long long)x.low_ns[f]);
                     snprintf(high, sizeof high, "%lld", (long long)x.high_ns[f]);
                 }
-                printf("%s %s %s %lld %s %s %s\n", t->name, figure_names[f], rs, pv, low, high,
+                printf("%s %s %s %s %s %s %s\n", t->name, figure_names[f], rs, ps, low, high,
                        x.by[f] < 0 ? "-" : x.by[f] ? "stalls" : "service");
             }
             continue;

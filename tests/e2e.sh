@@ -2028,6 +2028,16 @@ realtools-cli)
         grep -qE '^t p99.9 [0-9]+ 602111 100351 802815 stalls$' "$work/h4raw" &&
         grep -qE '^t max [0-9]+ 900000 802815 900000 stalls$' "$work/h4raw" ||
         fail "compare --raw (exact ranks, m = 4): $(cat "$work/h4raw")"
+    # no value recorded (an attacker's case: every request times out behind
+    # 1 s of request-stall work): no percentile to class, '-', where it
+    # said "service"; the count is the stalls' (0 against 100)
+    printf '[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 7ms\n[stall r]\nkind = requests\nrequests = 0..99\nextra = 1s\n[tester t]\nkind = open\nrate = 100/s\ntimeout = 100ms\n' >"$work/h0.ini"
+    "$cosim" compare --raw --allow-long "$work/h0.ini" "t=$root/tests/data/realtools/hey.csv" >"$work/h0raw" 2>&1 &&
+        grep -qE '^t count [0-9]+ 0 - - stalls$' "$work/h0raw" && grep -qE '^t p99 [0-9]+ 0 - - -$' "$work/h0raw" &&
+        grep -qE '^t max [0-9]+ 0 - - -$' "$work/h0raw" ||
+        fail "compare --raw (nothing recorded): $(cat "$work/h0raw")"
+    expect_exit 2 "t=: expected TESTER=FILE with TESTER a [tester NAME] of $work/h0.ini and FILE a file" \
+        compare "$work/h0.ini" "t="
     # the printed table: the count's difference with separators, as the counts beside it
     # (it printed -2917 beside 48,705), its value the raw lines' difference
     pc=$(sed -n 's/^wrk count 41499 \([0-9]*\) .*$/\1/p' "$work/raw")
