@@ -210,8 +210,9 @@ static int parse_opts(opts *o, int argc, char **argv)
                         ns <= 0 ? "a positive duration with its unit (10s)" : why);
                 return -1;
             }
-            if (ch == 'P' && ns > 1000000000) {
-                fprintf(stderr, "cosim: --phase-period %s: at most 1s (a tool's tick)\n", optarg);
+            if (ch == 'P' && (ns > 1000000000 || ns < 1000)) {
+                fprintf(stderr, "cosim: --phase-period %s: from 1us (its 200 bins at least 5 ns wide) to 1s (a "
+                        "tool's tick)\n", optarg);
                 return -1;
             }
             *(ch == 'd' ? &o->duration_ns : ch == 'w' ? &o->wait_ns : &o->phase_period_ns) = ns;
@@ -750,7 +751,19 @@ static void arrival_spread(const target *t, int64_t phase, int64_t *early_ns, in
     uint64_t in_arc = t->phase_n[c];
     while (in_arc < want && width < PHASE_BINS) {
         size_t before = (lo + PHASE_BINS - 1) % PHASE_BINS, after = (hi + 1) % PHASE_BINS;
-        if (t->phase_n[before] > t->phase_n[after]) {
+        /* the fuller neighbour; between two equal (two empty ones), the
+         * side whose nearest arrivals are closer, so that the arc takes
+         * the short way to a second cluster, not round the period */
+        int back = t->phase_n[before] > t->phase_n[after];
+        if (t->phase_n[before] == t->phase_n[after]) {
+            size_t gap_back = 0, gap_fwd = 0;
+            while (gap_back < PHASE_BINS - width && !t->phase_n[(lo + PHASE_BINS - 1 - gap_back) % PHASE_BINS])
+                gap_back++;
+            while (gap_fwd < PHASE_BINS - width && !t->phase_n[(hi + 1 + gap_fwd) % PHASE_BINS])
+                gap_fwd++;
+            back = gap_back < gap_fwd;
+        }
+        if (back) {
             lo = before;
             in_arc += t->phase_n[before];
         } else {

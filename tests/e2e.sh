@@ -1926,7 +1926,8 @@ realtools-cli)
     printf '[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n[stall w]\nkind = windows\nwindows = 0.2s..0.3s\n[tester t]\nkind = closed\n' >"$work/t.ini"
     expect_exit 2 "serves the loopback interface only" target "$work/t.ini" --bind 10.0.0.1 --port 0
     expect_exit 2 "try 'cosim target --help'" target "$work/t.ini" --bogus
-    expect_exit 2 "--phase-period 2s: at most 1s" target "$work/t.ini" --port 0 --phase-period 2s
+    expect_exit 2 "--phase-period 2s: from 1us (its 200 bins at least 5 ns wide) to 1s" target "$work/t.ini" --port 0 --phase-period 2s
+    expect_exit 2 "--phase-period 150ns: from 1us" target "$work/t.ini" --port 0 --phase-period 150ns
     expect_exit 2 "--sched rr: fifo or normal" target "$work/t.ini" --port 0 --sched rr
     printf '[scenario]\nduration = 1s\n[service]\ndistribution = constant\ntime = 1ms\n[stall r]\nkind = random\nevery = 1s\nlength_distribution = constant\nlength_time = 10ms\n[tester t]\nkind = closed\n' >"$work/r.ini"
     expect_exit 3 "[stall r]: a random stall's windows are drawn during the engine's run" target "$work/r.ini" --port 0
