@@ -148,7 +148,10 @@ static void print_pair(const char *what, const realout *real, const realout *pre
             double rel = pv ? 100.0 * ((double)rv - (double)pv) / (double)pv : 0;
             char x[40]; /* the difference with separators, as the counts beside it */
             units_format_count(rv >= pv ? rv - pv : pv - rv, x, sizeof x);
-            snprintf(d, sizeof d, "%s%s (%+.1f%%)", rv >= pv ? "+" : "-", x, rel);
+            if (pv) /* a share of nothing says nothing: no percentage against 0 */
+                snprintf(d, sizeof d, "%s%s (%+.1f%%)", rv >= pv ? "+" : "-", x, rel);
+            else
+                snprintf(d, sizeof d, "%s%s", rv ? "+" : "", x);
         } else {
             snprintf(a, sizeof a, "-");
             d[0] = '\0';
@@ -162,7 +165,10 @@ static void print_pair(const char *what, const realout *real, const realout *pre
             int64_t diff = rv - pv;
             units_format_duration(diff < 0 ? -diff : diff, x, sizeof x);
             double rel = pv ? 100.0 * (double)diff / (double)pv : 0;
-            snprintf(d, sizeof d, "%s%s (%+.1f%%)", diff < 0 ? "-" : "+", x, rel);
+            if (pv)
+                snprintf(d, sizeof d, "%s%s (%+.1f%%)", diff < 0 ? "-" : "+", x, rel);
+            else
+                snprintf(d, sizeof d, "%s%s", diff < 0 ? "-" : diff ? "+" : "", x);
         } else {
             snprintf(a, sizeof a, "-");
             d[0] = '\0';
