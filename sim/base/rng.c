@@ -26,14 +26,19 @@ static const gsl_rng_type *find_type(const char *name)
  * bytes in every build. */
 static const char *const unportable[] = {"ran3", "ranlux", "ranlux389", "zuf"};
 
+static int is_unportable(const char *generator)
+{
+    for (size_t i = 0; i < sizeof unportable / sizeof unportable[0]; i++)
+        if (strcmp(generator, unportable[i]) == 0)
+            return 1;
+    return 0;
+}
+
 int rng_check_name(const char *generator)
 {
     if (!find_type(generator))
         return -EINVAL;
-    for (size_t i = 0; i < sizeof unportable / sizeof unportable[0]; i++)
-        if (strcmp(generator, unportable[i]) == 0)
-            return -ENOTSUP;
-    return 0;
+    return is_unportable(generator) ? -ENOTSUP : 0;
 }
 
 /* splitmix64's output function (Steele, Lea, Flood 2014). */
@@ -50,7 +55,7 @@ int rng_new(gsl_rng **out, const char *generator, uint64_t seed, rng_stream stre
     *out = NULL;
     rng_init();
     const gsl_rng_type *t = find_type(generator);
-    if (!t || rng_check_name(generator))
+    if (!t || is_unportable(generator))
         return -EINVAL;
     gsl_rng *r = gsl_rng_alloc(t);
     if (!r)

@@ -825,16 +825,23 @@ static __attribute__((noinline)) int64_t submit_one(server *s, int64_t start, in
  * is the first; the rest wait in s->draws. */
 static int64_t tape_batch(server *s);
 
-static __attribute__((noinline)) int64_t draw_batch(server *s)
+/* The next SERVER_DRAW_BATCH values of the server's own stream into
+ * s->draws (the tape's or not). */
+static void stream_batch(server *s)
 {
-    if (s->tape)
-        return tape_batch(s);
     if (s->service.kind == DIST_LOGNORMAL)
         for (uint32_t i = 0; i < SERVER_DRAW_BATCH; i++)
             s->draws[i] = dist_lognormal_at_ns(&s->median_ns, s->service.shape, s->rng);
     else
         for (uint32_t i = 0; i < SERVER_DRAW_BATCH; i++)
             s->draws[i] = dist_draw_ns(&s->service, s->rng);
+}
+
+static __attribute__((noinline)) int64_t draw_batch(server *s)
+{
+    if (s->tape)
+        return tape_batch(s);
+    stream_batch(s);
     s->n_draws = SERVER_DRAW_BATCH;
     s->next_draw = 1;
     return s->draws[0];
@@ -859,9 +866,7 @@ static int64_t tape_batch(server *s)
     /* p >= n: p == n, or the tape stopped short of p and rng stands at p */
     if (s->rng_at != p)
         gsl_rng_memcpy(s->rng, t->end);
-    s->tape = NULL; /* draw_batch's own draws */
-    draw_batch(s);
-    s->tape = t;
+    stream_batch(s);
     s->rng_at = p + SERVER_DRAW_BATCH;
     if (p != t->n || t->n + SERVER_DRAW_BATCH > t->max)
         return s->draws[0];
